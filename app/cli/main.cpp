@@ -1,0 +1,83 @@
+// epsilonlab-cli: the headless face of the engine. Same core calls as the GUI.
+
+#include "app/cli/data_options.h"
+#include "app/cli/info_report.h"
+#include "core/data/builtin_catalog.h"
+#include "core/data/dataset_loader.h"
+#include "core/data/dataset_summary.h"
+#include "core/data/load_error.h"
+#include "resources/builtin_resources.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+namespace {
+
+using namespace elab;
+
+int runDatasets(bool json) {
+    if (json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& info : core::builtinCatalog())
+            list.push_back({{"name", info.name},
+                            {"spec", "builtin:" + info.name},
+                            {"task", core::toString(info.task)},
+                            {"generated", info.fileName.empty()},
+                            {"description", info.description},
+                            {"licence", info.licence}});
+        std::cout << list.dump(2) << "\n";
+        return 0;
+    }
+    for (const auto& info : core::builtinCatalog())
+        std::cout << "builtin:" << info.name << "\n    " << info.description << " [" << info.licence
+                  << "]\n";
+    std::cout << "Generated sets take options: builtin:moons?rows=500&noise=0.2&seed=3\n";
+    return 0;
+}
+
+int runInfo(const app::DataOptions& data, bool json) {
+    const core::Dataset dataset =
+        core::loadDataset(data.spec, data.toLoadOptions(), resources::builtinBytesProvider());
+    const core::DatasetSummary summary = core::summarize(dataset);
+    if (json)
+        std::cout << app::infoJson(dataset, summary).dump(2) << "\n";
+    else
+        std::cout << app::infoText(dataset, summary);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App cli{"EpsilonLab: see what the privacy parameter epsilon does to a model",
+                 "epsilonlab-cli"};
+    cli.set_version_flag("--version", std::string("epsilonlab-cli ") + EPSILONLAB_VERSION);
+    cli.require_subcommand(1);
+
+    bool datasetsJson = false;
+    auto* datasets = cli.add_subcommand("datasets", "List the built-in datasets");
+    datasets->add_flag("--json", datasetsJson, "Print JSON");
+
+    app::DataOptions infoData;
+    bool infoAsJson = false;
+    auto* info = cli.add_subcommand("info", "Rows, features, task, class balance, missing values and norms");
+    infoData.addTo(*info);
+    info->add_flag("--json", infoAsJson, "Print JSON");
+
+    CLI11_PARSE(cli, argc, argv);
+    try {
+        if (datasets->parsed())
+            return runDatasets(datasetsJson);
+        if (info->parsed())
+            return runInfo(infoData, infoAsJson);
+    } catch (const core::LoadError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,38 @@
+#pragma once
+// Loading a dataset from a spec: a file path (CSV or LIBSVM, optionally gzipped; format by
+// extension, else sniffed) or "builtin:NAME" (embedded CSVs, or the 2-D generators).
+// The embedded bytes come from outside the core through a BuiltinBytes callback, so the
+// core stays free of Qt resources.
+
+#include "core/data/csv_loader.h"
+#include "core/data/dataset.h"
+#include "core/data/libsvm_loader.h"
+#include "core/util/run_context.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace elab::core {
+
+enum class FileFormat { Auto, Csv, Libsvm };
+
+struct LoadOptions {
+    FileFormat format = FileFormat::Auto;
+    CsvOptions csv;
+    LibsvmOptions libsvm;
+};
+
+/// Returns the embedded bytes of a built-in file (e.g. "iris.csv"), or nullopt.
+using BuiltinBytes = std::function<std::optional<std::string>(const std::string& fileName)>;
+
+/// Format from the file name (".csv", ".tsv", ".libsvm", ".svm", ".svmlight", ignoring
+/// ".gz"), else from the content (a first data line "<label> <int>:<num>" is LIBSVM).
+FileFormat detectFormat(const std::string& path, std::string_view text);
+
+/// Loads a spec. Built-in CSVs use the catalog's label column unless options name one.
+/// Throws LoadError (bad input, unknown built-in) or Cancelled.
+Dataset loadDataset(const std::string& spec, const LoadOptions& options,
+                    const BuiltinBytes& builtinBytes, RunContext* ctx = nullptr);
+
+} // namespace elab::core

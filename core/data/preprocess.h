@@ -1,0 +1,42 @@
+#pragma once
+// Preprocessing of MATH.md §1. Each step appends a ProcessingStep to Dataset::log saying
+// what it did and whether it leaks privacy (uses the private data itself).
+
+#include "core/data/dataset.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace elab::core {
+
+enum class NormPolicy {
+    ClipRows,        ///< x ← x / max(1, ‖x‖₂): data-independent, the default
+    ScaleByMaxNorm,  ///< x ← x / max_i ‖x_i‖₂: leaks (uses the private max)
+    None             ///< leave norms as they are: privacy guarantees do not hold
+};
+
+struct PreprocessOptions {
+    bool standardise = false;  ///< columns to mean 0, sd 1 with training statistics: leaks
+    bool intercept = false;    ///< append a constant 1 feature before the norm step
+    NormPolicy norm = NormPolicy::ClipRows;
+    /// Binarise a multiclass target: this class → +1, all others → −1 (label mapping).
+    std::optional<std::string> positiveClass;
+
+    std::string validate() const;
+};
+
+/// Applies the steps in the order standardise → intercept → norm. Statistics (means,
+/// sds, max norm) come from `train`; `test`, if given, gets the same transformation.
+void preprocess(Dataset& train, Dataset* test, const PreprocessOptions& options);
+
+struct TrainTestSplit {
+    Dataset train;
+    Dataset test;
+};
+
+/// Seeded split; stratified by class for classification (each class split in the same
+/// proportion, rounding per class), plain shuffle for regression. 0 < testFraction < 1.
+TrainTestSplit splitTrainTest(const Dataset& data, double testFraction, std::uint64_t seed);
+
+} // namespace elab::core

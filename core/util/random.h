@@ -1,0 +1,50 @@
+#pragma once
+// Seeded random streams. Every stream is derived from (seed, stream ids) — never from a
+// thread or the clock — so results are identical for any thread count (docs/STYLE.md §2).
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace elab::core {
+
+using Rng = std::mt19937_64;
+
+/// SplitMix64 finaliser (Steele, Lea & Flood 2014): a bijective 64-bit mixer.
+constexpr std::uint64_t splitMix64(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/// Seed of the stream (seed, a, b): e.g. (user seed, grid index, repetition).
+constexpr std::uint64_t deriveSeed(std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0) {
+    return splitMix64(splitMix64(splitMix64(seed) ^ (a + 0x632BE59BD9B4E019ULL)) ^
+                      (b + 0x85157AF5ULL));
+}
+
+/// Uniform integer in [0, bound) by Lemire's unbiased method; stdlib-independent so the
+/// same seed gives the same sequence with any standard library.
+inline std::uint64_t uniformIndex(Rng& rng, std::uint64_t bound) {
+    if (bound <= 1)
+        return 0;
+    const std::uint64_t threshold = (0 - bound) % bound;
+    for (;;) {
+        const std::uint64_t r = rng();
+        const unsigned __int128 m = static_cast<unsigned __int128>(r) * bound;
+        if (static_cast<std::uint64_t>(m) >= threshold)
+            return static_cast<std::uint64_t>(m >> 64);
+    }
+}
+
+/// Uniform double in [0, 1) with 53 random bits.
+inline double uniform01(Rng& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+/// Fisher–Yates shuffle with uniformIndex (stdlib-independent).
+template <typename T> void shuffleInPlace(std::vector<T>& v, Rng& rng) {
+    for (std::size_t i = v.size(); i > 1; --i)
+        std::swap(v[i - 1], v[uniformIndex(rng, i)]);
+}
+
+} // namespace elab::core

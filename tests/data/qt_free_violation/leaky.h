@@ -1,0 +1,3 @@
+#pragma once
+// Fixture for the Qt-free check: this include must be detected.
+#include <QString>
