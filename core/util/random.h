@@ -24,6 +24,8 @@ constexpr std::uint64_t deriveSeed(std::uint64_t seed, std::uint64_t a, std::uin
                       (b + 0x85157AF5ULL));
 }
 
+__extension__ typedef unsigned __int128 UInt128; // GCC/Clang extension, silenced for -Wpedantic
+
 /// Uniform integer in [0, bound) by Lemire's unbiased method; stdlib-independent so the
 /// same seed gives the same sequence with any standard library.
 inline std::uint64_t uniformIndex(Rng& rng, std::uint64_t bound) {
@@ -32,7 +34,7 @@ inline std::uint64_t uniformIndex(Rng& rng, std::uint64_t bound) {
     const std::uint64_t threshold = (0 - bound) % bound;
     for (;;) {
         const std::uint64_t r = rng();
-        const unsigned __int128 m = static_cast<unsigned __int128>(r) * bound;
+        const UInt128 m = static_cast<UInt128>(r) * bound;
         if (static_cast<std::uint64_t>(m) >= threshold)
             return static_cast<std::uint64_t>(m >> 64);
     }

@@ -1,0 +1,48 @@
+#pragma once
+// Mean-form regularised empirical risk of a linear model (MATH.md §3, one form for all):
+//   J(θ) = (1/n) Σ_i ℓ(x_iᵀθ, y_i) + (μ/2)‖θ‖² + cᵀθ
+// Mechanisms map their objectives onto (μ, c) in one place each, e.g. objective
+// perturbation (§3.1): μ = (Λ + Δ_ε)/n, c = b_ε/n.
+//   ∇J = (1/n) Xᵀ ℓ'(Xθ) + μθ + c,   ∇²J v = (1/n) Xᵀ(ℓ''(Xθ) ⊙ Xv) + μv.
+
+#include "core/data/feature_matrix.h"
+#include "core/model/loss.h"
+#include "core/optim/objective.h"
+
+namespace elab::core {
+
+class LinearObjective : public Objective {
+public:
+    /// X and y are referenced, not copied: they must outlive the objective.
+    /// linear: c (size p), or empty for c = 0.
+    LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss, double mu,
+                    Eigen::VectorXd linear = {});
+
+    Eigen::Index dimension() const override { return m_X.cols(); }
+    double evaluate(const Eigen::VectorXd& theta) override;
+    void gradient(Eigen::VectorXd& g) const override;
+    void hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const override;
+
+    /// (1/n) Σ ℓ at the last evaluated θ (the data term alone, the paper's L(θ)).
+    double dataLoss() const { return m_dataLoss; }
+    /// ℓ'''(p_i) at the last evaluated θ, for the second-order Taylor term (MATH.md §4.3).
+    Eigen::VectorXd thirdDerivatives() const;
+    const Eigen::VectorXd& predictions() const { return m_p; }
+    double mu() const { return m_mu; }
+    const Loss& loss() const { return m_loss; }
+
+private:
+    const FeatureMatrix& m_X;
+    const Eigen::VectorXd& m_y;
+    Loss m_loss;
+    double m_mu;
+    Eigen::VectorXd m_c;
+    Eigen::VectorXd m_theta, m_p, m_d1, m_d2;
+    double m_dataLoss = 0.0;
+};
+
+/// X·v and Xᵀ·w for dense or sparse features.
+void multiply(const FeatureMatrix& X, const Eigen::VectorXd& v, Eigen::VectorXd& out);
+void multiplyTransposed(const FeatureMatrix& X, const Eigen::VectorXd& w, Eigen::VectorXd& out);
+
+} // namespace elab::core

@@ -1,0 +1,122 @@
+#include "core/model/loss.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace elab::core {
+
+double log1pExp(double z) {
+    // For z > 0: z + log(1 + e^{−z}); e^{−z} ≤ 1 cannot overflow.
+    return z > 0.0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
+}
+
+double sigmoid(double z) {
+    if (z >= 0.0)
+        return 1.0 / (1.0 + std::exp(-z));
+    const double e = std::exp(z);
+    return e / (1.0 + e);
+}
+
+const char* toString(LossKind kind) {
+    switch (kind) {
+    case LossKind::Logistic: return "logistic";
+    case LossKind::HuberSvm: return "huber";
+    case LossKind::SmoothHinge: return "smooth-hinge";
+    case LossKind::Squared: return "squared";
+    }
+    return "?";
+}
+
+LossKind lossKindFromString(const std::string& name) {
+    for (LossKind k : {LossKind::Logistic, LossKind::HuberSvm, LossKind::SmoothHinge, LossKind::Squared})
+        if (name == toString(k))
+            return k;
+    throw std::invalid_argument("unknown loss '" + name + "' (logistic, huber, smooth-hinge, squared)");
+}
+
+Loss::Loss(LossKind kind, double width, double temperature) : m_kind(kind), m_h(width), m_t(temperature) {}
+
+std::string Loss::validate() const {
+    if (m_kind == LossKind::HuberSvm && !(m_h > 0.0 && m_h < 1.0))
+        return "Huber width h must be in (0, 1)";
+    if (m_kind == LossKind::SmoothHinge && !(m_t > 0.0 && std::isfinite(m_t)))
+        return "smoothed-hinge temperature t must be positive";
+    return {};
+}
+
+namespace {
+
+// Margin-form derivatives ℓ(m), ℓ'(m), ℓ''(m), ℓ'''(m) of MATH.md §2.
+struct MarginDerivatives {
+    double l0, l1, l2, l3;
+};
+
+MarginDerivatives marginDerivatives(LossKind kind, double m, double h, double t) {
+    switch (kind) {
+    case LossKind::Logistic: {
+        // ℓ = log(1+e^{−m}); ℓ' = −σ(−m); ℓ'' = σ(m)σ(−m); ℓ''' = ℓ''·(σ(−m) − σ(m)).
+        const double sp = sigmoid(m), sn = sigmoid(-m);
+        return {log1pExp(-m), -sn, sp * sn, sp * sn * (sn - sp)};
+    }
+    case LossKind::HuberSvm: {
+        if (m > 1.0 + h)
+            return {0.0, 0.0, 0.0, 0.0};
+        if (m < 1.0 - h)
+            return {1.0 - m, -1.0, 0.0, 0.0};
+        const double r = 1.0 + h - m;
+        return {r * r / (4.0 * h), -r / (2.0 * h), 1.0 / (2.0 * h), 0.0};
+    }
+    case LossKind::SmoothHinge: {
+        // ℓ = t·log(1+e^{u}), u = (1−m)/t; ℓ' = −σ(u); ℓ'' = σ(u)σ(−u)/t;
+        // ℓ''' = −σ(u)σ(−u)(σ(−u) − σ(u))/t².
+        const double u = (1.0 - m) / t;
+        const double su = sigmoid(u), sn = sigmoid(-u);
+        return {t * log1pExp(u), -su, su * sn / t, -su * sn * (sn - su) / (t * t)};
+    }
+    case LossKind::Squared: break;
+    }
+    return {0.0, 0.0, 0.0, 0.0};
+}
+
+} // namespace
+
+double Loss::value(double p, double y) const {
+    if (m_kind == LossKind::Squared)
+        return (p - y) * (p - y);
+    return marginDerivatives(m_kind, y * p, m_h, m_t).l0;
+}
+
+double Loss::d1(double p, double y) const {
+    if (m_kind == LossKind::Squared)
+        return 2.0 * (p - y);
+    return y * marginDerivatives(m_kind, y * p, m_h, m_t).l1;
+}
+
+double Loss::d2(double p, double y) const {
+    if (m_kind == LossKind::Squared)
+        return 2.0;
+    return marginDerivatives(m_kind, y * p, m_h, m_t).l2;
+}
+
+double Loss::d3(double p, double y) const {
+    if (m_kind == LossKind::Squared)
+        return 0.0;
+    return y * marginDerivatives(m_kind, y * p, m_h, m_t).l3;
+}
+
+double Loss::gradientBound() const {
+    return m_kind == LossKind::Squared ? std::numeric_limits<double>::quiet_NaN() : 1.0;
+}
+
+double Loss::curvatureBound() const {
+    switch (m_kind) {
+    case LossKind::Logistic: return 0.25;
+    case LossKind::HuberSvm: return 1.0 / (2.0 * m_h);
+    case LossKind::SmoothHinge: return 1.0 / (4.0 * m_t);
+    case LossKind::Squared: return 2.0;
+    }
+    return 0.0;
+}
+
+} // namespace elab::core

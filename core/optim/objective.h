@@ -1,0 +1,21 @@
+#pragma once
+// The interface optimisers see (docs/STYLE.md §1, after LIBLINEAR's newton.h): value,
+// gradient and Hessian-vector product at a point. Never a p×p Hessian.
+
+#include <Eigen/Core>
+
+namespace elab::core {
+
+class Objective {
+public:
+    virtual ~Objective() = default;
+    virtual Eigen::Index dimension() const = 0;
+    /// J(θ). Also caches what gradient() and hessianVector() need at θ, so call it first.
+    virtual double evaluate(const Eigen::VectorXd& theta) = 0;
+    /// ∇J at the last evaluated θ.
+    virtual void gradient(Eigen::VectorXd& g) const = 0;
+    /// ∇²J · v at the last evaluated θ.
+    virtual void hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const = 0;
+};
+
+} // namespace elab::core

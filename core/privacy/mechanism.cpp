@@ -1,0 +1,168 @@
+#include "core/privacy/mechanism.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace elab::core {
+
+namespace mc = mechanism_constants;
+
+const char* toString(MechanismKind kind) {
+    switch (kind) {
+    case MechanismKind::NonPrivate: return "nonprivate";
+    case MechanismKind::ObjPertGauss: return "objpert-gauss";
+    case MechanismKind::ObjPertPure: return "objpert-pure";
+    case MechanismKind::OutPertPure: return "outpert-pure";
+    case MechanismKind::OutPertGauss: return "outpert-gauss";
+    }
+    return "?";
+}
+
+MechanismKind mechanismKindFromString(const std::string& name) {
+    for (MechanismKind k : {MechanismKind::NonPrivate, MechanismKind::ObjPertGauss, MechanismKind::ObjPertPure,
+                            MechanismKind::OutPertPure, MechanismKind::OutPertGauss})
+        if (name == toString(k))
+            return k;
+    throw std::invalid_argument("unknown mechanism '" + name +
+                                "' (nonprivate, objpert-gauss, objpert-pure, outpert-pure, outpert-gauss)");
+}
+
+std::string MechanismSpec::validate() const {
+    if (std::string e = loss.validate(); !e.empty())
+        return e;
+    if (!(lambda >= 0.0) || !std::isfinite(lambda))
+        return "Λ must be a finite number ≥ 0";
+    if (kind == MechanismKind::NonPrivate)
+        return {};
+    if (!loss.isMargin())
+        return "the private mechanisms need a bounded loss gradient ζ; squared loss has none "
+               "without a label bound, so use a margin loss (logistic, huber, smooth-hinge)";
+    if (isGaussian() && !(delta > 0.0 && delta < 1.0))
+        return "δ must be in (0, 1)";
+    if ((kind == MechanismKind::OutPertPure || kind == MechanismKind::OutPertGauss) && !(lambda > 0.0))
+        return "output perturbation needs Λ > 0: its sensitivity 2ζ/(nΛ) is infinite at Λ = 0";
+    return {};
+}
+
+namespace mechanism_constants {
+
+double gaussNoiseScale(double eps, double delta, double zeta) {
+    const double a = std::log(2.0 / delta);
+    return zeta * std::sqrt(8.0 * a + 4.0 * eps) / eps;
+}
+
+double gaussNoiseScaleD1(double eps, double delta, double zeta) {
+    // s'/s = −(4a + ε) / (2ε(2a + ε)), a = log(2/δ) (MATH.md §4.1, with the errata's sign).
+    const double a = std::log(2.0 / delta);
+    return -(4.0 * a + eps) / (2.0 * eps * (2.0 * a + eps)) * gaussNoiseScale(eps, delta, zeta);
+}
+
+double gaussNoiseScaleD2(double eps, double delta, double zeta) {
+    // s = ζ·g(ε)/ε with g = √(8a + 4ε): s'' = ζ(g''/ε − 2g'/ε² + 2g/ε³),
+    // g' = 2/g, g'' = −4/g³.
+    const double a = std::log(2.0 / delta);
+    const double g = std::sqrt(8.0 * a + 4.0 * eps);
+    return zeta * (-4.0 / (g * g * g) / eps - 2.0 * (2.0 / g) / (eps * eps) + 2.0 * g / (eps * eps * eps));
+}
+
+PureObjPert pureObjPert(double eps, double n, double lambdaMean, double curvature) {
+    PureObjPert r;
+    const double c = curvature;
+    const double ratio = lambdaMean > 0.0 ? c / (n * lambdaMean) : INFINITY;
+    r.epsPrime = eps - std::log1p(2.0 * ratio + ratio * ratio);
+    if (r.epsPrime > 0.0)
+        return r;
+    r.secondBranch = true;
+    r.extraRidge = c / (n * std::expm1(eps / 4.0)) - lambdaMean;
+    r.epsPrime = eps / 2.0;
+    return r;
+}
+
+double outputGaussSigma(double eps, double delta, double zeta, double n, double lambdaMean) {
+    return outputSensitivity(zeta, n, lambdaMean) * std::sqrt(2.0 * std::log(1.25 / delta)) / eps;
+}
+
+} // namespace mechanism_constants
+
+namespace {
+
+std::string number(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.4g", v);
+    return buffer;
+}
+
+PrivacyGuarantee privateGuarantee(double eps, double delta, const std::string& source) {
+    PrivacyGuarantee g;
+    g.isPrivate = true;
+    g.epsilon = eps;
+    g.delta = delta;
+    g.notion = delta > 0.0 ? "(ε, δ)-DP" : "ε-DP";
+    g.source = source;
+    g.assumptions = {"every row clipped to ‖x‖₂ ≤ 1 (data-independent preprocessing)",
+                     "neighbouring datasets differ in one row (replace-one)",
+                     "the exact minimiser is found (solver tolerance ≤ 1e-10 on ‖∇J‖)"};
+    return g;
+}
+
+} // namespace
+
+PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, double eps,
+                                  const NoiseDraw& noise) {
+    if (std::string e = spec.validate(); !e.empty())
+        throw std::invalid_argument(e);
+    const double n = static_cast<double>(rows);
+    PerturbedProblem problem;
+    problem.mu = spec.lambda / n;
+    if (spec.kind == MechanismKind::NonPrivate) {
+        problem.guarantee.notion = "none";
+        problem.guarantee.source = "non-private regularised ERM (reference)";
+        return problem;
+    }
+    if (!(eps > 0.0) || !std::isfinite(eps))
+        throw std::invalid_argument("ε must be a finite number > 0");
+    const double zeta = spec.loss.gradientBound();
+    const double curvature = spec.loss.curvatureBound();
+    const double lambdaMean = spec.lambda / n;
+
+    switch (spec.kind) {
+    case MechanismKind::ObjPertGauss: {
+        // §3.1: μ = (Λ + Δ_ε)/n, c = s(ε) z / n.
+        problem.mu = (spec.lambda + mc::gaussExtraRidge(eps, curvature)) / n;
+        problem.linear = (mc::gaussNoiseScale(eps, spec.delta, zeta) / n) * noise.z;
+        problem.guarantee = privateGuarantee(eps, spec.delta, "Kifer, Smith & Thakurta 2012 (Li et al. Thm 1)");
+        break;
+    }
+    case MechanismKind::ObjPertPure: {
+        // §3.2: μ = Λ_c + Δ, c = b/n with ‖b‖ ~ Gamma(p, 2/ε').
+        const auto pure = mc::pureObjPert(eps, n, lambdaMean, curvature);
+        problem.mu = lambdaMean + pure.extraRidge;
+        problem.linear = noise.gammaVector(2.0 / pure.epsPrime) / n;
+        problem.guarantee = privateGuarantee(eps, 0.0, "Chaudhuri, Monteleoni & Sarwate 2011, Alg. 2");
+        problem.guarantee.notes.push_back(
+            pure.secondBranch ? "Λ too small for the first branch: extra ridge Δ = " + number(pure.extraRidge) +
+                                    " added, noise at ε' = ε/2"
+                              : "first branch: ε' = " + number(pure.epsPrime) + ", no extra ridge");
+        break;
+    }
+    case MechanismKind::OutPertPure: {
+        // §3.3: θ* + b, ‖b‖ ~ Gamma(p, 2ζ/(nΛ_c ε)).
+        problem.outputNoise = noise.gammaVector(mc::outputSensitivity(zeta, n, lambdaMean) / eps);
+        problem.guarantee = privateGuarantee(eps, 0.0, "Chaudhuri, Monteleoni & Sarwate 2011, Alg. 1");
+        break;
+    }
+    case MechanismKind::OutPertGauss: {
+        problem.outputNoise = mc::outputGaussSigma(eps, spec.delta, zeta, n, lambdaMean) * noise.z;
+        problem.guarantee = privateGuarantee(eps, spec.delta, "Gaussian mechanism on the minimiser (Dwork & Roth, Thm A.1)");
+        if (eps >= 1.0)
+            problem.guarantee.notes.push_back(
+                "the classical Gaussian-mechanism bound is proven for ε < 1 only: at ε = " + number(eps) +
+                " this guarantee is not established");
+        break;
+    }
+    case MechanismKind::NonPrivate: break;
+    }
+    return problem;
+}
+
+} // namespace elab::core

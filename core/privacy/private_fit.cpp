@@ -1,0 +1,26 @@
+#include "core/privacy/private_fit.h"
+
+#include "core/model/linear_objective.h"
+
+namespace elab::core {
+
+PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
+                      double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart,
+                      std::stop_token stop, const NewtonCgOptions& options) {
+    PerturbedProblem problem = perturbedProblem(spec, X.rows(), eps, noise);
+    LinearObjective objective(X, y, spec.loss, problem.mu, problem.linear);
+    PrivateFit fit;
+    fit.solver = minimizeNewtonCg(objective, warmStart ? *warmStart : Eigen::VectorXd::Zero(X.cols()),
+                                  options, std::move(stop));
+    fit.minimiser = fit.solver.theta;
+    fit.theta = fit.minimiser;
+    if (problem.outputNoise.size() > 0)
+        fit.theta += problem.outputNoise;
+    fit.guarantee = std::move(problem.guarantee);
+    if (fit.solver.status != NewtonCgStatus::Converged)
+        fit.guarantee.notes.push_back(std::string("solver did not converge (") + toString(fit.solver.status) +
+                                      "): the guarantee assumes the exact minimiser");
+    return fit;
+}
+
+} // namespace elab::core

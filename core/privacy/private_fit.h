@@ -1,0 +1,27 @@
+#pragma once
+// One private training: solve the mechanism's perturbed problem (MATH.md §3) with
+// Newton-CG and add its output noise.
+
+#include "core/data/feature_matrix.h"
+#include "core/optim/newton_cg.h"
+#include "core/privacy/mechanism.h"
+
+#include <stop_token>
+
+namespace elab::core {
+
+struct PrivateFit {
+    Eigen::VectorXd theta;     ///< released model (with output noise, if any)
+    Eigen::VectorXd minimiser; ///< minimiser of the perturbed objective (before output noise)
+    NewtonCgResult solver;
+    PrivacyGuarantee guarantee;
+};
+
+/// X (rows clipped to ‖x‖ ≤ 1 for the guarantee to hold), y ∈ {−1, +1} for margin losses.
+/// warmStart: a previous minimiser (e.g. at the neighbouring ε), or nullptr for 0.
+/// Thread: any; reentrant.
+PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
+                      double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart = nullptr,
+                      std::stop_token stop = {}, const NewtonCgOptions& options = {});
+
+} // namespace elab::core

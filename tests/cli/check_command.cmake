@@ -1,0 +1,17 @@
+# Runs one command and checks its exit status and output.
+# -DCOMMAND="a;b;c" -DEXPECT_EXIT=0|nonzero -DEXPECT_REGEX=... [-DREJECT_REGEX=...]
+execute_process(COMMAND ${COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(all "${out}${err}")
+if(EXPECT_EXIT STREQUAL "nonzero")
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "expected a non-zero exit, got 0. Output:\n${all}")
+  endif()
+elseif(NOT rc EQUAL EXPECT_EXIT)
+  message(FATAL_ERROR "expected exit ${EXPECT_EXIT}, got ${rc}. Output:\n${all}")
+endif()
+if(DEFINED EXPECT_REGEX AND NOT all MATCHES "${EXPECT_REGEX}")
+  message(FATAL_ERROR "output does not match '${EXPECT_REGEX}':\n${all}")
+endif()
+if(DEFINED REJECT_REGEX AND all MATCHES "${REJECT_REGEX}")
+  message(FATAL_ERROR "output matches '${REJECT_REGEX}':\n${all}")
+endif()

@@ -1,0 +1,152 @@
+// Newton-CG on problems with known optima: ridge regression (closed form), logistic
+// regression against a dense Newton solve with the exact Hessian, dense = sparse, warm
+// start, stop token and callback; CG against a direct solve.
+
+#include "core/model/linear_objective.h"
+#include "core/optim/conjugate_gradient.h"
+#include "core/optim/newton_cg.h"
+#include "core/util/random.h"
+
+#include <Eigen/Dense>
+#include <QtTest>
+
+using namespace elab::core;
+
+namespace {
+
+DenseMatrix randomMatrix(Index n, Index p, std::uint64_t seed) {
+    Rng rng(seed);
+    DenseMatrix X(n, p);
+    for (Index i = 0; i < n; ++i)
+        for (Index j = 0; j < p; ++j)
+            X(i, j) = 2.0 * uniform01(rng) - 1.0;
+    X = (1.0 / (X.rowwise().norm().array().max(1.0))).matrix().asDiagonal() * X; // clip rows
+    return X;
+}
+
+Eigen::VectorXd labels(const DenseMatrix& X, std::uint64_t seed) {
+    Rng rng(seed);
+    Eigen::VectorXd truth = Eigen::VectorXd::LinSpaced(X.cols(), -2.0, 2.0);
+    Eigen::VectorXd y(X.rows());
+    for (Index i = 0; i < X.rows(); ++i)
+        y[i] = (X.row(i).dot(truth) + 0.5 * (uniform01(rng) - 0.5)) > 0 ? 1.0 : -1.0;
+    return y;
+}
+
+} // namespace
+
+class TestNewtonCg : public QObject {
+    Q_OBJECT
+
+private slots:
+    void ridgeMatchesClosedForm() {
+        const DenseMatrix X = randomMatrix(200, 8, 1);
+        Rng rng(2);
+        Eigen::VectorXd y(200);
+        for (Index i = 0; i < 200; ++i)
+            y[i] = uniform01(rng);
+        const double mu = 0.03;
+        const FeatureMatrix F(X);
+        LinearObjective objective(F, y, Loss(LossKind::Squared), mu);
+        const NewtonCgResult r = minimizeNewtonCg(objective, Eigen::VectorXd::Zero(8));
+        QCOMPARE(r.status, NewtonCgStatus::Converged);
+        // ∇J = (2/n) Xᵀ(Xθ − y) + μθ = 0  ⇔  (2/n XᵀX + μI) θ = (2/n) Xᵀy.
+        const double n = 200.0;
+        const Eigen::MatrixXd A = (2.0 / n) * X.transpose() * X + mu * Eigen::MatrixXd::Identity(8, 8);
+        const Eigen::VectorXd exact = A.ldlt().solve((2.0 / n) * X.transpose() * y);
+        QVERIFY2((r.theta - exact).norm() < 1e-9 * exact.norm(),
+                 qPrintable(QString("|diff| = %1").arg((r.theta - exact).norm())));
+    }
+
+    void logisticMatchesDenseNewton() {
+        const DenseMatrix X = randomMatrix(300, 6, 3);
+        const Eigen::VectorXd y = labels(X, 4);
+        const double mu = 0.01;
+        const Eigen::VectorXd c = Eigen::VectorXd::LinSpaced(6, -0.01, 0.02);
+        const FeatureMatrix F(X);
+        LinearObjective objective(F, y, Loss(LossKind::Logistic), mu, c);
+        const NewtonCgResult r = minimizeNewtonCg(objective, Eigen::VectorXd::Zero(6));
+        QCOMPARE(r.status, NewtonCgStatus::Converged);
+        QVERIFY(r.iterations < 20);
+        // Reference: plain Newton with the explicit Hessian, 50 full steps.
+        Eigen::VectorXd theta = Eigen::VectorXd::Zero(6);
+        const Loss loss(LossKind::Logistic);
+        for (int it = 0; it < 50; ++it) {
+            Eigen::VectorXd g = mu * theta + c;
+            Eigen::MatrixXd H = mu * Eigen::MatrixXd::Identity(6, 6);
+            for (Index i = 0; i < X.rows(); ++i) {
+                const double p = X.row(i).dot(theta);
+                g += loss.d1(p, y[i]) / 300.0 * X.row(i).transpose();
+                H += loss.d2(p, y[i]) / 300.0 * X.row(i).transpose() * X.row(i);
+            }
+            theta -= H.ldlt().solve(g);
+        }
+        QVERIFY2((r.theta - theta).norm() < 1e-9 * theta.norm(),
+                 qPrintable(QString("|diff| = %1").arg((r.theta - theta).norm())));
+        QVERIFY(r.gradientNorm <= 1e-10);
+    }
+
+    void sparseEqualsDense() {
+        DenseMatrix X = randomMatrix(150, 10, 5);
+        X = (X.array().abs() < 0.3).select(0.0, X); // make it genuinely sparse
+        const Eigen::VectorXd y = labels(X, 6);
+        const FeatureMatrix dense(X);
+        const FeatureMatrix sparse(SparseMatrix(X.sparseView()));
+        LinearObjective a(dense, y, Loss(LossKind::HuberSvm, 0.1), 0.05);
+        LinearObjective b(sparse, y, Loss(LossKind::HuberSvm, 0.1), 0.05);
+        const auto ra = minimizeNewtonCg(a, Eigen::VectorXd::Zero(10));
+        const auto rb = minimizeNewtonCg(b, Eigen::VectorXd::Zero(10));
+        QCOMPARE(ra.status, NewtonCgStatus::Converged);
+        QCOMPARE(rb.status, NewtonCgStatus::Converged);
+        QVERIFY((ra.theta - rb.theta).norm() < 1e-10);
+    }
+
+    void warmStartNeedsNoIterations() {
+        const DenseMatrix X = randomMatrix(100, 5, 7);
+        const Eigen::VectorXd y = labels(X, 8);
+        const FeatureMatrix F(X);
+        LinearObjective objective(F, y, Loss(LossKind::Logistic), 0.1);
+        const auto cold = minimizeNewtonCg(objective, Eigen::VectorXd::Zero(5));
+        const auto warm = minimizeNewtonCg(objective, cold.theta);
+        QVERIFY(cold.iterations > 2);
+        QCOMPARE(warm.iterations, 0);
+        QCOMPARE(warm.status, NewtonCgStatus::Converged);
+    }
+
+    void stopTokenAndCallbackStop() {
+        const DenseMatrix X = randomMatrix(100, 5, 9);
+        const Eigen::VectorXd y = labels(X, 10);
+        const FeatureMatrix F(X);
+        LinearObjective objective(F, y, Loss(LossKind::Logistic), 0.1);
+        std::stop_source source;
+        source.request_stop();
+        const auto stopped = minimizeNewtonCg(objective, Eigen::VectorXd::Zero(5), {}, source.get_token());
+        QCOMPARE(stopped.status, NewtonCgStatus::Stopped);
+        QCOMPARE(stopped.iterations, 0);
+        int calls = 0;
+        const auto byCallback = minimizeNewtonCg(objective, Eigen::VectorXd::Zero(5), {}, {},
+                                                 [&calls](int, double, double) { return ++calls < 1; });
+        QCOMPARE(byCallback.status, NewtonCgStatus::Stopped);
+        QCOMPARE(byCallback.iterations, 1);
+        QCOMPARE(calls, 1);
+    }
+
+    void conjugateGradientSolves() {
+        const DenseMatrix M = randomMatrix(40, 12, 11);
+        const Eigen::MatrixXd A = M.transpose() * M + 0.1 * Eigen::MatrixXd::Identity(12, 12);
+        const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(12, 1.0, 2.0);
+        const auto r = conjugateGradient(
+            [&A](const Eigen::VectorXd& v, Eigen::VectorXd& out) { out = A * v; }, b, 1e-12, 100);
+        QVERIFY(r.converged);
+        const Eigen::VectorXd exact = A.ldlt().solve(b);
+        QVERIFY((r.x - exact).norm() < 1e-9 * exact.norm());
+        // An indefinite operator is reported, not iterated on.
+        const auto neg = conjugateGradient(
+            [](const Eigen::VectorXd& v, Eigen::VectorXd& out) { out = -v; }, b, 1e-12, 100);
+        QVERIFY(neg.negativeCurvature);
+        QVERIFY(!neg.converged);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestNewtonCg)
+#include "test_newton_cg.moc"
