@@ -1,0 +1,143 @@
+#include "core/estimation/taylor.h"
+
+#include "core/model/linear_objective.h"
+#include "core/optim/conjugate_gradient.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace elab::core {
+
+namespace mc = mechanism_constants;
+
+namespace {
+constexpr double kCgTolerance = 1e-12;
+constexpr int kCgMaxIterations = 2000;
+
+// ∇³L[v, v] = (1/n) Σ_i ℓ‴(p_i) (x_iᵀv)² x_i  (prediction form: ℓ‴ carries y).
+Eigen::VectorXd thirdDerivativeTerm(const FeatureMatrix& X, const LinearObjective& objective,
+                                    const Eigen::VectorXd& v) {
+    Eigen::VectorXd xv, out;
+    multiply(X, v, xv);
+    xv = objective.thirdDerivatives().cwiseProduct(xv.cwiseAbs2());
+    multiplyTransposed(X, xv, out);
+    return out / static_cast<double>(X.rows());
+}
+} // namespace
+
+const char* toString(Estimator estimator) {
+    switch (estimator) {
+    case Estimator::FirstOrder: return "first-order";
+    case Estimator::SecondOrder: return "second-order";
+    case Estimator::InverseEps: return "inverse-eps";
+    case Estimator::Anchored: return "anchored";
+    }
+    return "?";
+}
+
+Estimator estimatorFromString(const std::string& name) {
+    for (Estimator e : {Estimator::FirstOrder, Estimator::SecondOrder, Estimator::InverseEps, Estimator::Anchored})
+        if (name == toString(e))
+            return e;
+    throw std::invalid_argument("unknown estimator '" + name +
+                                "' (first-order, second-order, inverse-eps, anchored)");
+}
+
+TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
+                        double eps, const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps,
+                        const UtilityData& utility, bool secondOrder) {
+    if (spec.kind != MechanismKind::ObjPertGauss)
+        throw std::invalid_argument("the Taylor estimate is derived for Gaussian objective perturbation");
+    const double n = static_cast<double>(X.rows());
+    const double lambda = spec.loss.curvatureBound();
+    const double zeta = spec.loss.gradientBound();
+    const double dDelta = -2.0 * lambda / (eps * eps);
+
+    // W at θ_ε is the Hessian of the perturbed objective: μ = (Λ + Δ_ε)/n.
+    LinearObjective training(X, y, spec.loss, (spec.lambda + mc::gaussExtraRidge(eps, lambda)) / n);
+    training.evaluate(thetaEps);
+    const LinearOperator W = [&training](const Eigen::VectorXd& v, Eigen::VectorXd& out) {
+        training.hessianVector(v, out);
+    };
+    const Eigen::VectorXd r1 = -(mc::gaussNoiseScaleD1(eps, spec.delta, zeta) * z + dDelta * thetaEps) / n;
+    CgResult cg1 = conjugateGradient(W, r1, kCgTolerance, kCgMaxIterations);
+
+    LinearObjective metric(utility.X, utility.y, spec.loss, 0.0);
+    TaylorPoint point;
+    point.eps = eps;
+    point.value = metric.evaluate(thetaEps);
+    Eigen::VectorXd gradF;
+    metric.gradient(gradF);
+    point.thetaD1 = std::move(cg1.x);
+    point.d1 = gradF.dot(point.thetaD1);
+    point.cgIterations = cg1.iterations;
+    if (secondOrder) {
+        const double d2Delta = 4.0 * lambda / (eps * eps * eps);
+        const Eigen::VectorXd& t1 = point.thetaD1;
+        const Eigen::VectorXd r2 =
+            -(mc::gaussNoiseScaleD2(eps, spec.delta, zeta) * z + d2Delta * thetaEps + 2.0 * dDelta * t1) / n -
+            thirdDerivativeTerm(X, training, t1);
+        CgResult cg2 = conjugateGradient(W, r2, kCgTolerance, kCgMaxIterations);
+        Eigen::VectorXd hessFt1;
+        metric.hessianVector(t1, hessFt1);
+        point.d2 = t1.dot(hessFt1) + gradF.dot(cg2.x);
+        point.cgIterations += cg2.iterations;
+    }
+    return point;
+}
+
+TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
+                          const Eigen::VectorXd& thetaNonPrivate, const UtilityData& utility) {
+    const double n = static_cast<double>(X.rows());
+    LinearObjective training(X, y, spec.loss, spec.lambda / n);
+    training.evaluate(thetaNonPrivate);
+    const LinearOperator W = [&training](const Eigen::VectorXd& v, Eigen::VectorXd& out) {
+        training.hessianVector(v, out);
+    };
+    const Eigen::VectorXd r = -(2.0 * spec.loss.curvatureBound() / n) * thetaNonPrivate;
+    const CgResult cg = conjugateGradient(W, r, kCgTolerance, kCgMaxIterations);
+    LinearObjective metric(utility.X, utility.y, spec.loss, 0.0);
+    TaylorAnchor anchor;
+    anchor.value = metric.evaluate(thetaNonPrivate);
+    Eigen::VectorXd gradF;
+    metric.gradient(gradF);
+    anchor.slopeU = gradF.dot(cg.x);
+    return anchor;
+}
+
+double estimateUtility(const TaylorPoint& p, Estimator estimator, double epsTarget,
+                       const TaylorAnchor* anchor) {
+    const bool infinite = std::isinf(epsTarget);
+    const double step = epsTarget - p.eps;
+    switch (estimator) {
+    case Estimator::FirstOrder:
+        return infinite ? (p.d1 == 0.0 ? p.value : std::copysign(INFINITY, p.d1)) : p.value + p.d1 * step;
+    case Estimator::SecondOrder:
+        return infinite ? std::numeric_limits<double>::quiet_NaN() : p.value + p.d1 * step + 0.5 * p.d2 * step * step;
+    case Estimator::InverseEps:
+        // Linear in u = 1/ε: dF/du = −ε̄² F′, Δu = 1/ε̂ − 1/ε̄  ⇒  F + F′ε̄(ε̂ − ε̄)/ε̂.
+        return infinite ? p.value + p.d1 * p.eps : p.value + p.d1 * p.eps * step / epsTarget;
+    case Estimator::Anchored: {
+        if (!anchor)
+            throw std::invalid_argument("the anchored estimator needs the non-private anchor");
+        // Cubic Hermite in u on [0, ū]: (0: F_np, m0) and (ū: F, m1 = −ε̄² F′).
+        const double u1 = 1.0 / p.eps;
+        const double u = infinite ? 0.0 : 1.0 / epsTarget;
+        const double t = u / u1;
+        const double m0 = anchor->slopeU * u1, m1 = -p.eps * p.eps * p.d1 * u1;
+        const double h00 = 2 * t * t * t - 3 * t * t + 1, h10 = t * t * t - 2 * t * t + t;
+        const double h01 = -2 * t * t * t + 3 * t * t, h11 = t * t * t - t * t;
+        return h00 * anchor->value + h10 * m0 + h01 * p.value + h11 * m1;
+    }
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+double epsilonForTarget(const TaylorPoint& p, double targetUtility) {
+    if (p.d1 == 0.0)
+        return std::numeric_limits<double>::quiet_NaN();
+    return (targetUtility - p.value) / p.d1 + p.eps;
+}
+
+} // namespace elab::core
