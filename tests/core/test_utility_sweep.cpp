@@ -1,0 +1,156 @@
+// The ε-sweep: identical numbers for 1 and 2 threads, streaming of complete grid points,
+// cancellation leaving a consistent partial result, grid parsing, validation and the
+// Taylor estimate curves.
+
+#include "core/experiment/utility_sweep.h"
+
+#include <QtTest>
+
+#include <mutex>
+#include <set>
+
+using namespace elab::core;
+
+namespace {
+
+struct Data {
+    FeatureMatrix X;
+    Eigen::VectorXd y;
+};
+
+Data makeData(Index n, Index p, std::uint64_t seed) {
+    Rng rng(seed);
+    DenseMatrix X(n, p);
+    Eigen::VectorXd y(n);
+    for (Index i = 0; i < n; ++i) {
+        for (Index j = 0; j < p; ++j)
+            X(i, j) = uniform01(rng) - 0.5;
+        y[i] = X(i, 0) + X(i, 1) + 0.3 * (uniform01(rng) - 0.5) > 0 ? 1.0 : -1.0;
+    }
+    return {FeatureMatrix(X), y};
+}
+
+UtilitySweepSpec baseSpec() {
+    UtilitySweepSpec spec;
+    spec.mechanism = {MechanismKind::ObjPertGauss, Loss(LossKind::Logistic), 1e-2, 1e-5};
+    spec.grid = parseEpsGrid("0.1:10:8");
+    spec.repeats = 6;
+    spec.seed = 42;
+    return spec;
+}
+
+} // namespace
+
+class TestUtilitySweep : public QObject {
+    Q_OBJECT
+
+private slots:
+    void identicalForOneAndTwoThreads() {
+        const Data d = makeData(600, 6, 1);
+        UtilitySweepSpec spec = baseSpec();
+        spec.measureAt = {0.25, 2.5};
+        spec.estimators = {Estimator::FirstOrder, Estimator::SecondOrder, Estimator::InverseEps, Estimator::Anchored};
+        spec.threads = 1;
+        const auto one = runUtilitySweep({d.X, d.y}, spec);
+        spec.threads = 2;
+        const auto two = runUtilitySweep({d.X, d.y}, spec);
+        QCOMPARE(one.points.size(), spec.grid.size());
+        QCOMPARE(two.points.size(), spec.grid.size());
+        for (std::size_t g = 0; g < one.points.size(); ++g) {
+            QCOMPARE(one.points[g].values, two.points[g].values); // bit-identical
+            QCOMPARE(one.points[g].mean, two.points[g].mean);
+        }
+        QCOMPARE(one.estimates.size(), std::size_t(8));
+        for (std::size_t k = 0; k < one.estimates.size(); ++k)
+            QCOMPARE(one.estimates[k].values, two.estimates[k].values);
+        QCOMPARE(one.fits, int(spec.grid.size()) * spec.repeats);
+        // The measured loss falls towards the non-private level as ε grows.
+        QVERIFY(one.points.front().mean > one.points.back().mean);
+        QVERIFY(one.points.back().mean >= one.nonPrivate - 1e-9);
+        // The measured F(ε̄ = 2.5) lies between the measured means at the grid points around
+        // it (ε ≈ 1.39 and 2.68), since the mean loss falls with ε.
+        const auto& at25 = one.estimates.back();
+        QCOMPARE(at25.measureAt, 2.5);
+        QVERIFY(at25.measuredValue <= one.points[4].mean && at25.measuredValue >= one.points[5].mean);
+        for (const auto& curve : one.estimates) {
+            QVERIFY(std::isfinite(curve.meanAbsError) && curve.meanAbsError >= 0.0);
+            QVERIFY(curve.derivative < 0.0); // more privacy budget, lower training loss
+        }
+    }
+
+    void streamsEachCompletePointOnce() {
+        const Data d = makeData(300, 4, 2);
+        UtilitySweepSpec spec = baseSpec();
+        std::mutex m;
+        std::multiset<Index> seen;
+        const auto result = runUtilitySweep({d.X, d.y}, spec, nullptr, [&](const SweepPoint& p) {
+            const std::lock_guard lock(m);
+            seen.insert(p.gridIndex);
+            QCOMPARE(int(p.values.size()), spec.repeats);
+        });
+        QCOMPARE(seen.size(), spec.grid.size());
+        for (Index g = 0; g < Index(spec.grid.size()); ++g)
+            QCOMPARE(seen.count(g), std::size_t(1));
+        QVERIFY(!result.cancelled);
+    }
+
+    void cancelKeepsConsistentPartialResult() {
+        const Data d = makeData(800, 8, 3);
+        UtilitySweepSpec spec = baseSpec();
+        spec.grid = parseEpsGrid("0.05:50:30");
+        spec.repeats = 4;
+        spec.threads = 2;
+        std::stop_source source;
+        int delivered = 0;
+        RunContext ctx(source.get_token(), {});
+        const auto result = runUtilitySweep({d.X, d.y}, spec, &ctx, [&](const SweepPoint&) {
+            if (++delivered == 5)
+                source.request_stop();
+        });
+        QVERIFY(result.cancelled);
+        QVERIFY(result.points.size() >= 5);
+        QVERIFY(result.points.size() < spec.grid.size());
+        // Kept points are complete and equal to an uncancelled run's.
+        spec.grid.resize(result.points.back().gridIndex + 1);
+        const auto full = runUtilitySweep({d.X, d.y}, spec);
+        for (const auto& p : result.points) {
+            QCOMPARE(int(p.values.size()), spec.repeats);
+            QCOMPARE(p.values, full.points[std::size_t(p.gridIndex)].values);
+        }
+    }
+
+    void parsesGrids() {
+        const auto logGrid = parseEpsGrid("0.1:10:3");
+        QCOMPARE(logGrid.size(), std::size_t(3));
+        QCOMPARE(logGrid[0], 0.1);
+        QVERIFY(std::abs(logGrid[1] - 1.0) < 1e-12);
+        QVERIFY(std::abs(logGrid[2] - 10.0) < 1e-12);
+        QCOMPARE(parseEpsGrid("2,0.5,1"), (std::vector<double>{0.5, 1.0, 2.0}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseEpsGrid("1:x:3"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseEpsGrid("0:1:3"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseEpsGrid("1:2"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parseEpsGrid("1,,2"));
+    }
+
+    void validates() {
+        UtilitySweepSpec spec = baseSpec();
+        QVERIFY(spec.validate().empty());
+        spec.measureAt = {1.0};
+        spec.metric = UtilityMetric::TestAccuracy;
+        QVERIFY(QString::fromStdString(spec.validate()).contains("differentiable"));
+        spec.metric = UtilityMetric::TrainLoss;
+        spec.mechanism.kind = MechanismKind::OutPertPure;
+        spec.mechanism.lambda = 1.0;
+        QVERIFY(QString::fromStdString(spec.validate()).contains("objpert-gauss"));
+        spec = baseSpec();
+        spec.grid = {1.0, 0.5};
+        QVERIFY(QString::fromStdString(spec.validate()).contains("ascending"));
+        const Data d = makeData(50, 2, 4);
+        spec = baseSpec();
+        spec.metric = UtilityMetric::TestLoss;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runUtilitySweep({d.X, d.y}, spec));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestUtilitySweep)
+#include "test_utility_sweep.moc"
