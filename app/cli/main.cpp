@@ -2,6 +2,7 @@
 
 #include "app/cli/data_options.h"
 #include "app/cli/info_report.h"
+#include "app/cli/utility_command.h"
 #include "core/data/builtin_catalog.h"
 #include "core/data/dataset_loader.h"
 #include "core/data/dataset_summary.h"
@@ -66,12 +67,19 @@ int main(int argc, char** argv) {
     infoData.addTo(*info);
     info->add_flag("--json", infoAsJson, "Print JSON");
 
+    app::UtilityCommand utility;
+    utility.addTo(*cli.add_subcommand(
+        "utility", "Measured utility over an ε grid and Taylor estimates from measuring points"));
+    auto* utilityCommand = cli.get_subcommand("utility");
+
     CLI11_PARSE(cli, argc, argv);
     try {
         if (datasets->parsed())
             return runDatasets(datasetsJson);
         if (info->parsed())
             return runInfo(infoData, infoAsJson);
+        if (utilityCommand->parsed())
+            return utility.run();
     } catch (const core::LoadError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return 2;

@@ -1,0 +1,40 @@
+#pragma once
+// Data preparation shared by the experiment commands: training data (DataOptions), a test
+// set (--test FILE or --split FRACTION), preprocessing (MATH.md §1; default: clip rows)
+// and the binary label mapping the margin losses need.
+
+#include "app/cli/data_options.h"
+#include "core/data/dataset.h"
+#include "core/data/preprocess.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace elab::app {
+
+struct ExperimentData {
+    core::Dataset train;
+    std::optional<core::Dataset> test;
+};
+
+struct ExperimentDataOptions {
+    DataOptions data;
+    std::string testSpec;
+    double split = 0.0;
+    std::string norm = "clip";
+    bool standardise = false;
+    bool intercept = false;
+    std::string positive;
+
+    void addTo(CLI::App& command);
+    /// Loads, splits (with splitSeed) and preprocesses. Throws LoadError / invalid_argument.
+    ExperimentData prepare(std::uint64_t splitSeed) const;
+};
+
+/// Provenance and processing log of the prepared data, for JSON outputs.
+nlohmann::ordered_json dataJson(const ExperimentData& data);
+
+} // namespace elab::app

@@ -1,0 +1,35 @@
+#pragma once
+// `epsilonlab-cli utility`: the measured utility curve over an ε grid and the Taylor
+// estimates from measuring points (issue 3), as JSON (stable field names) or CSV.
+
+#include "app/cli/experiment_data.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace elab::app {
+
+struct UtilityCommand {
+    ExperimentDataOptions data;
+    std::string loss = "logistic";
+    double huberWidth = 0.1;
+    std::string mechanism = "objpert-gauss";
+    double lambda = 1e-2;
+    double delta = 1e-5;
+    std::string eps = "0.05:10:20";
+    int repeats = 10;
+    std::string measureAt;
+    std::string estimators = "first-order";
+    std::string metric = "train-loss";
+    unsigned long long seed = 1;
+    int threads = 0;
+    std::string out;
+    bool csv = false;
+
+    void addTo(CLI::App& command);
+    int run() const;
+};
+
+} // namespace elab::app
