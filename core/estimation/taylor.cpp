@@ -60,8 +60,10 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
     const LinearOperator W = [&training](const Eigen::VectorXd& v, Eigen::VectorXd& out) {
         training.hessianVector(v, out);
     };
+    Eigen::VectorXd diagonal;
+    training.hessianDiagonal(diagonal);
     const Eigen::VectorXd r1 = -(mc::gaussNoiseScaleD1(eps, spec.delta, zeta) * z + dDelta * thetaEps) / n;
-    CgResult cg1 = conjugateGradient(W, r1, kCgTolerance, kCgMaxIterations);
+    CgResult cg1 = conjugateGradient(W, r1, kCgTolerance, kCgMaxIterations, nullptr, &diagonal);
 
     LinearObjective metric(utility.X, utility.y, spec.loss, 0.0);
     TaylorPoint point;
@@ -78,7 +80,7 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
         const Eigen::VectorXd r2 =
             -(mc::gaussNoiseScaleD2(eps, spec.delta, zeta) * z + d2Delta * thetaEps + 2.0 * dDelta * t1) / n -
             thirdDerivativeTerm(X, training, t1);
-        CgResult cg2 = conjugateGradient(W, r2, kCgTolerance, kCgMaxIterations);
+        CgResult cg2 = conjugateGradient(W, r2, kCgTolerance, kCgMaxIterations, nullptr, &diagonal);
         Eigen::VectorXd hessFt1;
         metric.hessianVector(t1, hessFt1);
         point.d2 = t1.dot(hessFt1) + gradF.dot(cg2.x);
@@ -95,8 +97,10 @@ TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, cons
     const LinearOperator W = [&training](const Eigen::VectorXd& v, Eigen::VectorXd& out) {
         training.hessianVector(v, out);
     };
+    Eigen::VectorXd diagonal;
+    training.hessianDiagonal(diagonal);
     const Eigen::VectorXd r = -(2.0 * spec.loss.curvatureBound() / n) * thetaNonPrivate;
-    const CgResult cg = conjugateGradient(W, r, kCgTolerance, kCgMaxIterations);
+    const CgResult cg = conjugateGradient(W, r, kCgTolerance, kCgMaxIterations, nullptr, &diagonal);
     LinearObjective metric(utility.X, utility.y, spec.loss, 0.0);
     TaylorAnchor anchor;
     anchor.value = metric.evaluate(thetaNonPrivate);

@@ -48,12 +48,49 @@ void LinearObjective::gradient(Eigen::VectorXd& g) const {
 }
 
 void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const {
+    const double invN = 1.0 / static_cast<double>(m_p.size());
+    if (m_X.isSparse()) {
+        // One pass over the rows: t_i = ℓ''_i (x_iᵀv), out += t_i x_i (row i stays in cache).
+        const SparseMatrix& X = m_X.sparse();
+        out = m_mu * v;
+        const int* outer = X.outerIndexPtr();
+        const int* inner = X.innerIndexPtr();
+        const double* values = X.valuePtr();
+        for (Eigen::Index i = 0; i < X.outerSize(); ++i) {
+            if (m_d2[i] == 0.0)
+                continue;
+            double t = 0.0;
+            for (int k = outer[i]; k < outer[i + 1]; ++k)
+                t += values[k] * v[inner[k]];
+            t *= m_d2[i] * invN;
+            for (int k = outer[i]; k < outer[i + 1]; ++k)
+                out[inner[k]] += t * values[k];
+        }
+        return;
+    }
     Eigen::VectorXd xv;
     multiply(m_X, v, xv);
     xv.array() *= m_d2.array();
     multiplyTransposed(m_X, xv, out);
-    out /= static_cast<double>(m_p.size());
+    out *= invN;
     out.noalias() += m_mu * v;
+}
+
+bool LinearObjective::hessianDiagonal(Eigen::VectorXd& out) const {
+    out.setZero(m_X.cols());
+    if (m_X.isSparse()) {
+        const SparseMatrix& X = m_X.sparse();
+        for (Eigen::Index i = 0; i < X.outerSize(); ++i)
+            for (SparseMatrix::InnerIterator it(X, i); it; ++it)
+                out[it.col()] += m_d2[i] * it.value() * it.value();
+    } else {
+        out.noalias() = m_X.dense().cwiseAbs2().transpose() * m_d2;
+    }
+    out /= static_cast<double>(m_p.size());
+    out.array() += m_mu;
+    // A zero column with μ = 0 would give a zero pivot; the identity is a safe stand-in.
+    out = (out.array() > 0.0).select(out, 1.0);
+    return true;
 }
 
 Eigen::VectorXd LinearObjective::thirdDerivatives() const {

@@ -22,6 +22,8 @@ public:
     double evaluate(const Eigen::VectorXd& theta) override;
     void gradient(Eigen::VectorXd& g) const override;
     void hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const override;
+    /// diag = (1/n) Σ_i ℓ''(p_i) x_ij² + μ.
+    bool hessianDiagonal(Eigen::VectorXd& out) const override;
 
     /// (1/n) Σ ℓ at the last evaluated θ (the data term alone, the paper's L(θ)).
     double dataLoss() const { return m_dataLoss; }

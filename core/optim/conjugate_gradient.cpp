@@ -5,7 +5,8 @@
 namespace elab::core {
 
 CgResult conjugateGradient(const LinearOperator& apply, const Eigen::VectorXd& b, double tolerance,
-                           int maxIterations, const Eigen::VectorXd* x0) {
+                           int maxIterations, const Eigen::VectorXd* x0,
+                           const Eigen::VectorXd* diagonalPreconditioner) {
     CgResult result;
     const double bNorm = b.norm();
     result.x = x0 ? *x0 : Eigen::VectorXd::Zero(b.size());
@@ -16,13 +17,20 @@ CgResult conjugateGradient(const LinearOperator& apply, const Eigen::VectorXd& b
         r -= ad;
     }
     const double target = tolerance * bNorm;
-    double rr = r.squaredNorm();
-    if (std::sqrt(rr) <= target) {
+    double rNorm = r.norm();
+    if (rNorm <= target) {
         result.converged = true;
-        result.residualNorm = std::sqrt(rr);
+        result.residualNorm = rNorm;
         return result;
     }
-    Eigen::VectorXd d = r;
+    const auto precondition = [diagonalPreconditioner](const Eigen::VectorXd& v) -> Eigen::VectorXd {
+        if (!diagonalPreconditioner)
+            return v;
+        return v.cwiseQuotient(*diagonalPreconditioner);
+    };
+    Eigen::VectorXd y = precondition(r);
+    double ry = r.dot(y);
+    Eigen::VectorXd d = y;
     for (int k = 0; k < maxIterations; ++k) {
         apply(d, ad);
         const double curvature = d.dot(ad);
@@ -30,20 +38,21 @@ CgResult conjugateGradient(const LinearOperator& apply, const Eigen::VectorXd& b
             result.negativeCurvature = true;
             break;
         }
-        const double alpha = rr / curvature;
+        const double alpha = ry / curvature;
         result.x.noalias() += alpha * d;
         r.noalias() -= alpha * ad;
-        const double rrNew = r.squaredNorm();
         result.iterations = k + 1;
-        if (std::sqrt(rrNew) <= target) {
+        rNorm = r.norm();
+        if (rNorm <= target) {
             result.converged = true;
-            rr = rrNew;
             break;
         }
-        d = r + (rrNew / rr) * d;
-        rr = rrNew;
+        y = precondition(r);
+        const double ryNew = r.dot(y);
+        d = y + (ryNew / ry) * d;
+        ry = ryNew;
     }
-    result.residualNorm = std::sqrt(rr);
+    result.residualNorm = rNorm;
     return result;
 }
 

@@ -19,8 +19,11 @@ struct CgResult {
 };
 
 /// Stops when ‖b − A x‖ ≤ tolerance·‖b‖ or after maxIterations. Starts from x0 if given
-/// (same size as b), else from 0.
+/// (same size as b), else from 0. With a (positive) diagonal preconditioner M, runs
+/// preconditioned CG (Nocedal & Wright Alg. 5.3) on M⁻¹A — same solution, fewer iterations
+/// when A's diagonal varies a lot (e.g. sparse binary features of very different frequency).
 CgResult conjugateGradient(const LinearOperator& apply, const Eigen::VectorXd& b, double tolerance,
-                           int maxIterations, const Eigen::VectorXd* x0 = nullptr);
+                           int maxIterations, const Eigen::VectorXd* x0 = nullptr,
+                           const Eigen::VectorXd* diagonalPreconditioner = nullptr);
 
 } // namespace elab::core

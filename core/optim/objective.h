@@ -16,6 +16,8 @@ public:
     virtual void gradient(Eigen::VectorXd& g) const = 0;
     /// ∇²J · v at the last evaluated θ.
     virtual void hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const = 0;
+    /// diag(∇²J) at the last evaluated θ, for a Jacobi preconditioner; false if unavailable.
+    virtual bool hessianDiagonal(Eigen::VectorXd& /*out*/) const { return false; }
 };
 
 } // namespace elab::core
