@@ -20,7 +20,17 @@ class FeatureMatrix {
 public:
     FeatureMatrix() = default;
     explicit FeatureMatrix(DenseMatrix m) : m_data(std::move(m)) {}
-    explicit FeatureMatrix(SparseMatrix m) : m_data(std::move(m)) {}
+    /// Takes the buffers of m (Eigen 3.4's SparseMatrix "move" copies; swap does not).
+    explicit FeatureMatrix(SparseMatrix&& m) { m_data.emplace<SparseMatrix>().swap(m); }
+    explicit FeatureMatrix(const SparseMatrix& m) : m_data(m) {}
+    FeatureMatrix(const FeatureMatrix&) = default;
+    FeatureMatrix& operator=(const FeatureMatrix&) = default;
+    FeatureMatrix(FeatureMatrix&& other) noexcept { takeFrom(other); }
+    FeatureMatrix& operator=(FeatureMatrix&& other) noexcept {
+        if (this != &other)
+            takeFrom(other);
+        return *this;
+    }
 
     bool isSparse() const { return std::holds_alternative<SparseMatrix>(m_data); }
     Index rows() const;
@@ -47,6 +57,13 @@ public:
     FeatureMatrix selectRows(const std::vector<Index>& rows) const;
 
 private:
+    void takeFrom(FeatureMatrix& other) noexcept {
+        if (other.isSparse())
+            m_data.emplace<SparseMatrix>().swap(other.sparse());
+        else
+            m_data.emplace<DenseMatrix>(std::move(other.dense()));
+    }
+
     std::variant<DenseMatrix, SparseMatrix> m_data;
 };
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <stdexcept>
 #include <stop_token>
+#include <string>
 #include <string_view>
 
 namespace elab::core {
@@ -32,10 +33,15 @@ public:
         if (m_stop.stop_requested())
             throw Cancelled();
     }
-    /// Reports progress, throttled to steps of 1 % (and always the final 1.0).
+    /// Reports progress, throttled to steps of 1 % within a stage (and always the final
+    /// 1.0); a new stage label starts a new throttle.
     void progress(double fraction, std::string_view stage = {}) {
         if (!m_progress)
             return;
+        if (stage != m_lastStage) {
+            m_lastStage.assign(stage);
+            m_lastReported = -1.0;
+        }
         if (fraction < 1.0 && fraction - m_lastReported < 0.01)
             return;
         m_lastReported = fraction;
@@ -49,6 +55,7 @@ private:
     ProgressSink m_progress;
     std::uint64_t m_seed = 0;
     double m_lastReported = -1.0;
+    std::string m_lastStage;
 };
 
 } // namespace elab::core
