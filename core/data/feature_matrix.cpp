@@ -32,7 +32,9 @@ double FeatureMatrix::value(Index i, Index j) const {
         return dense()(i, j);
     const auto& s = sparse();
     const int* begin = s.innerIndexPtr() + s.outerIndexPtr()[i];
-    const int* end = s.innerIndexPtr() + s.outerIndexPtr()[i + 1];
+    // Uncompressed (after insert()): row i's live entries end before its free slots.
+    const int* end = s.isCompressed() ? s.innerIndexPtr() + s.outerIndexPtr()[i + 1]
+                                      : begin + s.innerNonZeroPtr()[i];
     const int* it = std::lower_bound(begin, end, static_cast<int>(j));
     if (it == end || *it != j)
         return 0.0;
@@ -65,6 +67,11 @@ void FeatureMatrix::appendConstantColumn(double value) {
     if (isSparse()) {
         auto& s = sparse();
         SparseMatrix out(s.rows(), s.cols() + 1);
+        // Eigen 3.4's makeCompressed() after reserve() reads past the end with 0 rows.
+        if (s.rows() == 0) {
+            s.swap(out);
+            return;
+        }
         out.reserve(Eigen::VectorXi::Map(s.outerIndexPtr() + 1, s.rows()) -
                     Eigen::VectorXi::Map(s.outerIndexPtr(), s.rows()) +
                     Eigen::VectorXi::Ones(s.rows()));
@@ -74,7 +81,7 @@ void FeatureMatrix::appendConstantColumn(double value) {
             out.insert(i, s.cols()) = value;
         }
         out.makeCompressed();
-        s = std::move(out);
+        s.swap(out);
     } else {
         auto& d = dense();
         d.conservativeResize(Eigen::NoChange, d.cols() + 1);
@@ -87,6 +94,8 @@ FeatureMatrix FeatureMatrix::selectRows(const std::vector<Index>& rowList) const
     if (isSparse()) {
         const auto& s = sparse();
         SparseMatrix out(n, s.cols());
+        if (n == 0) // Eigen 3.4's makeCompressed() after reserve() reads past the end
+            return FeatureMatrix(std::move(out));
         Eigen::VectorXi sizes(n);
         for (Index k = 0; k < n; ++k)
             sizes[k] = s.outerIndexPtr()[rowList[k] + 1] - s.outerIndexPtr()[rowList[k]];

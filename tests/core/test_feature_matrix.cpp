@@ -1,0 +1,346 @@
+// FeatureMatrix (dense and sparse helpers) and the Dataset/Targets helpers of core/data.
+
+#include "core/data/dataset.h"
+#include "core/data/feature_matrix.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <vector>
+
+using namespace elab::core;
+
+// Fuzzy compare printing expected, actual, difference and tolerance.
+#define ELAB_FUZZY(actual, expected, tol)                                                          \
+    do {                                                                                           \
+        const double a_ = (actual), e_ = (expected);                                               \
+        QVERIFY2(std::abs(a_ - e_) <= (tol),                                                       \
+                 qPrintable(QStringLiteral(#actual ": expected %1, actual %2, difference %3 > %4") \
+                                .arg(e_, 0, 'g', 17)                                               \
+                                .arg(a_, 0, 'g', 17)                                               \
+                                .arg(a_ - e_, 0, 'g', 3)                                           \
+                                .arg(double(tol), 0, 'g', 3)));                                    \
+    } while (false)
+
+namespace {
+
+// 4 × 3 reference matrix with an all-zero row and implicit zeros in the sparse form.
+DenseMatrix referenceDense() {
+    DenseMatrix m(4, 3);
+    // clang-format off
+    m << 3, 4, 0,
+         0, 0, 0,
+         1, 2, 2,
+         0, -6, 8;
+    // clang-format on
+    return m;
+}
+
+SparseMatrix toSparse(const DenseMatrix& d) {
+    SparseMatrix s = d.sparseView();
+    s.makeCompressed();
+    return s;
+}
+
+FeatureMatrix make(bool sparse) {
+    return sparse ? FeatureMatrix(toSparse(referenceDense())) : FeatureMatrix(referenceDense());
+}
+
+} // namespace
+
+class TestFeatureMatrix : public QObject {
+    Q_OBJECT
+private slots:
+    void value_data();
+    void value();
+    void valueUncompressedSparse();
+    void shapeAndStorage_data();
+    void shapeAndStorage();
+    void rowNorms_data();
+    void rowNorms();
+    void scaleRows_data();
+    void scaleRows();
+    void appendConstantColumn_data();
+    void appendConstantColumn();
+    void appendConstantColumnNoRows_data();
+    void appendConstantColumnNoRows();
+    void selectRows_data();
+    void selectRows();
+    void targetsClassification();
+    void targetsSelectRows();
+    void datasetValidate_data();
+    void datasetValidate();
+    void datasetSelectRows();
+};
+
+void TestFeatureMatrix::value_data() {
+    QTest::addColumn<bool>("sparse");
+    QTest::addColumn<int>("i");
+    QTest::addColumn<int>("j");
+    QTest::addColumn<double>("expected");
+    for (const bool sparse : {false, true}) {
+        const char* kind = sparse ? "sparse" : "dense";
+        QTest::addRow("%s first entry", kind) << sparse << 0 << 0 << 3.0;
+        QTest::addRow("%s last of row 0", kind) << sparse << 0 << 1 << 4.0;
+        QTest::addRow("%s implicit zero after row end", kind) << sparse << 0 << 2 << 0.0;
+        QTest::addRow("%s empty row", kind) << sparse << 1 << 1 << 0.0;
+        QTest::addRow("%s implicit zero before row start", kind) << sparse << 3 << 0 << 0.0;
+        QTest::addRow("%s negative value", kind) << sparse << 3 << 1 << -6.0;
+        QTest::addRow("%s last entry", kind) << sparse << 3 << 2 << 8.0;
+    }
+}
+
+void TestFeatureMatrix::value() {
+    QFETCH(bool, sparse);
+    QFETCH(int, i);
+    QFETCH(int, j);
+    QFETCH(double, expected);
+    const FeatureMatrix m = make(sparse);
+    QCOMPARE(m.isSparse(), sparse);
+    QCOMPARE(m.value(i, j), expected);
+}
+
+// Copies of an Eigen sparse matrix are compressed, but sparse() hands out the matrix
+// itself, and insert() through it leaves it uncompressed, with free slots after each row's
+// live entries; value() must read only the live ones. The stale slot is made deterministic
+// here: row 0 holds (0,1) and (0,3), then its live count drops to 1, so (0,3) is stale.
+void TestFeatureMatrix::valueUncompressedSparse() {
+    SparseMatrix s(3, 4);
+    s.insert(0, 1) = 5.0;
+    s.insert(0, 3) = 9.0;
+    s.insert(1, 3) = 7.0;
+    s.insert(2, 0) = -1.0;
+    s.insert(2, 2) = 2.0;
+    s.makeCompressed();
+    FeatureMatrix m{std::move(s)};
+    m.sparse().uncompress();
+    m.sparse().innerNonZeroPtr()[0] = 1;
+    QVERIFY(!m.sparse().isCompressed());
+    const DenseMatrix d = DenseMatrix(m.sparse());
+    QCOMPARE(d(0, 3), 0.0);
+    QCOMPARE(d(1, 3), 7.0);
+    for (Index i = 0; i < 3; ++i)
+        for (Index j = 0; j < 4; ++j)
+            QCOMPARE(m.value(i, j), d(i, j));
+}
+
+void TestFeatureMatrix::shapeAndStorage_data() {
+    QTest::addColumn<bool>("sparse");
+    QTest::addColumn<qulonglong>("stored");
+    QTest::addColumn<qulonglong>("bytes");
+    // dense: 12 doubles; sparse CSR: 7 values + 7 column indices + 5 row offsets (int).
+    QTest::newRow("dense") << false << qulonglong(12) << qulonglong(12 * sizeof(double));
+    QTest::newRow("sparse") << true << qulonglong(7)
+                            << qulonglong(7 * (sizeof(double) + sizeof(int)) + 5 * sizeof(int));
+}
+
+void TestFeatureMatrix::shapeAndStorage() {
+    QFETCH(bool, sparse);
+    QFETCH(qulonglong, stored);
+    QFETCH(qulonglong, bytes);
+    const FeatureMatrix m = make(sparse);
+    QCOMPARE(m.rows(), Index(4));
+    QCOMPARE(m.cols(), Index(3));
+    QCOMPARE(qulonglong(m.storedEntries()), stored);
+    QCOMPARE(qulonglong(m.memoryBytes()), bytes);
+}
+
+void TestFeatureMatrix::rowNorms_data() {
+    QTest::addColumn<bool>("sparse");
+    QTest::newRow("dense") << false;
+    QTest::newRow("sparse") << true;
+}
+
+void TestFeatureMatrix::rowNorms() {
+    QFETCH(bool, sparse);
+    const Eigen::VectorXd norms = make(sparse).rowNorms();
+    const std::vector<double> expected = {5.0, 0.0, 3.0, 10.0};
+    QCOMPARE(norms.size(), Index(4));
+    for (Index i = 0; i < 4; ++i)
+        ELAB_FUZZY(norms[i], expected[static_cast<std::size_t>(i)], 1e-15);
+}
+
+void TestFeatureMatrix::scaleRows_data() { rowNorms_data(); }
+
+void TestFeatureMatrix::scaleRows() {
+    QFETCH(bool, sparse);
+    FeatureMatrix m = make(sparse);
+    Eigen::VectorXd factor(4);
+    factor << 0.5, 3.0, -1.0, 0.1;
+    m.scaleRows(factor);
+    const DenseMatrix ref = referenceDense();
+    for (Index i = 0; i < 4; ++i)
+        for (Index j = 0; j < 3; ++j)
+            QCOMPARE(m.value(i, j), ref(i, j) * factor[i]);
+    if (sparse)
+        QCOMPARE(m.storedEntries(), std::size_t(7));
+}
+
+void TestFeatureMatrix::appendConstantColumn_data() {
+    QTest::addColumn<bool>("sparse");
+    QTest::addColumn<double>("constant");
+    QTest::newRow("dense, 1") << false << 1.0;
+    QTest::newRow("sparse, 1") << true << 1.0;
+    QTest::newRow("dense, -2.5") << false << -2.5;
+    QTest::newRow("sparse, -2.5") << true << -2.5;
+}
+
+void TestFeatureMatrix::appendConstantColumn() {
+    QFETCH(bool, sparse);
+    QFETCH(double, constant);
+    FeatureMatrix m = make(sparse);
+    m.appendConstantColumn(constant);
+    QCOMPARE(m.rows(), Index(4));
+    QCOMPARE(m.cols(), Index(4));
+    const DenseMatrix ref = referenceDense();
+    for (Index i = 0; i < 4; ++i) {
+        for (Index j = 0; j < 3; ++j)
+            QCOMPARE(m.value(i, j), ref(i, j));
+        QCOMPARE(m.value(i, 3), constant);
+    }
+    QCOMPARE(m.storedEntries(), sparse ? std::size_t(7 + 4) : std::size_t(16));
+    if (sparse)
+        QVERIFY(m.sparse().isCompressed());
+}
+
+void TestFeatureMatrix::appendConstantColumnNoRows_data() { rowNorms_data(); }
+
+// A 0-row matrix (e.g. an empty selection) takes the intercept too; under ASan this also
+// checks that no buffer is read past its end.
+void TestFeatureMatrix::appendConstantColumnNoRows() {
+    QFETCH(bool, sparse);
+    FeatureMatrix m = make(sparse).selectRows({});
+    m.appendConstantColumn(1.0);
+    QCOMPARE(m.rows(), Index(0));
+    QCOMPARE(m.cols(), Index(4));
+    QCOMPARE(m.storedEntries(), std::size_t(0));
+    QCOMPARE(m.rowNorms().size(), Index(0));
+}
+
+void TestFeatureMatrix::selectRows_data() {
+    QTest::addColumn<bool>("sparse");
+    QTest::addColumn<std::vector<Index>>("rows");
+    for (const bool sparse : {false, true}) {
+        const char* kind = sparse ? "sparse" : "dense";
+        QTest::addRow("%s reversed", kind) << sparse << std::vector<Index>{3, 2, 1, 0};
+        QTest::addRow("%s subset with repeat", kind) << sparse << std::vector<Index>{2, 2, 0};
+        QTest::addRow("%s empty row only", kind) << sparse << std::vector<Index>{1};
+        QTest::addRow("%s none", kind) << sparse << std::vector<Index>{};
+    }
+}
+
+void TestFeatureMatrix::selectRows() {
+    QFETCH(bool, sparse);
+    QFETCH(std::vector<Index>, rows);
+    const FeatureMatrix m = make(sparse).selectRows(rows);
+    QCOMPARE(m.isSparse(), sparse);
+    QCOMPARE(m.rows(), Index(rows.size()));
+    QCOMPARE(m.cols(), Index(3));
+    const DenseMatrix ref = referenceDense();
+    for (std::size_t k = 0; k < rows.size(); ++k)
+        for (Index j = 0; j < 3; ++j)
+            QCOMPARE(m.value(Index(k), j), ref(rows[k], j));
+}
+
+void TestFeatureMatrix::targetsClassification() {
+    Eigen::VectorXi binary(4);
+    binary << 1, 0, 0, 1;
+    const Targets b = Targets::classification(binary, {"no", "yes"});
+    QCOMPARE(b.kind, TaskKind::Binary);
+    QCOMPARE(b.values[0], 1.0);
+    QCOMPARE(b.values[1], -1.0);
+    QCOMPARE(b.classCounts(), (std::vector<Index>{2, 2}));
+
+    Eigen::VectorXi multi(5);
+    multi << 2, 0, 2, 1, 2;
+    const Targets m = Targets::classification(multi, {"a", "b", "c"});
+    QCOMPARE(m.kind, TaskKind::Multiclass);
+    QCOMPARE(m.values[0], 2.0);
+    QCOMPARE(m.values[3], 1.0);
+    QCOMPARE(m.classCount(), 3);
+    QCOMPARE(m.classCounts(), (std::vector<Index>{1, 1, 3}));
+
+    const Targets r = Targets::regression(Eigen::Vector3d(1.5, -2.0, 0.0));
+    QCOMPARE(r.kind, TaskKind::Regression);
+    QVERIFY(!r.isClassification());
+    QCOMPARE(r.size(), Index(3));
+    QCOMPARE(r.classIndex.size(), Index(0));
+}
+
+void TestFeatureMatrix::targetsSelectRows() {
+    Eigen::VectorXi ci(4);
+    ci << 0, 1, 2, 1;
+    const Targets t = Targets::classification(ci, {"a", "b", "c"}).selectRows({3, 0});
+    QCOMPARE(t.size(), Index(2));
+    QCOMPARE(t.classIndex[0], 1);
+    QCOMPARE(t.classIndex[1], 0);
+    QCOMPARE(t.values[0], 1.0);
+    QCOMPARE(t.classNames.size(), std::size_t(3));
+
+    const Targets r = Targets::regression(Eigen::Vector3d(1.5, -2.0, 7.0)).selectRows({2, 2});
+    QCOMPARE(r.values[0], 7.0);
+    QCOMPARE(r.values[1], 7.0);
+    QCOMPARE(r.classIndex.size(), Index(0));
+}
+
+void TestFeatureMatrix::datasetValidate_data() {
+    QTest::addColumn<QString>("problem");
+    QTest::addColumn<QString>("expected"); // substring of the message; empty: valid
+    // clang-format off
+    QTest::newRow("valid") << "none" << "";
+    QTest::newRow("target size") << "targets" << "targets have 3 rows, features 4";
+    QTest::newRow("feature names") << "names" << "feature names: 2 for 3 features";
+    QTest::newRow("class index out of range") << "class" << "class index out of range at row 2";
+    QTest::newRow("non-finite target") << "nan" << "non-finite target at row 4";
+    // clang-format on
+}
+
+void TestFeatureMatrix::datasetValidate() {
+    QFETCH(QString, problem);
+    QFETCH(QString, expected);
+    Dataset d;
+    d.features = make(false);
+    d.featureNames = {"a", "b", "c"};
+    Eigen::VectorXi ci(4);
+    ci << 0, 1, 1, 0;
+    d.targets = Targets::classification(ci, {"n", "p"});
+    if (problem == "targets")
+        d.targets = d.targets.selectRows({0, 1, 2});
+    else if (problem == "names")
+        d.featureNames.pop_back();
+    else if (problem == "class")
+        d.targets.classIndex[1] = 2;
+    else if (problem == "nan")
+        d.targets.values[3] = std::nan("");
+    const QString message = QString::fromStdString(d.validate());
+    if (expected.isEmpty())
+        QCOMPARE(message, QString());
+    else
+        QVERIFY2(message.contains(expected), qPrintable("message: " + message));
+}
+
+void TestFeatureMatrix::datasetSelectRows() {
+    Dataset d;
+    d.name = "ref";
+    d.features = make(true);
+    d.featureNames = {"a", "b", "c"};
+    d.targets = Targets::regression(Eigen::Vector4d(10, 11, 12, 13));
+    d.columns = {{"a", ColumnKind::Numeric, 2, {}, 0, 1}};
+    d.provenance.path = "x.csv";
+    d.log.push_back({"load", "4 rows", false});
+    const Dataset s = d.selectRows({2, 0});
+    QCOMPARE(s.name, std::string("ref"));
+    QCOMPARE(s.rows(), Index(2));
+    QCOMPARE(s.features.value(0, 2), 2.0);
+    QCOMPARE(s.features.value(1, 0), 3.0);
+    QCOMPARE(s.targets.values[0], 12.0);
+    QCOMPARE(s.featureNames, d.featureNames);
+    QCOMPARE(s.columns.size(), std::size_t(1));
+    QCOMPARE(s.columns[0].missing, std::size_t(2));
+    QCOMPARE(s.provenance.path, std::string("x.csv"));
+    QCOMPARE(s.log.size(), std::size_t(1));
+    QCOMPARE(s.validate(), std::string());
+}
+
+QTEST_APPLESS_MAIN(TestFeatureMatrix)
+#include "test_feature_matrix.moc"
