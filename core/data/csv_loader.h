@@ -5,6 +5,25 @@
 // levels seen in this file (the schema). Missing cells ("", "?", "NA", "NaN") are counted
 // per column and handled by the policy. Every malformed input throws LoadError with the
 // file, line and column.
+//
+// Decisions where RFC 4180 and the issue are silent (each one is tested):
+// - LoadError columns are 1-based field numbers, not character offsets; a ragged row gives
+//   the line only ("file.csv:4: expected 3 fields, found 2"); errors about the whole file
+//   (empty, header only, one class, no rows left, invalid options) give neither.
+// - Blank lines are skipped anywhere; LF, CRLF and a lone CR end records.
+// - Unquoted fields are trimmed of spaces (and tabs unless the delimiter is a tab); a quote
+//   inside an unquoted field is literal (5'10" is accepted); after a closing quote only blanks
+//   may come before the delimiter.
+// - Header: empty names become "column_N" (N 1-based); duplicate names are an error.
+// - Missing markers: "", "?", "NA", and "NaN" in any case ("nan" as numpy writes it), with
+//   or without surrounding blanks. "na" and "-nan" are not markers.
+// - UTF-8 only (BOM stripped); a UTF-16 byte-order mark is an error saying so.
+// - A column is numeric when every non-missing cell is a finite number ("+3", ".5", "1e-400"
+//   → 0 and 1e300 are; "inf", "Infinity" and 1e999 are errors); text in a column whose cells
+//   are at least 90 % numbers is an error; otherwise the column is categorical.
+// - Categorical levels are those of the whole file (rows dropped for missing values
+//   included) in numeric-aware order ("2" < "10"); integer labels form one class per value
+//   ("1.0" and "1" are class "1"). Imputation statistics come from the rows that are kept.
 
 #include "core/data/dataset.h"
 #include "core/util/run_context.h"
