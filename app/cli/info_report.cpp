@@ -13,8 +13,8 @@ std::string fixed(double v, int digits = 4) {
 }
 } // namespace
 
-nlohmann::json infoJson(const core::Dataset& data, const core::DatasetSummary& s) {
-    using nlohmann::json;
+nlohmann::ordered_json infoJson(const core::Dataset& data, const core::DatasetSummary& s) {
+    using json = nlohmann::ordered_json;
     json j;
     j["name"] = data.name;
     j["provenance"] = {{"path", data.provenance.path},

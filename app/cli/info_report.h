@@ -10,7 +10,7 @@
 
 namespace elab::app {
 
-nlohmann::json infoJson(const core::Dataset& data, const core::DatasetSummary& summary);
+nlohmann::ordered_json infoJson(const core::Dataset& data, const core::DatasetSummary& summary);
 std::string infoText(const core::Dataset& data, const core::DatasetSummary& summary);
 
 } // namespace elab::app

@@ -20,7 +20,7 @@ using namespace elab;
 
 int runDatasets(bool json) {
     if (json) {
-        nlohmann::json list = nlohmann::json::array();
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const auto& info : core::builtinCatalog())
             list.push_back({{"name", info.name},
                             {"spec", "builtin:" + info.name},
