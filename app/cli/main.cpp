@@ -72,6 +72,10 @@ int main(int argc, char** argv) {
         "utility", "Measured utility over an ε grid and Taylor estimates from measuring points"));
     auto* utilityCommand = cli.get_subcommand("utility");
 
+    app::ChooseEpsCommand chooseEps;
+    chooseEps.addTo(*cli.add_subcommand("choose-eps", "Smallest ε whose measured utility meets a target"));
+    auto* chooseEpsCommand = cli.get_subcommand("choose-eps");
+
     CLI11_PARSE(cli, argc, argv);
     try {
         if (datasets->parsed())
@@ -80,6 +84,8 @@ int main(int argc, char** argv) {
             return runInfo(infoData, infoAsJson);
         if (utilityCommand->parsed())
             return utility.run();
+        if (chooseEpsCommand->parsed())
+            return chooseEps.run();
     } catch (const core::LoadError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return 2;

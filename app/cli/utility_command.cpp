@@ -1,7 +1,9 @@
 #include "app/cli/utility_command.h"
 
+#include "core/experiment/choose_eps.h"
 #include "core/experiment/utility_sweep.h"
 
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -62,13 +64,52 @@ void UtilityCommand::addTo(CLI::App& command) {
     command.add_flag("--csv", csv, "CSV (grid, measured mean and sd, estimates) instead of JSON");
 }
 
+core::MechanismSpec UtilityCommand::mechanismSpec() const {
+    core::MechanismSpec spec;
+    spec.kind = core::mechanismKindFromString(mechanism);
+    spec.loss = core::Loss(core::lossKindFromString(loss), huberWidth);
+    spec.lambda = lambda;
+    spec.delta = delta;
+    return spec;
+}
+
+namespace {
+
+void requireLabelKind(const core::MechanismSpec& spec, const ExperimentData& prepared) {
+    const core::TaskKind task = prepared.train.targets.kind;
+    if (spec.loss.isMargin() && task != core::TaskKind::Binary)
+        throw std::invalid_argument(std::string("the ") + core::toString(spec.loss.kind()) +
+                                    " loss needs a binary label, the data is " + core::toString(task) +
+                                    ": pass --positive CLASS (one-vs-rest with a split budget is not built yet)");
+    if (!spec.loss.isMargin() && task != core::TaskKind::Regression)
+        throw std::invalid_argument("squared loss needs a regression target");
+}
+
+core::SweepData sweepDataOf(const ExperimentData& prepared) {
+    core::SweepData d{prepared.train.features, prepared.train.targets.values};
+    if (prepared.test) {
+        d.testX = &prepared.test->features;
+        d.testY = &prepared.test->targets.values;
+    }
+    return d;
+}
+
+void writeText(const std::string& out, const std::string& text) {
+    if (out.empty()) {
+        std::cout << text;
+        return;
+    }
+    std::ofstream file(out);
+    if (!(file << text))
+        throw std::runtime_error("cannot write " + out);
+}
+
+} // namespace
+
 int UtilityCommand::run() const {
     const ExperimentData prepared = data.prepare(seed);
     core::UtilitySweepSpec spec;
-    spec.mechanism.kind = core::mechanismKindFromString(mechanism);
-    spec.mechanism.loss = core::Loss(core::lossKindFromString(loss), huberWidth);
-    spec.mechanism.lambda = lambda;
-    spec.mechanism.delta = delta;
+    spec.mechanism = mechanismSpec();
     spec.grid = core::parseEpsGrid(eps);
     spec.repeats = repeats;
     spec.metric = core::utilityMetricFromString(metric);
@@ -80,21 +121,8 @@ int UtilityCommand::run() const {
     spec.seed = seed;
     spec.threads = threads;
 
-    const core::TaskKind task = prepared.train.targets.kind;
-    if (spec.mechanism.loss.isMargin() && task != core::TaskKind::Binary)
-        throw std::invalid_argument(std::string("the ") + loss + " loss needs a binary label, the data is " +
-                                    core::toString(task) +
-                                    ": pass --positive CLASS (one-vs-rest with a split budget is not built yet)");
-    if (!spec.mechanism.loss.isMargin() && task != core::TaskKind::Regression)
-        throw std::invalid_argument("squared loss needs a regression target");
-
-    const core::Dataset& train = prepared.train;
-    core::SweepData sweepData{train.features, train.targets.values};
-    if (prepared.test) {
-        sweepData.testX = &prepared.test->features;
-        sweepData.testY = &prepared.test->targets.values;
-    }
-    const core::UtilitySweepResult r = core::runUtilitySweep(sweepData, spec);
+    requireLabelKind(spec.mechanism, prepared);
+    const core::UtilitySweepResult r = core::runUtilitySweep(sweepDataOf(prepared), spec);
 
     std::string text;
     if (csv) {
@@ -140,14 +168,76 @@ int UtilityCommand::run() const {
         j["cancelled"] = r.cancelled;
         text = j.dump(2) + "\n";
     }
-    if (out.empty()) {
-        std::cout << text;
-    } else {
-        std::ofstream file(out);
-        if (!(file << text))
-            throw std::runtime_error("cannot write " + out);
-    }
+    writeText(out, text);
     return 0;
+}
+
+void ChooseEpsCommand::addTo(CLI::App& command) {
+    common.addTo(command);
+    command.add_option("--target", target, "Required utility F̂ (a loss: met when measured ≤ F̂)")->required();
+    command.add_option("--tolerance", tolerance, "Stop when F̂ − tolerance ≤ measured ≤ F̂")->check(CLI::PositiveNumber);
+    command.add_option("--estimator", estimator, "Line used to propose the next ε")
+        ->check(CLI::IsMember({"first-order", "inverse-eps"}));
+    command.add_option("--max-steps", maxSteps, "Most refinement steps")->check(CLI::PositiveNumber);
+}
+
+namespace {
+nlohmann::ordered_json stepsJson(const std::vector<core::ChooseEpsStep>& steps) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& s : steps) {
+        nlohmann::ordered_json j{{"eps", s.eps}, {"measured", s.measured}};
+        j["derivative"] = std::isnan(s.derivative) ? nlohmann::ordered_json() : nlohmann::ordered_json(s.derivative);
+        j["next_eps"] = std::isnan(s.proposed) ? nlohmann::ordered_json() : nlohmann::ordered_json(s.proposed);
+        j["meets_target"] = s.meets;
+        j["trainings"] = s.trainings;
+        list.push_back(j);
+    }
+    return list;
+}
+nlohmann::ordered_json numberOrNull(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
+} // namespace
+
+int ChooseEpsCommand::run() const {
+    const ExperimentData prepared = common.data.prepare(common.seed);
+    core::ChooseEpsSpec spec;
+    spec.mechanism = common.mechanismSpec();
+    spec.metric = core::utilityMetricFromString(common.metric);
+    spec.target = target;
+    spec.tolerance = tolerance;
+    spec.measureAt = common.measureAt.empty() ? 1.0 : core::parseEpsGrid(splitList(common.measureAt).front()).front();
+    spec.estimator = core::estimatorFromString(estimator);
+    spec.repeats = common.repeats;
+    spec.maxSteps = maxSteps;
+    spec.seed = common.seed;
+    spec.threads = common.threads;
+    requireLabelKind(spec.mechanism, prepared);
+    const core::ChooseEpsResult r = core::chooseEpsilon(sweepDataOf(prepared), spec);
+
+    nlohmann::ordered_json j;
+    j["command"] = "choose-eps";
+    j["version"] = EPSILONLAB_VERSION;
+    j["seed"] = common.seed;
+    j["data"] = dataJson(prepared);
+    j["mechanism"] = {{"name", common.mechanism}, {"loss", common.loss}, {"lambda", common.lambda},
+                      {"delta", common.delta}};
+    j["metric"] = common.metric;
+    j["target"] = target;
+    j["tolerance"] = tolerance;
+    j["repeats"] = common.repeats;
+    j["nonprivate"] = r.nonPrivate;
+    j["reachable"] = r.reachable;
+    j["algorithm1_estimate"] = numberOrNull(r.firstEstimate);
+    j["estimator"] = estimator;
+    j["steps"] = stepsJson(r.steps);
+    j["chosen_eps"] = numberOrNull(r.chosenEps);
+    j["converged"] = r.converged;
+    j["trainings"] = r.steps.empty() ? 0 : r.steps.back().trainings;
+    j["bisection"] = {{"steps", stepsJson(r.bisection)},
+                      {"eps", numberOrNull(r.bisectionEps)},
+                      {"trainings", r.bisection.empty() ? 0 : r.bisection.back().trainings}};
+    j["note"] = "choosing ε by measuring utility on the private data spends privacy unless the data is public or a proxy";
+    writeText(common.out, j.dump(2) + "\n");
+    return r.reachable ? 0 : 3;
 }
 
 } // namespace elab::app

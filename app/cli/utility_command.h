@@ -3,6 +3,7 @@
 // estimates from measuring points (issue 3), as JSON (stable field names) or CSV.
 
 #include "app/cli/experiment_data.h"
+#include "core/privacy/mechanism.h"
 
 #include <CLI/CLI.hpp>
 
@@ -27,6 +28,20 @@ struct UtilityCommand {
     int threads = 0;
     std::string out;
     bool csv = false;
+
+    void addTo(CLI::App& command);
+    int run() const;
+    /// The sweep spec and prepared data shared with choose-eps.
+    core::MechanismSpec mechanismSpec() const;
+};
+
+/// `epsilonlab-cli choose-eps --target U ...same options as utility...`
+struct ChooseEpsCommand {
+    UtilityCommand common;
+    double target = 0.0;
+    double tolerance = 0.005;
+    std::string estimator = "inverse-eps";
+    int maxSteps = 12;
 
     void addTo(CLI::App& command);
     int run() const;

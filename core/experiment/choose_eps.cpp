@@ -1,0 +1,195 @@
+#include "core/experiment/choose_eps.h"
+
+#include "core/privacy/private_fit.h"
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace elab::core {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct Measurement {
+    double value = 0.0;
+    double derivative = 0.0;
+};
+
+// Mean F(ε) and F′(ε) over the repetitions; repetition r uses the noise of stream (seed, r).
+class Measurer {
+public:
+    Measurer(const SweepData& data, const ChooseEpsSpec& spec, std::stop_token stop)
+        : m_data(data), m_spec(spec), m_stop(std::move(stop)),
+          m_arena(spec.threads > 0 ? spec.threads : tbb::task_arena::automatic) {
+        for (int r = 0; r < spec.repeats; ++r) {
+            Rng rng(deriveSeed(spec.seed, static_cast<std::uint64_t>(r)));
+            m_noise.push_back(drawNoise(data.trainX.cols(), rng));
+        }
+    }
+
+    Measurement measure(double eps, bool withDerivative) {
+        const auto R = static_cast<std::size_t>(m_spec.repeats);
+        std::vector<double> values(R), derivatives(R);
+        const FeatureMatrix& X = usesTestSet(m_spec.metric) ? *m_data.testX : m_data.trainX;
+        const Eigen::VectorXd& y = usesTestSet(m_spec.metric) ? *m_data.testY : m_data.trainY;
+        m_arena.execute([&] {
+            tbb::parallel_for(std::size_t(0), R, [&](std::size_t r) {
+                const PrivateFit fit =
+                    fitPrivate(m_data.trainX, m_data.trainY, m_spec.mechanism, eps, m_noise[r], nullptr, m_stop);
+                if (withDerivative) {
+                    const TaylorPoint point = taylorPoint(m_data.trainX, m_data.trainY, m_spec.mechanism, eps,
+                                                          m_noise[r].z, fit.minimiser, UtilityData{X, y}, false);
+                    values[r] = point.value;
+                    derivatives[r] = point.d1;
+                } else {
+                    values[r] = evaluateUtility(m_spec.metric, m_spec.mechanism.loss, X, y, fit.theta);
+                }
+            });
+        });
+        m_trainings += m_spec.repeats;
+        Measurement m;
+        for (std::size_t r = 0; r < R; ++r) {
+            m.value += values[r] / static_cast<double>(R);
+            m.derivative += derivatives[r] / static_cast<double>(R);
+        }
+        if (!withDerivative)
+            m.derivative = kNaN;
+        return m;
+    }
+
+    int trainings() const { return m_trainings; }
+    bool stopped() const { return m_stop.stop_requested(); }
+
+private:
+    const SweepData& m_data;
+    const ChooseEpsSpec& m_spec;
+    std::stop_token m_stop;
+    tbb::task_arena m_arena;
+    std::vector<NoiseDraw> m_noise;
+    int m_trainings = 0;
+};
+
+bool done(double value, const ChooseEpsSpec& s) { return value <= s.target && value >= s.target - s.tolerance; }
+
+double geometricMid(double lo, double hi) { return std::sqrt(lo * hi); }
+
+// The estimator's solution of F(ε̂) = aim from (ε̄, F, F′); +∞ if its line never reaches it.
+// The aim is the centre of the acceptance band [F̂ − tol, F̂]: aiming at F̂ itself, a convex
+// decreasing curve is approached from one side and never enters the band.
+double solveLine(const ChooseEpsSpec& s, double eps, const Measurement& m) {
+    const double aim = s.target - 0.5 * s.tolerance;
+    const TaylorPoint point{eps, m.value, m.derivative, 0.0, {}, 0};
+    if (s.estimator == Estimator::InverseEps) {
+        // F + F′ε̄(1 − ε̄/ε̂) = aim  ⇒  ε̂ = ε̄ / (1 − (aim − F)/(F′ε̄)).
+        const double denominator = 1.0 - (aim - m.value) / (m.derivative * eps);
+        return denominator > 0.0 ? eps / denominator : INFINITY;
+    }
+    const double e = epsilonForTarget(point, aim);
+    return std::isnan(e) ? INFINITY : e;
+}
+
+} // namespace
+
+std::string ChooseEpsSpec::validate() const {
+    if (std::string e = mechanism.validate(); !e.empty())
+        return e;
+    if (mechanism.kind != MechanismKind::ObjPertGauss)
+        return "choosing ε by Taylor estimates is derived for objpert-gauss only";
+    if (!isLossMetric(metric))
+        return "choosing ε needs a loss metric (train-loss or test-loss)";
+    if (estimator != Estimator::FirstOrder && estimator != Estimator::InverseEps)
+        return "choose-eps uses the first-order or inverse-eps line";
+    if (!std::isfinite(target) || !(tolerance > 0.0))
+        return "target must be finite and tolerance > 0";
+    if (!(epsMin > 0.0 && epsMax > epsMin && measureAt >= epsMin && measureAt <= epsMax))
+        return "need 0 < eps-min ≤ measure-at ≤ eps-max";
+    if (repeats < 1 || maxSteps < 1)
+        return "repeats and max steps must be ≥ 1";
+    return {};
+}
+
+ChooseEpsResult chooseEpsilon(const SweepData& data, const ChooseEpsSpec& spec, RunContext* ctx) {
+    if (std::string e = spec.validate(); !e.empty())
+        throw std::invalid_argument(e);
+    if (usesTestSet(spec.metric) && (!data.testX || !data.testY))
+        throw std::invalid_argument("test-loss needs a test set");
+    const std::stop_token stop = ctx ? ctx->stopToken() : std::stop_token();
+    ChooseEpsResult result;
+    result.chosenEps = result.bisectionEps = kNaN;
+
+    MechanismSpec nonPrivate = spec.mechanism;
+    nonPrivate.kind = MechanismKind::NonPrivate;
+    const PrivateFit reference = fitPrivate(data.trainX, data.trainY, nonPrivate, 1.0, NoiseDraw{}, nullptr, stop);
+    result.nonPrivate = evaluateUtility(spec.metric, spec.mechanism.loss,
+                                        usesTestSet(spec.metric) ? *data.testX : data.trainX,
+                                        usesTestSet(spec.metric) ? *data.testY : data.trainY, reference.theta);
+    if (result.nonPrivate > spec.target) {
+        result.reachable = false;
+        return result;
+    }
+
+    // Taylor-guided refinement.
+    Measurer taylor(data, spec, stop);
+    double lo = spec.epsMin, hi = INFINITY; // lo misses the target (assumed), hi meets it
+    double eps = spec.measureAt;
+    for (int k = 0; k < spec.maxSteps && !taylor.stopped(); ++k) {
+        const Measurement m = taylor.measure(eps, true);
+        ChooseEpsStep step{eps, m.value, m.derivative, kNaN, m.value <= spec.target, taylor.trainings()};
+        if (step.meets) {
+            hi = std::min(hi, eps);
+            if (std::isnan(result.chosenEps) || eps < result.chosenEps)
+                result.chosenEps = eps;
+        } else {
+            lo = std::max(lo, eps);
+        }
+        const double proposal = solveLine(spec, eps, m);
+        if (k == 0)
+            result.firstEstimate = proposal;
+        if (done(m.value, spec)) {
+            result.converged = true;
+            result.steps.push_back(step);
+            break;
+        }
+        double next = proposal;
+        const double upper = std::isinf(hi) ? spec.epsMax : hi;
+        if (!(next > lo && next < upper))
+            next = std::isinf(hi) ? std::min(spec.epsMax, 10.0 * lo) : geometricMid(lo, upper);
+        step.proposed = next;
+        result.steps.push_back(step);
+        if (!std::isinf(hi) && hi / lo < 1.0 + 1e-6)
+            break;
+        eps = next;
+    }
+
+    // Baseline: bisection on log ε between epsMin and epsMax, measured utility only.
+    Measurer bisect(data, spec, stop);
+    double a = spec.epsMin, b = spec.epsMax;
+    for (int k = 0; k < 60 && !bisect.stopped(); ++k) {
+        const double mid = geometricMid(a, b);
+        const Measurement m = bisect.measure(mid, false);
+        ChooseEpsStep step{mid, m.value, kNaN, kNaN, m.value <= spec.target, bisect.trainings()};
+        if (step.meets) {
+            b = mid;
+            result.bisectionEps = mid;
+        } else {
+            a = mid;
+        }
+        if (done(m.value, spec)) {
+            result.bisection.push_back(step);
+            break;
+        }
+        step.proposed = geometricMid(a, b);
+        result.bisection.push_back(step);
+    }
+    result.cancelled = stop.stop_requested();
+    if (ctx)
+        ctx->progress(1.0, "choose-eps");
+    return result;
+}
+
+} // namespace elab::core
