@@ -1,0 +1,23 @@
+// The GUI's composition root: parse the command line, hand over to the ui layer.
+
+#include "ui/app_options.h"
+#include "ui/application.h"
+
+#include <QApplication>
+
+int main(int argc, char* argv[]) {
+    int exitCode = 0;
+    if (elab::ui::isInfoRequest(argc, argv)) {
+        // --help / --version print and exit; they must work without a display.
+        QCoreApplication app(argc, argv);
+        elab::ui::setApplicationInfo();
+        elab::ui::parseAppOptions(QCoreApplication::arguments(), &exitCode);
+        return exitCode;
+    }
+    QApplication app(argc, argv);
+    elab::ui::initialiseApplication();
+    const auto options = elab::ui::parseAppOptions(QApplication::arguments(), &exitCode);
+    if (!options)
+        return exitCode;
+    return elab::ui::runApplication(*options);
+}

@@ -1,0 +1,319 @@
+// GUI smoke test of the main window, offscreen: a built-in shows its rows, columns and
+// classes; a bad file fails with file:line and the old dataset stays; cancel keeps the old
+// dataset; a quick second request wins; the label-column and missing-value choices reload.
+
+#include "ui/charts/label_balance_chart.h"
+#include "ui/charts/norm_histogram_chart.h"
+#include "core/data/dataset_summary.h"
+#include "ui/controllers/dataset_statistics.h"
+#include "ui/controllers/load_controller.h"
+#include "ui/data_preview.h"
+#include "ui/data_view.h"
+#include "ui/dataset_panel.h"
+#include "ui/job_indicator.h"
+#include "ui/main_window.h"
+#include "ui/models/column_table_model.h"
+#include "ui/models/dataset_table_model.h"
+#include "ui/processing_log_view.h"
+#include "ui/screenshot_runner.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace elab::ui;
+
+namespace {
+
+constexpr int kTimeout = 60000;
+
+LoadRequest request(const QString& spec) {
+    LoadRequest r;
+    r.spec = spec;
+    return r;
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+QString cell(MainWindow& w, int row, int column) {
+    DatasetTableModel* m = w.dataView()->preview()->model();
+    return m->data(m->index(row, column)).toString();
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        qRegisterMetaType<LoadedDataset>();
+        qRegisterMetaType<LoadRequest>();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void init() {
+        m_window = std::make_unique<MainWindow>();
+        m_window->setErrorDialogsEnabled(false);
+        m_window->show();
+    }
+
+    void cleanup() { m_window.reset(); }
+
+    void showsBuiltin_data() {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("features");
+        QTest::addColumn<QString>("firstLabel");
+        QTest::addColumn<QString>("firstValue"); // row 1, first feature
+        QTest::addColumn<QStringList>("classes");
+        QTest::addColumn<int>("sourceColumns");
+        QTest::newRow("iris") << "builtin:iris" << 150 << 4 << "setosa" << "5.1"
+                              << QStringList{"setosa", "versicolor", "virginica"} << 5;
+        QTest::newRow("breast cancer") << "builtin:breast_cancer" << 569 << 30 << "malignant"
+                                       << "17.99" << QStringList{"malignant", "benign"} << 31;
+        QTest::newRow("wine") << "builtin:wine" << 178 << 13 << "cultivar_0" << "14.23"
+                              << QStringList{"cultivar_0", "cultivar_1", "cultivar_2"} << 14;
+        // 11 of 344 rows have a missing value and are dropped by default; island one-hot
+        // (Biscoe, Dream, Torgersen) comes first, and row 1 is on Torgersen.
+        QTest::newRow("penguins, rows with NA dropped")
+            << "builtin:penguins" << 333 << 10 << "Adelie" << "0"
+            << QStringList{"Adelie", "Chinstrap", "Gentoo"} << 8;
+    }
+    void showsBuiltin() {
+        QFETCH(QString, spec);
+        QFETCH(int, rows);
+        QFETCH(int, features);
+        QFETCH(QString, firstLabel);
+        QFETCH(QString, firstValue);
+        QFETCH(QStringList, classes);
+        QFETCH(int, sourceColumns);
+
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        m_window->load(request(spec));
+        QVERIFY(shown.wait(kTimeout));
+
+        DatasetTableModel* model = m_window->dataView()->preview()->model();
+        QCOMPARE(model->totalRows(), rows);
+        QCOMPARE(model->rowCount(), std::min(rows, 100));
+        QCOMPARE(model->columnCount(), features + 1);
+        QCOMPARE(cell(*m_window, 0, 0), firstLabel);
+        QCOMPARE(cell(*m_window, 0, 1), firstValue);
+        QCOMPARE(m_window->dataView()->preview()->rowRangeText(),
+                 QStringLiteral("rows 1–100 of %1").arg(QLocale().toString(rows)));
+        QCOMPARE(m_window->dataView()->columnModel()->rowCount(), sourceColumns);
+        QCOMPARE(m_window->dataView()->labelChart()->categories(), classes);
+        QVERIFY(m_window->dataView()->normChart()->clipText().contains(
+            QStringLiteral("rows above 1 will be clipped")));
+        QVERIFY(m_window->dataView()->provenanceText().contains(spec));
+        QVERIFY(m_window->dataView()->provenanceText().contains(QStringLiteral("sha256")));
+        QVERIFY2(m_window->datasetStatusText().contains(
+                     QStringLiteral("%1 × %2").arg(QLocale().toString(rows)).arg(features)),
+                 qPrintable(m_window->datasetStatusText()));
+        QVERIFY(!m_window->jobIndicator()->isRunning());
+    }
+
+    void badFileKeepsPreviousDataset() {
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        m_window->load(request(QStringLiteral("builtin:iris")));
+        QVERIFY(shown.wait(kTimeout));
+        const QString status = m_window->datasetStatusText();
+
+        const QString bad = writeFile(m_dir, QStringLiteral("ragged.csv"),
+                                      "a,b,label\n1,2,0\n3,4\n5,6,1\n");
+        QSignalSpy failed(m_window.get(), &MainWindow::loadFailed);
+        m_window->load(request(bad));
+        QVERIFY(failed.wait(kTimeout));
+        const QString message = failed.at(0).at(0).toString();
+        QVERIFY2(message.startsWith(bad + QStringLiteral(":3")), qPrintable(message));
+
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(m_window->current().data->name, std::string("iris"));
+        QCOMPARE(m_window->dataView()->preview()->model()->totalRows(), 150);
+        QCOMPARE(cell(*m_window, 0, 1), QStringLiteral("5.1"));
+        QCOMPARE(m_window->datasetStatusText(), status);
+        QCOMPARE(m_window->datasetPanel()->shownRequest().spec, QStringLiteral("builtin:iris"));
+        QCOMPARE(m_window->datasetPanel()->builtinCombo()->currentData().toString(),
+                 QStringLiteral("iris"));
+        QVERIFY(m_window->jobIndicator()->text().contains(QStringLiteral("failed")));
+        QCOMPARE(QApplication::activeModalWidget(), nullptr); // dialogs off: nothing blocks
+    }
+
+    void errorDialogNamesFileAndLine() {
+        m_window->setErrorDialogsEnabled(true);
+        const QString bad = writeFile(m_dir, QStringLiteral("long_row.csv"),
+                                      "x,y,label\n1,2,0\n1,2,0,9\n2,3,1\n");
+        QSignalSpy failed(m_window.get(), &MainWindow::loadFailed);
+        m_window->load(request(bad));
+        QVERIFY(failed.wait(kTimeout));
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = m_window->findChild<QMessageBox*>()) != nullptr);
+        QVERIFY(box->isVisible());
+        QVERIFY2(box->informativeText().contains(bad + QStringLiteral(":3")),
+                 qPrintable(box->informativeText()));
+        box->close(); // non-blocking (open(), not exec()), deleted on close
+        QTRY_COMPARE(m_window->findChild<QMessageBox*>(), nullptr);
+    }
+
+    void cancelKeepsPreviousDataset() {
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        m_window->load(request(QStringLiteral("builtin:wine")));
+        QVERIFY(shown.wait(kTimeout));
+
+        QByteArray big = "a,b,c,d,label\n";
+        for (int i = 0; i < 250000; ++i)
+            big += QByteArray::number(i % 101) + ",2.5,3.25," + QByteArray::number(i % 7) + ',' +
+                   QByteArray::number(i % 2) + '\n';
+        const QString path = writeFile(m_dir, QStringLiteral("big.csv"), big);
+
+        LoadController* controller = m_window->loadController();
+        QSignalSpy progress(controller, &LoadController::progress);
+        QSignalSpy cancelled(controller, &LoadController::cancelled);
+        m_window->load(request(path));
+        QVERIFY(m_window->jobIndicator()->isRunning());
+        QVERIFY(m_window->jobIndicator()->cancelButton()->isVisible());
+        QVERIFY(progress.wait(kTimeout));
+        QVERIFY2(m_window->jobIndicator()->text().contains(QLatin1Char('%')),
+                 qPrintable(m_window->jobIndicator()->text()));
+        QTest::mouseClick(m_window->jobIndicator()->cancelButton(), Qt::LeftButton);
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!m_window->jobIndicator()->isRunning());
+        QVERIFY(m_window->jobIndicator()->text().contains(QStringLiteral("cancelled")));
+
+        controller->waitForIdle();
+        QTest::qWait(50); // let the stopped job's (dropped) delivery through
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(m_window->current().data->name, std::string("wine"));
+        QCOMPARE(m_window->dataView()->preview()->model()->totalRows(), 178);
+    }
+
+    void latestRequestWins() {
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        QSignalSpy stale(m_window->loadController(), &LoadController::staleResultDropped);
+        m_window->load(request(QStringLiteral("builtin:breast_cancer")));
+        m_window->load(request(QStringLiteral("builtin:iris")));
+        QVERIFY(shown.wait(kTimeout));
+        QTRY_COMPARE_WITH_TIMEOUT(stale.count(), 1, kTimeout);
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(m_window->current().data->name, std::string("iris"));
+        QCOMPARE(m_window->dataView()->labelChart()->categoryCount(), 3);
+    }
+
+    void labelColumnChoiceReloads() {
+        const QString path = writeFile(m_dir, QStringLiteral("shapes.csv"),
+                                       "colour,size,weight\nred,1,0.5\nblue,2,0.7\nred,3,0.1\n"
+                                       "green,4,0.9\nblue,5,0.3\n");
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        m_window->load(request(path));
+        QVERIFY(shown.wait(kTimeout));
+        QVERIFY(m_window->dataView()->labelChart()->showsHistogram()); // weight: regression
+        QComboBox* label = m_window->datasetPanel()->labelCombo();
+        QCOMPARE(label->currentText(), QStringLiteral("weight"));
+        QCOMPARE(label->count(), 3);
+
+        m_window->datasetPanel()->chooseLabelColumn(QStringLiteral("colour"));
+        QVERIFY(shown.wait(kTimeout));
+        QCOMPARE(label->currentText(), QStringLiteral("colour"));
+        QStringList classes = m_window->dataView()->labelChart()->categories();
+        classes.sort();
+        QCOMPARE(classes, (QStringList{"blue", "green", "red"}));
+        QCOMPARE(m_window->dataView()->preview()->model()->columnCount(), 3); // label, size, weight
+    }
+
+    void imputationIsMarkedAsLeaking() {
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        LoadRequest r = request(QStringLiteral("builtin:penguins"));
+        r.options.csv.missing = elab::core::MissingPolicy::ImputeMean;
+        m_window->load(r);
+        QVERIFY(shown.wait(kTimeout));
+        QCOMPARE(m_window->dataView()->preview()->model()->totalRows(), 344);
+        ProcessingLogView* log = m_window->dataView()->logView();
+        QVERIFY(log->leakingStepCount() >= 1);
+        QVERIFY(log->stepCount() > log->leakingStepCount());
+        QVERIFY(log->toPlainText().contains(QStringLiteral("leaks privacy")));
+        QVERIFY(log->toPlainText().contains(QStringLiteral("impute (mean)")));
+        QCOMPARE(m_window->datasetPanel()->missingCombo()->currentData().toInt(),
+                 int(elab::core::MissingPolicy::ImputeMean));
+    }
+
+    void wideSparseFilePagesColumns() {
+        const QString path = writeFile(m_dir, QStringLiteral("wide.libsvm"),
+                                       "+1 1:0.5 100000:2\n-1 3:1\n+1 2:0.25 99999:1\n");
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        m_window->load(request(path));
+        QVERIFY(shown.wait(kTimeout));
+        DatasetTableModel* model = m_window->dataView()->preview()->model();
+        QCOMPARE(model->totalFeatures(), 100000);
+        QCOMPARE(model->columnCount(), 201);
+        QCOMPARE(model->columnPageCount(), 500);
+        QCOMPARE(cell(*m_window, 0, 1), QStringLiteral("0.5"));
+        QCOMPARE(cell(*m_window, 0, 2), QString());
+        QCOMPARE(m_window->dataView()->normChart()->clipText(),
+                 QStringLiteral("2 of 3 rows above 1 will be clipped"));
+        QVERIFY(!m_window->datasetPanel()->labelCombo()->isEnabled());
+    }
+
+    // Showing a dataset is GUI-thread work: it must not grow with rows × features.
+    void largeDatasetIsShownWithoutPerCellWork() {
+        constexpr elab::core::Index rows = 500000;
+        constexpr elab::core::Index cols = 20;
+        auto data = std::make_shared<elab::core::Dataset>();
+        data->name = "large";
+        data->features = elab::core::FeatureMatrix(
+            elab::core::DenseMatrix(elab::core::DenseMatrix::Constant(rows, cols, 0.5)));
+        Eigen::VectorXi cls = Eigen::VectorXi::Zero(rows);
+        cls.tail(rows / 4).setOnes();
+        data->targets = elab::core::Targets::classification(cls, {"a", "b"});
+        LoadedDataset loaded;
+        loaded.data = data;
+        loaded.summary = elab::core::summarize(*data);
+        loaded.logNormHistogram = log10NormHistogram(data->features.rowNorms(), 30);
+
+        QElapsedTimer timer;
+        timer.start();
+        m_window->dataView()->setDataset(loaded);
+        const qint64 ms = timer.elapsed();
+        qInfo("DataView::setDataset(500k x 20): %lld ms", ms);
+        QVERIFY2(ms < 1500, "showing a dataset must not touch every cell");
+        DatasetTableModel* model = m_window->dataView()->preview()->model();
+        QCOMPARE(model->rowPageCount(), 5000);
+        QCOMPARE(model->rowCount(), 100);
+        QCOMPARE(m_window->dataView()->labelChart()->categories(), (QStringList{"a", "b"}));
+        // Every row has norm sqrt(20 * 0.25) ≈ 2.24.
+        QCOMPARE(m_window->dataView()->normChart()->clipText(),
+                 QStringLiteral("%1 of %1 rows above 1 will be clipped").arg(QLocale().toString(rows)));
+    }
+
+    void screenshotWritesWindowSizedPng() {
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        m_window->resize(1200, 800);
+        m_window->load(request(QStringLiteral("builtin:iris")));
+        QVERIFY(shown.wait(kTimeout));
+        const QString png = m_dir.filePath(QStringLiteral("shots/window.png"));
+        {
+            ScreenshotRunner runner(m_window.get(), png);
+            QVERIFY(runner.capture());
+        }
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), m_window->size() * m_window->devicePixelRatio());
+    }
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"
