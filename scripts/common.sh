@@ -3,7 +3,7 @@
 
 EPSILONLAB_PACKAGES=(
   g++ cmake ninja-build pkg-config
-  qt6-base-dev qt6-base-dev-tools libqt6charts6-dev libqt6svg6-dev libgl-dev
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev
   libeigen3-dev libtbb-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
   fonts-dejavu-core
 )
@@ -28,7 +28,7 @@ epsilonlab_install_packages() {
     fi
   fi
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 }
 
 # epsilonlab_build PRESET [targets...]

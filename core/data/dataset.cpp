@@ -85,6 +85,12 @@ std::string Dataset::validate() const {
     return {};
 }
 
+std::string Dataset::featureName(Index j) const {
+    if (j >= 0 && j < static_cast<Index>(featureNames.size()))
+        return featureNames[static_cast<std::size_t>(j)];
+    return "f" + std::to_string(j + 1);
+}
+
 Dataset Dataset::selectRows(const std::vector<Index>& rowList) const {
     Dataset out;
     out.name = name;

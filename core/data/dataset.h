@@ -69,13 +69,17 @@ struct Dataset {
     std::string name;
     FeatureMatrix features;
     Targets targets;
-    std::vector<std::string> featureNames; ///< one per feature column ("workclass=Private")
+    /// One per feature column ("workclass=Private"), or empty when the names are implicit
+    /// (LIBSVM: "f1".."fp" — not stored, a 100-byte file may name feature 10⁷).
+    std::vector<std::string> featureNames;
     std::vector<ColumnInfo> columns;       ///< source columns (CSV; empty for LIBSVM)
     Provenance provenance;
     std::vector<ProcessingStep> log;
 
     Index rows() const { return features.rows(); }
     Index featureCount() const { return features.cols(); }
+    /// featureNames[j], or "f<j+1>" when names are implicit.
+    std::string featureName(Index j) const;
     /// Empty if consistent; otherwise what is wrong (sizes, names, labels).
     std::string validate() const;
     Dataset selectRows(const std::vector<Index>& rows) const;

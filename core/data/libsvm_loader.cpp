@@ -362,10 +362,7 @@ Dataset Parser::finish() {
         SparseMatrix(m_x).swap(m_x); // the copy allocates exactly nnz
     data.features = FeatureMatrix(SparseMatrix());
     data.features.sparse().swap(m_x);
-    data.featureNames.reserve(static_cast<std::size_t>(cols));
-    char name[24] = {'f'};
-    for (Index j = 1; j <= cols; ++j)
-        data.featureNames.emplace_back(name, std::to_chars(name + 1, name + sizeof name, j).ptr);
+    // Feature names stay implicit ("f1".."fp", Dataset::featureName).
     data.name = std::filesystem::path(m_source).filename().string();
     data.provenance.path = m_source;
     data.provenance.format = "libsvm";

@@ -146,9 +146,7 @@ ColumnStats columnStats(const Dataset& data) {
             s.mean[j] = lo[j];
             s.sd[j] = 0.0;
             ++s.constantCount;
-            s.constant.push_back(static_cast<Index>(data.featureNames.size()) == p
-                                     ? data.featureNames[static_cast<std::size_t>(j)]
-                                     : std::string("column ") + std::to_string(j + 1));
+            s.constant.push_back(data.featureName(j));
         }
     return s;
 }

@@ -161,9 +161,9 @@ void TestLibsvmLoader::valid() {
             actual << x(i, j);
     QCOMPARE(actual, dense); // exact: every value is a short decimal that parses exactly
 
-    QCOMPARE(data.featureNames.size(), std::size_t(cols));
-    QCOMPARE(data.featureNames.front(), std::string("f1"));
-    QCOMPARE(QString::fromStdString(data.featureNames.back()), QString("f%1").arg(cols));
+    QVERIFY(data.featureNames.empty()); // implicit names, not stored
+    QCOMPARE(data.featureName(0), std::string("f1"));
+    QCOMPARE(QString::fromStdString(data.featureName(cols - 1)), QString("f%1").arg(cols));
     QVERIFY(data.columns.empty());
     QCOMPARE(data.provenance.format, std::string("libsvm"));
     QCOMPARE(data.provenance.path, std::string("dir/test.libsvm"));

@@ -101,9 +101,7 @@ QVariant ColumnTableModel::featureData(core::Index feature, int field, int role)
         return {};
     switch (field) {
     case Name:
-        if (feature < static_cast<core::Index>(m_data->featureNames.size()))
-            return QString::fromStdString(m_data->featureNames[static_cast<std::size_t>(feature)]);
-        return QStringLiteral("f%1").arg(feature + 1);
+        return QString::fromStdString(m_data->featureName(feature));
     case Kind: return m_data->features.isSparse() ? tr("numeric (sparse)") : tr("numeric");
     case Missing: return QStringLiteral("0");
     case Levels: return QStringLiteral("–");

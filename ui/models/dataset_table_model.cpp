@@ -90,8 +90,8 @@ int DatasetTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QString DatasetTableModel::featureName(qint64 j) const {
-    if (m_data && j >= 0 && j < static_cast<qint64>(m_data->featureNames.size()))
-        return QString::fromStdString(m_data->featureNames[static_cast<std::size_t>(j)]);
+    if (m_data)
+        return QString::fromStdString(m_data->featureName(j));
     return QStringLiteral("f%1").arg(j + 1);
 }
 
