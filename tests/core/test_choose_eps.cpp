@@ -3,25 +3,15 @@
 
 #include "core/experiment/choose_eps.h"
 
+#include "tests/support/test_support.h"
+
 #include <QtTest>
 
 using namespace elab::core;
 
 namespace {
-struct Data {
-    FeatureMatrix X;
-    Eigen::VectorXd y;
-};
-Data makeData(Index n, Index p, std::uint64_t seed) {
-    Rng rng(seed);
-    DenseMatrix X(n, p);
-    Eigen::VectorXd y(n);
-    for (Index i = 0; i < n; ++i) {
-        for (Index j = 0; j < p; ++j)
-            X(i, j) = uniform01(rng) - 0.5;
-        y[i] = X(i, 0) - X(i, 1) + 0.2 * (uniform01(rng) - 0.5) > 0 ? 1.0 : -1.0;
-    }
-    return {FeatureMatrix(X), y};
+elab::test::BinaryProblem makeData(Index n, Index p, std::uint64_t seed) {
+    return elab::test::syntheticBinary(n, p, seed, {1.0, -1.0}, 0.2);
 }
 ChooseEpsSpec baseSpec() {
     ChooseEpsSpec spec;
@@ -49,7 +39,7 @@ private slots:
     void meetsTargetWithinTolerance() {
         QFETCH(Estimator, estimator);
         QFETCH(double, measureAt);
-        const Data d = makeData(800, 5, 1);
+        const auto d = makeData(800, 5, 1);
         ChooseEpsSpec spec = baseSpec();
         spec.estimator = estimator;
         spec.measureAt = measureAt;
@@ -72,7 +62,7 @@ private slots:
     }
 
     void unreachableTarget() {
-        const Data d = makeData(300, 3, 2);
+        const auto d = makeData(300, 3, 2);
         ChooseEpsSpec spec = baseSpec();
         spec.target = 1e-6; // below any achievable logistic loss here
         const ChooseEpsResult r = chooseEpsilon({d.X, d.y}, spec);

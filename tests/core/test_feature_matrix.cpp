@@ -3,6 +3,8 @@
 #include "core/data/dataset.h"
 #include "core/data/feature_matrix.h"
 
+#include "tests/support/test_support.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -10,17 +12,6 @@
 
 using namespace elab::core;
 
-// Fuzzy compare printing expected, actual, difference and tolerance.
-#define ELAB_FUZZY(actual, expected, tol)                                                          \
-    do {                                                                                           \
-        const double a_ = (actual), e_ = (expected);                                               \
-        QVERIFY2(std::abs(a_ - e_) <= (tol),                                                       \
-                 qPrintable(QStringLiteral(#actual ": expected %1, actual %2, difference %3 > %4") \
-                                .arg(e_, 0, 'g', 17)                                               \
-                                .arg(a_, 0, 'g', 17)                                               \
-                                .arg(a_ - e_, 0, 'g', 3)                                           \
-                                .arg(double(tol), 0, 'g', 3)));                                    \
-    } while (false)
 
 namespace {
 

@@ -6,6 +6,8 @@
 #include "core/privacy/private_fit.h"
 #include "core/model/linear_objective.h"
 
+#include "tests/support/test_support.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -14,22 +16,8 @@ using namespace elab::core;
 
 namespace {
 
-struct Problem {
-    FeatureMatrix X;
-    Eigen::VectorXd y;
-};
-
-Problem makeProblem(Index n, Index p, std::uint64_t seed) {
-    Rng rng(seed);
-    DenseMatrix X(n, p);
-    Eigen::VectorXd y(n);
-    for (Index i = 0; i < n; ++i) {
-        for (Index j = 0; j < p; ++j)
-            X(i, j) = uniform01(rng) - 0.5;
-        y[i] = X(i, 0) - X(i, 2) + 0.4 * (uniform01(rng) - 0.5) > 0 ? 1.0 : -1.0;
-    }
-    X = (1.0 / X.rowwise().norm().array().max(1.0)).matrix().asDiagonal() * X;
-    return {FeatureMatrix(X), y};
+elab::test::BinaryProblem makeProblem(Index n, Index p, std::uint64_t seed) {
+    return elab::test::syntheticBinary(n, p, seed, {1.0, 0.0, -1.0}, 0.4, true);
 }
 
 NewtonCgOptions tight() {
@@ -58,7 +46,7 @@ private slots:
     void derivativesMatchFiniteDifferences() {
         QFETCH(LossKind, loss);
         QFETCH(double, eps);
-        const Problem pr = makeProblem(500, 5, 3);
+        const auto pr = makeProblem(500, 5, 3);
         Rng rng(4);
         const NoiseDraw noise = drawNoise(5, rng);
         const MechanismSpec spec{MechanismKind::ObjPertGauss, Loss(loss), 1e-2, 1e-5};
@@ -120,7 +108,7 @@ private slots:
     void anchorSlopeMatchesRidgePath() {
         // With z = 0 the path is exactly the ridge path θ(u) of L + ((Λ + 2λu)/2n)‖θ‖²,
         // so dF/du at u = 0 must match a finite difference of that path.
-        const Problem pr = makeProblem(300, 4, 8);
+        const auto pr = makeProblem(300, 4, 8);
         MechanismSpec spec{MechanismKind::NonPrivate, Loss(LossKind::Logistic), 1.0, 1e-5};
         NoiseDraw none;
         const PrivateFit np = fitPrivate(pr.X, pr.y, spec, 1.0, none, nullptr, {}, tight());

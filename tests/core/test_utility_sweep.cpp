@@ -4,6 +4,8 @@
 
 #include "core/experiment/utility_sweep.h"
 
+#include "tests/support/test_support.h"
+
 #include <QtTest>
 
 #include <mutex>
@@ -13,21 +15,8 @@ using namespace elab::core;
 
 namespace {
 
-struct Data {
-    FeatureMatrix X;
-    Eigen::VectorXd y;
-};
-
-Data makeData(Index n, Index p, std::uint64_t seed) {
-    Rng rng(seed);
-    DenseMatrix X(n, p);
-    Eigen::VectorXd y(n);
-    for (Index i = 0; i < n; ++i) {
-        for (Index j = 0; j < p; ++j)
-            X(i, j) = uniform01(rng) - 0.5;
-        y[i] = X(i, 0) + X(i, 1) + 0.3 * (uniform01(rng) - 0.5) > 0 ? 1.0 : -1.0;
-    }
-    return {FeatureMatrix(X), y};
+elab::test::BinaryProblem makeData(Index n, Index p, std::uint64_t seed) {
+    return elab::test::syntheticBinary(n, p, seed, {1.0, 1.0}, 0.3);
 }
 
 UtilitySweepSpec baseSpec() {
@@ -46,7 +35,7 @@ class TestUtilitySweep : public QObject {
 
 private slots:
     void identicalForOneAndTwoThreads() {
-        const Data d = makeData(600, 6, 1);
+        const auto d = makeData(600, 6, 1);
         UtilitySweepSpec spec = baseSpec();
         spec.measureAt = {0.25, 2.5};
         spec.estimators = {Estimator::FirstOrder, Estimator::SecondOrder, Estimator::InverseEps, Estimator::Anchored};
@@ -79,7 +68,7 @@ private slots:
     }
 
     void streamsEachCompletePointOnce() {
-        const Data d = makeData(300, 4, 2);
+        const auto d = makeData(300, 4, 2);
         UtilitySweepSpec spec = baseSpec();
         std::mutex m;
         std::multiset<Index> seen;
@@ -95,7 +84,7 @@ private slots:
     }
 
     void cancelKeepsConsistentPartialResult() {
-        const Data d = makeData(800, 8, 3);
+        const auto d = makeData(800, 8, 3);
         UtilitySweepSpec spec = baseSpec();
         spec.grid = parseEpsGrid("0.05:50:30");
         spec.repeats = 4;
@@ -145,7 +134,7 @@ private slots:
         spec = baseSpec();
         spec.grid = {1.0, 0.5};
         QVERIFY(QString::fromStdString(spec.validate()).contains("ascending"));
-        const Data d = makeData(50, 2, 4);
+        const auto d = makeData(50, 2, 4);
         spec = baseSpec();
         spec.metric = UtilityMetric::TestLoss;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runUtilitySweep({d.X, d.y}, spec));

@@ -1,0 +1,52 @@
+#pragma once
+// Helpers shared by the core tests: a fuzzy comparison that prints expected, actual and
+// difference (docs/STYLE.md §5), and a seeded synthetic binary problem.
+
+#include "core/data/feature_matrix.h"
+#include "core/util/random.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <vector>
+
+// Fuzzy compare printing expected, actual, difference and tolerance.
+#define ELAB_FUZZY(actual, expected, tol)                                                          \
+    do {                                                                                           \
+        const double a_ = (actual), e_ = (expected);                                               \
+        QVERIFY2(std::abs(a_ - e_) <= (tol),                                                       \
+                 qPrintable(QStringLiteral(#actual ": expected %1, actual %2, difference %3 > %4") \
+                                .arg(e_, 0, 'g', 17)                                               \
+                                .arg(a_, 0, 'g', 17)                                               \
+                                .arg(a_ - e_, 0, 'g', 3)                                           \
+                                .arg(double(tol), 0, 'g', 3)));                                    \
+    } while (false)
+
+namespace elab::test {
+
+struct BinaryProblem {
+    core::FeatureMatrix X;
+    Eigen::VectorXd y;
+};
+
+/// n rows uniform in [−½, ½]^p; y = sign(wᵀx + noise·(u − ½)) with u ~ U(0, 1), drawn row by
+/// row from Rng(seed). With clip, rows are scaled to ‖x‖ ≤ 1 (the privacy precondition).
+inline BinaryProblem syntheticBinary(core::Index n, core::Index p, std::uint64_t seed,
+                                     const std::vector<double>& w, double noise, bool clip = false) {
+    core::Rng rng(seed);
+    core::DenseMatrix X(n, p);
+    Eigen::VectorXd y(n);
+    for (core::Index i = 0; i < n; ++i) {
+        for (core::Index j = 0; j < p; ++j)
+            X(i, j) = core::uniform01(rng) - 0.5;
+        double score = noise * (core::uniform01(rng) - 0.5);
+        for (std::size_t j = 0; j < w.size(); ++j)
+            score += w[j] * X(i, static_cast<core::Index>(j));
+        y[i] = score > 0 ? 1.0 : -1.0;
+    }
+    if (clip)
+        X = (1.0 / X.rowwise().norm().array().max(1.0)).matrix().asDiagonal() * X;
+    return {core::FeatureMatrix(X), y};
+}
+
+} // namespace elab::test
