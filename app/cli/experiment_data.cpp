@@ -3,6 +3,9 @@
 #include "core/data/dataset_loader.h"
 #include "resources/builtin_resources.h"
 
+#include "core/util/random.h"
+
+#include <algorithm>
 #include <stdexcept>
 
 namespace elab::app {
@@ -18,6 +21,9 @@ void ExperimentDataOptions::addTo(CLI::App& command) {
     command.add_flag("--standardise", standardise, "Standardise columns with training statistics (leaks privacy)");
     command.add_flag("--intercept", intercept, "Append a constant feature before the norm step");
     command.add_option("--positive", positive, "Binarise a multiclass label: this class against the rest");
+    command.add_option("--subsample", subsample, "Train on a seeded random subset of this many training rows "
+                                                 "(after the test split)")
+        ->check(CLI::PositiveNumber);
 }
 
 ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const {
@@ -34,6 +40,23 @@ ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const {
         core::TrainTestSplit parts = core::splitTrainTest(out.train, split, splitSeed);
         out.train = std::move(parts.train);
         out.test = std::move(parts.test);
+    }
+    if (subsample > 0) {
+        const auto n = static_cast<std::size_t>(out.train.rows());
+        if (static_cast<std::size_t>(subsample) > n)
+            throw std::invalid_argument("--subsample " + std::to_string(subsample) + " is more than the " +
+                                        std::to_string(n) + " training rows");
+        std::vector<core::Index> rows(n);
+        for (std::size_t i = 0; i < n; ++i)
+            rows[i] = static_cast<core::Index>(i);
+        core::Rng rng(core::deriveSeed(splitSeed, 0x73756273616D706CULL)); // "subsampl"
+        core::shuffleInPlace(rows, rng);
+        rows.resize(static_cast<std::size_t>(subsample));
+        std::sort(rows.begin(), rows.end());
+        out.train = out.train.selectRows(rows);
+        out.train.log.push_back({"subsample", "kept " + std::to_string(subsample) + " of " + std::to_string(n) +
+                                                  " training rows (seeded, uniform without replacement)",
+                                 false});
     }
     core::PreprocessOptions pre;
     pre.standardise = standardise;

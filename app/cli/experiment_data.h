@@ -28,6 +28,7 @@ struct ExperimentDataOptions {
     bool standardise = false;
     bool intercept = false;
     std::string positive;
+    long long subsample = 0;
 
     void addTo(CLI::App& command);
     /// Loads, splits (with splitSeed) and preprocesses. Throws LoadError / invalid_argument.
