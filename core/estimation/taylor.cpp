@@ -46,7 +46,7 @@ Estimator estimatorFromString(const std::string& name) {
 
 TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                         double eps, const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps,
-                        const UtilityData& utility, bool secondOrder) {
+                        const UtilityData& utility, bool secondOrder, const Eigen::MatrixXd* gram) {
     if (spec.kind != MechanismKind::ObjPertGauss)
         throw std::invalid_argument("the Taylor estimate is derived for Gaussian objective perturbation");
     const double n = static_cast<double>(X.rows());
@@ -56,14 +56,15 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
 
     // W at θ_ε is the Hessian of the perturbed objective: μ = (Λ + Δ_ε)/n.
     LinearObjective training(X, y, spec.loss, (spec.lambda + mc::gaussExtraRidge(eps, lambda)) / n);
+    if (gram && gram->size() > 0)
+        training.setGram(gram);
     training.evaluate(thetaEps);
     const LinearOperator W = [&training](const Eigen::VectorXd& v, Eigen::VectorXd& out) {
         training.hessianVector(v, out);
     };
-    Eigen::VectorXd diagonal;
-    training.hessianDiagonal(diagonal);
+    const Preconditioner preconditioner = training.preconditioner();
     const Eigen::VectorXd r1 = -(mc::gaussNoiseScaleD1(eps, spec.delta, zeta) * z + dDelta * thetaEps) / n;
-    CgResult cg1 = conjugateGradient(W, r1, kCgTolerance, kCgMaxIterations, nullptr, &diagonal);
+    CgResult cg1 = conjugateGradient(W, r1, kCgTolerance, kCgMaxIterations, nullptr, preconditioner);
 
     LinearObjective metric(utility.X, utility.y, spec.loss, 0.0);
     TaylorPoint point;
@@ -80,7 +81,7 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
         const Eigen::VectorXd r2 =
             -(mc::gaussNoiseScaleD2(eps, spec.delta, zeta) * z + d2Delta * thetaEps + 2.0 * dDelta * t1) / n -
             thirdDerivativeTerm(X, training, t1);
-        CgResult cg2 = conjugateGradient(W, r2, kCgTolerance, kCgMaxIterations, nullptr, &diagonal);
+        CgResult cg2 = conjugateGradient(W, r2, kCgTolerance, kCgMaxIterations, nullptr, preconditioner);
         Eigen::VectorXd hessFt1;
         metric.hessianVector(t1, hessFt1);
         point.d2 = t1.dot(hessFt1) + gradF.dot(cg2.x);
@@ -90,17 +91,19 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
 }
 
 TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
-                          const Eigen::VectorXd& thetaNonPrivate, const UtilityData& utility) {
+                          const Eigen::VectorXd& thetaNonPrivate, const UtilityData& utility,
+                          const Eigen::MatrixXd* gram) {
     const double n = static_cast<double>(X.rows());
     LinearObjective training(X, y, spec.loss, spec.lambda / n);
+    if (gram && gram->size() > 0)
+        training.setGram(gram);
     training.evaluate(thetaNonPrivate);
     const LinearOperator W = [&training](const Eigen::VectorXd& v, Eigen::VectorXd& out) {
         training.hessianVector(v, out);
     };
-    Eigen::VectorXd diagonal;
-    training.hessianDiagonal(diagonal);
+    const Preconditioner preconditioner = training.preconditioner();
     const Eigen::VectorXd r = -(2.0 * spec.loss.curvatureBound() / n) * thetaNonPrivate;
-    const CgResult cg = conjugateGradient(W, r, kCgTolerance, kCgMaxIterations, nullptr, &diagonal);
+    const CgResult cg = conjugateGradient(W, r, kCgTolerance, kCgMaxIterations, nullptr, preconditioner);
     LinearObjective metric(utility.X, utility.y, spec.loss, 0.0);
     TaylorAnchor anchor;
     anchor.value = metric.evaluate(thetaNonPrivate);

@@ -45,14 +45,17 @@ struct TaylorAnchor {
 };
 
 /// θ′, F and F′ (and F″ if secondOrder) at the minimiser thetaEps of the §3.1 problem on
-/// training data (X, y) with noise z. Requires spec.kind == ObjPertGauss.
+/// training data (X, y) with noise z. Requires spec.kind == ObjPertGauss. gram: gramMatrix(X)
+/// for the CG preconditioner, or nullptr.
 TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                         double eps, const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps,
-                        const UtilityData& utility, bool secondOrder);
+                        const UtilityData& utility, bool secondOrder,
+                        const Eigen::MatrixXd* gram = nullptr);
 
 /// Anchor from the non-private minimiser of L + (Λ/2n)‖θ‖².
 TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
-                          const Eigen::VectorXd& thetaNonPrivate, const UtilityData& utility);
+                          const Eigen::VectorXd& thetaNonPrivate, const UtilityData& utility,
+                          const Eigen::MatrixXd* gram = nullptr);
 
 /// Estimated F at target ε̂ (ε̂ = +∞ allowed: the non-private limit). Anchored needs anchor.
 double estimateUtility(const TaylorPoint& point, Estimator estimator, double epsTarget,

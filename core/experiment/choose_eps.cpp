@@ -1,5 +1,6 @@
 #include "core/experiment/choose_eps.h"
 
+#include "core/model/linear_objective.h"
 #include "core/privacy/private_fit.h"
 
 #include <tbb/parallel_for.h>
@@ -25,7 +26,7 @@ class Measurer {
 public:
     Measurer(const SweepData& data, const ChooseEpsSpec& spec, std::stop_token stop)
         : m_data(data), m_spec(spec), m_stop(std::move(stop)),
-          m_arena(spec.threads > 0 ? spec.threads : tbb::task_arena::automatic) {
+          m_arena(spec.threads > 0 ? spec.threads : tbb::task_arena::automatic), m_gram(gramMatrix(data.trainX)) {
         for (int r = 0; r < spec.repeats; ++r) {
             Rng rng(deriveSeed(spec.seed, static_cast<std::uint64_t>(r)));
             m_noise.push_back(drawNoise(data.trainX.cols(), rng));
@@ -40,10 +41,10 @@ public:
         m_arena.execute([&] {
             tbb::parallel_for(std::size_t(0), R, [&](std::size_t r) {
                 const PrivateFit fit =
-                    fitPrivate(m_data.trainX, m_data.trainY, m_spec.mechanism, eps, m_noise[r], nullptr, m_stop);
+                    fitPrivate(m_data.trainX, m_data.trainY, m_spec.mechanism, eps, m_noise[r], nullptr, m_stop, {}, &m_gram);
                 if (withDerivative) {
                     const TaylorPoint point = taylorPoint(m_data.trainX, m_data.trainY, m_spec.mechanism, eps,
-                                                          m_noise[r].z, fit.minimiser, UtilityData{X, y}, false);
+                                                          m_noise[r].z, fit.minimiser, UtilityData{X, y}, false, &m_gram);
                     values[r] = point.value;
                     derivatives[r] = point.d1;
                 } else {
@@ -70,6 +71,7 @@ private:
     const ChooseEpsSpec& m_spec;
     std::stop_token m_stop;
     tbb::task_arena m_arena;
+    Eigen::MatrixXd m_gram;
     std::vector<NoiseDraw> m_noise;
     int m_trainings = 0;
 };

@@ -1,5 +1,6 @@
 #include "core/experiment/utility_sweep.h"
 
+#include "core/model/linear_objective.h"
 #include "core/privacy/private_fit.h"
 #include "core/util/random.h"
 
@@ -122,10 +123,13 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
         noise[static_cast<std::size_t>(r)] = drawNoise(p, rng);
     }
 
+    // The preconditioner's Gram matrix, once for every fit on this data (empty if p is large).
+    const Eigen::MatrixXd gram = gramMatrix(data.trainX);
+
     // Non-private reference (and the anchor's θ).
     MechanismSpec nonPrivate = spec.mechanism;
     nonPrivate.kind = MechanismKind::NonPrivate;
-    const PrivateFit reference = fitPrivate(data.trainX, data.trainY, nonPrivate, 1.0, noise[0], nullptr, stop);
+    const PrivateFit reference = fitPrivate(data.trainX, data.trainY, nonPrivate, 1.0, noise[0], nullptr, stop, {}, &gram);
     result.nonPrivate = evaluateUtility(spec.metric, loss, metricX(data, spec.metric), metricY(data, spec.metric),
                                         reference.theta);
 
@@ -143,7 +147,8 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
                 if (stop.stop_requested())
                     return;
                 const PrivateFit fit = fitPrivate(data.trainX, data.trainY, spec.mechanism, spec.grid[static_cast<std::size_t>(g)],
-                                                  noise[static_cast<std::size_t>(r)], warm.size() ? &warm : nullptr, stop);
+                                                  noise[static_cast<std::size_t>(r)], warm.size() ? &warm : nullptr, stop,
+                                                  {}, &gram);
                 if (fit.solver.status == NewtonCgStatus::Stopped)
                     return;
                 warm = fit.minimiser;
@@ -185,7 +190,7 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
     const UtilityData utility{metricX(data, spec.metric), metricY(data, spec.metric)};
     TaylorAnchor anchor;
     if (needAnchor)
-        anchor = taylorAnchor(data.trainX, data.trainY, spec.mechanism, reference.minimiser, utility);
+        anchor = taylorAnchor(data.trainX, data.trainY, spec.mechanism, reference.minimiser, utility, &gram);
     const auto M = spec.measureAt.size();
     std::vector<std::vector<TaylorPoint>> taylor(M, std::vector<TaylorPoint>(static_cast<std::size_t>(R)));
     arena.execute([&] {
@@ -194,9 +199,9 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
                 return;
             const std::size_t m = k / static_cast<std::size_t>(R), r = k % static_cast<std::size_t>(R);
             const PrivateFit fit = fitPrivate(data.trainX, data.trainY, spec.mechanism, spec.measureAt[m], noise[r],
-                                              &reference.minimiser, stop);
+                                              &reference.minimiser, stop, {}, &gram);
             taylor[m][r] = taylorPoint(data.trainX, data.trainY, spec.mechanism, spec.measureAt[m], noise[r].z,
-                                       fit.minimiser, utility, needSecond);
+                                       fit.minimiser, utility, needSecond, &gram);
         });
     });
     result.cancelled = stop.stop_requested();

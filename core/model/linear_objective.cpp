@@ -1,5 +1,9 @@
 #include "core/model/linear_objective.h"
 
+#include <Eigen/Cholesky>
+
+#include <memory>
+
 namespace elab::core {
 
 void multiply(const FeatureMatrix& X, const Eigen::VectorXd& v, Eigen::VectorXd& out) {
@@ -28,9 +32,10 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     m_d2.resize(n);
     double sum = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
-        sum += m_loss.value(m_p[i], m_y[i]);
-        m_d1[i] = m_loss.d1(m_p[i], m_y[i]);
-        m_d2[i] = m_loss.d2(m_p[i], m_y[i]);
+        const Loss::Derivatives d = m_loss.derivatives(m_p[i], m_y[i]);
+        sum += d.value;
+        m_d1[i] = d.d1;
+        m_d2[i] = d.d2;
     }
     m_dataLoss = sum / static_cast<double>(n);
     double value = m_dataLoss + 0.5 * m_mu * theta.squaredNorm();
@@ -76,21 +81,41 @@ void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& o
     out.noalias() += m_mu * v;
 }
 
-bool LinearObjective::hessianDiagonal(Eigen::VectorXd& out) const {
-    out.setZero(m_X.cols());
+std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::preconditioner() const {
+    const double n = static_cast<double>(m_p.size());
+    if (m_gram && m_gram->rows() == m_X.cols()) {
+        const double c = m_d2.sum() / n;
+        Eigen::MatrixXd M = c * *m_gram;
+        M.diagonal().array() += std::max(m_mu, 1e-12 * std::max(c, 1e-300));
+        auto llt = std::make_shared<Eigen::LLT<Eigen::MatrixXd>>(M);
+        if (llt->info() == Eigen::Success)
+            return [llt](const Eigen::VectorXd& r, Eigen::VectorXd& out) { out = llt->solve(r); };
+    }
+    auto diagonal = std::make_shared<Eigen::VectorXd>(Eigen::VectorXd::Zero(m_X.cols()));
     if (m_X.isSparse()) {
         const SparseMatrix& X = m_X.sparse();
         for (Eigen::Index i = 0; i < X.outerSize(); ++i)
             for (SparseMatrix::InnerIterator it(X, i); it; ++it)
-                out[it.col()] += m_d2[i] * it.value() * it.value();
+                (*diagonal)[it.col()] += m_d2[i] * it.value() * it.value();
     } else {
-        out.noalias() = m_X.dense().cwiseAbs2().transpose() * m_d2;
+        diagonal->noalias() = m_X.dense().cwiseAbs2().transpose() * m_d2;
     }
-    out /= static_cast<double>(m_p.size());
-    out.array() += m_mu;
-    // A zero column with μ = 0 would give a zero pivot; the identity is a safe stand-in.
-    out = (out.array() > 0.0).select(out, 1.0);
-    return true;
+    *diagonal /= n;
+    diagonal->array() += m_mu;
+    // A zero column with μ = 0 would give a zero pivot; the identity is a safe stand-in there.
+    *diagonal = (diagonal->array() > 0.0).select(*diagonal, 1.0);
+    return [diagonal](const Eigen::VectorXd& r, Eigen::VectorXd& out) { out = r.cwiseQuotient(*diagonal); };
+}
+
+Eigen::MatrixXd gramMatrix(const FeatureMatrix& X, Eigen::Index maxFeatures) {
+    if (X.cols() > maxFeatures)
+        return {};
+    Eigen::MatrixXd G;
+    if (X.isSparse())
+        G = Eigen::MatrixXd(X.sparse().transpose() * X.sparse());
+    else
+        G.noalias() = X.dense().transpose() * X.dense();
+    return G / static_cast<double>(X.rows());
 }
 
 Eigen::VectorXd LinearObjective::thirdDerivatives() const {

@@ -22,8 +22,11 @@ public:
     double evaluate(const Eigen::VectorXd& theta) override;
     void gradient(Eigen::VectorXd& g) const override;
     void hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const override;
-    /// diag = (1/n) Σ_i ℓ''(p_i) x_ij² + μ.
-    bool hessianDiagonal(Eigen::VectorXd& out) const override;
+    /// With a Gram matrix G = XᵀX/n (setGram): M = c·G + μI, c = mean_i ℓ''(p_i), by Cholesky;
+    /// otherwise Jacobi: M = diag((1/n) Σ_i ℓ''(p_i) x_ij² + μ).
+    std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> preconditioner() const override;
+    /// G = XᵀX/n of the same X (see gramMatrix), or nullptr; not owned.
+    void setGram(const Eigen::MatrixXd* gram) { m_gram = gram; }
 
     /// (1/n) Σ ℓ at the last evaluated θ (the data term alone, the paper's L(θ)).
     double dataLoss() const { return m_dataLoss; }
@@ -41,7 +44,13 @@ private:
     Eigen::VectorXd m_c;
     Eigen::VectorXd m_theta, m_p, m_d1, m_d2;
     double m_dataLoss = 0.0;
+    const Eigen::MatrixXd* m_gram = nullptr;
 };
+
+/// G = XᵀX/n, dense p×p, for the preconditioner — only when p ≤ maxFeatures (cost O(nnz·k)
+/// once per dataset, memory p²); an empty matrix otherwise. This is the data's Gram matrix,
+/// shared by every fit on X, not a Hessian.
+Eigen::MatrixXd gramMatrix(const FeatureMatrix& X, Eigen::Index maxFeatures = 2000);
 
 /// X·v and Xᵀ·w for dense or sparse features.
 void multiply(const FeatureMatrix& X, const Eigen::VectorXd& v, Eigen::VectorXd& out);

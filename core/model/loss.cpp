@@ -1,5 +1,6 @@
 #include "core/model/loss.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -103,6 +104,26 @@ double Loss::d3(double p, double y) const {
     if (m_kind == LossKind::Squared)
         return 0.0;
     return y * marginDerivatives(m_kind, y * p, m_h, m_t).l3;
+}
+
+Loss::Derivatives Loss::derivatives(double p, double y) const {
+    switch (m_kind) {
+    case LossKind::Logistic: {
+        // e = exp(−|m|) gives σ(m), σ(−m) and log(1 + e^{−m}) without overflow.
+        const double m = y * p;
+        const double e = std::exp(-std::abs(m));
+        const double big = 1.0 / (1.0 + e), small = e / (1.0 + e);
+        const double sp = m >= 0.0 ? big : small, sn = m >= 0.0 ? small : big;
+        return {std::log1p(e) + std::max(-m, 0.0), -y * sn, sp * sn};
+    }
+    case LossKind::Squared: return {(p - y) * (p - y), 2.0 * (p - y), 2.0};
+    case LossKind::HuberSvm:
+    case LossKind::SmoothHinge: {
+        const MarginDerivatives d = marginDerivatives(m_kind, y * p, m_h, m_t);
+        return {d.l0, y * d.l1, d.l2};
+    }
+    }
+    return {0.0, 0.0, 0.0};
 }
 
 double Loss::gradientBound() const {

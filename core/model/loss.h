@@ -30,6 +30,13 @@ public:
     double d2(double p, double y) const; ///< ∂²ℓ/∂p²
     double d3(double p, double y) const; ///< ∂³ℓ/∂p³ (0 at Huber's region edges)
 
+    struct Derivatives {
+        double value, d1, d2;
+    };
+    /// value, d1 and d2 together: one exp for the logistic loss instead of several
+    /// (the objective's hot loop).
+    Derivatives derivatives(double p, double y) const;
+
     /// ζ = max |ℓ'|: 1 for the margin losses; for squared loss it needs |y| ≤ B and is
     /// reported as NaN (no data-free bound).
     double gradientBound() const;

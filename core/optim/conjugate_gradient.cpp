@@ -6,7 +6,7 @@ namespace elab::core {
 
 CgResult conjugateGradient(const LinearOperator& apply, const Eigen::VectorXd& b, double tolerance,
                            int maxIterations, const Eigen::VectorXd* x0,
-                           const Eigen::VectorXd* diagonalPreconditioner) {
+                           const Preconditioner& preconditioner) {
     CgResult result;
     const double bNorm = b.norm();
     result.x = x0 ? *x0 : Eigen::VectorXd::Zero(b.size());
@@ -23,10 +23,12 @@ CgResult conjugateGradient(const LinearOperator& apply, const Eigen::VectorXd& b
         result.residualNorm = rNorm;
         return result;
     }
-    const auto precondition = [diagonalPreconditioner](const Eigen::VectorXd& v) -> Eigen::VectorXd {
-        if (!diagonalPreconditioner)
+    const auto precondition = [&preconditioner](const Eigen::VectorXd& v) -> Eigen::VectorXd {
+        if (!preconditioner)
             return v;
-        return v.cwiseQuotient(*diagonalPreconditioner);
+        Eigen::VectorXd out;
+        preconditioner(v, out);
+        return out;
     };
     Eigen::VectorXd y = precondition(r);
     double ry = r.dot(y);

@@ -9,6 +9,8 @@
 namespace elab::core {
 
 using LinearOperator = std::function<void(const Eigen::VectorXd& v, Eigen::VectorXd& out)>;
+/// out = M⁻¹ r for a symmetric positive definite M ≈ A.
+using Preconditioner = LinearOperator;
 
 struct CgResult {
     Eigen::VectorXd x;
@@ -19,11 +21,10 @@ struct CgResult {
 };
 
 /// Stops when ‖b − A x‖ ≤ tolerance·‖b‖ or after maxIterations. Starts from x0 if given
-/// (same size as b), else from 0. With a (positive) diagonal preconditioner M, runs
-/// preconditioned CG (Nocedal & Wright Alg. 5.3) on M⁻¹A — same solution, fewer iterations
-/// when A's diagonal varies a lot (e.g. sparse binary features of very different frequency).
+/// (same size as b), else from 0. With a preconditioner M, runs preconditioned CG
+/// (Nocedal & Wright Alg. 5.3) — same solution, fewer iterations when M ≈ A.
 CgResult conjugateGradient(const LinearOperator& apply, const Eigen::VectorXd& b, double tolerance,
                            int maxIterations, const Eigen::VectorXd* x0 = nullptr,
-                           const Eigen::VectorXd* diagonalPreconditioner = nullptr);
+                           const Preconditioner& preconditioner = {});
 
 } // namespace elab::core

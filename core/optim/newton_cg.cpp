@@ -31,7 +31,7 @@ NewtonCgResult minimizeNewtonCg(Objective& objective, Eigen::VectorXd theta0,
     NewtonCgResult result;
     result.theta = std::move(theta0);
     const Eigen::Index p = objective.dimension();
-    Eigen::VectorXd g(p), step(p), trial(p), diagonal;
+    Eigen::VectorXd g(p), step(p), trial(p);
     double value = objective.evaluate(result.theta);
     objective.gradient(g);
     double gNorm = g.norm();
@@ -55,9 +55,8 @@ NewtonCgResult minimizeNewtonCg(Objective& objective, Eigen::VectorXd theta0,
             break;
         }
         const double forcing = std::min(0.5, std::sqrt(gNorm));
-        const bool preconditioned = objective.hessianDiagonal(diagonal);
         CgResult cg = conjugateGradient(hessian, -g, forcing, options.maxCgIterations, nullptr,
-                                        preconditioned ? &diagonal : nullptr);
+                                        objective.preconditioner());
         result.cgIterations += cg.iterations;
         step = cg.iterations > 0 ? cg.x : Eigen::VectorXd(-g); // flat curvature: steepest descent
         double slope = g.dot(step);

@@ -4,6 +4,8 @@
 
 #include <Eigen/Core>
 
+#include <functional>
+
 namespace elab::core {
 
 class Objective {
@@ -16,8 +18,9 @@ public:
     virtual void gradient(Eigen::VectorXd& g) const = 0;
     /// ∇²J · v at the last evaluated θ.
     virtual void hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const = 0;
-    /// diag(∇²J) at the last evaluated θ, for a Jacobi preconditioner; false if unavailable.
-    virtual bool hessianDiagonal(Eigen::VectorXd& /*out*/) const { return false; }
+    /// M⁻¹ for M ≈ ∇²J at the last evaluated θ (valid until the next evaluate()), or an
+    /// empty function for plain CG.
+    virtual std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> preconditioner() const { return {}; }
 };
 
 } // namespace elab::core

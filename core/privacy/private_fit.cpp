@@ -6,9 +6,11 @@ namespace elab::core {
 
 PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                       double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart,
-                      std::stop_token stop, const NewtonCgOptions& options) {
+                      std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram) {
     PerturbedProblem problem = perturbedProblem(spec, X.rows(), eps, noise);
     LinearObjective objective(X, y, spec.loss, problem.mu, problem.linear);
+    if (gram && gram->size() > 0)
+        objective.setGram(gram);
     PrivateFit fit;
     fit.solver = minimizeNewtonCg(objective, warmStart ? *warmStart : Eigen::VectorXd::Zero(X.cols()),
                                   options, std::move(stop));

@@ -86,6 +86,22 @@ private slots:
         }
     }
 
+    void fusedDerivativesMatch() {
+        for (LossKind kind : {LossKind::Logistic, LossKind::HuberSvm, LossKind::SmoothHinge, LossKind::Squared}) {
+            const Loss loss(kind, 0.1, 0.3);
+            for (double y : {-1.0, 1.0, 0.4})
+                for (double p = -40.0; p <= 40.0; p += 0.37) {
+                    if (loss.isMargin() && y == 0.4)
+                        continue;
+                    const Loss::Derivatives d = loss.derivatives(p, y);
+                    const double tol = 1e-14 * (1.0 + std::abs(loss.value(p, y)));
+                    QVERIFY2(std::abs(d.value - loss.value(p, y)) <= tol, qPrintable(QString("value at p=%1").arg(p)));
+                    QVERIFY2(std::abs(d.d1 - loss.d1(p, y)) <= 1e-15, qPrintable(QString("d1 at p=%1").arg(p)));
+                    QVERIFY2(std::abs(d.d2 - loss.d2(p, y)) <= 1e-15, qPrintable(QString("d2 at p=%1").arg(p)));
+                }
+        }
+    }
+
     void overflowSafe() {
         for (LossKind kind : {LossKind::Logistic, LossKind::SmoothHinge}) {
             const Loss loss(kind, 0.1, 0.05);
