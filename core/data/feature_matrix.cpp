@@ -1,6 +1,7 @@
 #include "core/data/feature_matrix.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace elab::core {
 
@@ -42,14 +43,30 @@ double FeatureMatrix::value(Index i, Index j) const {
 }
 
 Eigen::VectorXd FeatureMatrix::rowNorms() const {
+    // √Σx² overflows for entries above ~1e154, and a row "clipped" by an infinite norm would
+    // silently become 0. The fast norm is exact otherwise; only overflowed rows are redone
+    // with the largest |x_ij| factored out.
+    const auto scaled = [](auto row, double maxAbs) { return maxAbs * (row / maxAbs).norm(); };
     if (isSparse()) {
         const auto& s = sparse();
         Eigen::VectorXd norms(s.rows());
-        for (Index i = 0; i < s.rows(); ++i)
+        for (Index i = 0; i < s.rows(); ++i) {
             norms[i] = s.row(i).norm();
+            if (std::isinf(norms[i])) {
+                double maxAbs = 0.0;
+                for (SparseMatrix::InnerIterator it(s, i); it; ++it)
+                    maxAbs = std::max(maxAbs, std::abs(it.value()));
+                norms[i] = scaled(s.row(i), maxAbs);
+            }
+        }
         return norms;
     }
-    return dense().rowwise().norm();
+    const auto& d = dense();
+    Eigen::VectorXd norms = d.rowwise().norm();
+    for (Index i = 0; i < d.rows(); ++i)
+        if (std::isinf(norms[i]))
+            norms[i] = scaled(d.row(i), d.row(i).cwiseAbs().maxCoeff());
+    return norms;
 }
 
 void FeatureMatrix::scaleRows(const Eigen::VectorXd& factor) {

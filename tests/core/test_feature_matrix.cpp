@@ -42,6 +42,18 @@ FeatureMatrix make(bool sparse) {
 class TestFeatureMatrix : public QObject {
     Q_OBJECT
 private slots:
+    void rowNormsDoNotOverflow() {
+        // √Σx² of (1e300, 2e300) overflows; the norm must still be √5·1e300, dense and sparse.
+        DenseMatrix x(2, 2);
+        x << 1e300, 2e300, 3.0, 4.0;
+        for (const FeatureMatrix& m : {FeatureMatrix(x), FeatureMatrix(SparseMatrix(x.sparseView()))}) {
+            const Eigen::VectorXd norms = m.rowNorms();
+            QVERIFY2(std::abs(norms[0] / (std::sqrt(5.0) * 1e300) - 1.0) < 1e-15,
+                     qPrintable(QString("norm %1").arg(norms[0])));
+            QCOMPARE(norms[1], 5.0);
+        }
+    }
+
     void value_data();
     void value();
     void valueUncompressedSparse();
