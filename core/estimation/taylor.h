@@ -37,8 +37,12 @@ struct TaylorPoint {
 };
 
 /// The non-private end (u = 1/ε = 0) for the anchored estimator: F_np and dF/du at u = 0.
-/// The noise enters θ as O(√u) with zero mean over z, so the slope is that of the mean
-/// path, where only the extra ridge Δ = 2λu acts: W_np θ_u = −(2λ/n) θ_np.
+/// The slope is that of the ridge path only (W_np θ_u = −(2λ/n) θ_np).
+/// KNOWN DEFECT (docs/li-reproduction.md): the noise enters θ as √u·a + O(u), so E[F] also
+/// moves by ½E[aᵀ∇²F a] + ∇Fᵀ E[b] = O(u), the same order as the ridge term, which this slope
+/// leaves out; and per repetition F is smooth in √u, not in u. The fix is a Hermite in
+/// v = ε^{−1/2} with the per-repetition slope ∇Fᵀa, a = −(2ζ/n) W_np⁻¹ z. Until then the
+/// anchored estimator is reported but not to be trusted.
 struct TaylorAnchor {
     double value = 0.0;
     double slopeU = 0.0;
