@@ -91,8 +91,8 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
 }
 
 TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
-                          const Eigen::VectorXd& thetaNonPrivate, const UtilityData& utility,
-                          const Eigen::MatrixXd* gram) {
+                          const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z,
+                          const UtilityData& utility, const Eigen::MatrixXd* gram) {
     const double n = static_cast<double>(X.rows());
     LinearObjective training(X, y, spec.loss, spec.lambda / n);
     if (gram && gram->size() > 0)
@@ -101,15 +101,14 @@ TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, cons
     const LinearOperator W = [&training](const Eigen::VectorXd& v, Eigen::VectorXd& out) {
         training.hessianVector(v, out);
     };
-    const Preconditioner preconditioner = training.preconditioner();
-    const Eigen::VectorXd r = -(2.0 * spec.loss.curvatureBound() / n) * thetaNonPrivate;
-    const CgResult cg = conjugateGradient(W, r, kCgTolerance, kCgMaxIterations, nullptr, preconditioner);
+    const Eigen::VectorXd r = -(2.0 * spec.loss.gradientBound() / n) * z;
+    const CgResult cg = conjugateGradient(W, r, kCgTolerance, kCgMaxIterations, nullptr, training.preconditioner());
     LinearObjective metric(utility.X, utility.y, spec.loss, 0.0);
     TaylorAnchor anchor;
     anchor.value = metric.evaluate(thetaNonPrivate);
     Eigen::VectorXd gradF;
     metric.gradient(gradF);
-    anchor.slopeU = gradF.dot(cg.x);
+    anchor.slopeV = gradF.dot(cg.x);
     return anchor;
 }
 
@@ -128,11 +127,11 @@ double estimateUtility(const TaylorPoint& p, Estimator estimator, double epsTarg
     case Estimator::Anchored: {
         if (!anchor)
             throw std::invalid_argument("the anchored estimator needs the non-private anchor");
-        // Cubic Hermite in u on [0, ū]: (0: F_np, m0) and (ū: F, m1 = −ε̄² F′).
-        const double u1 = 1.0 / p.eps;
-        const double u = infinite ? 0.0 : 1.0 / epsTarget;
-        const double t = u / u1;
-        const double m0 = anchor->slopeU * u1, m1 = -p.eps * p.eps * p.d1 * u1;
+        // Cubic Hermite in v = ε^{−1/2} on [0, v̄]: (0: F_np, m0) and (v̄: F, dF/dv = −2ε̄^{3/2}F′).
+        const double v1 = 1.0 / std::sqrt(p.eps);
+        const double v = infinite ? 0.0 : 1.0 / std::sqrt(epsTarget);
+        const double t = v / v1;
+        const double m0 = anchor->slopeV * v1, m1 = -2.0 * p.eps * std::sqrt(p.eps) * p.d1 * v1;
         const double h00 = 2 * t * t * t - 3 * t * t + 1, h10 = t * t * t - 2 * t * t + t;
         const double h01 = -2 * t * t * t + 3 * t * t, h11 = t * t * t - t * t;
         return h00 * anchor->value + h10 * m0 + h01 * p.value + h11 * m1;

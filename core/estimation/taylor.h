@@ -36,16 +36,14 @@ struct TaylorPoint {
     int cgIterations = 0;
 };
 
-/// The non-private end (u = 1/ε = 0) for the anchored estimator: F_np and dF/du at u = 0.
-/// The slope is that of the ridge path only (W_np θ_u = −(2λ/n) θ_np).
-/// KNOWN DEFECT (docs/li-reproduction.md): the noise enters θ as √u·a + O(u), so E[F] also
-/// moves by ½E[aᵀ∇²F a] + ∇Fᵀ E[b] = O(u), the same order as the ridge term, which this slope
-/// leaves out; and per repetition F is smooth in √u, not in u. The fix is a Hermite in
-/// v = ε^{−1/2} with the per-repetition slope ∇Fᵀa, a = −(2ζ/n) W_np⁻¹ z. Until then the
-/// anchored estimator is reported but not to be trusted.
+/// The non-private end (ε = ∞) of one repetition, for the anchored estimator.
+/// With v = ε^{−1/2}: s(ε) = ζ·v·√(8 log(2/δ)·v² + 4), so the noise moves θ by v·a + O(v²),
+/// a = −(2ζ/n) W_np⁻¹ z, W_np = ∇²L(θ_np) + (Λ/n)I. F is smooth in v (not in u = 1/ε, where
+/// the noise gives a √u term), and dF/dv at v = 0 is ∇F(θ_np)ᵀa — zero mean over z, but not
+/// zero for one repetition.
 struct TaylorAnchor {
-    double value = 0.0;
-    double slopeU = 0.0;
+    double value = 0.0;  ///< F(θ_np)
+    double slopeV = 0.0; ///< dF/dv at v = 0 for this repetition's z
 };
 
 /// θ′, F and F′ (and F″ if secondOrder) at the minimiser thetaEps of the §3.1 problem on
@@ -56,12 +54,14 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
                         const UtilityData& utility, bool secondOrder,
                         const Eigen::MatrixXd* gram = nullptr);
 
-/// Anchor from the non-private minimiser of L + (Λ/2n)‖θ‖².
+/// Anchor of the repetition with noise z, from the non-private minimiser of L + (Λ/2n)‖θ‖².
 TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
-                          const Eigen::VectorXd& thetaNonPrivate, const UtilityData& utility,
-                          const Eigen::MatrixXd* gram = nullptr);
+                          const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z,
+                          const UtilityData& utility, const Eigen::MatrixXd* gram = nullptr);
 
-/// Estimated F at target ε̂ (ε̂ = +∞ allowed: the non-private limit). Anchored needs anchor.
+/// Estimated F at target ε̂ (ε̂ = +∞ allowed: the non-private limit). Anchored needs the
+/// anchor of the same repetition: a cubic Hermite in v = ε^{−1/2} through (0: F_np, ∇Fᵀa) and
+/// (ε̄^{−1/2}: F, −2ε̄^{3/2}F′).
 double estimateUtility(const TaylorPoint& point, Estimator estimator, double epsTarget,
                        const TaylorAnchor* anchor = nullptr);
 

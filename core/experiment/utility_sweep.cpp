@@ -188,9 +188,7 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
     const bool needSecond = std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::SecondOrder) != spec.estimators.end();
     const bool needAnchor = std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::Anchored) != spec.estimators.end();
     const UtilityData utility{metricX(data, spec.metric), metricY(data, spec.metric)};
-    TaylorAnchor anchor;
-    if (needAnchor)
-        anchor = taylorAnchor(data.trainX, data.trainY, spec.mechanism, reference.minimiser, utility, &gram);
+    std::vector<TaylorAnchor> anchors(static_cast<std::size_t>(R));
     const auto M = spec.measureAt.size();
     std::vector<std::vector<TaylorPoint>> taylor(M, std::vector<TaylorPoint>(static_cast<std::size_t>(R)));
     arena.execute([&] {
@@ -202,6 +200,9 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
                                               &reference.minimiser, stop, {}, &gram);
             taylor[m][r] = taylorPoint(data.trainX, data.trainY, spec.mechanism, spec.measureAt[m], noise[r].z,
                                        fit.minimiser, utility, needSecond, &gram);
+            if (needAnchor && m == 0) // one anchor per repetition, shared by every measuring point
+                anchors[r] = taylorAnchor(data.trainX, data.trainY, spec.mechanism, reference.minimiser, noise[r].z,
+                                          utility, &gram);
         });
     });
     result.cancelled = stop.stop_requested();
@@ -219,8 +220,9 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
             double errorSum = 0.0;
             for (Eigen::Index g = 0; g < G; ++g) {
                 double sum = 0.0;
-                for (const TaylorPoint& t : taylor[m])
-                    sum += estimateUtility(t, estimator, spec.grid[static_cast<std::size_t>(g)], needAnchor ? &anchor : nullptr);
+                for (std::size_t r = 0; r < taylor[m].size(); ++r)
+                    sum += estimateUtility(taylor[m][r], estimator, spec.grid[static_cast<std::size_t>(g)],
+                                           needAnchor ? &anchors[r] : nullptr);
                 curve.values.push_back(sum / R);
                 errorSum += std::abs(curve.values.back() - result.points[static_cast<std::size_t>(g)].mean);
             }

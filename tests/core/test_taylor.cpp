@@ -93,11 +93,11 @@ private slots:
         const TaylorAnchor anchor{0.3, 0.05};
         QCOMPARE(estimateUtility(p, Estimator::Anchored, p.eps, &anchor), p.value);
         QCOMPARE(estimateUtility(p, Estimator::Anchored, INFINITY, &anchor), 0.3);
-        // Hermite slope at ū matches dF/du = −ε̄²F′.
-        const double u1 = 0.5, du = 1e-6;
-        const double slope = (estimateUtility(p, Estimator::Anchored, 1.0 / (u1 + du), &anchor) -
-                              estimateUtility(p, Estimator::Anchored, 1.0 / (u1 - du), &anchor)) / (2 * du);
-        QVERIFY(std::abs(slope - 4.0 * 0.1) < 1e-6);
+        // Hermite in v = ε^{−1/2}: slope at v̄ matches dF/dv = −2ε̄^{3/2}F′, slope at 0 the anchor's.
+        const auto at = [&](double v) { return estimateUtility(p, Estimator::Anchored, 1.0 / (v * v), &anchor); };
+        const double v1 = 1.0 / std::sqrt(2.0), dv = 1e-6;
+        ELAB_FUZZY((at(v1 + dv) - at(v1 - dv)) / (2 * dv), -2.0 * std::pow(2.0, 1.5) * -0.1, 1e-6);
+        ELAB_FUZZY((at(dv) - 0.3) / dv, 0.05, 1e-5);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, estimateUtility(p, Estimator::Anchored, 1.0));
         // Algorithm 1 inverts the first-order line.
         QCOMPARE(epsilonForTarget(p, 0.4), 3.0);
@@ -105,22 +105,30 @@ private slots:
             QCOMPARE(estimatorFromString(toString(e)), e);
     }
 
-    void anchorSlopeMatchesRidgePath() {
-        // With z = 0 the path is exactly the ridge path θ(u) of L + ((Λ + 2λu)/2n)‖θ‖²,
-        // so dF/du at u = 0 must match a finite difference of that path.
-        const auto pr = makeProblem(300, 4, 8);
-        MechanismSpec spec{MechanismKind::NonPrivate, Loss(LossKind::Logistic), 1.0, 1e-5};
-        NoiseDraw none;
-        const PrivateFit np = fitPrivate(pr.X, pr.y, spec, 1.0, none, nullptr, {}, tight());
+    void anchorSlopeMatchesNoisePath() {
+        // Along v = ε^{−1/2} with this repetition's z, F(v) − F_np ≈ v·slopeV for small v:
+        // fit at ε = 1/v² and compare the difference quotient (error O(v)).
+        const auto pr = makeProblem(400, 4, 8);
+        Rng rng(9);
+        const NoiseDraw noise = drawNoise(4, rng);
+        const MechanismSpec spec{MechanismKind::ObjPertGauss, Loss(LossKind::Logistic), 1.0, 1e-5};
+        MechanismSpec nonPrivate = spec;
+        nonPrivate.kind = MechanismKind::NonPrivate;
+        const PrivateFit np = fitPrivate(pr.X, pr.y, nonPrivate, 1.0, noise, nullptr, {}, tight());
         const UtilityData train{pr.X, pr.y};
-        const TaylorAnchor anchor = taylorAnchor(pr.X, pr.y, spec, np.theta, train);
-        const double u = 1e-4, n = 300.0;
-        LinearObjective ridge(pr.X, pr.y, spec.loss, (spec.lambda + 2 * 0.25 * u) / n);
-        const auto shifted = minimizeNewtonCg(ridge, np.theta, tight());
+        const TaylorAnchor anchor = taylorAnchor(pr.X, pr.y, spec, np.theta, noise.z, train);
+        QVERIFY(std::abs(anchor.slopeV) > 1e-6); // one repetition's slope is not zero
         LinearObjective metric(pr.X, pr.y, spec.loss, 0.0);
-        const double fd = (metric.evaluate(shifted.theta) - anchor.value) / u;
-        QVERIFY2(std::abs(fd - anchor.slopeU) < 1e-3 * std::abs(anchor.slopeU),
-                 qPrintable(QString("fd %1 analytic %2").arg(fd).arg(anchor.slopeU)));
+        double previousError = INFINITY;
+        for (double v : {1e-2, 1e-3}) {
+            const PrivateFit fit = fitPrivate(pr.X, pr.y, spec, 1.0 / (v * v), noise, &np.theta, {}, tight());
+            const double quotient = (metric.evaluate(fit.theta) - anchor.value) / v;
+            const double error = std::abs(quotient - anchor.slopeV);
+            QVERIFY2(error < 0.05 * std::abs(anchor.slopeV) + 1e-9,
+                     qPrintable(QString("v=%1 quotient %2 slope %3").arg(v).arg(quotient).arg(anchor.slopeV)));
+            QVERIFY(error < previousError); // shrinks with v: first order is right
+            previousError = error;
+        }
     }
 };
 
