@@ -1,6 +1,7 @@
 // LoadController: results arrive on the GUI thread, errors carry file:line, stale results
 // are dropped, cancel stops the job and nothing is delivered for it (STYLE.md §2, §5).
 
+#include "tests/ui/gui_test_support.h"
 #include "ui/controllers/load_controller.h"
 
 #include <QElapsedTimer>
@@ -16,19 +17,8 @@ using elab::ui::LoadRequest;
 
 namespace {
 
-LoadRequest request(const QString& spec) {
-    LoadRequest r;
-    r.spec = spec;
-    return r;
-}
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
-}
+using elab::test::request;
+using elab::test::writeFile;
 
 // A CSV large enough that loading takes a noticeable time (~15 MB, 300k rows).
 QString writeBigCsv(const QTemporaryDir& dir) {

@@ -2,6 +2,7 @@
 // classes; a bad file fails with file:line and the old dataset stays; cancel keeps the old
 // dataset; a quick second request wins; the label-column and missing-value choices reload.
 
+#include "tests/ui/gui_test_support.h"
 #include "ui/charts/label_balance_chart.h"
 #include "ui/charts/norm_histogram_chart.h"
 #include "core/data/dataset_summary.h"
@@ -33,19 +34,8 @@ namespace {
 
 constexpr int kTimeout = 60000;
 
-LoadRequest request(const QString& spec) {
-    LoadRequest r;
-    r.spec = spec;
-    return r;
-}
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
-}
+using elab::test::request;
+using elab::test::writeFile;
 
 QString cell(MainWindow& w, int row, int column) {
     DatasetTableModel* m = w.dataView()->preview()->model();
