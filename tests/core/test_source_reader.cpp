@@ -2,6 +2,7 @@
 // corrupt and truncated streams, file errors, checksums of the stored bytes, and the real
 // KDD Cup 99 archive.
 
+#include "tests/support/gzip_writer.h"
 #include "core/data/load_error.h"
 #include "core/data/source_reader.h"
 #include "core/util/sha256.h"
@@ -22,23 +23,7 @@ using namespace elab::core;
 
 namespace {
 
-// gzip in memory with zlib's deflate (16 + MAX_WBITS: gzip wrapper), independent of the
-// code under test.
-std::string gzipBytes(const std::string& data, int level = Z_DEFAULT_COMPRESSION) {
-    z_stream zs{};
-    if (deflateInit2(&zs, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        qFatal("deflateInit2 failed");
-    std::string out(deflateBound(&zs, static_cast<uLong>(data.size())) + 64, '\0');
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    zs.avail_in = static_cast<uInt>(data.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    if (deflate(&zs, Z_FINISH) != Z_STREAM_END)
-        qFatal("deflate did not finish");
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
-}
+using elab::test::gzipBytes;
 
 // Deterministic payloads: text that compresses well, and bytes that do not.
 std::string textPayload(std::size_t lines) {

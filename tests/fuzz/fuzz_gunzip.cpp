@@ -3,6 +3,7 @@
 // own deflate, and sourceFromBytes must agree with gunzip. zlib itself is a system library
 // and not instrumented; what is fuzzed here is the member, trailer and buffer logic around it.
 
+#include "tests/support/gzip_writer.h"
 #include "core/data/load_error.h"
 #include "core/data/source_reader.h"
 
@@ -21,21 +22,7 @@ namespace {
     std::abort();
 }
 
-std::string gzipBytes(const std::string& data) {
-    z_stream zs{};
-    if (deflateInit2(&zs, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        bug("deflateInit2 failed");
-    std::string out(deflateBound(&zs, static_cast<uLong>(data.size())) + 64, '\0');
-    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    zs.avail_in = static_cast<uInt>(data.size());
-    zs.next_out = reinterpret_cast<Bytef*>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    if (deflate(&zs, Z_FINISH) != Z_STREAM_END)
-        bug("deflate did not finish");
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
-}
+using elab::test::gzipBytes;
 
 } // namespace
 
@@ -46,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::string out = gunzip(bytes, "fuzz.gz");
         if (!isGzip(bytes))
             bug("non-gzip input decompressed");
-        if (gunzip(gzipBytes(out), "again.gz") != out)
+        if (gunzip(gzipBytes(out, 1), "again.gz") != out)
             bug("round trip differs");
         const RawSource raw = sourceFromBytes(bytes, "fuzz.gz");
         if (!raw.gzipped || raw.text != out || raw.storedBytes != size)
