@@ -3,10 +3,7 @@
 #include "core/data/dataset_loader.h"
 #include "resources/builtin_resources.h"
 
-#include "core/util/random.h"
-
-#include <algorithm>
-#include <stdexcept>
+#include "core/experiment/experiment_data.h"
 
 namespace elab::app {
 
@@ -28,48 +25,23 @@ void ExperimentDataOptions::addTo(CLI::App& command) {
 
 ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const {
     const core::LoadOptions load = data.toLoadOptions();
-    ExperimentData out;
-    out.train = core::loadDataset(data.spec, load, resources::builtinBytesProvider());
-    if (!testSpec.empty()) {
-        out.test = core::loadDataset(testSpec, load, resources::builtinBytesProvider());
-        if (out.test->featureCount() != out.train.featureCount())
-            throw std::invalid_argument("test set has " + std::to_string(out.test->featureCount()) +
-                                        " features, training set " + std::to_string(out.train.featureCount()) +
-                                        " (for LIBSVM pass --features)");
-    } else if (split > 0.0) {
-        core::TrainTestSplit parts = core::splitTrainTest(out.train, split, splitSeed);
-        out.train = std::move(parts.train);
-        out.test = std::move(parts.test);
-    }
-    if (subsample > 0) {
-        const auto n = static_cast<std::size_t>(out.train.rows());
-        if (static_cast<std::size_t>(subsample) > n)
-            throw std::invalid_argument("--subsample " + std::to_string(subsample) + " is more than the " +
-                                        std::to_string(n) + " training rows");
-        std::vector<core::Index> rows(n);
-        for (std::size_t i = 0; i < n; ++i)
-            rows[i] = static_cast<core::Index>(i);
-        core::Rng rng(core::deriveSeed(splitSeed, 0x73756273616D706CULL)); // "subsampl"
-        core::shuffleInPlace(rows, rng);
-        rows.resize(static_cast<std::size_t>(subsample));
-        std::sort(rows.begin(), rows.end());
-        out.train = out.train.selectRows(rows);
-        out.train.log.push_back({"subsample", "kept " + std::to_string(subsample) + " of " + std::to_string(n) +
-                                                  " training rows (seeded, uniform without replacement)",
-                                 false});
-    }
-    core::PreprocessOptions pre;
-    pre.standardise = standardise;
-    pre.intercept = intercept;
-    pre.norm = norm == "max" ? core::NormPolicy::ScaleByMaxNorm
-               : norm == "none" ? core::NormPolicy::None
-                                : core::NormPolicy::ClipRows;
+    core::Dataset train = core::loadDataset(data.spec, load, resources::builtinBytesProvider());
+    std::optional<core::Dataset> test;
+    if (!testSpec.empty())
+        test = core::loadDataset(testSpec, load, resources::builtinBytesProvider());
+    core::DataPreparation preparation;
+    preparation.testFraction = testSpec.empty() ? split : 0.0;
+    preparation.subsample = subsample;
+    preparation.preprocess.standardise = standardise;
+    preparation.preprocess.intercept = intercept;
+    preparation.preprocess.norm = norm == "max"    ? core::NormPolicy::ScaleByMaxNorm
+                                  : norm == "none" ? core::NormPolicy::None
+                                                   : core::NormPolicy::ClipRows;
     if (!positive.empty())
-        pre.positiveClass = positive;
-    if (std::string e = pre.validate(); !e.empty())
-        throw std::invalid_argument(e);
-    core::preprocess(out.train, out.test ? &*out.test : nullptr, pre);
-    return out;
+        preparation.preprocess.positiveClass = positive;
+    core::PreparedData prepared =
+        core::prepareExperimentData(std::move(train), std::move(test), preparation, splitSeed);
+    return ExperimentData{std::move(prepared.train), std::move(prepared.test)};
 }
 
 nlohmann::ordered_json dataJson(const ExperimentData& data) {

@@ -66,6 +66,16 @@ std::string UtilitySweepSpec::validate() const {
     return {};
 }
 
+double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps) {
+    if (fit.points.empty() || (estimator == Estimator::Anchored && fit.anchors.size() != fit.points.size()))
+        return NAN;
+    double sum = 0.0;
+    for (std::size_t r = 0; r < fit.points.size(); ++r)
+        sum += estimateUtility(fit.points[r], estimator, eps,
+                               estimator == Estimator::Anchored ? &fit.anchors[r] : nullptr);
+    return sum / static_cast<double>(fit.points.size());
+}
+
 std::vector<double> parseEpsGrid(const std::string& text) {
     auto toDouble = [&](const std::string& s) {
         std::size_t used = 0;
@@ -209,26 +219,24 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
     if (result.cancelled)
         return result;
     for (std::size_t m = 0; m < M; ++m) {
+        MeasuringFit fit{spec.measureAt[m], std::move(taylor[m]), needAnchor ? anchors : std::vector<TaylorAnchor>{}};
         for (Estimator estimator : spec.estimators) {
             EstimateCurve curve;
             curve.measureAt = spec.measureAt[m];
             curve.estimator = estimator;
-            for (const TaylorPoint& t : taylor[m]) {
+            for (const TaylorPoint& t : fit.points) {
                 curve.measuredValue += t.value / R;
                 curve.derivative += t.d1 / R;
             }
             double errorSum = 0.0;
             for (Eigen::Index g = 0; g < G; ++g) {
-                double sum = 0.0;
-                for (std::size_t r = 0; r < taylor[m].size(); ++r)
-                    sum += estimateUtility(taylor[m][r], estimator, spec.grid[static_cast<std::size_t>(g)],
-                                           needAnchor ? &anchors[r] : nullptr);
-                curve.values.push_back(sum / R);
+                curve.values.push_back(meanEstimate(fit, estimator, spec.grid[static_cast<std::size_t>(g)]));
                 errorSum += std::abs(curve.values.back() - result.points[static_cast<std::size_t>(g)].mean);
             }
             curve.meanAbsError = errorSum / static_cast<double>(G);
             result.estimates.push_back(std::move(curve));
         }
+        result.measuring.push_back(std::move(fit));
     }
     result.secondsEstimates = seconds(estimatesStart);
     return result;

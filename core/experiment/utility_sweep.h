@@ -55,11 +55,24 @@ struct EstimateCurve {
     double derivative = 0.0;      ///< mean F′(ε̄) over repetitions
 };
 
+/// The measuring fits at one ε̄, per repetition: enough to evaluate every estimator at any ε
+/// in microseconds (the live view's estimate while the slider moves).
+struct MeasuringFit {
+    double measureAt = 0.0;
+    std::vector<TaylorPoint> points;   ///< per repetition
+    std::vector<TaylorAnchor> anchors; ///< per repetition; empty unless Anchored was asked for
+};
+
+/// Mean over repetitions of the estimator's value at eps (eps = +∞: the non-private limit).
+/// Anchored needs anchors; NaN if they are missing.
+double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps);
+
 struct UtilitySweepResult {
     std::vector<double> grid;
     std::vector<SweepPoint> points;  ///< in grid order; complete only if !cancelled
     double nonPrivate = 0.0;         ///< utility of the non-private Λ-regularised model
     std::vector<EstimateCurve> estimates;
+    std::vector<MeasuringFit> measuring; ///< one per measuring point, in spec order
     PrivacyGuarantee guaranteeAtMax; ///< the guarantee at the largest grid ε (its wording)
     bool cancelled = false;
     int fits = 0;

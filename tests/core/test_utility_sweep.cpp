@@ -65,6 +65,22 @@ private slots:
             QVERIFY(std::isfinite(curve.meanAbsError) && curve.meanAbsError >= 0.0);
             QVERIFY(curve.derivative < 0.0); // more privacy budget, lower training loss
         }
+        // The per-repetition measuring fits reproduce every curve at the grid and evaluate
+        // anywhere else (the live view's instant estimate); +∞ is the non-private limit.
+        QCOMPARE(one.measuring.size(), std::size_t(2));
+        for (const auto& curve : one.estimates) {
+            const auto& fit = one.measuring[curve.measureAt == 0.25 ? 0 : 1];
+            QCOMPARE(fit.measureAt, curve.measureAt);
+            QCOMPARE(fit.points.size(), std::size_t(spec.repeats));
+            for (std::size_t g = 0; g < spec.grid.size(); ++g)
+                QCOMPARE(meanEstimate(fit, curve.estimator, spec.grid[g]), curve.values[g]);
+        }
+        const double atInfinity = meanEstimate(one.measuring[1], Estimator::Anchored, INFINITY);
+        QVERIFY2(std::abs(atInfinity - one.nonPrivate) < 1e-9 * (1.0 + std::abs(one.nonPrivate)),
+                 qPrintable(QString("anchored at ∞ %1, non-private %2").arg(atInfinity, 0, 'g', 17).arg(one.nonPrivate, 0, 'g', 17)));
+        MeasuringFit noAnchors = one.measuring[0];
+        noAnchors.anchors.clear();
+        QVERIFY(std::isnan(meanEstimate(noAnchors, Estimator::Anchored, 1.0)));
     }
 
     void streamsEachCompletePointOnce() {

@@ -1,0 +1,55 @@
+#include "core/experiment/experiment_data.h"
+
+#include "core/util/random.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace elab::core {
+
+std::string DataPreparation::validate() const {
+    if (!(testFraction >= 0.0 && testFraction < 1.0))
+        return "the test fraction must be in [0, 1)";
+    if (subsample < 0)
+        return "the subsample size must be ≥ 0";
+    return preprocess.validate();
+}
+
+PreparedData prepareExperimentData(Dataset train, std::optional<Dataset> test, const DataPreparation& preparation,
+                                   std::uint64_t seed) {
+    if (std::string e = preparation.validate(); !e.empty())
+        throw std::invalid_argument(e);
+    PreparedData out{std::move(train), std::move(test)};
+    if (out.test) {
+        if (out.test->featureCount() != out.train.featureCount())
+            throw std::invalid_argument("test set has " + std::to_string(out.test->featureCount()) +
+                                        " features, training set " + std::to_string(out.train.featureCount()) +
+                                        " (for LIBSVM pass --features)");
+    } else if (preparation.testFraction > 0.0) {
+        TrainTestSplit parts = splitTrainTest(out.train, preparation.testFraction, seed);
+        out.train = std::move(parts.train);
+        out.test = std::move(parts.test);
+    }
+    if (preparation.subsample > 0) {
+        const auto n = static_cast<std::size_t>(out.train.rows());
+        if (static_cast<std::size_t>(preparation.subsample) > n)
+            throw std::invalid_argument("subsample of " + std::to_string(preparation.subsample) + " is more than the " +
+                                        std::to_string(n) + " training rows");
+        std::vector<Index> rows(n);
+        for (std::size_t i = 0; i < n; ++i)
+            rows[i] = static_cast<Index>(i);
+        Rng rng(deriveSeed(seed, 0x73756273616D706CULL)); // "subsampl"
+        shuffleInPlace(rows, rng);
+        rows.resize(static_cast<std::size_t>(preparation.subsample));
+        std::sort(rows.begin(), rows.end());
+        out.train = out.train.selectRows(rows);
+        out.train.log.push_back({"subsample", "kept " + std::to_string(preparation.subsample) + " of " +
+                                                  std::to_string(n) + " training rows (seeded, uniform without replacement)",
+                                 false});
+    }
+    preprocess(out.train, out.test ? &*out.test : nullptr, preparation.preprocess);
+    return out;
+}
+
+} // namespace elab::core

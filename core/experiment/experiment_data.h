@@ -1,0 +1,33 @@
+#pragma once
+// Data preparation shared by the CLI and the GUI: an optional held-out split, an optional
+// seeded subsample of the training rows, then the preprocessing of MATH.md §1 (statistics
+// from the training part only). Every step is logged on the datasets.
+
+#include "core/data/dataset.h"
+#include "core/data/preprocess.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace elab::core {
+
+struct DataPreparation {
+    double testFraction = 0.0;  ///< > 0: stratified split of the training data (ignored with a given test set)
+    long long subsample = 0;    ///< > 0: keep this many training rows (seeded, uniform without replacement)
+    PreprocessOptions preprocess;
+
+    std::string validate() const;
+};
+
+struct PreparedData {
+    Dataset train;
+    std::optional<Dataset> test;
+};
+
+/// Throws std::invalid_argument (bad options, test set of another width, subsample larger
+/// than the training set). seed drives the split and the subsample.
+PreparedData prepareExperimentData(Dataset train, std::optional<Dataset> test, const DataPreparation& preparation,
+                                   std::uint64_t seed);
+
+} // namespace elab::core

@@ -1,0 +1,99 @@
+// Data preparation shared by the CLI and the GUI: split, seeded subsample, preprocessing,
+// and the errors for inconsistent inputs.
+
+#include "core/experiment/experiment_data.h"
+
+#include "core/data/generators.h"
+
+#include <QtTest>
+
+using namespace elab::core;
+
+namespace {
+
+Dataset moons(Index rows, std::uint64_t seed = 3) {
+    GeneratorOptions options;
+    options.rows = rows;
+    options.seed = seed;
+    return generateDataset("moons", options);
+}
+
+bool hasStep(const Dataset& d, const std::string& name) {
+    for (const auto& step : d.log)
+        if (step.name == name)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestExperimentData : public QObject {
+    Q_OBJECT
+
+private slots:
+    void splitsSubsamplesAndClips() {
+        DataPreparation preparation;
+        preparation.testFraction = 0.25;
+        preparation.subsample = 100;
+        const PreparedData out = prepareExperimentData(moons(400), std::nullopt, preparation, 7);
+        QVERIFY(out.test.has_value());
+        QCOMPARE(out.test->rows(), Index(100));
+        QCOMPARE(out.train.rows(), Index(100)); // 300 after the split, then subsampled
+        QVERIFY(hasStep(out.train, "subsample"));
+        const Eigen::VectorXd norms = out.train.features.rowNorms();
+        QVERIFY2(norms.maxCoeff() <= 1.0 + 1e-12, qPrintable(QString::number(norms.maxCoeff(), 'g', 17)));
+    }
+
+    void sameSeedSameRows() {
+        DataPreparation preparation;
+        preparation.testFraction = 0.3;
+        const PreparedData a = prepareExperimentData(moons(200), std::nullopt, preparation, 11);
+        const PreparedData b = prepareExperimentData(moons(200), std::nullopt, preparation, 11);
+        const PreparedData c = prepareExperimentData(moons(200), std::nullopt, preparation, 12);
+        QCOMPARE(a.train.targets.values, b.train.targets.values);
+        QVERIFY(a.train.features.dense() == b.train.features.dense());
+        QVERIFY(!(a.train.features.dense() == c.train.features.dense()));
+    }
+
+    void givenTestSetIsNotSplitAgain() {
+        DataPreparation preparation;
+        preparation.testFraction = 0.5;
+        const PreparedData out = prepareExperimentData(moons(120), moons(40, 9), preparation, 1);
+        QCOMPARE(out.train.rows(), Index(120));
+        QCOMPARE(out.test->rows(), Index(40));
+    }
+
+    void rejectsInconsistentInputs_data() {
+        QTest::addColumn<double>("testFraction");
+        QTest::addColumn<long long>("subsample");
+        QTest::addColumn<bool>("narrowTest");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("fraction 1") << 1.0 << 0LL << false << "test fraction";
+        QTest::newRow("negative subsample") << 0.0 << -1LL << false << "subsample";
+        QTest::newRow("subsample too large") << 0.0 << 500LL << false << "more than the 100 training rows";
+        QTest::newRow("test set of another width") << 0.0 << 0LL << true << "test set has 1 features";
+    }
+    void rejectsInconsistentInputs() {
+        QFETCH(double, testFraction);
+        QFETCH(long long, subsample);
+        QFETCH(bool, narrowTest);
+        QFETCH(QString, expected);
+        DataPreparation preparation;
+        preparation.testFraction = testFraction;
+        preparation.subsample = subsample;
+        std::optional<Dataset> test;
+        if (narrowTest) {
+            test = moons(10);
+            test->features = FeatureMatrix(DenseMatrix::Zero(10, 1));
+        }
+        try {
+            prepareExperimentData(moons(100), std::move(test), preparation, 1);
+            QFAIL("no exception");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExperimentData)
+#include "test_experiment_data.moc"

@@ -1,0 +1,59 @@
+#pragma once
+// Everything the utility explorer computes from, as one plain value: data preparation,
+// mechanism, sweep, measuring points, estimators, the current ε and a target. The
+// mechanism panel edits it, the controller copies it into its workers, sessions save it.
+// No Qt types: it is copied freely across threads.
+
+#include "core/data/preprocess.h"
+#include "core/estimation/taylor.h"
+#include "core/experiment/utility_metric.h"
+#include "core/privacy/mechanism.h"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace elab::ui {
+
+struct UtilitySettings {
+    // Data preparation (MATH.md §1); applied to the loaded dataset before any fit.
+    core::PreprocessOptions preprocess;   ///< norm (clip by default), standardise, intercept, positive class
+    double testFraction = 0.0;            ///< > 0: stratified held-out split (needed by test metrics)
+
+    // Mechanism (MATH.md §3) and measurement.
+    core::MechanismSpec mechanism;        ///< kind, loss, Λ (sum form), δ
+    core::UtilityMetric metric = core::UtilityMetric::TrainLoss;
+    int repeats = 10;
+    std::uint64_t seed = 1;
+
+    // The sweep grid: gridPoints log-spaced ε from epsMin to epsMax.
+    double epsMin = 1e-3;
+    double epsMax = 1e2;
+    int gridPoints = 21;
+
+    // Taylor estimation (objpert-gauss with a loss metric only).
+    std::vector<double> measureAt{1.0};
+    std::vector<core::Estimator> estimators{core::Estimator::InverseEps};
+
+    /// The slider's ε; +∞ is the "non-private" stop.
+    double currentEps = 1.0;
+    /// Required utility (a loss: lower is better; an accuracy: higher is better).
+    std::optional<double> target;
+
+    static constexpr double kSliderMin = 1e-3;
+    static constexpr double kSliderMax = 1e2;
+    static double nonPrivateEps() { return std::numeric_limits<double>::infinity(); }
+
+    bool currentIsNonPrivate() const { return currentEps == nonPrivateEps(); }
+    /// Taylor estimates apply (objpert-gauss and a loss metric).
+    bool estimatesApply() const;
+    /// The log-spaced grid (ascending).
+    std::vector<double> grid() const;
+    /// "" if valid; otherwise the first problem, in words a user can act on
+    /// (e.g. "Output perturbation needs Λ > 0").
+    std::string validate() const;
+};
+
+} // namespace elab::ui
