@@ -1,0 +1,231 @@
+// UtilityController: coalescing of settings bursts, stale results dropped, cancel keeping
+// finished points, delivery on the GUI thread, preview vs full probes, the numbers equal
+// the core's, and the proposed ε for a target.
+
+#include "ui/controllers/utility_controller.h"
+
+#include "core/data/generators.h"
+
+#include <QSignalSpy>
+#include <QThread>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace elab;
+using elab::ui::UtilityController;
+using elab::ui::UtilitySettings;
+
+namespace {
+
+std::shared_ptr<const core::Dataset> moons(core::Index rows = 300) {
+    core::GeneratorOptions options;
+    options.rows = rows;
+    options.noise = 0.3;
+    options.seed = 5;
+    return std::make_shared<const core::Dataset>(core::generateDataset("moons", options));
+}
+
+UtilitySettings smallSettings() {
+    UtilitySettings s;
+    s.preprocess.intercept = true;
+    s.repeats = 4;
+    s.gridPoints = 8;
+    s.epsMin = 0.05;
+    s.epsMax = 20.0;
+    s.measureAt = {1.0};
+    s.estimators = {core::Estimator::InverseEps, core::Estimator::FirstOrder};
+    s.seed = 17;
+    return s;
+}
+
+/// Waits until the controller has nothing running or pending.
+bool waitIdle(UtilityController& c, int ms = 30000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (c.isBusy() && timer.elapsed() < ms)
+        QTest::qWait(5);
+    return !c.isBusy();
+}
+
+} // namespace
+
+class TestUtilityController : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sweepMatchesCoreAndDeliversOnGuiThread() {
+        UtilityController c;
+        QThread* gui = QThread::currentThread();
+        bool offThread = false;
+        connect(&c, &UtilityController::stateChanged, this, [&] { offThread |= QThread::currentThread() != gui; });
+        c.setSettings(smallSettings());
+        c.setDataset(moons());
+        QVERIFY(waitIdle(c));
+        QVERIFY(!offThread);
+        const auto& st = c.state();
+        QVERIFY(st.sweepComplete);
+        QCOMPARE(st.completedPoints(), std::size_t(8));
+        QVERIFY(st.nonPrivate.has_value());
+        QCOMPARE(st.measuring.size(), std::size_t(1));
+
+        // The same numbers as the core called directly on the same prepared data.
+        core::UtilitySweepSpec spec;
+        spec.mechanism = c.settings().mechanism;
+        spec.grid = c.settings().grid();
+        spec.repeats = 4;
+        spec.seed = 17;
+        const auto& d = *st.data;
+        const auto direct = core::runUtilitySweep({d.train.features, d.train.targets.values}, spec);
+        for (std::size_t g = 0; g < direct.points.size(); ++g)
+            QCOMPARE(st.points[g]->values, direct.points[g].values);
+        QCOMPARE(*st.nonPrivate, direct.nonPrivate);
+    }
+
+    void burstOfSettingsCoalescesIntoOneSweep() {
+        UtilityController c;
+        QSignalSpy sweeps(c.sweepSlot(), &ui::JobSlot::started);
+        c.setDataset(moons());
+        UtilitySettings s = smallSettings();
+        for (int k = 0; k < 10; ++k) {
+            s.mechanism.lambda = 0.01 * (k + 1);
+            c.setSettings(s);
+        }
+        QVERIFY(waitIdle(c));
+        QCOMPARE(sweeps.count(), 1);
+        QCOMPARE(c.settings().mechanism.lambda, 0.1);
+    }
+
+    void estimatorOrTargetChangeStartsNoJob() {
+        UtilityController c;
+        c.setSettings(smallSettings());
+        c.setDataset(moons());
+        QVERIFY(waitIdle(c));
+        QSignalSpy sweeps(c.sweepSlot(), &ui::JobSlot::started);
+        QSignalSpy measuring(c.measuringSlot(), &ui::JobSlot::started);
+        UtilitySettings s = smallSettings();
+        s.estimators = {core::Estimator::Anchored};
+        s.target = 0.5;
+        c.setSettings(s);
+        QVERIFY(waitIdle(c));
+        QCOMPARE(sweeps.count(), 0);
+        QCOMPARE(measuring.count(), 0);
+        QVERIFY(std::isfinite(c.estimateAt(0, core::Estimator::Anchored, 2.0)));
+        // A new measuring point runs only the measuring job.
+        s.measureAt = {1.0, 5.0};
+        c.setSettings(s);
+        QVERIFY(waitIdle(c));
+        QCOMPARE(sweeps.count(), 0);
+        QCOMPARE(measuring.count(), 1);
+        QCOMPARE(c.state().measuring.size(), std::size_t(2));
+    }
+
+    void cancelKeepsFinishedPoints() {
+        UtilityController c;
+        UtilitySettings s = smallSettings();
+        s.repeats = 6;
+        s.gridPoints = 60;
+        s.epsMin = 1e-3;
+        s.epsMax = 100.0;
+        c.setSettings(s);
+        // Cancel from the GUI thread as soon as the first point has streamed in.
+        bool cancelled = false;
+        connect(&c, &UtilityController::stateChanged, this, [&] {
+            if (!cancelled && c.state().completedPoints() >= 1) {
+                cancelled = true;
+                c.cancel();
+            }
+        });
+        c.setDataset(moons(3000));
+        QTRY_VERIFY_WITH_TIMEOUT(cancelled, 30000);
+        QVERIFY(!c.isBusy());
+        QVERIFY(c.state().sweepCancelled);
+        const std::size_t kept = c.state().completedPoints();
+        QVERIFY2(kept >= 1 && kept < 60, qPrintable(QString::number(kept)));
+        c.waitForIdle();
+        QTest::qWait(50); // deliveries of the stopped job arrive and are dropped
+        QCOMPARE(c.state().completedPoints(), kept);
+        for (const auto& p : c.state().points)
+            if (p)
+                QCOMPARE(p->values.size(), std::size_t(6)); // only complete points
+    }
+
+    void probePreviewThenFull() {
+        UtilityController c;
+        c.setSettings(smallSettings());
+        c.setDataset(moons());
+        QVERIFY(waitIdle(c));
+        c.setCurrentEps(0.3, true);
+        QVERIFY(waitIdle(c));
+        QVERIFY(c.state().probe.has_value());
+        QCOMPARE(c.state().probe->eps, 0.3);
+        QCOMPARE(c.state().probe->repeats, 3);
+        QVERIFY(!c.state().probe->full);
+        c.setCurrentEps(0.3, false);
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.state().probe->repeats, 4);
+        QVERIFY(c.state().probe->full);
+        // A burst of drag positions: only the last one is measured.
+        QSignalSpy probes(c.probeSlot(), &ui::JobSlot::started);
+        for (double e : {0.4, 0.5, 0.6, 0.7})
+            c.setCurrentEps(e, true);
+        QVERIFY(waitIdle(c));
+        QCOMPARE(probes.count(), 1);
+        QCOMPARE(c.state().probe->eps, 0.7);
+        c.setCurrentEps(UtilitySettings::nonPrivateEps(), false);
+        QCOMPARE(c.state().probe->mean, *c.state().nonPrivate);
+    }
+
+    void proposedEpsMeetsTarget() {
+        UtilityController c;
+        UtilitySettings s = smallSettings();
+        c.setSettings(s);
+        c.setDataset(moons());
+        QVERIFY(waitIdle(c));
+        const double atOne = c.estimateAt(0, core::Estimator::InverseEps, 1.0);
+        s.target = atOne; // the estimate at ε = 1 meets it exactly: the proposal is ≈ 1
+        c.setSettings(s);
+        QVERIFY(waitIdle(c));
+        const auto proposed = c.proposedEps();
+        QVERIFY(proposed.has_value());
+        QVERIFY2(std::abs(*proposed - 1.0) < 1e-6, qPrintable(QString::number(*proposed, 'g', 17)));
+        QVERIFY(c.proposalFromEstimate());
+        s.target = *c.state().nonPrivate - 1.0; // better than the non-private model: unreachable
+        c.setSettings(s);
+        QVERIFY(waitIdle(c));
+        QVERIFY(!c.proposedEps().has_value());
+    }
+
+    void verifyListsSteps() {
+        UtilityController c;
+        UtilitySettings s = smallSettings();
+        c.setSettings(s);
+        c.setDataset(moons());
+        QVERIFY(waitIdle(c));
+        s.target = c.state().points[5]->mean; // measured at ε ≈ 3.4: reachable
+        c.setSettings(s);
+        QVERIFY(waitIdle(c));
+        c.verifyTarget();
+        QVERIFY(waitIdle(c));
+        QVERIFY(c.state().verification.has_value());
+        QVERIFY(c.state().verification->reachable);
+        QVERIFY(!c.state().verification->steps.empty());
+        QVERIFY(std::isfinite(c.state().verification->chosenEps));
+    }
+
+    void unsupportedDataFailsWithMessage() {
+        UtilityController c;
+        QSignalSpy failed(&c, &UtilityController::failed);
+        core::GeneratorOptions options;
+        options.classes = 3;
+        c.setSettings(smallSettings());
+        c.setDataset(std::make_shared<const core::Dataset>(core::generateDataset("blobs", options)));
+        QVERIFY(failed.wait(10000));
+        QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("multiclass")),
+                 qPrintable(failed.at(0).at(0).toString()));
+        QVERIFY(waitIdle(c));
+    }
+};
+
+QTEST_MAIN(TestUtilityController)
+#include "test_utility_controller.moc"

@@ -1,0 +1,47 @@
+#pragma once
+// What the utility explorer has computed so far, as the GUI thread holds it. Filled in by
+// UtilityController from its background jobs; read by the view and by exports.
+
+#include "core/experiment/choose_eps.h"
+#include "core/experiment/experiment_data.h"
+#include "core/experiment/utility_sweep.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace elab::ui {
+
+/// The measured utility at the slider's ε: preview (few repetitions) while dragging, full
+/// (every repetition) after release.
+struct ProbeResult {
+    double eps = 0.0;
+    double mean = 0.0;
+    double sd = 0.0;
+    int repeats = 0;
+    bool full = false;
+};
+
+struct UtilityState {
+    std::shared_ptr<const core::PreparedData> data;        ///< prepared (split, clipped), null before
+    std::vector<double> grid;
+    std::vector<std::optional<core::SweepPoint>> points;   ///< by grid index; filled as they stream in
+    std::optional<double> nonPrivate;
+    std::vector<core::MeasuringFit> measuring;              ///< Taylor data per measuring point
+    core::PrivacyGuarantee guaranteeAtMax;
+    std::optional<ProbeResult> probe;
+    std::optional<core::ChooseEpsResult> verification;     ///< the last "verify" run
+    double verifiedTarget = 0.0;                            ///< the target it was run for
+    bool sweepCancelled = false;
+    bool sweepComplete = false;
+    double sweepSeconds = 0.0;
+
+    std::size_t completedPoints() const {
+        std::size_t n = 0;
+        for (const auto& p : points)
+            n += p.has_value();
+        return n;
+    }
+};
+
+} // namespace elab::ui
