@@ -1,0 +1,137 @@
+// Sessions: every field survives a save/open round trip; bad files give a message naming
+// the field (and the file), and nothing is returned to apply.
+
+#include "ui/session/session.h"
+
+#include "tests/ui/gui_test_support.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace elab;
+using elab::ui::Session;
+
+namespace {
+
+Session sample() {
+    Session s;
+    s.dataset.spec = QStringLiteral("builtin:penguins");
+    s.dataset.options.csv.labelColumn = "species";
+    s.dataset.options.csv.missing = core::MissingPolicy::ImputeMean;
+    s.sha256 = QStringLiteral("ab12");
+    auto& u = s.utility;
+    u.preprocess.norm = core::NormPolicy::ScaleByMaxNorm;
+    u.preprocess.standardise = true;
+    u.preprocess.intercept = true;
+    u.preprocess.positiveClass = "Adelie";
+    u.testFraction = 0.25;
+    u.mechanism = {core::MechanismKind::ObjPertGauss, core::Loss(core::LossKind::HuberSvm, 0.3, 2.0), 0.5, 1e-6};
+    u.metric = core::UtilityMetric::TestLoss;
+    u.repeats = 7;
+    u.seed = 18446744073709551557ULL; // near 2^64: must survive exactly
+    u.epsMin = 0.01;
+    u.epsMax = 50.0;
+    u.gridPoints = 13;
+    u.measureAt = {0.1, 2.5};
+    u.estimators = {core::Estimator::Anchored, core::Estimator::FirstOrder};
+    u.currentEps = 0.1 + 0.2; // not exactly representable: must round-trip bit for bit
+    u.target = 0.3333333333333333;
+    return s;
+}
+
+QByteArray replaced(QByteArray json, const char* from, const char* to) { return json.replace(from, to); }
+
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTripKeepsEveryField() {
+        const Session a = sample();
+        QString error;
+        const auto b = ui::sessionFromJson(ui::sessionToJson(a), &error);
+        QVERIFY2(b.has_value(), qPrintable(error));
+        QCOMPARE(b->dataset.spec, a.dataset.spec);
+        QCOMPARE(b->dataset.options.csv.labelColumn, a.dataset.options.csv.labelColumn);
+        QVERIFY(b->dataset.options.csv.missing == a.dataset.options.csv.missing);
+        QCOMPARE(b->sha256, a.sha256);
+        const auto& x = a.utility;
+        const auto& y = b->utility;
+        QVERIFY(y.preprocess.norm == x.preprocess.norm);
+        QCOMPARE(y.preprocess.standardise, x.preprocess.standardise);
+        QCOMPARE(y.preprocess.intercept, x.preprocess.intercept);
+        QVERIFY(y.preprocess.positiveClass == x.preprocess.positiveClass);
+        QCOMPARE(y.testFraction, x.testFraction);
+        QVERIFY(y.mechanism.kind == x.mechanism.kind);
+        QVERIFY(y.mechanism.loss.kind() == x.mechanism.loss.kind());
+        QCOMPARE(y.mechanism.loss.huberWidth(), x.mechanism.loss.huberWidth());
+        QCOMPARE(y.mechanism.loss.temperature(), x.mechanism.loss.temperature());
+        QCOMPARE(y.mechanism.lambda, x.mechanism.lambda);
+        QCOMPARE(y.mechanism.delta, x.mechanism.delta);
+        QVERIFY(y.metric == x.metric);
+        QCOMPARE(y.repeats, x.repeats);
+        QCOMPARE(y.seed, x.seed);
+        QCOMPARE(y.epsMin, x.epsMin);
+        QCOMPARE(y.epsMax, x.epsMax);
+        QCOMPARE(y.gridPoints, x.gridPoints);
+        QCOMPARE(y.measureAt, x.measureAt);
+        QVERIFY(y.estimators == x.estimators);
+        QCOMPARE(y.currentEps, x.currentEps);
+        QCOMPARE(*y.target, *x.target);
+    }
+
+    void nonPrivateStopAndNoTarget() {
+        Session a = sample();
+        a.utility.currentEps = ui::UtilitySettings::nonPrivateEps();
+        a.utility.target.reset();
+        a.utility.preprocess.positiveClass.reset();
+        const QByteArray json = ui::sessionToJson(a);
+        QVERIFY(json.contains("\"current_eps\": \"inf\""));
+        QString error;
+        const auto b = ui::sessionFromJson(json, &error);
+        QVERIFY2(b.has_value(), qPrintable(error));
+        QVERIFY(std::isinf(b->utility.currentEps));
+        QVERIFY(!b->utility.target.has_value());
+        QVERIFY(!b->utility.preprocess.positiveClass.has_value());
+    }
+
+    void badFilesNameTheProblem_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("expected");
+        const QByteArray good = ui::sessionToJson(sample());
+        QTest::newRow("not JSON") << QByteArray("{ this is not json") << "parse error";
+        QTest::newRow("empty") << QByteArray() << "parse error";
+        QTest::newRow("another JSON file") << QByteArray("{\"grid\": [1, 2]}") << "not an EpsilonLab session";
+        QTest::newRow("future version") << replaced(good, "\"version\": 1", "\"version\": 9") << "version";
+        QTest::newRow("unknown mechanism") << replaced(good, "\"objpert-gauss\"", "\"magic\"")
+                                           << "utility.mechanism.kind: unknown value 'magic'";
+        QTest::newRow("repeats not a number") << replaced(good, "\"repeats\": 7", "\"repeats\": \"seven\"")
+                                              << "utility.repeats: expected an integer";
+        QTest::newRow("invalid repeats") << replaced(good, "\"repeats\": 7", "\"repeats\": 0") << "repetitions";
+        QTest::newRow("missing field") << replaced(good, "\"metric\"", "\"metrik\"") << "utility.metric: missing";
+        QTest::newRow("bad missing policy") << replaced(good, "\"mean\"", "\"guess\"") << "dataset.missing";
+        QTest::newRow("negative lambda") << replaced(good, "\"lambda\": 0.5", "\"lambda\": -1") << "Λ";
+    }
+    void badFilesNameTheProblem() {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, expected);
+        QString error;
+        QVERIFY(!ui::sessionFromJson(json, &error).has_value());
+        QVERIFY2(error.contains(expected), qPrintable(QStringLiteral("expected '%1' in '%2'").arg(expected, error)));
+    }
+
+    void fileRoundTripAndMissingFile() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("s.epsilonlab.json"));
+        QString error;
+        QVERIFY2(ui::writeSessionFile(path, sample(), &error), qPrintable(error));
+        QVERIFY(ui::readSessionFile(path, &error).has_value());
+        QVERIFY(!ui::readSessionFile(dir.filePath(QStringLiteral("nope.json")), &error).has_value());
+        QVERIFY2(error.contains(QStringLiteral("nope.json")), qPrintable(error));
+    }
+};
+
+QTEST_MAIN(TestSession)
+#include "test_session.moc"
