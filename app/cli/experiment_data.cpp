@@ -17,7 +17,8 @@ void ExperimentDataOptions::addTo(CLI::App& command) {
         ->check(CLI::IsMember({"clip", "max", "none"}));
     command.add_flag("--standardise", standardise, "Standardise columns with training statistics (leaks privacy)");
     command.add_flag("--intercept", intercept, "Append a constant feature before the norm step");
-    command.add_option("--positive", positive, "Binarise a multiclass label: this class against the rest");
+    command.add_option("--positive", positive, "Binarise a multiclass label: this class against the rest "
+                                                "(without it: one-vs-rest over all classes, budget split)");
     command.add_option("--subsample", subsample, "Train on a seeded random subset of this many training rows "
                                                  "(after the test split)")
         ->check(CLI::PositiveNumber);

@@ -1,7 +1,8 @@
 #pragma once
 // Data preparation shared by the experiment commands: training data (DataOptions), a test
 // set (--test FILE or --split FRACTION), preprocessing (MATH.md §1; default: clip rows)
-// and the binary label mapping the margin losses need.
+// and the optional binarisation (--positive); without it a multiclass label is trained
+// one-vs-rest with the budget split (core/experiment/one_vs_rest.h).
 
 #include "app/cli/data_options.h"
 #include "core/data/dataset.h"

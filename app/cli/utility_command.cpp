@@ -1,9 +1,9 @@
 #include "app/cli/utility_command.h"
 
+#include "app/cli/experiment_json.h"
 #include "core/experiment/choose_eps.h"
 #include "core/experiment/utility_sweep.h"
 
-#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -20,11 +20,6 @@ std::vector<std::string> splitList(const std::string& text) {
         if (!item.empty())
             items.push_back(item);
     return items;
-}
-
-nlohmann::ordered_json guaranteeJson(const core::PrivacyGuarantee& g) {
-    return {{"private", g.isPrivate}, {"notion", g.notion}, {"delta", g.delta}, {"source", g.source},
-            {"assumptions", g.assumptions}, {"notes", g.notes}};
 }
 
 std::string csvText(const core::UtilitySweepResult& r) {
@@ -60,6 +55,8 @@ void UtilityCommand::addTo(CLI::App& command) {
     command.add_option("--metric", metric, "Utility")->check(CLI::IsMember({"train-loss", "test-loss", "train-acc", "test-acc"}));
     command.add_option("--seed", seed, "Seed of every random stream (noise, split)");
     command.add_option("--threads", threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    command.add_option("--max-iterations", maxIterations, "Newton iterations per fit before giving up (reported)")
+        ->check(CLI::PositiveNumber);
     command.add_option("--out", out, "Write to this file instead of stdout");
     command.add_flag("--csv", csv, "CSV (grid, measured mean and sd, estimates) instead of JSON");
 }
@@ -75,23 +72,29 @@ core::MechanismSpec UtilityCommand::mechanismSpec() const {
 
 namespace {
 
+// Margin losses take a binary label, or a multiclass one (one-vs-rest, budget split).
 void requireLabelKind(const core::MechanismSpec& spec, const ExperimentData& prepared) {
     const core::TaskKind task = prepared.train.targets.kind;
-    if (spec.loss.isMargin() && task != core::TaskKind::Binary)
+    if (spec.loss.isMargin() && task == core::TaskKind::Regression)
         throw std::invalid_argument(std::string("the ") + core::toString(spec.loss.kind()) +
-                                    " loss needs a binary label, the data is " + core::toString(task) +
-                                    ": pass --positive CLASS (one-vs-rest with a split budget is not built yet)");
+                                    " loss needs a class label, the data has a regression target (the squared loss "
+                                    "fits it, non-private only)");
     if (!spec.loss.isMargin() && task != core::TaskKind::Regression)
         throw std::invalid_argument("squared loss needs a regression target");
 }
 
 core::SweepData sweepDataOf(const ExperimentData& prepared) {
-    core::SweepData d{prepared.train.features, prepared.train.targets.values};
-    if (prepared.test) {
-        d.testX = &prepared.test->features;
-        d.testY = &prepared.test->targets.values;
-    }
-    return d;
+    return core::sweepDataOf(prepared.train, prepared.test ? &*prepared.test : nullptr);
+}
+
+// Class names for the JSON: those of the one-vs-rest models, none for a binary model.
+std::vector<std::string> modelNames(const ExperimentData& prepared, int classes) {
+    return classes >= 2 ? prepared.train.targets.classNames : std::vector<std::string>{};
+}
+
+nlohmann::ordered_json classCount(const ExperimentData& prepared) {
+    return prepared.train.targets.isClassification() ? nlohmann::ordered_json(prepared.train.targets.classCount())
+                                                     : nlohmann::ordered_json();
 }
 
 void writeText(const std::string& out, const std::string& text) {
@@ -120,6 +123,7 @@ int UtilityCommand::run() const {
         spec.estimators.push_back(core::estimatorFromString(e));
     spec.seed = seed;
     spec.threads = threads;
+    spec.solverOptions.maxIterations = maxIterations;
 
     requireLabelKind(spec.mechanism, prepared);
     const core::UtilitySweepResult r = core::runUtilitySweep(sweepDataOf(prepared), spec);
@@ -133,21 +137,25 @@ int UtilityCommand::run() const {
         j["version"] = EPSILONLAB_VERSION;
         j["seed"] = seed;
         j["data"] = dataJson(prepared);
+        j["classes"] = classCount(prepared);
         j["mechanism"] = {{"name", mechanism},
                           {"loss", loss},
                           {"lambda", lambda},
                           {"lambda_convention", "L(θ) + (Λ/2n)‖θ‖²"},
                           {"delta", spec.mechanism.isGaussian() ? delta : 0.0},
+                          {"one_vs_rest", oneVsRestJson(r.classes, prepared.train.targets.classNames, spec.mechanism)},
                           {"guarantee", guaranteeJson(r.guaranteeAtMax)}};
         j["metric"] = metric;
         j["repeats"] = repeats;
         j["grid"] = r.grid;
-        nlohmann::ordered_json mean = nlohmann::ordered_json::array(), sd = nlohmann::ordered_json::array();
+        nlohmann::ordered_json mean = nlohmann::ordered_json::array(), sd = nlohmann::ordered_json::array(),
+                               values = nlohmann::ordered_json::array();
         for (const auto& p : r.points) {
             mean.push_back(p.mean);
             sd.push_back(p.sd);
+            values.push_back(p.values);
         }
-        j["measured"] = {{"mean", mean}, {"std", sd}};
+        j["measured"] = {{"mean", mean}, {"std", sd}, {"values", values}};
         j["nonprivate"] = r.nonPrivate;
         nlohmann::ordered_json estimatesJson = nlohmann::ordered_json::array(), errors = nlohmann::ordered_json::array();
         for (const auto& e : r.estimates) {
@@ -162,6 +170,9 @@ int UtilityCommand::run() const {
         }
         j["estimates"] = estimatesJson;
         j["errors"] = errors;
+        const auto names = modelNames(prepared, r.classes);
+        j["solver"] = solverJson(r.solver, names);
+        j["solver"]["measuring"] = solverJson(r.measuringSolver, names);
         j["timings"] = {{"fits", r.fits},
                         {"seconds_measured", r.secondsMeasured},
                         {"seconds_estimates", r.secondsEstimates}};
@@ -186,15 +197,15 @@ nlohmann::ordered_json stepsJson(const std::vector<core::ChooseEpsStep>& steps) 
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& s : steps) {
         nlohmann::ordered_json j{{"eps", s.eps}, {"measured", s.measured}};
-        j["derivative"] = std::isnan(s.derivative) ? nlohmann::ordered_json() : nlohmann::ordered_json(s.derivative);
-        j["next_eps"] = std::isnan(s.proposed) ? nlohmann::ordered_json() : nlohmann::ordered_json(s.proposed);
+        j["derivative"] = numberOrNull(s.derivative);
+        j["next_eps"] = numberOrNull(s.proposed);
         j["meets_target"] = s.meets;
         j["trainings"] = s.trainings;
+        j["values"] = s.values;
         list.push_back(j);
     }
     return list;
 }
-nlohmann::ordered_json numberOrNull(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
 } // namespace
 
 int ChooseEpsCommand::run() const {
@@ -210,6 +221,7 @@ int ChooseEpsCommand::run() const {
     spec.maxSteps = maxSteps;
     spec.seed = common.seed;
     spec.threads = common.threads;
+    spec.solverOptions.maxIterations = common.maxIterations;
     requireLabelKind(spec.mechanism, prepared);
     const core::ChooseEpsResult r = core::chooseEpsilon(sweepDataOf(prepared), spec);
 
@@ -218,8 +230,12 @@ int ChooseEpsCommand::run() const {
     j["version"] = EPSILONLAB_VERSION;
     j["seed"] = common.seed;
     j["data"] = dataJson(prepared);
+    j["classes"] = classCount(prepared);
     j["mechanism"] = {{"name", common.mechanism}, {"loss", common.loss}, {"lambda", common.lambda},
-                      {"delta", common.delta}};
+                      {"delta", common.delta},
+                      {"one_vs_rest", oneVsRestJson(r.classes, prepared.train.targets.classNames, spec.mechanism)},
+                      {"guarantee_at_chosen_eps",
+                       r.guarantee.notion.empty() ? nlohmann::ordered_json() : guaranteeJson(r.guarantee)}};
     j["metric"] = common.metric;
     j["target"] = target;
     j["tolerance"] = tolerance;
@@ -235,6 +251,9 @@ int ChooseEpsCommand::run() const {
     j["bisection"] = {{"steps", stepsJson(r.bisection)},
                       {"eps", numberOrNull(r.bisectionEps)},
                       {"trainings", r.bisection.empty() ? 0 : r.bisection.back().trainings}};
+    const auto names = modelNames(prepared, r.classes);
+    j["solver"] = solverJson(r.solver, names);
+    j["solver"]["bisection"] = solverJson(r.bisectionSolver, names);
     j["note"] = "choosing ε by measuring utility on the private data spends privacy unless the data is public or a proxy";
     writeText(common.out, j.dump(2) + "\n");
     return r.reachable ? 0 : 3;

@@ -26,6 +26,7 @@ struct UtilityCommand {
     std::string metric = "train-loss";
     unsigned long long seed = 1;
     int threads = 0;
+    int maxIterations = 100;
     std::string out;
     bool csv = false;
 

@@ -1,7 +1,6 @@
 #include "core/experiment/choose_eps.h"
 
-#include "core/model/linear_objective.h"
-#include "core/privacy/private_fit.h"
+#include "core/experiment/one_vs_rest.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -19,39 +18,39 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 struct Measurement {
     double value = 0.0;
     double derivative = 0.0;
+    std::vector<double> values; ///< per repetition
 };
 
-// Mean F(ε) and F′(ε) over the repetitions; repetition r uses the noise of stream (seed, r).
+// Mean F(ε) and F′(ε) over the repetitions; repetition r uses the noise of stream (seed, r)
+// (one-vs-rest: (seed, r, k) for model k, see one_vs_rest.h).
 class Measurer {
 public:
-    Measurer(const SweepData& data, const ChooseEpsSpec& spec, std::stop_token stop)
-        : m_data(data), m_spec(spec), m_stop(std::move(stop)),
-          m_arena(spec.threads > 0 ? spec.threads : tbb::task_arena::automatic), m_gram(gramMatrix(data.trainX)) {
-        for (int r = 0; r < spec.repeats; ++r) {
-            Rng rng(deriveSeed(spec.seed, static_cast<std::uint64_t>(r)));
-            m_noise.push_back(drawNoise(data.trainX.cols(), rng));
-        }
+    Measurer(const OneVsRest& problem, const ChooseEpsSpec& spec, std::stop_token stop, SolverSummary& solver)
+        : m_problem(problem), m_spec(spec), m_stop(std::move(stop)), m_solver(solver),
+          m_arena(spec.threads > 0 ? spec.threads : tbb::task_arena::automatic) {
+        for (int r = 0; r < spec.repeats; ++r)
+            m_noise.push_back(problem.drawNoise(spec.seed, r));
     }
 
     Measurement measure(double eps, bool withDerivative) {
         const auto R = static_cast<std::size_t>(m_spec.repeats);
         std::vector<double> values(R), derivatives(R);
-        const FeatureMatrix& X = usesTestSet(m_spec.metric) ? *m_data.testX : m_data.trainX;
-        const Eigen::VectorXd& y = usesTestSet(m_spec.metric) ? *m_data.testY : m_data.trainY;
+        std::vector<SolverSummary> solverSlots(R);
         m_arena.execute([&] {
             tbb::parallel_for(std::size_t(0), R, [&](std::size_t r) {
-                const PrivateFit fit =
-                    fitPrivate(m_data.trainX, m_data.trainY, m_spec.mechanism, eps, m_noise[r], nullptr, m_stop, {}, &m_gram);
+                const OneVsRest::Models fits = m_problem.fit(eps, m_noise[r], nullptr, m_stop, m_spec.solverOptions);
+                m_problem.record(solverSlots[r], fits, eps, static_cast<int>(r));
                 if (withDerivative) {
-                    const TaylorPoint point = taylorPoint(m_data.trainX, m_data.trainY, m_spec.mechanism, eps,
-                                                          m_noise[r].z, fit.minimiser, UtilityData{X, y}, false, &m_gram);
+                    const TaylorPoint point = m_problem.taylorPoint(eps, m_noise[r], fits, false);
                     values[r] = point.value;
                     derivatives[r] = point.d1;
                 } else {
-                    values[r] = evaluateUtility(m_spec.metric, m_spec.mechanism.loss, X, y, fit.theta);
+                    values[r] = m_problem.utility(fits);
                 }
             });
         });
+        for (const SolverSummary& slot : solverSlots)
+            m_solver.merge(slot);
         m_trainings += m_spec.repeats;
         Measurement m;
         for (std::size_t r = 0; r < R; ++r) {
@@ -60,6 +59,7 @@ public:
         }
         if (!withDerivative)
             m.derivative = kNaN;
+        m.values = std::move(values);
         return m;
     }
 
@@ -67,12 +67,12 @@ public:
     bool stopped() const { return m_stop.stop_requested(); }
 
 private:
-    const SweepData& m_data;
+    const OneVsRest& m_problem;
     const ChooseEpsSpec& m_spec;
     std::stop_token m_stop;
+    SolverSummary& m_solver;
     tbb::task_arena m_arena;
-    Eigen::MatrixXd m_gram;
-    std::vector<NoiseDraw> m_noise;
+    std::vector<std::vector<NoiseDraw>> m_noise;
     int m_trainings = 0;
 };
 
@@ -112,36 +112,35 @@ std::string ChooseEpsSpec::validate() const {
         return "need 0 < eps-min ≤ measure-at ≤ eps-max";
     if (repeats < 1 || maxSteps < 1)
         return "repeats and max steps must be ≥ 1";
+    if (std::string e = solverOptions.validate(); !e.empty())
+        return e;
     return {};
 }
 
 ChooseEpsResult chooseEpsilon(const SweepData& data, const ChooseEpsSpec& spec, RunContext* ctx) {
     if (std::string e = spec.validate(); !e.empty())
         throw std::invalid_argument(e);
-    if (usesTestSet(spec.metric) && (!data.testX || !data.testY))
-        throw std::invalid_argument("test-loss needs a test set");
+    const OneVsRest problem(data, spec.mechanism, spec.metric);
     const std::stop_token stop = ctx ? ctx->stopToken() : std::stop_token();
     ChooseEpsResult result;
     result.chosenEps = result.bisectionEps = kNaN;
+    result.classes = problem.classes();
+    result.models = problem.models();
 
-    MechanismSpec nonPrivate = spec.mechanism;
-    nonPrivate.kind = MechanismKind::NonPrivate;
-    const PrivateFit reference = fitPrivate(data.trainX, data.trainY, nonPrivate, 1.0, NoiseDraw{}, nullptr, stop);
-    result.nonPrivate = evaluateUtility(spec.metric, spec.mechanism.loss,
-                                        usesTestSet(spec.metric) ? *data.testX : data.trainX,
-                                        usesTestSet(spec.metric) ? *data.testY : data.trainY, reference.theta);
+    const OneVsRest::Models reference = problem.fitNonPrivate(stop, spec.solverOptions);
+    result.nonPrivate = problem.utility(reference);
     if (result.nonPrivate > spec.target) {
         result.reachable = false;
         return result;
     }
 
     // Taylor-guided refinement.
-    Measurer taylor(data, spec, stop);
+    Measurer taylor(problem, spec, stop, result.solver);
     double lo = spec.epsMin, hi = INFINITY; // lo misses the target (assumed), hi meets it
     double eps = spec.measureAt;
     for (int k = 0; k < spec.maxSteps && !taylor.stopped(); ++k) {
         const Measurement m = taylor.measure(eps, true);
-        ChooseEpsStep step{eps, m.value, m.derivative, kNaN, m.value <= spec.target, taylor.trainings()};
+        ChooseEpsStep step{eps, m.value, m.derivative, kNaN, m.value <= spec.target, taylor.trainings(), m.values};
         if (step.meets) {
             hi = std::min(hi, eps);
             if (std::isnan(result.chosenEps) || eps < result.chosenEps)
@@ -169,12 +168,12 @@ ChooseEpsResult chooseEpsilon(const SweepData& data, const ChooseEpsSpec& spec, 
     }
 
     // Baseline: bisection on log ε between epsMin and epsMax, measured utility only.
-    Measurer bisect(data, spec, stop);
+    Measurer bisect(problem, spec, stop, result.bisectionSolver);
     double a = spec.epsMin, b = spec.epsMax;
     for (int k = 0; k < 60 && !bisect.stopped(); ++k) {
         const double mid = geometricMid(a, b);
         const Measurement m = bisect.measure(mid, false);
-        ChooseEpsStep step{mid, m.value, kNaN, kNaN, m.value <= spec.target, bisect.trainings()};
+        ChooseEpsStep step{mid, m.value, kNaN, kNaN, m.value <= spec.target, bisect.trainings(), m.values};
         if (step.meets) {
             b = mid;
             result.bisectionEps = mid;
@@ -189,6 +188,8 @@ ChooseEpsResult chooseEpsilon(const SweepData& data, const ChooseEpsSpec& spec, 
         result.bisection.push_back(step);
     }
     result.cancelled = stop.stop_requested();
+    if (!std::isnan(result.chosenEps))
+        result.guarantee = problem.guarantee(result.chosenEps);
     if (ctx)
         ctx->progress(1.0, "choose-eps");
     return result;

@@ -7,9 +7,12 @@
 // order: ε̂ = (F̂ − F)/F′ + ε̄ (Algorithm 1); inverse-eps: linear in 1/ε — safeguarded by
 // the bracket of measured ε that do and do not meet the target (geometric midpoint when the
 // proposal leaves it). Proposals aim at the band centre F̂ − tol/2. A bisection on log ε over the same measurements is the baseline.
-// Utility is a loss (lower is better); objective perturbation (Gaussian) only.
+// Utility is a loss (lower is better); objective perturbation (Gaussian) only. Multiclass
+// data (SweepData::classes = K) is one-vs-rest with the budget split (one_vs_rest.h): the ε
+// searched for is the whole classifier's, each model trained at ε/K.
 
 #include "core/estimation/taylor.h"
+#include "core/experiment/solver_summary.h"
 #include "core/experiment/utility_sweep.h"
 
 #include <vector>
@@ -28,6 +31,7 @@ struct ChooseEpsSpec {
     double epsMin = 1e-3, epsMax = 1e2;
     std::uint64_t seed = 1;
     int threads = 0;
+    NewtonCgOptions solverOptions; ///< every fit's tolerances and iteration limits
 
     std::string validate() const;
 };
@@ -38,7 +42,8 @@ struct ChooseEpsStep {
     double derivative = 0.0; ///< mean F′ (NaN for bisection steps)
     double proposed = 0.0;   ///< next ε (NaN on the last step)
     bool meets = false;      ///< measured ≤ target
-    int trainings = 0;       ///< cumulative
+    int trainings = 0;       ///< cumulative classifier trainings (each K model fits one-vs-rest)
+    std::vector<double> values; ///< F per repetition
 };
 
 struct ChooseEpsResult {
@@ -51,6 +56,11 @@ struct ChooseEpsResult {
     double bisectionEps = 0.0;
     bool converged = false;
     bool cancelled = false;
+    int classes = 0;                         ///< K for one-vs-rest, 0 for a binary classifier
+    int models = 1;                          ///< binary models per classifier
+    PrivacyGuarantee guarantee;              ///< at chosenEps (notion empty if none was found)
+    SolverSummary solver;                    ///< the refinement's fits
+    SolverSummary bisectionSolver;           ///< the bisection's fits
 };
 
 ChooseEpsResult chooseEpsilon(const SweepData& data, const ChooseEpsSpec& spec, RunContext* ctx = nullptr);

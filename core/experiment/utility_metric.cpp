@@ -41,4 +41,35 @@ double evaluateUtility(UtilityMetric metric, const Loss& loss, const FeatureMatr
     return static_cast<double>(correct) / static_cast<double>(n);
 }
 
+double evaluateOneVsRest(UtilityMetric metric, const Loss& loss, const FeatureMatrix& X,
+                         const Eigen::VectorXd& labels, const std::vector<Eigen::VectorXd>& thetas) {
+    const auto K = static_cast<int>(thetas.size());
+    const Index n = X.rows();
+    Eigen::MatrixXd scores(n, K);
+    for (int k = 0; k < K; ++k) {
+        Eigen::VectorXd p;
+        multiply(X, thetas[static_cast<std::size_t>(k)], p);
+        scores.col(k) = p;
+    }
+    if (isLossMetric(metric)) {
+        double total = 0.0;
+        for (int k = 0; k < K; ++k) {
+            double sum = 0.0;
+            for (Index i = 0; i < n; ++i)
+                sum += loss.value(scores(i, k), static_cast<int>(labels[i]) == k ? 1.0 : -1.0);
+            total += sum / static_cast<double>(n);
+        }
+        return total / K;
+    }
+    Index correct = 0;
+    for (Index i = 0; i < n; ++i) {
+        const int label = static_cast<int>(labels[i]);
+        bool strictlyLargest = true;
+        for (int k = 0; k < K && strictlyLargest; ++k)
+            strictlyLargest = k == label || scores(i, k) < scores(i, label);
+        correct += strictlyLargest ? 1 : 0;
+    }
+    return static_cast<double>(correct) / static_cast<double>(n);
+}
+
 } // namespace elab::core

@@ -1,8 +1,6 @@
 #include "core/experiment/utility_sweep.h"
 
-#include "core/model/linear_objective.h"
-#include "core/privacy/private_fit.h"
-#include "core/util/random.h"
+#include "core/experiment/one_vs_rest.h"
 
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
@@ -34,9 +32,6 @@ void meanAndSd(const std::vector<double>& v, double& mean, double& sd) {
     sd = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0;
 }
 
-const FeatureMatrix& metricX(const SweepData& d, UtilityMetric m) { return usesTestSet(m) ? *d.testX : d.trainX; }
-const Eigen::VectorXd& metricY(const SweepData& d, UtilityMetric m) { return usesTestSet(m) ? *d.testY : d.trainY; }
-
 } // namespace
 
 std::string UtilitySweepSpec::validate() const {
@@ -54,6 +49,8 @@ std::string UtilitySweepSpec::validate() const {
         return "repeats must be ≥ 1";
     if (threads < 0)
         return "threads must be ≥ 0";
+    if (std::string e = solverOptions.validate(); !e.empty())
+        return e;
     if (!measureAt.empty()) {
         if (mechanism.kind != MechanismKind::ObjPertGauss)
             return "Taylor estimates (measuring points) are derived for objpert-gauss only";
@@ -67,8 +64,19 @@ std::string UtilitySweepSpec::validate() const {
 }
 
 double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps) {
-    if (fit.points.empty() || (estimator == Estimator::Anchored && fit.anchors.size() != fit.points.size()))
+    const bool anchored = estimator == Estimator::Anchored;
+    if (fit.points.empty() || (anchored && fit.anchors.size() != fit.points.size()))
         return NAN;
+    if (fit.models > 1) {
+        if (fit.modelPoints.size() != fit.points.size() || (anchored && fit.modelAnchors.size() != fit.points.size()))
+            return NAN;
+        double sum = 0.0;
+        for (std::size_t r = 0; r < fit.points.size(); ++r)
+            for (std::size_t k = 0; k < fit.modelPoints[r].size(); ++k)
+                sum += estimateUtility(fit.modelPoints[r][k], estimator, eps / fit.models,
+                                       anchored ? &fit.modelAnchors[r][k] : nullptr);
+        return sum / static_cast<double>(fit.points.size() * static_cast<std::size_t>(fit.models));
+    }
     double sum = 0.0;
     for (std::size_t r = 0; r < fit.points.size(); ++r)
         sum += estimateUtility(fit.points[r], estimator, eps,
@@ -117,56 +125,49 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
                                    const SweepPointSink& sink) {
     if (std::string e = spec.validate(); !e.empty())
         throw std::invalid_argument(e);
-    if (usesTestSet(spec.metric) && (!data.testX || !data.testY))
-        throw std::invalid_argument(std::string("metric ") + toString(spec.metric) + " needs a test set");
-    const auto G = static_cast<Eigen::Index>(spec.grid.size());
-    const int R = spec.repeats;
-    const Eigen::Index p = data.trainX.cols();
+    const OneVsRest problem(data, spec.mechanism, spec.metric);
+    const auto G = static_cast<std::size_t>(spec.grid.size());
+    const auto R = static_cast<std::size_t>(spec.repeats);
+    const auto K = static_cast<std::size_t>(problem.models());
     const std::stop_token stop = ctx ? ctx->stopToken() : std::stop_token();
-    const Loss& loss = spec.mechanism.loss;
 
     UtilitySweepResult result;
     result.grid = spec.grid;
-    std::vector<NoiseDraw> noise(static_cast<std::size_t>(R));
-    for (int r = 0; r < R; ++r) {
-        Rng rng(deriveSeed(spec.seed, static_cast<std::uint64_t>(r)));
-        noise[static_cast<std::size_t>(r)] = drawNoise(p, rng);
-    }
-
-    // The preconditioner's Gram matrix, once for every fit on this data (empty if p is large).
-    const Eigen::MatrixXd gram = gramMatrix(data.trainX);
+    result.classes = problem.classes();
+    result.models = problem.models();
+    std::vector<std::vector<NoiseDraw>> noise;
+    for (std::size_t r = 0; r < R; ++r)
+        noise.push_back(problem.drawNoise(spec.seed, static_cast<int>(r)));
 
     // Non-private reference (and the anchor's θ).
-    MechanismSpec nonPrivate = spec.mechanism;
-    nonPrivate.kind = MechanismKind::NonPrivate;
-    const PrivateFit reference = fitPrivate(data.trainX, data.trainY, nonPrivate, 1.0, noise[0], nullptr, stop, {}, &gram);
-    result.nonPrivate = evaluateUtility(spec.metric, loss, metricX(data, spec.metric), metricY(data, spec.metric),
-                                        reference.theta);
+    const OneVsRest::Models reference = problem.fitNonPrivate(stop, spec.solverOptions);
+    result.nonPrivate = problem.utility(reference);
+    problem.record(result.measuringSolver, reference, INFINITY, 0);
+    const std::vector<Eigen::VectorXd> referenceMinimisers = OneVsRest::minimisers(reference);
 
-    // Measured grid: values[g][r].
-    std::vector<std::vector<double>> values(static_cast<std::size_t>(G), std::vector<double>(static_cast<std::size_t>(R), NAN));
-    std::vector<std::atomic<int>> done(static_cast<std::size_t>(G));
-    std::atomic<int> fits{0}, finishedFits{0};
+    // Measured grid: values[g][r]; the solver's outcome of every fit, slot (g, r).
+    std::vector<std::vector<double>> values(G, std::vector<double>(R, NAN));
+    std::vector<SolverSummary> solverSlots(G * R);
+    std::vector<std::atomic<int>> done(G);
+    std::atomic<int> finishedFits{0};
     std::mutex sinkMutex, progressMutex;
     const auto start = Clock::now();
     tbb::task_arena arena(spec.threads > 0 ? spec.threads : tbb::task_arena::automatic);
     arena.execute([&] {
-        tbb::parallel_for(0, R, [&](int r) {
-            Eigen::VectorXd warm;
-            for (Eigen::Index g = 0; g < G; ++g) {
+        tbb::parallel_for(std::size_t(0), R, [&](std::size_t r) {
+            std::vector<Eigen::VectorXd> warm;
+            for (std::size_t g = 0; g < G; ++g) {
                 if (stop.stop_requested())
                     return;
-                const PrivateFit fit = fitPrivate(data.trainX, data.trainY, spec.mechanism, spec.grid[static_cast<std::size_t>(g)],
-                                                  noise[static_cast<std::size_t>(r)], warm.size() ? &warm : nullptr, stop,
-                                                  {}, &gram);
-                if (fit.solver.status == NewtonCgStatus::Stopped)
+                const OneVsRest::Models fits =
+                    problem.fit(spec.grid[g], noise[r], warm.empty() ? nullptr : &warm, stop, spec.solverOptions);
+                if (OneVsRest::stopped(fits))
                     return;
-                warm = fit.minimiser;
-                ++fits;
-                values[static_cast<std::size_t>(g)][static_cast<std::size_t>(r)] =
-                    evaluateUtility(spec.metric, loss, metricX(data, spec.metric), metricY(data, spec.metric), fit.theta);
-                if (++done[static_cast<std::size_t>(g)] == R && sink) {
-                    SweepPoint point{g, spec.grid[static_cast<std::size_t>(g)], 0.0, 0.0, values[static_cast<std::size_t>(g)]};
+                warm = OneVsRest::minimisers(fits);
+                problem.record(solverSlots[g * R + r], fits, spec.grid[g], static_cast<int>(r));
+                values[g][r] = problem.utility(fits);
+                if (++done[g] == static_cast<int>(R) && sink) {
+                    SweepPoint point{static_cast<Eigen::Index>(g), spec.grid[g], 0.0, 0.0, values[g]};
                     meanAndSd(point.values, point.mean, point.sd);
                     const std::lock_guard lock(sinkMutex);
                     sink(point);
@@ -180,58 +181,74 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
         });
     });
     result.secondsMeasured = seconds(start);
-    result.fits = fits;
     result.cancelled = stop.stop_requested();
-    for (Eigen::Index g = 0; g < G; ++g) {
-        if (done[static_cast<std::size_t>(g)] != R)
+    for (const SolverSummary& slot : solverSlots)
+        result.solver.merge(slot);
+    result.fits = result.solver.fits;
+    for (std::size_t g = 0; g < G; ++g) {
+        if (done[g] != static_cast<int>(R))
             continue;
-        SweepPoint point{g, spec.grid[static_cast<std::size_t>(g)], 0.0, 0.0, values[static_cast<std::size_t>(g)]};
+        SweepPoint point{static_cast<Eigen::Index>(g), spec.grid[g], 0.0, 0.0, values[g]};
         meanAndSd(point.values, point.mean, point.sd);
         result.points.push_back(std::move(point));
     }
-    result.guaranteeAtMax = perturbedProblem(spec.mechanism, data.trainX.rows(), spec.grid.back(), noise[0]).guarantee;
+    result.guaranteeAtMax = problem.guarantee(spec.grid.back());
     if (result.cancelled || spec.measureAt.empty())
         return result;
 
-    // Taylor estimates: one measuring fit per (ε̄, repetition).
+    // Taylor estimates: one measuring fit per (ε̄, repetition), warm from the non-private models.
     const auto estimatesStart = Clock::now();
     const bool needSecond = std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::SecondOrder) != spec.estimators.end();
     const bool needAnchor = std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::Anchored) != spec.estimators.end();
-    const UtilityData utility{metricX(data, spec.metric), metricY(data, spec.metric)};
-    std::vector<TaylorAnchor> anchors(static_cast<std::size_t>(R));
+    const bool oneVsRest = K > 1;
     const auto M = spec.measureAt.size();
-    std::vector<std::vector<TaylorPoint>> taylor(M, std::vector<TaylorPoint>(static_cast<std::size_t>(R)));
+    std::vector<MeasuringFit> measuring(M);
+    for (std::size_t m = 0; m < M; ++m) {
+        measuring[m].measureAt = spec.measureAt[m];
+        measuring[m].models = static_cast<int>(K);
+        measuring[m].points.resize(R);
+        if (oneVsRest)
+            measuring[m].modelPoints.resize(R);
+    }
+    std::vector<TaylorAnchor> anchors(R);
+    std::vector<std::vector<TaylorAnchor>> modelAnchors(needAnchor && oneVsRest ? R : 0);
+    std::vector<SolverSummary> measuringSlots(M * R);
     arena.execute([&] {
-        tbb::parallel_for(std::size_t(0), M * static_cast<std::size_t>(R), [&](std::size_t k) {
+        tbb::parallel_for(std::size_t(0), M * R, [&](std::size_t k) {
             if (stop.stop_requested())
                 return;
-            const std::size_t m = k / static_cast<std::size_t>(R), r = k % static_cast<std::size_t>(R);
-            const PrivateFit fit = fitPrivate(data.trainX, data.trainY, spec.mechanism, spec.measureAt[m], noise[r],
-                                              &reference.minimiser, stop, {}, &gram);
-            taylor[m][r] = taylorPoint(data.trainX, data.trainY, spec.mechanism, spec.measureAt[m], noise[r].z,
-                                       fit.minimiser, utility, needSecond, &gram);
+            const std::size_t m = k / R, r = k % R;
+            const OneVsRest::Models fits =
+                problem.fit(spec.measureAt[m], noise[r], &referenceMinimisers, stop, spec.solverOptions);
+            problem.record(measuringSlots[k], fits, spec.measureAt[m], static_cast<int>(r));
+            measuring[m].points[r] = problem.taylorPoint(spec.measureAt[m], noise[r], fits, needSecond,
+                                                         oneVsRest ? &measuring[m].modelPoints[r] : nullptr);
             if (needAnchor && m == 0) // one anchor per repetition, shared by every measuring point
-                anchors[r] = taylorAnchor(data.trainX, data.trainY, spec.mechanism, reference.minimiser, noise[r].z,
-                                          utility, &gram);
+                anchors[r] = problem.taylorAnchor(noise[r], reference, oneVsRest ? &modelAnchors[r] : nullptr);
         });
     });
+    for (const SolverSummary& slot : measuringSlots)
+        result.measuringSolver.merge(slot);
     result.cancelled = stop.stop_requested();
     if (result.cancelled)
         return result;
-    for (std::size_t m = 0; m < M; ++m) {
-        MeasuringFit fit{spec.measureAt[m], std::move(taylor[m]), needAnchor ? anchors : std::vector<TaylorAnchor>{}};
+    for (MeasuringFit& fit : measuring) {
+        if (needAnchor) {
+            fit.anchors = anchors;
+            fit.modelAnchors = modelAnchors;
+        }
         for (Estimator estimator : spec.estimators) {
             EstimateCurve curve;
-            curve.measureAt = spec.measureAt[m];
+            curve.measureAt = fit.measureAt;
             curve.estimator = estimator;
             for (const TaylorPoint& t : fit.points) {
-                curve.measuredValue += t.value / R;
-                curve.derivative += t.d1 / R;
+                curve.measuredValue += t.value / static_cast<double>(R);
+                curve.derivative += t.d1 / static_cast<double>(R);
             }
             double errorSum = 0.0;
-            for (Eigen::Index g = 0; g < G; ++g) {
-                curve.values.push_back(meanEstimate(fit, estimator, spec.grid[static_cast<std::size_t>(g)]));
-                errorSum += std::abs(curve.values.back() - result.points[static_cast<std::size_t>(g)].mean);
+            for (std::size_t g = 0; g < G; ++g) {
+                curve.values.push_back(meanEstimate(fit, estimator, spec.grid[g]));
+                errorSum += std::abs(curve.values.back() - result.points[g].mean);
             }
             curve.meanAbsError = errorSum / static_cast<double>(G);
             result.estimates.push_back(std::move(curve));

@@ -4,8 +4,13 @@
 // along ε within a repetition; repetition r draws its noise from deriveSeed(seed, r), so
 // the numbers are identical for any thread count. Grid points are streamed as soon as all
 // repetitions have reached them.
+// Multiclass data (SweepData::classes = K) is classified one-vs-rest with the budget split
+// across the K models (core/experiment/one_vs_rest.h): every "fit" of a repetition at ε is
+// then K fits at ε/K, model k of repetition r with noise from deriveSeed(seed, r, k).
 
 #include "core/estimation/taylor.h"
+#include "core/experiment/solver_summary.h"
+#include "core/experiment/sweep_data.h"
 #include "core/experiment/utility_metric.h"
 #include "core/privacy/mechanism.h"
 #include "core/util/run_context.h"
@@ -26,16 +31,9 @@ struct UtilitySweepSpec {
     std::vector<Estimator> estimators{Estimator::FirstOrder};
     std::uint64_t seed = 1;
     int threads = 0;               ///< 0: all cores
+    NewtonCgOptions solverOptions; ///< every fit's tolerances and iteration limits
 
     std::string validate() const;
-};
-
-/// Training data and, for test metrics, a test set. Referenced, not copied.
-struct SweepData {
-    const FeatureMatrix& trainX;
-    const Eigen::VectorXd& trainY;
-    const FeatureMatrix* testX = nullptr;
-    const Eigen::VectorXd* testY = nullptr;
 };
 
 struct SweepPoint {
@@ -57,14 +55,21 @@ struct EstimateCurve {
 
 /// The measuring fits at one ε̄, per repetition: enough to evaluate every estimator at any ε
 /// in microseconds (the live view's estimate while the slider moves).
+/// One-vs-rest (models = K > 1): points and anchors are the whole classifier's (F, F′, F″ in
+/// the classifier's ε, by the chain rule of one_vs_rest.h), and modelPoints / modelAnchors
+/// hold each model's own, at ε̄/K; points[r].thetaD1 stacks the models' dθ_k/dε in class order.
 struct MeasuringFit {
     double measureAt = 0.0;
     std::vector<TaylorPoint> points;   ///< per repetition
     std::vector<TaylorAnchor> anchors; ///< per repetition; empty unless Anchored was asked for
+    int models = 1;                    ///< K one-vs-rest models (1: a binary classifier)
+    std::vector<std::vector<TaylorPoint>> modelPoints;   ///< [repetition][model]; empty if models = 1
+    std::vector<std::vector<TaylorAnchor>> modelAnchors; ///< [repetition][model]; empty unless Anchored and models > 1
 };
 
 /// Mean over repetitions of the estimator's value at eps (eps = +∞: the non-private limit).
-/// Anchored needs anchors; NaN if they are missing.
+/// One-vs-rest: (1/R) Σ_r (1/K) Σ_k F̂_k(eps/K), each model's estimator at eps/K.
+/// Anchored needs anchors; NaN if they are missing. Thread: any (reads fit only).
 double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps);
 
 struct UtilitySweepResult {
@@ -75,7 +80,11 @@ struct UtilitySweepResult {
     std::vector<MeasuringFit> measuring; ///< one per measuring point, in spec order
     PrivacyGuarantee guaranteeAtMax; ///< the guarantee at the largest grid ε (its wording)
     bool cancelled = false;
-    int fits = 0;
+    int fits = 0;                    ///< grid trainings of single models (K per grid point and repetition one-vs-rest)
+    int classes = 0;                 ///< K for one-vs-rest, 0 for a binary classifier
+    int models = 1;                  ///< binary models per classifier: K, or 1
+    SolverSummary solver;            ///< the grid fits, in (grid, repetition, model) order
+    SolverSummary measuringSolver;   ///< the non-private reference (ε = +∞) and the measuring fits
     double secondsMeasured = 0.0;    ///< wall time of the grid fits
     double secondsEstimates = 0.0;   ///< wall time of measuring fits + derivatives
 };
@@ -83,7 +92,8 @@ struct UtilitySweepResult {
 /// Called on a worker thread whenever a grid point is complete (all repetitions), in any order.
 using SweepPointSink = std::function<void(const SweepPoint&)>;
 
-/// Runs the sweep. Throws std::invalid_argument if spec.validate() fails. On cancel
+/// Runs the sweep. Throws std::invalid_argument if spec.validate() fails or the labels do not
+/// fit the loss (see OneVsRest). On cancel
 /// (ctx stop token) returns what finished with cancelled = true.
 UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec& spec,
                                    RunContext* ctx = nullptr, const SweepPointSink& sink = {});

@@ -53,6 +53,15 @@ private slots:
         for (std::size_t k = 0; k < one.estimates.size(); ++k)
             QCOMPARE(one.estimates[k].values, two.estimates[k].values);
         QCOMPARE(one.fits, int(spec.grid.size()) * spec.repeats);
+        // A binary classifier: one model per fit; every fit converged, reported as such.
+        QCOMPARE(one.classes, 0);
+        QCOMPARE(one.models, 1);
+        QCOMPARE(one.solver.fits, one.fits);
+        QCOMPARE(one.solver.converged, one.fits);
+        QVERIFY(one.solver.notConverged.empty());
+        QVERIFY(one.solver.maxIterations >= 1 && one.solver.worstGradientNorm <= 1e-10);
+        QCOMPARE(one.measuringSolver.fits, 1 + 2 * spec.repeats); // reference + measuring fits
+        QCOMPARE(one.measuringSolver.converged, one.measuringSolver.fits);
         // The measured loss falls towards the non-private level as ε grows.
         QVERIFY(one.points.front().mean > one.points.back().mean);
         QVERIFY(one.points.back().mean >= one.nonPrivate - 1e-9);

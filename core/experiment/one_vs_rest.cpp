@@ -1,0 +1,239 @@
+#include "core/experiment/one_vs_rest.h"
+
+#include "core/model/linear_objective.h"
+#include "core/util/random.h"
+
+#include <tbb/parallel_for.h>
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace elab::core {
+
+namespace {
+
+std::string number(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.4g", v);
+    return buffer;
+}
+
+// y_k = +1 where the class index is k, −1 elsewhere; throws unless every label is an index < K.
+std::vector<Eigen::VectorXd> oneVsRestLabels(const Eigen::VectorXd& labels, int classes, const char* set) {
+    for (Index i = 0; i < labels.size(); ++i)
+        if (!(labels[i] >= 0.0 && labels[i] < classes && labels[i] == std::floor(labels[i])))
+            throw std::invalid_argument(std::string("one-vs-rest over ") + std::to_string(classes) +
+                                        " classes needs class indices 0.." + std::to_string(classes - 1) + " as " + set +
+                                        " labels; row " + std::to_string(i) + " has " + number(labels[i]));
+    std::vector<Eigen::VectorXd> out;
+    for (int k = 0; k < classes; ++k)
+        out.push_back((labels.array() == static_cast<double>(k)).select(Eigen::VectorXd::Ones(labels.size()),
+                                                                        -Eigen::VectorXd::Ones(labels.size())));
+    return out;
+}
+
+void requirePlusMinusOne(const Eigen::VectorXd& labels, const char* set) {
+    for (Index i = 0; i < labels.size(); ++i)
+        if (labels[i] != 1.0 && labels[i] != -1.0)
+            throw std::invalid_argument(std::string("a margin loss needs ±1 ") + set + " labels; row " +
+                                        std::to_string(i) + " has " + number(labels[i]) +
+                                        " (multiclass data: give the class count for one-vs-rest, or binarise)");
+}
+
+} // namespace
+
+OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMetric metric)
+    : m_data(data), m_spec(spec), m_modelSpec(spec), m_metric(metric) {
+    if (std::string e = spec.validate(); !e.empty())
+        throw std::invalid_argument(e);
+    if (usesTestSet(metric) && (!data.testX || !data.testY))
+        throw std::invalid_argument(std::string("metric ") + toString(metric) + " needs a test set");
+    if (data.classes == 1 || data.classes < 0)
+        throw std::invalid_argument("the class count must be 0 (binary labels) or ≥ 2 (one-vs-rest)");
+    const bool testUsed = usesTestSet(metric);
+    if (data.classes >= 2) {
+        if (!spec.loss.isMargin())
+            throw std::invalid_argument("one-vs-rest trains binary classifiers: use a margin loss (logistic, huber, "
+                                        "smooth-hinge), not the squared loss");
+        m_models = data.classes;
+        m_modelSpec.delta = spec.delta / m_models;
+        m_trainLabels = oneVsRestLabels(data.trainY, data.classes, "training");
+        m_metricLabels = testUsed ? oneVsRestLabels(*data.testY, data.classes, "test") : m_trainLabels;
+    } else if (spec.loss.isMargin()) {
+        requirePlusMinusOne(data.trainY, "training");
+        if (testUsed)
+            requirePlusMinusOne(*data.testY, "test");
+    }
+    m_gram = gramMatrix(data.trainX);
+}
+
+const Eigen::VectorXd& OneVsRest::trainLabels(int model) const {
+    return m_models == 1 ? m_data.trainY : m_trainLabels[static_cast<std::size_t>(model)];
+}
+
+const FeatureMatrix& OneVsRest::metricX() const { return usesTestSet(m_metric) ? *m_data.testX : m_data.trainX; }
+
+const Eigen::VectorXd& OneVsRest::metricLabels(int model) const {
+    if (m_models > 1)
+        return m_metricLabels[static_cast<std::size_t>(model)];
+    return usesTestSet(m_metric) ? *m_data.testY : m_data.trainY;
+}
+
+std::vector<NoiseDraw> OneVsRest::drawNoise(std::uint64_t seed, int repetition) const {
+    std::vector<NoiseDraw> noise;
+    for (int k = 0; k < m_models; ++k) {
+        Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(repetition), static_cast<std::uint64_t>(k)));
+        noise.push_back(core::drawNoise(m_data.trainX.cols(), rng));
+    }
+    return noise;
+}
+
+PrivacyGuarantee OneVsRest::guarantee(double eps) const {
+    PrivacyGuarantee g = perturbedProblem(m_modelSpec, m_data.trainX.rows(), modelEps(eps), NoiseDraw{}).guarantee;
+    if (m_models == 1 || !g.isPrivate)
+        return g;
+    const std::string K = std::to_string(m_models);
+    // K·(ε/K) may differ from ε in the last bit; the composed budget is the one asked for.
+    g.epsilon = g.epsilon == modelEps(eps) ? eps : g.epsilon * m_models;
+    g.delta = g.delta == m_modelSpec.delta ? m_spec.delta : g.delta * m_models;
+    g.source += "; one-vs-rest by basic sequential composition (Dwork & Roth 2014, Thm 3.16)";
+    for (std::string& note : g.notes)
+        note = "each model: " + note;
+    std::string split = "one-vs-rest over " + K + " classes: each model gets ε/K = " + number(modelEps(eps));
+    if (g.delta > 0.0)
+        split += ", δ/K = " + number(m_modelSpec.delta);
+    split += " (basic composition: every row is used by all " + K + " models)";
+    g.notes.insert(g.notes.begin(), split);
+    g.assumptions.push_back("the " + K + " one-vs-rest models are released together; the (ε, δ) stated is for all of "
+                            "them, each trained at (ε/K, δ/K)");
+    return g;
+}
+
+OneVsRest::Models OneVsRest::fit(double eps, const std::vector<NoiseDraw>& noise,
+                                 const std::vector<Eigen::VectorXd>* warm, std::stop_token stop,
+                                 const NewtonCgOptions& options) const {
+    Models fits(static_cast<std::size_t>(m_models));
+    const auto fitModel = [&](int k) {
+        const auto kk = static_cast<std::size_t>(k);
+        fits[kk] = fitPrivate(m_data.trainX, trainLabels(k), m_modelSpec, modelEps(eps), noise[kk],
+                              warm ? &(*warm)[kk] : nullptr, stop, options, &m_gram);
+    };
+    if (m_models == 1)
+        fitModel(0);
+    else
+        tbb::parallel_for(0, m_models, fitModel);
+    return fits;
+}
+
+OneVsRest::Models OneVsRest::fitNonPrivate(std::stop_token stop, const NewtonCgOptions& options) const {
+    MechanismSpec nonPrivate = m_modelSpec;
+    nonPrivate.kind = MechanismKind::NonPrivate;
+    Models fits;
+    for (int k = 0; k < m_models; ++k)
+        fits.push_back(
+            fitPrivate(m_data.trainX, trainLabels(k), nonPrivate, 1.0, NoiseDraw{}, nullptr, stop, options, &m_gram));
+    return fits;
+}
+
+double OneVsRest::utility(const Models& fits) const {
+    if (m_models == 1)
+        return evaluateUtility(m_metric, m_spec.loss, metricX(), metricLabels(0), fits.front().theta);
+    std::vector<Eigen::VectorXd> thetas;
+    for (const PrivateFit& f : fits)
+        thetas.push_back(f.theta);
+    return evaluateOneVsRest(m_metric, m_spec.loss, metricX(), usesTestSet(m_metric) ? *m_data.testY : m_data.trainY,
+                             thetas);
+}
+
+TaylorPoint OneVsRest::taylorPoint(double eps, const std::vector<NoiseDraw>& noise, const Models& fits,
+                                   bool secondOrder, std::vector<TaylorPoint>* perModel) const {
+    std::vector<TaylorPoint> points;
+    for (int k = 0; k < m_models; ++k) {
+        const auto kk = static_cast<std::size_t>(k);
+        points.push_back(core::taylorPoint(m_data.trainX, trainLabels(k), m_modelSpec, modelEps(eps), noise[kk].z,
+                                           fits[kk].minimiser, UtilityData{metricX(), metricLabels(k)}, secondOrder,
+                                           &m_gram));
+    }
+    if (m_models == 1)
+        return points.front();
+    TaylorPoint combined = combine(points, eps);
+    if (perModel)
+        *perModel = std::move(points);
+    return combined;
+}
+
+TaylorAnchor OneVsRest::taylorAnchor(const std::vector<NoiseDraw>& noise, const Models& nonPrivate,
+                                     std::vector<TaylorAnchor>* perModel) const {
+    std::vector<TaylorAnchor> anchors;
+    for (int k = 0; k < m_models; ++k) {
+        const auto kk = static_cast<std::size_t>(k);
+        anchors.push_back(core::taylorAnchor(m_data.trainX, trainLabels(k), m_modelSpec, nonPrivate[kk].minimiser,
+                                             noise[kk].z, UtilityData{metricX(), metricLabels(k)}, &m_gram));
+    }
+    if (m_models == 1)
+        return anchors.front();
+    TaylorAnchor combined = combine(anchors);
+    if (perModel)
+        *perModel = std::move(anchors);
+    return combined;
+}
+
+void OneVsRest::record(SolverSummary& summary, const Models& fits, double eps, int repetition) const {
+    for (int k = 0; k < m_models; ++k)
+        summary.add(solverRecord(fits[static_cast<std::size_t>(k)].solver, eps, repetition, m_models == 1 ? -1 : k));
+}
+
+bool OneVsRest::stopped(const Models& fits) {
+    for (const PrivateFit& f : fits)
+        if (f.solver.status == NewtonCgStatus::Stopped)
+            return true;
+    return false;
+}
+
+std::vector<Eigen::VectorXd> OneVsRest::minimisers(const Models& fits) {
+    std::vector<Eigen::VectorXd> out;
+    for (const PrivateFit& f : fits)
+        out.push_back(f.minimiser);
+    return out;
+}
+
+TaylorPoint OneVsRest::combine(const std::vector<TaylorPoint>& perModel, double eps) {
+    const auto K = static_cast<double>(perModel.size());
+    TaylorPoint c;
+    c.eps = eps;
+    Index p = 0;
+    for (const TaylorPoint& t : perModel) {
+        c.value += t.value;
+        c.d1 += t.d1;
+        c.d2 += t.d2;
+        c.cgIterations += t.cgIterations;
+        p += t.thetaD1.size();
+    }
+    c.value /= K;
+    c.d1 /= K * K;     // (1/K) Σ F_k′(ε/K) · d(ε/K)/dε
+    c.d2 /= K * K * K; // (1/K) Σ F_k″(ε/K) · (d(ε/K)/dε)²
+    // dθ_k/dε = θ_k′(ε/K)/K, the models' derivatives stacked in class order.
+    c.thetaD1.resize(p);
+    Index offset = 0;
+    for (const TaylorPoint& t : perModel) {
+        c.thetaD1.segment(offset, t.thetaD1.size()) = t.thetaD1 / K;
+        offset += t.thetaD1.size();
+    }
+    return c;
+}
+
+TaylorAnchor OneVsRest::combine(const std::vector<TaylorAnchor>& perModel) {
+    const auto K = static_cast<double>(perModel.size());
+    TaylorAnchor c;
+    for (const TaylorAnchor& a : perModel) {
+        c.value += a.value;
+        c.slopeV += a.slopeV;
+    }
+    c.value /= K;
+    c.slopeV /= std::sqrt(K); // model k sees v_k = √K·v: (1/K) Σ √K·dF_k/dv_k
+    return c;
+}
+
+} // namespace elab::core

@@ -1,0 +1,29 @@
+#pragma once
+// The data an ε-sweep or an ε search trains and measures on, referenced (not copied).
+
+#include "core/data/dataset.h"
+
+#include <Eigen/Core>
+
+namespace elab::core {
+
+/// Training data and, for test metrics, a test set.
+/// classes = 0: the labels are used as given (±1 for the margin losses, real targets for the
+/// squared loss). classes = K ≥ 2: the labels are class indices 0..K−1 and the margin losses
+/// train one model per class, one-vs-rest (core/experiment/one_vs_rest.h). The test labels
+/// follow the same convention.
+struct SweepData {
+    const FeatureMatrix& trainX;
+    const Eigen::VectorXd& trainY;
+    const FeatureMatrix* testX = nullptr;
+    const Eigen::VectorXd* testY = nullptr;
+    int classes = 0;
+};
+
+/// The sweep data of prepared datasets: classes = K for a multiclass target, 0 otherwise.
+/// The datasets must outlive the result. Throws std::invalid_argument when a multiclass test
+/// set does not name the same classes in the same order as the training set (its class
+/// indices would mean other classes).
+SweepData sweepDataOf(const Dataset& train, const Dataset* test = nullptr);
+
+} // namespace elab::core
