@@ -1,0 +1,220 @@
+// The live chart: data of the same structure moves the existing Qt series with replace()
+// (same objects, no point added or removed one by one), other data rebuilds the chart, and
+// a left click inside the plot area reports the data coordinates under the mouse, also on
+// the log axis.
+
+#include "tests/support/test_support.h"
+#include "ui/charts/chart_view.h"
+
+#include <QChart>
+#include <QGraphicsView>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPointer>
+#include <QSignalSpy>
+#include <QTest>
+#include <QValueAxis>
+
+#include <cmath>
+
+using namespace elab::ui::charts;
+
+namespace {
+
+SeriesData series(SeriesKind kind, const QString& key, QVector<QPointF> points = {}) {
+    SeriesData s;
+    s.kind = kind;
+    s.key = key;
+    s.name = key;
+    s.points = std::move(points);
+    return s;
+}
+
+// Utility-like data: a curve, its band, an estimate and the ε marker at `eps`.
+ChartData utility(double eps, double shift = 0.0) {
+    ChartData d;
+    d.title = QStringLiteral("utility");
+    d.yMin = 0.0;
+    d.yMax = 1.0;
+    QVector<QPointF> curve;
+    QVector<QPointF> lower;
+    QVector<QPointF> upper;
+    for (int k = -3; k <= 2; ++k) {
+        const double x = std::pow(10.0, k);
+        const double y = 0.5 + 0.06 * (k + 3) + shift;
+        curve.append({x, y});
+        lower.append({x, y - 0.05});
+        upper.append({x, y + 0.05});
+    }
+    SeriesData band = series(SeriesKind::Band, QStringLiteral("band"), lower);
+    band.upper = upper;
+    d.series = {band, series(SeriesKind::Line, QStringLiteral("measured"), curve),
+                series(SeriesKind::VerticalLine, QStringLiteral("eps"))};
+    d.series[2].value = eps;
+    return d;
+}
+
+QGraphicsView* graphicsView(ChartView& view) {
+    return qobject_cast<QGraphicsView*>(view.viewport()->parentWidget());
+}
+
+} // namespace
+
+class TestChartView : public QObject {
+    Q_OBJECT
+private slots:
+    void sameStructureUpdatesInPlace() {
+        ChartView view;
+        view.setData(utility(0.1));
+        const int builds = view.rebuildCount();
+        QCOMPARE(view.qtSeriesCount(), 3);
+        QPointer<QObject> band = view.qtSeries(QStringLiteral("band"));
+        QPointer<QObject> measured = view.qtSeries(QStringLiteral("measured"));
+        QPointer<QObject> eps = view.qtSeries(QStringLiteral("eps"));
+        QVERIFY(band && measured && eps);
+        auto* epsLine = qobject_cast<QXYSeries*>(eps.data());
+        auto* measuredLine = qobject_cast<QXYSeries*>(measured.data());
+        QVERIFY(epsLine && measuredLine);
+        QSignalSpy epsReplaced(epsLine, &QXYSeries::pointsReplaced);
+        QSignalSpy epsAdded(epsLine, &QXYSeries::pointAdded);
+        QSignalSpy epsRemoved(epsLine, &QXYSeries::pointRemoved);
+        QSignalSpy measuredReplaced(measuredLine, &QXYSeries::pointsReplaced);
+
+        // A slider step: only the ε marker moves.
+        view.setData(utility(0.5));
+        QCOMPARE(view.rebuildCount(), builds);
+        QCOMPARE(view.qtSeries(QStringLiteral("band")), band.data());
+        QCOMPARE(view.qtSeries(QStringLiteral("measured")), measured.data());
+        QCOMPARE(view.qtSeries(QStringLiteral("eps")), eps.data());
+        QCOMPARE(view.qtSeriesCount(), 3);
+        QCOMPARE(epsReplaced.count(), 1);
+        QCOMPARE(epsAdded.count(), 0);
+        QCOMPARE(epsRemoved.count(), 0);
+        QCOMPARE(measuredReplaced.count(), 0); // unchanged points are left alone
+        QCOMPARE(view.shownPoints(QStringLiteral("eps")), (QList<QPointF>{{0.5, 0.0}, {0.5, 1.0}}));
+
+        // New results: curve and band move, still the same objects.
+        view.setData(utility(0.5, 0.1));
+        QCOMPARE(view.rebuildCount(), builds);
+        QCOMPARE(view.qtSeries(QStringLiteral("measured")), measured.data());
+        QCOMPARE(measuredReplaced.count(), 1);
+        ELAB_FUZZY(view.shownPoints(QStringLiteral("measured")).first().y(), 0.6, 1e-12);
+        ELAB_FUZZY(view.shownPoints(QStringLiteral("band"), true).first().y(), 0.65, 1e-12);
+        QCOMPARE(view.data().series[1].points.first().y(), 0.6);
+
+        // Results turned stale: drawn faded, still the same objects.
+        ChartData stale = utility(0.5, 0.1);
+        stale.series[1].dimmed = true;
+        view.setData(stale);
+        QCOMPARE(view.rebuildCount(), builds);
+        QCOMPARE(view.qtSeries(QStringLiteral("measured")), measured.data());
+        QVERIFY(measuredLine->pen().color().alpha() < 128);
+    }
+
+    void inPlaceUpdateMovesAxes() {
+        ChartView view;
+        view.setData(utility(0.1));
+        ChartData d = utility(0.1);
+        d.xMin = 1e-2;
+        d.yMax = 2.0;
+        d.title = QStringLiteral("changed");
+        view.setData(d);
+        auto* x = qobject_cast<QLogValueAxis*>(view.chart()->axes(Qt::Horizontal).value(0));
+        auto* y = qobject_cast<QValueAxis*>(view.chart()->axes(Qt::Vertical).value(0));
+        QVERIFY(x && y);
+        ELAB_FUZZY(x->min(), 1e-2, 1e-2 * 1e-8);
+        QCOMPARE(y->max(), 2.0);
+        QCOMPARE(view.chart()->title(), QStringLiteral("changed"));
+        // The vertical line follows the new y range.
+        QCOMPARE(view.shownPoints(QStringLiteral("eps")).last().y(), 2.0);
+    }
+
+    void otherStructureRebuilds_data() {
+        QTest::addColumn<ChartData>("next");
+        ChartData renamed = utility(0.1);
+        renamed.series[1].key = QStringLiteral("other");
+        QTest::newRow("key changed") << renamed;
+        ChartData kind = utility(0.1);
+        kind.series[1].kind = SeriesKind::Points;
+        QTest::newRow("kind changed") << kind;
+        ChartData added = utility(0.1);
+        added.series.append(series(SeriesKind::Line, QStringLiteral("estimate"), {{1, 0.5}}));
+        QTest::newRow("series added") << added;
+        ChartData swapped = utility(0.1);
+        std::swap(swapped.series[1], swapped.series[2]);
+        QTest::newRow("order changed") << swapped;
+        ChartData linear = utility(0.1);
+        linear.logX = false;
+        QTest::newRow("axis type changed") << linear;
+    }
+
+    void otherStructureRebuilds() {
+        QFETCH(ChartData, next);
+        ChartView view;
+        view.setData(utility(0.1));
+        const int builds = view.rebuildCount();
+        QPointer<QObject> measured = view.qtSeries(QStringLiteral("measured"));
+        view.setData(next);
+        QCOMPARE(view.rebuildCount(), builds + 1);
+        QVERIFY(measured.isNull()); // the old series are gone
+        QCOMPARE(view.qtSeriesCount(), int(next.series.size()));
+        QCOMPARE(view.data().series.size(), next.series.size());
+    }
+
+    void clickReportsDataCoordinates_data() {
+        QTest::addColumn<QPointF>("value");
+        QTest::newRow("low eps") << QPointF(0.003, 0.2);
+        QTest::newRow("eps 1") << QPointF(1.0, 0.5);
+        QTest::newRow("high eps") << QPointF(50.0, 0.9);
+    }
+
+    void clickReportsDataCoordinates() {
+        QFETCH(QPointF, value);
+        ChartView view;
+        view.resize(640, 420);
+        view.setData(utility(0.1));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QChart* chart = view.chart();
+        QTRY_VERIFY(chart->plotArea().width() > 300 && chart->plotArea().height() > 150);
+
+        // Where Qt Charts itself draws the value, in viewport pixels.
+        auto* series = qobject_cast<QAbstractSeries*>(view.qtSeries(QStringLiteral("measured")));
+        const QPointF inChart = chart->mapToPosition(value, series);
+        const QPoint pos = graphicsView(view)->mapFromScene(chart->mapToScene(inChart));
+        QSignalSpy clicked(&view, &ChartView::clicked);
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, pos);
+        QCOMPARE(clicked.count(), 1);
+        const auto got = clicked.first().first().toPointF();
+
+        // One pixel, in data units: x in decades on the log axis.
+        const QRectF plot = chart->plotArea();
+        const double decadesPerPixel = 5.0 / plot.width();
+        const double yPerPixel = 1.0 / plot.height();
+        ELAB_FUZZY(std::log10(got.x()), std::log10(value.x()), decadesPerPixel);
+        ELAB_FUZZY(got.y(), value.y(), yPerPixel);
+    }
+
+    void otherClicksAreIgnored() {
+        ChartView view;
+        view.resize(640, 420);
+        view.setData(utility(0.1));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QChart* chart = view.chart();
+        QTRY_VERIFY(chart->plotArea().width() > 300);
+        QSignalSpy clicked(&view, &ChartView::clicked);
+        const QPoint centre =
+            graphicsView(view)->mapFromScene(chart->mapToScene(chart->plotArea().center()));
+        QTest::mouseClick(view.viewport(), Qt::RightButton, {}, centre);
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, QPoint(2, 2)); // outside plot
+        QTest::mousePress(view.viewport(), Qt::LeftButton, {}, centre);       // a drag
+        QTest::mouseRelease(view.viewport(), Qt::LeftButton, {}, centre + QPoint(60, 0));
+        QCOMPARE(clicked.count(), 0);
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, centre);
+        QCOMPARE(clicked.count(), 1);
+    }
+};
+
+QTEST_MAIN(TestChartView)
+#include "test_chart_view.moc"

@@ -1,0 +1,257 @@
+#include "ui/charts/chart_builder.h"
+
+#include "ui/charts/chart_geometry.h"
+#include "ui/charts/chart_style.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace elab::ui::charts {
+
+namespace {
+
+const QColor kGrid(0xd9, 0xd9, 0xd9);
+const QColor kMinorGrid(0xef, 0xef, 0xef);
+const QColor kAxisLine(0x80, 0x80, 0x80);
+const QColor kText(0x20, 0x20, 0x20);
+// A marker of two pixels is invisible; SeriesData::width defaults to a pen width.
+constexpr double kMinMarkerSize = 5.0;
+constexpr double kLogSlack = 1e-9;
+constexpr double kBandLegendAlpha = 0.45;
+
+QString tickFormat(const ValueTicks& ticks, AxisRange range) {
+    const double largest = std::max(std::abs(range.min), std::abs(range.max));
+    if (ticks.decimals > 6 || largest >= 1e6)
+        return QStringLiteral("%.3g");
+    return QStringLiteral("%.%1f").arg(ticks.decimals);
+}
+
+void styleAxis(QAbstractAxis* axis, const QString& title) {
+    axis->setTitleText(title);
+    axis->setTitleBrush(kText);
+    axis->setLabelsBrush(kText);
+    axis->setLinePenColor(kAxisLine);
+    axis->setGridLineColor(kGrid);
+    axis->setMinorGridLineColor(kMinorGrid);
+}
+
+void setValueAxis(QValueAxis* axis, AxisRange range) {
+    const ValueTicks ticks = niceTicks(range);
+    axis->setRange(range.min, range.max);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(ticks.anchor);
+    axis->setTickInterval(ticks.interval);
+    axis->setLabelFormat(tickFormat(ticks, range));
+}
+
+QAbstractAxis* xAxisOf(QChart* chart) {
+    const auto axes = chart->axes(Qt::Horizontal);
+    return axes.isEmpty() ? nullptr : axes.first();
+}
+
+QValueAxis* yAxisOf(QChart* chart) {
+    const auto axes = chart->axes(Qt::Vertical);
+    return axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.first());
+}
+
+void setRanges(QChart* chart, const ChartData& data, AxisRange x, AxisRange y) {
+    // Qt Charts places log ticks from ceil(ln(min)/ln(10)), which for 0.001 is a hair above
+    // −3 and loses the first decade's tick and label; widen by an invisible 1e-9.
+    if (auto* log = qobject_cast<QLogValueAxis*>(xAxisOf(chart)))
+        log->setRange(x.min * (1.0 - kLogSlack), x.max * (1.0 + kLogSlack));
+    else if (auto* linear = qobject_cast<QValueAxis*>(xAxisOf(chart)))
+        setValueAxis(linear, x);
+    if (QValueAxis* axis = yAxisOf(chart))
+        setValueAxis(axis, y);
+    if (QAbstractAxis* axis = xAxisOf(chart))
+        axis->setTitleText(data.xTitle);
+    if (QValueAxis* axis = yAxisOf(chart))
+        axis->setTitleText(data.yTitle);
+    chart->setTitle(data.title);
+}
+
+// Pen, brush and name of the Qt series for series number `index`.
+void applyLook(const SeriesItems& items, const SeriesData& series, int index) {
+    const QColor colour = seriesColor(series, index);
+    items.series->setName(series.name);
+    if (auto* area = qobject_cast<QAreaSeries*>(items.series)) {
+        area->setPen(Qt::NoPen);
+        area->setBrush(bandFillColor(series, index));
+    } else if (auto* scatter = qobject_cast<QScatterSeries*>(items.series)) {
+        scatter->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        scatter->setMarkerSize(std::max(series.width, kMinMarkerSize));
+        scatter->setColor(colour);
+        QColor border(Qt::white);
+        border.setAlpha(colour.alpha());
+        scatter->setBorderColor(border);
+    } else if (auto* line = qobject_cast<QLineSeries*>(items.series)) {
+        QPen pen(colour);
+        pen.setWidthF(series.width);
+        pen.setStyle(series.style);
+        pen.setCapStyle(Qt::FlatCap);
+        pen.setJoinStyle(Qt::RoundJoin);
+        line->setPen(pen);
+    }
+}
+
+void updateLegend(QChart* chart, const QVector<SeriesItems>& items, const ChartData& data) {
+    bool any = false;
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        const SeriesData& series = data.series[i];
+        const bool named = !series.name.isEmpty();
+        any = any || named;
+        for (QLegendMarker* marker : chart->legend()->markers(items[i].series)) {
+            marker->setVisible(named);
+            if (series.kind == SeriesKind::Band) {
+                // Qt 6.4 draws a band's "from series" marker as an empty black square, and
+                // sizes it only after the first layout (truncating the label): a filled
+                // rectangle of the band's colour, a little stronger than the band.
+                const QColor colour = seriesColor(series, static_cast<int>(i));
+                QColor fill = colour;
+                fill.setAlphaF(static_cast<float>(colour.alphaF() * kBandLegendAlpha));
+                marker->setShape(QLegend::MarkerShapeRectangle);
+                marker->setBrush(fill);
+                marker->setPen(QPen(colour, 1.0));
+            }
+        }
+    }
+    chart->legend()->setVisible(any);
+}
+
+void removeEverything(QChart* chart) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+SeriesItems createSeries(const SeriesData& series) {
+    SeriesItems items;
+    switch (series.kind) {
+    case SeriesKind::Band: {
+        auto* lower = new QLineSeries;
+        auto* upper = new QLineSeries;
+        auto* area = new QAreaSeries(upper, lower);
+        lower->setParent(area); // QAreaSeries does not own its edges
+        upper->setParent(area);
+        items = {area, lower, upper};
+        break;
+    }
+    case SeriesKind::Points: {
+        auto* scatter = new QScatterSeries;
+        items = {scatter, scatter, nullptr};
+        break;
+    }
+    case SeriesKind::Line:
+    case SeriesKind::HorizontalLine:
+    case SeriesKind::VerticalLine: {
+        auto* line = new QLineSeries;
+        items = {line, line, nullptr};
+        break;
+    }
+    }
+    return items;
+}
+
+} // namespace
+
+QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFont& font) {
+    removeEverything(chart);
+    applyChartStyle(chart);
+    chart->setDropShadowEnabled(false);
+    chart->setTitleBrush(kText);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    chart->legend()->setLabelColor(kText);
+
+    QAbstractAxis* x = nullptr;
+    if (data.logX) {
+        auto* log = new QLogValueAxis;
+        log->setBase(10.0);
+        log->setLabelFormat(QStringLiteral("%g"));
+        log->setMinorTickCount(8); // 2, 3, …, 9 within each decade
+        x = log;
+    } else {
+        x = new QValueAxis;
+    }
+    auto* y = new QValueAxis;
+    styleAxis(x, data.xTitle);
+    styleAxis(y, data.yTitle);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    const AxisRange xr = xRange(data);
+    const AxisRange yr = yRange(data);
+    setRanges(chart, data, xr, yr);
+
+    QVector<SeriesItems> items;
+    items.reserve(data.series.size());
+    for (qsizetype i = 0; i < data.series.size(); ++i) {
+        const SeriesData& series = data.series[i];
+        SeriesItems created = createSeries(series);
+        created.points->replace(drawnPoints(series, data.logX, xr, yr));
+        if (created.upper)
+            created.upper->replace(drawnUpper(series, data.logX));
+        chart->addSeries(created.series);
+        created.series->attachAxis(x);
+        created.series->attachAxis(y);
+        applyLook(created, series, static_cast<int>(i));
+        items.append(created);
+    }
+    updateLegend(chart, items, data);
+    setChartFonts(chart, font);
+    return items;
+}
+
+void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartData& shown,
+                 const ChartData& data) {
+    const AxisRange xr = xRange(data);
+    const AxisRange yr = yRange(data);
+    setRanges(chart, data, xr, yr);
+    bool lookChanged = false;
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        const SeriesData& series = data.series[i];
+        const QList<QPointF> points = drawnPoints(series, data.logX, xr, yr);
+        if (items[i].points->points() != points)
+            items[i].points->replace(points);
+        if (items[i].upper) {
+            const QList<QPointF> upper = drawnUpper(series, data.logX);
+            if (items[i].upper->points() != upper)
+                items[i].upper->replace(upper);
+        }
+        if (!sameLook(shown.series[i], series)) {
+            applyLook(items[i], series, static_cast<int>(i));
+            lookChanged = true;
+        }
+    }
+    if (lookChanged)
+        updateLegend(chart, items, data);
+}
+
+void setChartFonts(QChart* chart, const QFont& font) {
+    QFont title = font;
+    title.setBold(true);
+    if (font.pixelSize() > 0)
+        title.setPixelSize(qRound(font.pixelSize() * 1.2));
+    else
+        title.setPointSizeF(font.pointSizeF() * 1.2);
+    chart->setTitleFont(title);
+    chart->legend()->setFont(font);
+    for (QAbstractAxis* axis : chart->axes()) {
+        axis->setLabelsFont(font);
+        axis->setTitleFont(font);
+    }
+}
+
+} // namespace elab::ui::charts

@@ -1,0 +1,44 @@
+#pragma once
+// Turns a ChartData into Qt Charts series and axes, and moves an existing chart to new data
+// of the same structure with replace() only (docs/STYLE.md §7: no clear-then-append, no
+// animation). ChartView uses it for the live chart and chart_export for off-screen ones.
+// Thread that owns the chart: the GUI thread.
+
+#include "ui/charts/chart_data.h"
+
+#include <QFont>
+#include <QVector>
+
+QT_BEGIN_NAMESPACE
+class QAbstractSeries;
+class QChart;
+class QLineSeries;
+class QXYSeries;
+QT_END_NAMESPACE
+
+namespace elab::ui::charts {
+
+/// The Qt series drawing one SeriesData (all owned by the chart).
+struct SeriesItems {
+    QAbstractSeries* series = nullptr; ///< the one in the chart: line, scatter or area series
+    QXYSeries* points = nullptr;       ///< holds the points (Band: the lower edge)
+    QLineSeries* upper = nullptr;      ///< Band only: the upper edge
+};
+
+/// Empties chart and fills it from data: axes (log x with decade labels, or linear),
+/// one Qt series per data series in order, legend at the bottom with the named series only,
+/// no animation, texts in font (setChartFonts). Returns the Qt series index for index with
+/// data.series.
+QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFont& font);
+
+/// Moves a chart built by buildChart(chart, shown) to data; sameStructure(shown, data)
+/// must hold. Titles and ranges are updated, series whose points changed are replace()d,
+/// pens and brushes are only touched when the look of a series changed.
+void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartData& shown,
+                 const ChartData& data);
+
+/// Sets every text of the chart from font: tick labels, axis titles and legend as given,
+/// title bold and a little larger.
+void setChartFonts(QChart* chart, const QFont& font);
+
+} // namespace elab::ui::charts
