@@ -1,0 +1,132 @@
+// Words of the utility explorer: number parsing and formatting, the guarantee's branches and
+// warnings, and the problem list (specific first, no repeats).
+
+#include "ui/utility/eps_text.h"
+#include "ui/utility/settings_text.h"
+
+#include <QTest>
+
+#include <limits>
+
+using elab::core::MechanismKind;
+using elab::core::NormPolicy;
+using elab::ui::DataShape;
+using elab::ui::UtilitySettings;
+namespace ui = elab::ui;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+QString guarantee(const UtilitySettings& s, long long rows, double eps) {
+    elab::core::NoiseDraw noise;
+    noise.z = Eigen::VectorXd::Zero(5);
+    noise.direction = Eigen::VectorXd::Unit(5, 0);
+    DataShape shape;
+    shape.trainRows = rows;
+    shape.features = 5;
+    return ui::describeGuarantee(s, shape, eps, noise).plain;
+}
+
+} // namespace
+
+class TestSettingsText : public QObject {
+    Q_OBJECT
+private slots:
+    void formatNumber_data() {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("decimal") << 0.25 << "0.25";
+        QTest::newRow("small") << 1e-5 << "1e-5";
+        QTest::newRow("large") << 2.5e6 << "2.5e6";
+        QTest::newRow("integer") << 100.0 << "100";
+        QTest::newRow("rounded") << 0.123456 << "0.1235";
+        QTest::newRow("infinity") << kInf << "∞";
+    }
+    void formatNumber() {
+        QFETCH(double, value);
+        QFETCH(QString, text);
+        QCOMPARE(ui::formatNumber(value, 4), text);
+    }
+
+    void parseEps_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("allowInfinity");
+        QTest::addColumn<double>("expected"); // NaN: rejected
+        const double no = std::numeric_limits<double>::quiet_NaN();
+        QTest::newRow("decimal") << "0.5" << false << 0.5;
+        QTest::newRow("exponent") << "1e-2" << false << 0.01;
+        QTest::newRow("plus inf") << "+inf" << true << kInf;
+        QTest::newRow("Infinity") << "Infinity" << true << kInf;
+        QTest::newRow("sign") << "∞" << true << kInf;
+        QTest::newRow("inf not allowed") << "inf" << false << no;
+        QTest::newRow("zero") << "0" << true << no;
+        QTest::newRow("negative") << "-2" << true << no;
+        QTest::newRow("comma decimal") << "0,5" << true << no;
+        QTest::newRow("nan") << "nan" << true << no;
+    }
+    void parseEps() {
+        QFETCH(QString, text);
+        QFETCH(bool, allowInfinity);
+        QFETCH(double, expected);
+        const std::optional<double> value = ui::parseEps(text, allowInfinity);
+        QCOMPARE(value.has_value(), !std::isnan(expected));
+        if (value)
+            QCOMPARE(*value, expected);
+    }
+
+    void epsLists() {
+        QCOMPARE(ui::parseEpsList(QStringLiteral("0.1, 1;5  7")), (std::vector<double>{0.1, 1.0, 5.0, 7.0}));
+        QCOMPARE(ui::parseEpsList(QStringLiteral("  ")), std::vector<double>{});
+        QVERIFY(!ui::parseEpsList(QStringLiteral("0.1, x")));
+        QVERIFY(!ui::parseEpsList(QStringLiteral("0.1, inf")));
+        QCOMPARE(ui::formatEpsList({0.1, 1.0, 5.0}), QStringLiteral("0.1, 1, 5"));
+    }
+
+    void pureObjPertBranches() {
+        UtilitySettings s;
+        s.mechanism.kind = MechanismKind::ObjPertPure;
+        s.mechanism.lambda = 1e-4; // too small for Chaudhuri's first branch at small ε
+        const QString second = guarantee(s, 100, 0.1);
+        QVERIFY2(second.startsWith(QStringLiteral("ε-DP: ε = 0.1\n")), qPrintable(second));
+        QVERIFY(second.contains(QStringLiteral("extra ridge")));
+        s.mechanism.lambda = 100.0;
+        QVERIFY(guarantee(s, 100, 1.0).contains(QStringLiteral("First branch")));
+        QVERIFY(guarantee(s, 0, 1.0).contains(QStringLiteral("depends on n")));
+    }
+
+    void warnings() {
+        UtilitySettings s;
+        s.mechanism.kind = MechanismKind::OutPertGauss;
+        QVERIFY(guarantee(s, 100, 2.0).contains(QStringLiteral("ε < 1 only")));
+        s.mechanism.kind = MechanismKind::ObjPertGauss;
+        QVERIFY(!guarantee(s, 1000, 1.0).contains(QStringLiteral("not below 1/n")));
+        QVERIFY(guarantee(s, 200000, 1.0).contains(QStringLiteral("not below 1/n")));
+        s.preprocess.norm = NormPolicy::ScaleByMaxNorm;
+        QVERIFY(guarantee(s, 100, 1.0)
+                    .startsWith(QStringLiteral("(ε, δ)-DP: ε = 1, δ = 1e-5 (assumption not met)")));
+        s.preprocess.norm = NormPolicy::ClipRows;
+        s.preprocess.standardise = true;
+        const QString text = guarantee(s, 100, 1.0);
+        QVERIFY(text.startsWith(QStringLiteral("(ε, δ)-DP: ε = 1, δ = 1e-5\n"))); // a separate leak
+        QVERIFY(text.contains(QStringLiteral("leaks privacy")));
+        QVERIFY(guarantee(s, 100, kInf).startsWith(QStringLiteral("No privacy")));
+    }
+
+    void problemsSpecificFirstWithoutRepeats() {
+        UtilitySettings s;
+        s.mechanism.kind = MechanismKind::OutPertGauss;
+        s.mechanism.lambda = 0.0;
+        s.mechanism.delta = 0.0;
+        s.repeats = 0;
+        const QStringList problems = ui::settingsProblems(s, DataShape{});
+        QCOMPARE(problems.size(), 3);
+        QVERIFY(problems[0].startsWith(QStringLiteral("δ must be in (0, 1)")));
+        QVERIFY(problems[1].startsWith(QStringLiteral("Output perturbation needs Λ > 0")));
+        QVERIFY(problems[2].startsWith(QStringLiteral("Repetitions must be between")));
+        QVERIFY(ui::settingsProblems(UtilitySettings{}, DataShape{}).isEmpty());
+    }
+};
+
+QTEST_MAIN(TestSettingsText)
+#include "test_settings_text.moc"
