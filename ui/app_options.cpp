@@ -1,12 +1,15 @@
 #include "ui/app_options.h"
 
 #include "core/data/builtin_catalog.h"
+#include "core/privacy/mechanism.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QRegularExpression>
 
+#include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace elab::ui {
 
@@ -74,7 +77,32 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
         QStringLiteral("size"),
         QCoreApplication::translate("main", "Window size, e.g. 1400x900 (default)."),
         QStringLiteral("WxH"), QStringLiteral("1400x900"));
-    parser.addOptions({data, label, missing, screenshot, size});
+    const QCommandLineOption mechanism(
+        QStringLiteral("mechanism"),
+        QCoreApplication::translate("main", "Mechanism of the utility view: nonprivate, objpert-gauss "
+                                            "(default), objpert-pure, outpert-pure, outpert-gauss."),
+        QStringLiteral("M"));
+    const QCommandLineOption session(
+        QStringLiteral("session"),
+        QCoreApplication::translate("main", "Open a saved session (dataset and settings)."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QCoreApplication::translate("main", "Tab to show: utility (default) or data."),
+                                  QStringLiteral("VIEW"), QStringLiteral("utility"));
+    const QCommandLineOption exportFile(
+        QStringLiteral("export"),
+        QCoreApplication::translate("main", "Run the view to completion, write its figure to FILE (.svg, .pdf "
+                                            "or .png) with FILE's .csv and .json beside it, and exit. Repeatable."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption dpi(QStringLiteral("dpi"),
+                                 QCoreApplication::translate("main", "PNG export resolution (default 150)."),
+                                 QStringLiteral("N"), QStringLiteral("150"));
+    const QCommandLineOption eps(QStringLiteral("eps"),
+                                 QCoreApplication::translate("main", "ε of the slider (a number > 0, or inf)."),
+                                 QStringLiteral("E"));
+    const QCommandLineOption target(QStringLiteral("target"),
+                                    QCoreApplication::translate("main", "Target utility."), QStringLiteral("U"));
+    parser.addOptions({data, label, missing, screenshot, size, mechanism, session, view, exportFile, dpi, eps, target});
 
     if (!parser.parse(arguments)) {
         std::fprintf(stderr, "epsilonlab: %s\n\n%s", qPrintable(parser.errorText()),
@@ -117,6 +145,47 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
         return std::nullopt;
     }
     options.missing = *policy;
+    auto reject = [&](const QString& message) {
+        std::fprintf(stderr, "epsilonlab: %s\n", qPrintable(message));
+        *exitCode = 2;
+        return std::nullopt;
+    };
+    if (parser.isSet(mechanism)) {
+        options.mechanism = parser.value(mechanism);
+        try {
+            core::mechanismKindFromString(options.mechanism.toStdString());
+        } catch (const std::exception&) {
+            return reject(QStringLiteral("bad --mechanism '%1' (nonprivate, objpert-gauss, objpert-pure, "
+                                         "outpert-pure or outpert-gauss)").arg(options.mechanism));
+        }
+    }
+    options.session = parser.value(session);
+    options.view = parser.value(view);
+    if (options.view != QLatin1String("utility") && options.view != QLatin1String("data"))
+        return reject(QStringLiteral("bad --view '%1' (utility or data)").arg(options.view));
+    options.exports = parser.values(exportFile);
+    for (const QString& file : options.exports) {
+        const QString suffix = file.section(QLatin1Char('.'), -1).toLower();
+        if (suffix != QLatin1String("svg") && suffix != QLatin1String("pdf") && suffix != QLatin1String("png"))
+            return reject(QStringLiteral("bad --export '%1' (the name must end in .svg, .pdf or .png)").arg(file));
+    }
+    bool ok = false;
+    options.dpi = parser.value(dpi).toInt(&ok);
+    if (!ok || options.dpi < 24 || options.dpi > 1200)
+        return reject(QStringLiteral("bad --dpi '%1' (24 to 1200)").arg(parser.value(dpi)));
+    if (parser.isSet(eps)) {
+        const QString text = parser.value(eps).trimmed().toLower();
+        const double value = text == QLatin1String("inf") ? std::numeric_limits<double>::infinity() : text.toDouble(&ok);
+        if (text != QLatin1String("inf") && (!ok || !(value > 0.0) || !std::isfinite(value)))
+            return reject(QStringLiteral("bad --eps '%1' (a number > 0, or inf)").arg(parser.value(eps)));
+        options.eps = value;
+    }
+    if (parser.isSet(target)) {
+        const double value = parser.value(target).toDouble(&ok);
+        if (!ok || !std::isfinite(value))
+            return reject(QStringLiteral("bad --target '%1' (a number)").arg(parser.value(target)));
+        options.target = value;
+    }
     *exitCode = 0;
     return options;
 }

@@ -1,6 +1,9 @@
 #pragma once
 // Command line of the GUI: epsilonlab [--data SPEC] [--label COL] [--missing POLICY]
-// [--screenshot FILE.png] [--size WxH]. GUI thread, before the window exists.
+// [--mechanism M] [--session FILE] [--view utility|data] [--eps E] [--target U]
+// [--screenshot FILE.png] [--export FILE.svg|.pdf|.png ...] [--dpi N] [--size WxH].
+// With --screenshot or --export the view's computation runs to completion, the files are
+// written and the program exits (batch mode). GUI thread, before the window exists.
 
 #include "core/data/csv_loader.h"
 
@@ -18,8 +21,17 @@ struct AppOptions {
     core::MissingPolicy missing = core::MissingPolicy::DropRows;
     QString screenshot; ///< render the window to this PNG once loaded, then exit
     QSize size{1400, 900};
+    QString mechanism;  ///< "" = the default mechanism; else a core mechanism name
+    QString session;    ///< session file to open (its dataset replaces --data)
+    QString view = QStringLiteral("utility"); ///< tab shown: "utility" or "data"
+    QStringList exports;  ///< figures to export (suffix: .png, .svg, .pdf), with CSV + JSON beside
+    int dpi = 150;        ///< PNG export resolution
+    std::optional<double> eps;    ///< slider ε (+∞ allowed: "inf")
+    std::optional<double> target; ///< target utility
 
     bool screenshotMode() const { return !screenshot.isEmpty(); }
+    /// Run to completion, write files, exit.
+    bool batchMode() const { return !screenshot.isEmpty() || !exports.isEmpty(); }
 };
 
 /// Parses arguments (arguments[0] is the program). Returns the options, or nullopt after

@@ -2,7 +2,9 @@
 
 #include "ui/controllers/load_request.h"
 #include "ui/main_window.h"
-#include "ui/screenshot_runner.h"
+#include "ui/batch_runner.h"
+#include "ui/session/session_actions.h"
+#include "ui/utility/utility_view.h"
 
 #include <QApplication>
 #include <QStyleFactory>
@@ -28,15 +30,36 @@ void initialiseApplication() {
 int runApplication(const AppOptions& options) {
     MainWindow window;
     window.resize(options.size);
+    std::unique_ptr<BatchRunner> batch;
+    if (options.batchMode()) {
+        BatchJob job;
+        job.screenshot = options.screenshot;
+        job.exports = options.exports;
+        job.dpi = options.dpi;
+        job.waitForUtility = options.view == QLatin1String("utility") || !options.exports.isEmpty();
+        batch = std::make_unique<BatchRunner>(&window, job);
+    }
+    window.show();
+    window.showView(options.view);
+
+    if (!options.session.isEmpty() && window.sessionActions()->open(options.session))
+        return QApplication::exec();
+    if (!options.session.isEmpty() && batch)
+        return 1; // the session was rejected (message printed); nothing to compute
+
+    UtilitySettings settings = window.utilityView()->composedSettings();
+    if (!options.mechanism.isEmpty())
+        settings.mechanism.kind = core::mechanismKindFromString(options.mechanism.toStdString());
+    if (options.eps)
+        settings.currentEps = *options.eps;
+    if (options.target)
+        settings.target = options.target;
+    window.utilityView()->applySettings(settings);
+
     LoadRequest request;
     request.spec = options.data;
     request.options.csv.labelColumn = options.label.toStdString();
     request.options.csv.missing = options.missing;
-
-    std::unique_ptr<ScreenshotRunner> screenshot;
-    if (options.screenshotMode())
-        screenshot = std::make_unique<ScreenshotRunner>(&window, options.screenshot);
-    window.show();
     window.load(request);
     return QApplication::exec();
 }

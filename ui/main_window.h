@@ -1,7 +1,8 @@
 #pragma once
-// The one window: dataset panel on the left, tabs of views on the right, a status bar with
-// the dataset and running jobs. Layout and wiring only; loading lives in LoadController.
-// GUI thread only.
+// The one window: dataset and mechanism panels on the left, tabs of views on the right, a
+// status bar with the dataset and running jobs. Layout and wiring only: loading lives in
+// LoadController, the utility computations in UtilityController, sessions in
+// SessionActions. GUI thread only.
 
 #include "ui/controllers/loaded_dataset.h"
 
@@ -19,6 +20,10 @@ class DataView;
 class DatasetPanel;
 class JobIndicator;
 class LoadController;
+class MechanismPanel;
+class SessionActions;
+class UtilityController;
+class UtilityView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -31,13 +36,26 @@ public:
     /// Off: load errors are only reported through loadFailed() and the status bar (tests,
     /// --screenshot). On by default: a message box (non-blocking, window-modal).
     void setErrorDialogsEnabled(bool enabled) { m_errorDialogs = enabled; }
+    bool errorDialogsEnabled() const { return m_errorDialogs; }
+    /// A window-modal, non-blocking warning (if dialogs are enabled) and the status bar.
+    void showError(const QString& title, const QString& text, const QString& details);
 
     /// The displayed dataset (invalid before the first successful load).
     const LoadedDataset& current() const { return m_current; }
     LoadController* loadController() const { return m_controller; }
     DatasetPanel* datasetPanel() const { return m_panel; }
     DataView* dataView() const { return m_dataView; }
+    MechanismPanel* mechanismPanel() const { return m_mechanism; }
+    UtilityController* utilityController() const { return m_utility; }
+    UtilityView* utilityView() const { return m_utilityView; }
+    SessionActions* sessionActions() const { return m_sessions; }
+    /// Shows the tab of a view: "utility" or "data".
+    void showView(const QString& view);
+    /// Export dialog for the utility figure (PNG/SVG/PDF with CSV and JSON beside it).
+    void exportFigureInteractively();
     JobIndicator* jobIndicator() const { return m_jobs; }
+    /// The utility computations' progress and Cancel.
+    JobIndicator* computeIndicator() const { return m_computeJobs; }
     QTabWidget* tabs() const { return m_tabs; }
     QString datasetStatusText() const;
 
@@ -49,6 +67,8 @@ signals:
 
 private:
     void buildMenus();
+    QWidget* buildLeftColumn();
+    void connectJobs();
     void showDataset(const LoadedDataset& loaded);
     void reportFailure(const QString& message, const LoadRequest& request);
 
@@ -56,9 +76,14 @@ private:
     DatasetPanel* m_panel = nullptr;
     QTabWidget* m_tabs = nullptr;
     DataView* m_dataView = nullptr;
+    MechanismPanel* m_mechanism = nullptr;
+    UtilityController* m_utility = nullptr;
+    UtilityView* m_utilityView = nullptr;
+    SessionActions* m_sessions = nullptr;
     QSplitter* m_splitter = nullptr;
     QLabel* m_datasetStatus = nullptr;
     JobIndicator* m_jobs = nullptr;
+    JobIndicator* m_computeJobs = nullptr;
     LoadedDataset m_current;
     bool m_errorDialogs = true;
 };

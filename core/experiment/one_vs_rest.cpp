@@ -91,19 +91,27 @@ std::vector<NoiseDraw> OneVsRest::drawNoise(std::uint64_t seed, int repetition) 
 }
 
 PrivacyGuarantee OneVsRest::guarantee(double eps) const {
-    PrivacyGuarantee g = perturbedProblem(m_modelSpec, m_data.trainX.rows(), modelEps(eps), NoiseDraw{}).guarantee;
-    if (m_models == 1 || !g.isPrivate)
+    return oneVsRestGuarantee(m_spec, m_data.trainX.rows(), m_models, eps);
+}
+
+PrivacyGuarantee oneVsRestGuarantee(const MechanismSpec& spec, Index n, int models, double eps) {
+    MechanismSpec modelSpec = spec;
+    if (models > 1)
+        modelSpec.delta = spec.delta / models;
+    const double modelEps = eps / models;
+    PrivacyGuarantee g = perturbedProblem(modelSpec, n, modelEps, NoiseDraw{}).guarantee;
+    if (models == 1 || !g.isPrivate)
         return g;
-    const std::string K = std::to_string(m_models);
+    const std::string K = std::to_string(models);
     // K·(ε/K) may differ from ε in the last bit; the composed budget is the one asked for.
-    g.epsilon = g.epsilon == modelEps(eps) ? eps : g.epsilon * m_models;
-    g.delta = g.delta == m_modelSpec.delta ? m_spec.delta : g.delta * m_models;
+    g.epsilon = g.epsilon == modelEps ? eps : g.epsilon * models;
+    g.delta = g.delta == modelSpec.delta ? spec.delta : g.delta * models;
     g.source += "; one-vs-rest by basic sequential composition (Dwork & Roth 2014, Thm 3.16)";
     for (std::string& note : g.notes)
         note = "each model: " + note;
-    std::string split = "one-vs-rest over " + K + " classes: each model gets ε/K = " + number(modelEps(eps));
+    std::string split = "one-vs-rest over " + K + " classes: each model gets ε/K = " + number(modelEps);
     if (g.delta > 0.0)
-        split += ", δ/K = " + number(m_modelSpec.delta);
+        split += ", δ/K = " + number(modelSpec.delta);
     split += " (basic composition: every row is used by all " + K + " models)";
     g.notes.insert(g.notes.begin(), split);
     g.assumptions.push_back("the " + K + " one-vs-rest models are released together; the (ε, δ) stated is for all of "

@@ -96,4 +96,10 @@ private:
     Eigen::MatrixXd m_gram; ///< the preconditioner's XᵀX/n, once for every fit (empty if p is large)
 };
 
+/// The guarantee of a one-vs-rest classifier of `models` models (1: a binary classifier) on n
+/// training rows at the classifier's ε: each model at (ε/K, δ/K), composed (basic composition,
+/// Dwork & Roth 2014 Thm 3.16), the split stated in the notes. What OneVsRest::guarantee
+/// returns; usable before any data is prepared (the GUI's guarantee box).
+PrivacyGuarantee oneVsRestGuarantee(const MechanismSpec& spec, Index n, int models, double eps);
+
 } // namespace elab::core

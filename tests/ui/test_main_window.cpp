@@ -16,7 +16,7 @@
 #include "ui/models/column_table_model.h"
 #include "ui/models/dataset_table_model.h"
 #include "ui/processing_log_view.h"
-#include "ui/screenshot_runner.h"
+#include "ui/batch_runner.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -136,7 +136,7 @@ private slots:
         QCOMPARE(m_window->datasetPanel()->shownRequest().spec, QStringLiteral("builtin:iris"));
         QCOMPARE(m_window->datasetPanel()->builtinCombo()->currentData().toString(),
                  QStringLiteral("iris"));
-        QVERIFY(m_window->jobIndicator()->text().contains(QStringLiteral("failed")));
+        QVERIFY2(m_window->jobIndicator()->text().contains(QStringLiteral("failed")), qPrintable(m_window->jobIndicator()->text()));
         QCOMPARE(QApplication::activeModalWidget(), nullptr); // dialogs off: nothing blocks
     }
 
@@ -292,8 +292,8 @@ private slots:
         QVERIFY(shown.wait(kTimeout));
         const QString png = m_dir.filePath(QStringLiteral("shots/window.png"));
         {
-            ScreenshotRunner runner(m_window.get(), png);
-            QVERIFY(runner.capture());
+            BatchRunner runner(m_window.get(), {});
+            QVERIFY(runner.captureWindow(png));
         }
         const QImage image(png);
         QVERIFY(!image.isNull());

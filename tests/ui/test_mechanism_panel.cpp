@@ -115,7 +115,7 @@ private slots:
         QCOMPARE(child<QComboBox>(panel, "normCombo")->currentData().toInt(), int(in.preprocess.norm));
         QVERIFY(child<QCheckBox>(panel, "standardiseCheck")->isChecked() &&
                 child<QCheckBox>(panel, "interceptCheck")->isChecked());
-        QCOMPARE(child<QComboBox>(panel, "positiveClassCombo")->currentText(), QStringLiteral("versicolor"));
+        QCOMPARE(child<QComboBox>(panel, "positiveClassCombo")->currentData().toString(), QStringLiteral("versicolor"));
         QCOMPARE(child<QDoubleSpinBox>(panel, "testFractionSpin")->value(), 0.25);
         QCOMPARE(child<QComboBox>(panel, "metricCombo")->currentData().toInt(), int(in.metric));
         QCOMPARE(child<QSpinBox>(panel, "repeatsSpin")->value(), 7);
@@ -339,19 +339,24 @@ private slots:
         QCOMPARE(child<QLineEdit>(panel, "seedEdit")->text(), QString::number(panel.settings().seed));
     }
 
-    void multiclassShowsPositiveClass() {
+    void multiclassDefaultsToOneVsRest() {
         MechanismPanel panel;
         auto* combo = child<QComboBox>(panel, "positiveClassCombo");
         QVERIFY(combo->isHidden());
         setIris(panel);
         QVERIFY(!combo->isHidden());
-        QCOMPARE(combo->count(), 3);
-        QVERIFY(combo->toolTip().contains(QStringLiteral("no one-vs-rest")));
-        QCOMPARE(panel.settings().preprocess.positiveClass, std::optional<std::string>("setosa"));
+        QCOMPARE(combo->count(), 4); // all classes (one-vs-rest), then each class vs rest
+        QVERIFY(combo->toolTip().contains(QStringLiteral("one-vs-rest")));
+        QVERIFY(!panel.settings().preprocess.positiveClass); // default: one-vs-rest
+        QVERIFY2(panel.guaranteeText().contains(QStringLiteral("One-vs-rest over 3 classes: each model gets ε/K = 0.3333")),
+                 qPrintable(panel.guaranteeText()));
         QSignalSpy changed(&panel, &MechanismPanel::settingsChanged);
-        combo->setCurrentIndex(2);
+        combo->setCurrentIndex(3);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(panel.settings().preprocess.positiveClass, std::optional<std::string>("virginica"));
+        QVERIFY(!panel.guaranteeText().contains(QStringLiteral("one-vs-rest")));
+        combo->setCurrentIndex(0);
+        QVERIFY(!panel.settings().preprocess.positiveClass);
         panel.setDataShape(500, 30, false, {}, false); // a binary dataset: no positive class
         QVERIFY(combo->isHidden() && !panel.settings().preprocess.positiveClass);
     }

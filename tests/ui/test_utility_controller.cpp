@@ -213,15 +213,36 @@ private slots:
         QVERIFY(std::isfinite(c.state().verification->chosenEps));
     }
 
-    void unsupportedDataFailsWithMessage() {
+    void multiclassRunsOneVsRest() {
         UtilityController c;
-        QSignalSpy failed(&c, &UtilityController::failed);
         core::GeneratorOptions options;
         options.classes = 3;
-        c.setSettings(smallSettings());
+        options.rows = 300;
+        UtilitySettings s = smallSettings();
+        s.metric = core::UtilityMetric::TrainAccuracy;
+        s.measureAt.clear();
+        c.setSettings(s);
         c.setDataset(std::make_shared<const core::Dataset>(core::generateDataset("blobs", options)));
+        QVERIFY(waitIdle(c));
+        QVERIFY2(c.lastError().isEmpty(), qPrintable(c.lastError()));
+        QVERIFY(c.state().sweepComplete);
+        const auto& notes = c.state().guaranteeAtMax.notes;
+        QVERIFY(!notes.empty());
+        QVERIFY2(QString::fromStdString(notes.front()).contains(QStringLiteral("one-vs-rest over 3 classes")),
+                 notes.front().c_str());
+        QVERIFY(c.state().points.back()->mean > 0.8); // ε = 20: close to the non-private accuracy
+    }
+
+    void regressionFailsWithMessage() {
+        UtilityController c;
+        QSignalSpy failed(&c, &UtilityController::failed);
+        core::Dataset regression = core::generateDataset("moons", {});
+        Eigen::VectorXd values = regression.targets.values;
+        regression.targets = core::Targets::regression(values);
+        c.setSettings(smallSettings());
+        c.setDataset(std::make_shared<const core::Dataset>(std::move(regression)));
         QVERIFY(failed.wait(10000));
-        QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("multiclass")),
+        QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("regression")),
                  qPrintable(failed.at(0).at(0).toString()));
         QVERIFY(waitIdle(c));
     }

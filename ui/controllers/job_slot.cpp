@@ -114,13 +114,19 @@ void JobSlot::deliver(quint64 generation, const std::function<void()>& fn, bool 
         return;
     }
     m_stop.reset();
-    setBusy(false);
     if (!error.isEmpty()) {
+        setBusy(false);
         emit failed(error);
         return;
     }
+    // The delivery runs while the slot still counts as busy, so that whoever waits for
+    // busyChanged(false) sees its result. It may start the next job of this slot.
+    const quint64 before = m_generation;
     if (fn)
         fn(); // even on a stop: the delivery carries what finished
+    if (m_generation != before)
+        return;
+    setBusy(false);
     emit finished(cancelled);
 }
 

@@ -28,9 +28,9 @@ bool sameSweep(const UtilitySettings& a, const UtilitySettings& b) {
            a.gridPoints == b.gridPoints;
 }
 
+/// Multiclass targets train one model per class (one-vs-rest, ε and δ split across them).
 core::SweepData sweepData(const core::PreparedData& d) {
-    return {d.train.features, d.train.targets.values, d.test ? &d.test->features : nullptr,
-            d.test ? &d.test->targets.values : nullptr};
+    return core::sweepDataOf(d.train, d.test ? &*d.test : nullptr);
 }
 
 core::UtilitySweepSpec sweepSpec(const UtilitySettings& s) {
@@ -44,14 +44,13 @@ core::UtilitySweepSpec sweepSpec(const UtilitySettings& s) {
     return spec;
 }
 
-/// The engine's linear models need binary ±1 targets for the margin losses.
+/// The private mechanisms need a bounded loss gradient: classification with a margin loss.
 void checkSupported(const core::PreparedData& d, const UtilitySettings& s) {
     if (d.train.targets.kind == core::TaskKind::Regression)
         throw std::invalid_argument("regression targets: the utility view needs a classification dataset "
-                                    "(squared-loss mechanisms are not implemented yet)");
-    if (s.mechanism.loss.isMargin() && d.train.targets.kind != core::TaskKind::Binary)
-        throw std::invalid_argument("multiclass data: choose a positive class (class against the rest) "
-                                    "in the preprocessing settings");
+                                    "(the squared loss has no bounded gradient, so no private mechanism here)");
+    if (!s.mechanism.loss.isMargin())
+        throw std::invalid_argument("the squared loss is for regression; choose a margin loss");
     if (core::usesTestSet(s.metric) && !d.test)
         throw std::invalid_argument("the test metrics need a held-out test fraction > 0");
 }
@@ -331,17 +330,27 @@ double UtilityController::estimateAt(std::size_t m, core::Estimator estimator, d
     return core::meanEstimate(m_state.measuring[m], estimator, eps);
 }
 
-bool UtilityController::proposalFromEstimate() const {
+bool UtilityController::estimatesAvailable() const {
     return m_applied.estimatesApply() && !m_state.measuring.empty() && !m_applied.estimators.empty();
 }
 
+bool UtilityController::proposalFromEstimate() const {
+    return estimatesAvailable() && smallestMeeting(true).has_value();
+}
+
 std::optional<double> UtilityController::proposedEps() const {
-    if (!m_applied.target)
+    if (auto eps = smallestMeeting(true))
+        return eps;
+    return smallestMeeting(false); // the estimate never reaches the target: the measured curve may
+}
+
+std::optional<double> UtilityController::smallestMeeting(bool fromEstimate) const {
+    if (!m_applied.target || (fromEstimate && !estimatesAvailable()))
         return std::nullopt;
     const double target = *m_applied.target;
     const bool loss = core::isLossMetric(m_applied.metric);
     std::function<double(double)> f;
-    if (proposalFromEstimate()) {
+    if (fromEstimate) {
         const core::Estimator estimator = m_applied.estimators.front();
         f = [this, estimator](double eps) { return estimateAt(0, estimator, eps); };
     } else {
@@ -367,7 +376,8 @@ std::optional<double> UtilityController::proposedEps() const {
         const double v = f(eps);
         return std::isfinite(v) && (loss ? v <= target : v >= target);
     };
-    const double lo = std::log(UtilitySettings::kSliderMin), hi = std::log(UtilitySettings::kSliderMax);
+    // Scan from the smallest ε up; refine the first crossing by bisection on log ε.
+    const double lo = std::log(m_applied.epsMin), hi = std::log(m_applied.epsMax);
     constexpr int kScan = 400;
     double previous = lo;
     for (int k = 0; k <= kScan; ++k) {

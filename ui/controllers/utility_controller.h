@@ -51,12 +51,15 @@ public:
 
     /// Instant: the mean Taylor estimate from measuring point m at eps (NaN if unavailable).
     double estimateAt(std::size_t m, core::Estimator estimator, double eps) const;
-    /// Smallest ε in the slider range whose estimate (first measuring point, first chosen
-    /// estimator) — or, without estimates, the measured curve — meets the target. nullopt
-    /// if there is no target or no ε in range meets it.
+    /// Smallest ε of the sweep range whose estimate (first measuring point, first chosen
+    /// estimator) meets the target; if no estimate is available or it never meets it, the
+    /// smallest ε where the measured curve (interpolated in log ε) does. nullopt if there is
+    /// no target or nothing meets it.
     std::optional<double> proposedEps() const;
     /// Whether proposedEps() comes from a Taylor estimate (else from the measured curve).
     bool proposalFromEstimate() const;
+    /// Taylor estimates exist for the current settings.
+    bool estimatesAvailable() const;
 
     JobSlot* sweepSlot() const { return m_sweep; }
     JobSlot* measuringSlot() const { return m_measuring; }
@@ -82,6 +85,7 @@ private:
     void startMeasuring();
     void startProbe();
     void onSlotBusyChanged();
+    std::optional<double> smallestMeeting(bool fromEstimate) const;
 
     JobSlot* m_sweep = nullptr;
     JobSlot* m_measuring = nullptr;

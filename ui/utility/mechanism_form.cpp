@@ -127,9 +127,9 @@ MechanismForm::MechanismForm(QWidget* panel) {
     intercept->setObjectName(QStringLiteral("interceptCheck"));
     intercept->setToolTip(tr("Appended before the norm step; penalised like any weight"));
     positiveClass = newCombo(preparationBox, "positiveClassCombo");
-    positiveClass->setToolTip(tr("Binarise: this class → +1, every other class → −1. The engine has no "
-                                 "one-vs-rest yet, so a multiclass dataset is fitted as one class "
-                                 "against the rest."));
+    positiveClass->setToolTip(tr("All classes: one model per class (one-vs-rest); ε and δ are split "
+                                 "equally across the K models. A class: binarise, this class → +1, every "
+                                 "other class → −1, one model with the whole budget."));
     testFraction =
         newSpin<QDoubleSpinBox>(preparationBox, "testFractionSpin",
                                 tr("Stratified held-out share of the rows; test metrics need it > 0"));
@@ -140,7 +140,7 @@ MechanismForm::MechanismForm(QWidget* panel) {
     preparationForm->addRow(normNote);
     preparationForm->addRow(standardise);
     preparationForm->addRow(intercept);
-    preparationForm->addRow(tr("Positive class"), positiveClass);
+    preparationForm->addRow(tr("Classes"), positiveClass);
     preparationForm->addRow(tr("Test fraction"), testFraction);
 
     auto* measurementBox = new QGroupBox(tr("Measurement"), panel);

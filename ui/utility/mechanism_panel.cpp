@@ -85,7 +85,11 @@ void MechanismPanel::connectEdits() {
     connect(m_form.positiveClass, &QComboBox::currentIndexChanged, this, [this, apply](int index) {
         if (index >= 0)
             apply([&](UtilitySettings& s) {
-                s.preprocess.positiveClass = m_form.positiveClass->currentData().toString().toStdString();
+                const QString name = m_form.positiveClass->currentData().toString();
+                if (name.isEmpty())
+                    s.preprocess.positiveClass.reset(); // all classes, one-vs-rest
+                else
+                    s.preprocess.positiveClass = name.toStdString();
             });
     });
     connect(m_form.testFraction, &QDoubleSpinBox::valueChanged, this,
@@ -195,10 +199,8 @@ void MechanismPanel::setDataShape(long long trainRows, long long features, bool 
                                   const QStringList& classNames, bool regression) {
     m_shape = DataShape{trainRows, features, multiclass, regression, classNames};
     std::optional<std::string>& positive = m_settings.preprocess.positiveClass;
-    if (!multiclass)
-        positive.reset();
-    else if (!classNames.isEmpty() && (!positive || !classNames.contains(QString::fromStdString(*positive))))
-        positive = classNames.first().toStdString();
+    if (!multiclass || (positive && !classNames.contains(QString::fromStdString(*positive))))
+        positive.reset(); // default for multiclass data: all classes, one-vs-rest
     const core::Loss& loss = m_settings.mechanism.loss;
     if (!regression && loss.kind() == LossKind::Squared)
         m_settings.mechanism.loss = core::Loss(LossKind::Logistic, loss.huberWidth(), loss.temperature());
@@ -258,11 +260,12 @@ void MechanismPanel::fillLossCombo() {
 
 void MechanismPanel::fillClassCombo() {
     m_form.positiveClass->clear();
+    m_form.positiveClass->addItem(tr("All %1 (one-vs-rest, ε split)").arg(m_shape.classNames.size()), QString());
     for (const QString& name : m_shape.classNames)
-        m_form.positiveClass->addItem(name, name);
+        m_form.positiveClass->addItem(tr("%1 vs rest").arg(name), name);
     const auto& positive = m_settings.preprocess.positiveClass;
     m_form.positiveClass->setCurrentIndex(
-        positive ? m_form.positiveClass->findData(QString::fromStdString(*positive)) : -1);
+        positive ? m_form.positiveClass->findData(QString::fromStdString(*positive)) : 0);
 }
 
 void MechanismPanel::refresh() {

@@ -1,5 +1,7 @@
 #include "ui/utility/settings_text.h"
 
+#include "core/experiment/one_vs_rest.h"
+
 #include "ui/utility/eps_text.h"
 
 #include <QCoreApplication>
@@ -103,8 +105,13 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
         details << sentence(problem);
     } else {
         try {
+            // One-vs-rest over K classes unless a positive class binarises the labels.
+            const int models = shape.multiclass && !settings.preprocess.positiveClass
+                                   ? std::max(2, static_cast<int>(shape.classNames.size()))
+                                   : 1;
             const core::PrivacyGuarantee g =
-                core::perturbedProblem(spec, std::max(1LL, shape.trainRows), eps, noise).guarantee;
+                models == 1 ? core::perturbedProblem(spec, std::max(1LL, shape.trainRows), eps, noise).guarantee
+                            : core::oneVsRestGuarantee(spec, std::max(1LL, shape.trainRows), models, eps);
             headline = QString::fromStdString(g.notion) + QStringLiteral(": ε = ") + formatNumber(g.epsilon);
             if (g.delta > 0.0)
                 headline += QStringLiteral(", δ = ") + formatNumber(g.delta);
@@ -171,8 +178,6 @@ QStringList settingsProblems(const UtilitySettings& settings, const DataShape& s
                "Huber SVM, smoothed hinge) on binary labels only."));
     else if (settings.mechanism.loss.kind() == core::LossKind::Squared)
         add(tr("Squared loss is for regression datasets: pick a margin loss."));
-    if (shape.multiclass && !settings.preprocess.positiveClass)
-        add(tr("Pick a positive class: a multiclass dataset is fitted as one class against the rest."));
     if (settings.mechanism.isGaussian() &&
         !(settings.mechanism.delta > 0.0 && settings.mechanism.delta < 1.0))
         add(tr("δ must be in (0, 1), and well below 1/n (e.g. 1e-5)."));

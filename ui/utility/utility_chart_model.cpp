@@ -2,6 +2,7 @@
 
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
 
 namespace elab::ui {
@@ -28,6 +29,42 @@ SeriesData series(const QString& key, const QString& name, SeriesKind kind, cons
     s.kind = kind;
     s.color = colour;
     return s;
+}
+
+/// The y range follows what was measured (band, non-private level, target, probe), not the
+/// estimates: an estimate far from its measuring point can run off to huge values and would
+/// squash the measured curve. Estimated lines beyond the range are clipped by the plot.
+void fitYRange(charts::ChartData& chart, const SeriesData& band, const UtilityState& state,
+               const UtilitySettings& settings) {
+    double lo = INFINITY, hi = -INFINITY;
+    auto include = [&](double v) {
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    };
+    for (int k = 0; k < band.points.size(); ++k) {
+        include(band.points[k].y());
+        include(band.upper[k].y());
+    }
+    if (state.nonPrivate)
+        include(*state.nonPrivate);
+    if (settings.target)
+        include(*settings.target);
+    if (state.probe)
+        include(state.probe->mean);
+    for (const auto& fit : state.measuring)
+        for (const auto& t : fit.points)
+            include(t.value);
+    if (!(hi >= lo))
+        return; // nothing measured yet: the chart fits the data it has
+    if (!core::isLossMetric(settings.metric)) {
+        lo = std::max(0.0, lo);
+        hi = std::min(1.0, hi);
+    }
+    const double pad = hi > lo ? 0.06 * (hi - lo) : 0.05 * std::max(1e-3, std::abs(hi));
+    chart.yMin = lo - pad;
+    chart.yMax = hi + pad;
 }
 
 } // namespace
@@ -83,11 +120,13 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     SeriesData band = series(QStringLiteral("band"), QStringLiteral("±1 sd over repetitions"), SeriesKind::Band, kMeasured);
     SeriesData mean = series(QStringLiteral("measured"), QStringLiteral("measured (mean of %1)").arg(settings.repeats),
                              SeriesKind::Line, kMeasured);
+    // Losses are ≥ 0 and accuracies in [0, 1]: the ±1 sd band is cut there.
+    const bool loss = core::isLossMetric(settings.metric);
     for (const auto& p : state.points) {
         if (!p)
             continue;
-        band.points.append({p->eps, p->mean - p->sd});
-        band.upper.append({p->eps, p->mean + p->sd});
+        band.points.append({p->eps, std::max(0.0, p->mean - p->sd)});
+        band.upper.append({p->eps, loss ? p->mean + p->sd : std::min(1.0, p->mean + p->sd)});
         mean.points.append({p->eps, p->mean});
     }
     SeriesData dots = series(QStringLiteral("measured-points"), QString(), SeriesKind::Points, kMeasured);
@@ -101,6 +140,8 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     nonPrivate.width = 1.5;
     if (state.nonPrivate)
         nonPrivate.value = *state.nonPrivate;
+    else
+        nonPrivate.name.clear(); // nothing to show in the legend yet
     chart.series << nonPrivate;
 
     // Estimated lines: for every measuring point and chosen estimator.
@@ -132,12 +173,13 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
         }
     }
 
-    SeriesData target = series(QStringLiteral("target"), QStringLiteral("target"), SeriesKind::HorizontalLine, kTarget);
+    SeriesData target = series(QStringLiteral("target"), QString(), SeriesKind::HorizontalLine, kTarget);
     target.style = Qt::DotLine;
     SeriesData proposed = series(QStringLiteral("proposed"), QString(), SeriesKind::VerticalLine, kTarget);
     proposed.style = Qt::DotLine;
     if (settings.target) {
         target.value = *settings.target;
+        target.name = QStringLiteral("target %1").arg(*settings.target, 0, 'g', 4);
         if (proposedEps) {
             proposed.value = *proposedEps;
             proposed.name = QStringLiteral("proposed ε = %1").arg(formatEps(*proposedEps));
@@ -163,6 +205,7 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
         probe.dimmed = !state.probe->full;
     }
     chart.series << current << probe;
+    fitYRange(chart, band, state, settings);
     return chart;
 }
 
