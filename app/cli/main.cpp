@@ -2,6 +2,7 @@
 
 #include "app/cli/data_options.h"
 #include "app/cli/info_report.h"
+#include "app/cli/stability_command.h"
 #include "app/cli/utility_command.h"
 #include "core/data/builtin_catalog.h"
 #include "core/data/dataset_loader.h"
@@ -76,6 +77,12 @@ int main(int argc, char** argv) {
     chooseEps.addTo(*cli.add_subcommand("choose-eps", "Smallest ε whose measured utility meets a target"));
     auto* chooseEpsCommand = cli.get_subcommand("choose-eps");
 
+    app::StabilityCommand stability;
+    auto* stabilityCommand = cli.add_subcommand(
+        "stability", "Test and marginal error vs the fraction of training data removed: none, L2, dropout, "
+                     "deterministic dropout (Jain et al.)");
+    stability.addTo(*stabilityCommand);
+
     CLI11_PARSE(cli, argc, argv);
     try {
         if (datasets->parsed())
@@ -86,6 +93,8 @@ int main(int argc, char** argv) {
             return utility.run();
         if (chooseEpsCommand->parsed())
             return chooseEps.run();
+        if (stabilityCommand->parsed())
+            return stability.run();
     } catch (const core::LoadError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return 2;
