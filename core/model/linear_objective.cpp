@@ -1,42 +1,44 @@
 #include "core/model/linear_objective.h"
 
+#include "core/model/sparse_rows.h"
+
 #include <Eigen/Cholesky>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace elab::core {
 
 void multiply(const FeatureMatrix& X, const Eigen::VectorXd& v, Eigen::VectorXd& out) {
     if (X.isSparse())
-        out.noalias() = X.sparse() * v;
+        sparseRowDots(X.sparse(), nullptr, v, out);
     else
         out.noalias() = X.dense() * v;
 }
 
 void multiplyTransposed(const FeatureMatrix& X, const Eigen::VectorXd& w, Eigen::VectorXd& out) {
     if (X.isSparse())
-        out.noalias() = X.sparse().transpose() * w;
+        sparseTransposedProduct(X.sparse(), nullptr, w, out);
     else
         out.noalias() = X.dense().transpose() * w;
 }
 
 LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss,
                                  double mu, Eigen::VectorXd linear)
-    : m_X(X), m_y(y), m_loss(loss), m_mu(mu), m_c(std::move(linear)) {}
+    : m_X(X), m_y(y), m_loss(loss), m_mu(mu), m_c(std::move(linear)) {
+    if (X.isSparse())
+        m_rowScale = constantRowValues(X.sparse());
+}
 
 double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     m_theta = theta;
-    multiply(m_X, theta, m_p);
+    if (m_X.isSparse())
+        sparseRowDots(m_X.sparse(), &m_rowScale, theta, m_p);
+    else
+        multiply(m_X, theta, m_p);
     const Eigen::Index n = m_p.size();
-    m_d1.resize(n);
-    m_d2.resize(n);
-    double sum = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const Loss::Derivatives d = m_loss.derivatives(m_p[i], m_y[i]);
-        sum += d.value;
-        m_d1[i] = d.d1;
-        m_d2[i] = d.d2;
-    }
+    const double sum = m_loss.derivatives(m_p, m_y, m_d1, m_d2);
     m_dataLoss = sum / static_cast<double>(n);
     double value = m_dataLoss + 0.5 * m_mu * theta.squaredNorm();
     if (m_c.size() > 0)
@@ -45,7 +47,10 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
 }
 
 void LinearObjective::gradient(Eigen::VectorXd& g) const {
-    multiplyTransposed(m_X, m_d1, g);
+    if (m_X.isSparse())
+        sparseTransposedProduct(m_X.sparse(), &m_rowScale, m_d1, g);
+    else
+        multiplyTransposed(m_X, m_d1, g);
     g /= static_cast<double>(m_p.size());
     g.noalias() += m_mu * m_theta;
     if (m_c.size() > 0)
@@ -55,22 +60,9 @@ void LinearObjective::gradient(Eigen::VectorXd& g) const {
 void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const {
     const double invN = 1.0 / static_cast<double>(m_p.size());
     if (m_X.isSparse()) {
-        // One pass over the rows: t_i = ℓ''_i (x_iᵀv), out += t_i x_i (row i stays in cache).
-        const SparseMatrix& X = m_X.sparse();
+        // One pass over the rows: t_i = ℓ''_i (x_iᵀv)/n, out += t_i x_i (row i stays in cache).
         out = m_mu * v;
-        const int* outer = X.outerIndexPtr();
-        const int* inner = X.innerIndexPtr();
-        const double* values = X.valuePtr();
-        for (Eigen::Index i = 0; i < X.outerSize(); ++i) {
-            if (m_d2[i] == 0.0)
-                continue;
-            double t = 0.0;
-            for (int k = outer[i]; k < outer[i + 1]; ++k)
-                t += values[k] * v[inner[k]];
-            t *= m_d2[i] * invN;
-            for (int k = outer[i]; k < outer[i + 1]; ++k)
-                out[inner[k]] += t * values[k];
-        }
+        sparseWeightedGramProduct(m_X.sparse(), &m_rowScale, m_d2, invN, v, out);
         return;
     }
     Eigen::VectorXd xv;
@@ -81,9 +73,33 @@ void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& o
     out.noalias() += m_mu * v;
 }
 
+namespace {
+
+// Σ|d_i − a_i| / Σ a_i: how far the curvatures have moved from a (∞ if a is empty or zero).
+double relativeChange(const Eigen::VectorXd& d, const Eigen::VectorXd& a) {
+    if (a.size() != d.size())
+        return INFINITY;
+    const double base = a.sum();
+    return base > 0.0 ? (d - a).lpNorm<1>() / base : INFINITY;
+}
+
+// Thresholds of the anchored preconditioner, on relativeChange. If every ℓ''_i is within a
+// factor (1 ± δ) of its anchor value, the anchored M satisfies (1−δ)M ⪯ ∇²J ⪯ (1+δ)M, so
+// preconditioned CG sees a condition number ≤ (1+δ)/(1−δ): a few iterations per Newton step.
+// The L1 ratio is the cheap proxy for δ (the rows with the most curvature dominate both).
+constexpr double kReuseChange = 0.25;  // keep the anchored factor while d2 moved less than this
+constexpr double kSettledChange = 0.1; // form a new anchor once one Newton step moves d2 less
+// Forming XᵀDX/n costs Σ nnz_i(nnz_i+1)/2 updates against 2·nnz for a product; beyond this
+// ratio (rows of more than ≈ 30 non-zeros on average) the Gram-scaled M is used throughout.
+constexpr double kMaxPairsPerNonZero = 16.0;
+
+} // namespace
+
 std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::preconditioner() const {
     const double n = static_cast<double>(m_p.size());
     if (m_gram && m_gram->rows() == m_X.cols()) {
+        if (auto anchored = anchoredPreconditioner())
+            return anchored;
         const double c = m_d2.sum() / n;
         Eigen::MatrixXd M = c * *m_gram;
         M.diagonal().array() += std::max(m_mu, 1e-12 * std::max(c, 1e-300));
@@ -105,6 +121,40 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::p
     // A zero column with μ = 0 would give a zero pivot; the identity is a safe stand-in there.
     *diagonal = (diagonal->array() > 0.0).select(*diagonal, 1.0);
     return [diagonal](const Eigen::VectorXd& r, Eigen::VectorXd& out) { out = r.cwiseQuotient(*diagonal); };
+}
+
+std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::anchoredPreconditioner() const {
+    if (!m_X.isSparse() || m_mu <= 0.0)
+        return {};
+    const SparseMatrix& X = m_X.sparse();
+    if (m_rowPairs == 0)
+        m_rowPairs = sparseRowPairs(X);
+    if (static_cast<double>(m_rowPairs) > kMaxPairsPerNonZero * static_cast<double>(std::max<Index>(X.nonZeros(), 1)))
+        return {};
+    const double step = relativeChange(m_d2, m_lastD2);
+    m_lastD2 = m_d2;
+    if (!(m_anchor && relativeChange(m_d2, m_anchorD2) <= kReuseChange)) {
+        // The first call (often a warm start near the optimum) or a settled iterate: anchor here.
+        if (!(m_anchorD2.size() == 0 || step <= kSettledChange))
+            return {};
+        const double n = static_cast<double>(m_p.size());
+        Eigen::MatrixXd H;
+        const double first = m_d2.size() > 0 ? m_d2[0] : 0.0;
+        if ((m_d2.array() == first).all())
+            H = (first / n) * *m_gram; // equal curvatures (e.g. θ = 0): H is a multiple of XᵀX/n
+        else
+            sparseWeightedGram(X, &m_rowScale, m_d2, 1.0 / n, H);
+        H.diagonal().array() += m_mu;
+        auto llt = std::make_shared<Eigen::LLT<Eigen::MatrixXd>>(H);
+        m_anchorD2 = m_d2;
+        if (llt->info() != Eigen::Success) {
+            m_anchor.reset();
+            return {};
+        }
+        m_anchor = std::move(llt);
+    }
+    auto llt = m_anchor;
+    return [llt](const Eigen::VectorXd& r, Eigen::VectorXd& out) { out = llt->solve(r); };
 }
 
 Eigen::MatrixXd gramMatrix(const FeatureMatrix& X, Eigen::Index maxFeatures) {

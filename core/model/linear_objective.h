@@ -9,6 +9,10 @@
 #include "core/model/loss.h"
 #include "core/optim/objective.h"
 
+#include <Eigen/Cholesky>
+
+#include <memory>
+
 namespace elab::core {
 
 class LinearObjective : public Objective {
@@ -22,8 +26,12 @@ public:
     double evaluate(const Eigen::VectorXd& theta) override;
     void gradient(Eigen::VectorXd& g) const override;
     void hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const override;
-    /// With a Gram matrix G = XᵀX/n (setGram): M = c·G + μI, c = mean_i ℓ''(p_i), by Cholesky;
-    /// otherwise Jacobi: M = diag((1/n) Σ_i ℓ''(p_i) x_ij² + μ).
+    /// With a Gram matrix G = XᵀX/n (setGram): for sparse X with short rows, the Hessian itself
+    /// at an anchor point, M = XᵀD_aX/n + μI (D_a = diag ℓ''(p_i) there), by Cholesky, formed
+    /// at the first call and again once the iterate settles, and reused while ℓ'' stays within
+    /// 25 % (L1) of D_a; otherwise M = c·G + μI, c = mean_i ℓ''(p_i). Without G, Jacobi:
+    /// M = diag((1/n) Σ_i ℓ''(p_i) x_ij² + μ). M only steers CG: the Newton system, its
+    /// solution and the stopping test are the same for every choice.
     std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> preconditioner() const override;
     /// G = XᵀX/n of the same X (see gramMatrix), or nullptr; not owned.
     void setGram(const Eigen::MatrixXd* gram) { m_gram = gram; }
@@ -42,9 +50,15 @@ private:
     Loss m_loss;
     double m_mu;
     Eigen::VectorXd m_c;
+    Eigen::VectorXd m_rowScale; ///< constantRowValues(X) for binary sparse rows, else empty
     Eigen::VectorXd m_theta, m_p, m_d1, m_d2;
     double m_dataLoss = 0.0;
     const Eigen::MatrixXd* m_gram = nullptr;
+    // The anchored preconditioner (see preconditioner()); state of this objective's solve.
+    std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> anchoredPreconditioner() const;
+    mutable std::size_t m_rowPairs = 0;
+    mutable Eigen::VectorXd m_anchorD2, m_lastD2;
+    mutable std::shared_ptr<Eigen::LLT<Eigen::MatrixXd>> m_anchor;
 };
 
 /// G = XᵀX/n, dense p×p, for the preconditioner — only when p ≤ maxFeatures (cost O(nnz·k)

@@ -106,16 +106,23 @@ double Loss::d3(double p, double y) const {
     return y * marginDerivatives(m_kind, y * p, m_h, m_t).l3;
 }
 
+namespace {
+
+// Logistic value, ℓ' and ℓ'' from e = exp(−|m|): σ(|m|) = 1/(1+e), σ(−|m|) = e/(1+e) and
+// log(1 + e^{−m}) = log1p(e) + max(−m, 0), without overflow; one division.
+inline Loss::Derivatives logisticDerivatives(double p, double y) {
+    const double m = y * p;
+    const double e = std::exp(-std::abs(m));
+    const double big = 1.0 / (1.0 + e), small = e * big;
+    const double sp = m >= 0.0 ? big : small, sn = m >= 0.0 ? small : big;
+    return {std::log1p(e) + std::max(-m, 0.0), -y * sn, sp * sn};
+}
+
+} // namespace
+
 Loss::Derivatives Loss::derivatives(double p, double y) const {
     switch (m_kind) {
-    case LossKind::Logistic: {
-        // e = exp(−|m|) gives σ(m), σ(−m) and log(1 + e^{−m}) without overflow.
-        const double m = y * p;
-        const double e = std::exp(-std::abs(m));
-        const double big = 1.0 / (1.0 + e), small = e / (1.0 + e);
-        const double sp = m >= 0.0 ? big : small, sn = m >= 0.0 ? small : big;
-        return {std::log1p(e) + std::max(-m, 0.0), -y * sn, sp * sn};
-    }
+    case LossKind::Logistic: return logisticDerivatives(p, y);
     case LossKind::Squared: return {(p - y) * (p - y), 2.0 * (p - y), 2.0};
     case LossKind::HuberSvm:
     case LossKind::SmoothHinge: {
@@ -124,6 +131,30 @@ Loss::Derivatives Loss::derivatives(double p, double y) const {
     }
     }
     return {0.0, 0.0, 0.0};
+}
+
+double Loss::derivatives(const Eigen::VectorXd& p, const Eigen::VectorXd& y, Eigen::VectorXd& d1,
+                         Eigen::VectorXd& d2) const {
+    const Eigen::Index n = p.size();
+    d1.resize(n);
+    d2.resize(n);
+    double sum = 0.0;
+    if (m_kind == LossKind::Logistic) { // the hot case: no per-row dispatch, inlined
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const Derivatives d = logisticDerivatives(p[i], y[i]);
+            sum += d.value;
+            d1[i] = d.d1;
+            d2[i] = d.d2;
+        }
+        return sum;
+    }
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const Derivatives d = derivatives(p[i], y[i]);
+        sum += d.value;
+        d1[i] = d.d1;
+        d2[i] = d.d2;
+    }
+    return sum;
 }
 
 double Loss::gradientBound() const {

@@ -5,6 +5,8 @@
 // Squared loss (regression) is (p − y)².
 // The bounds ζ (gradient) and λ (curvature) are per example for ‖x‖₂ ≤ 1 (MATH.md §1).
 
+#include <Eigen/Core>
+
 #include <string>
 
 namespace elab::core {
@@ -36,6 +38,10 @@ public:
     /// value, d1 and d2 together: one exp for the logistic loss instead of several
     /// (the objective's hot loop).
     Derivatives derivatives(double p, double y) const;
+    /// Over all rows: d1_i, d2_i at (p_i, y_i) (resized), returns Σ_i ℓ(p_i, y_i) summed in
+    /// row order. Same values as the scalar call; the loss is dispatched once, not per row.
+    double derivatives(const Eigen::VectorXd& p, const Eigen::VectorXd& y, Eigen::VectorXd& d1,
+                       Eigen::VectorXd& d2) const;
 
     /// ζ = max |ℓ'|: 1 for the margin losses; for squared loss it needs |y| ≤ B and is
     /// reported as NaN (no data-free bound).
