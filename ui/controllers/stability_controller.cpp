@@ -1,0 +1,173 @@
+#include "ui/controllers/stability_controller.h"
+
+#include <stdexcept>
+
+namespace elab::ui {
+
+namespace {
+
+constexpr int kFrameMs = 16;
+
+/// Prepares the data as the CLI does and checks that the model can be fitted on it.
+std::shared_ptr<const core::PreparedData> prepare(const core::Dataset& dataset, const StabilitySettings& s,
+                                                  core::StabilityModel model) {
+    if (const std::string problem = s.checkTask(dataset.targets.kind); !problem.empty())
+        throw std::invalid_argument(problem);
+    auto prepared = std::make_shared<const core::PreparedData>(
+        core::prepareExperimentData(dataset, std::nullopt, s.toPreparation(model), s.seed));
+    if (!prepared->test || prepared->test->rows() < 1)
+        throw std::invalid_argument("the held-out test fraction left no test rows");
+    const core::TaskKind task = prepared->train.targets.kind;
+    if (model == core::StabilityModel::Logistic && task != core::TaskKind::Binary)
+        throw std::invalid_argument("logistic regression needs a binary label");
+    return prepared;
+}
+
+} // namespace
+
+StabilityController::StabilityController(QObject* parent)
+    : QObject(parent), m_sweep(new JobSlot(QStringLiteral("stability"), this)) {
+    m_coalesce.setSingleShot(true);
+    m_coalesce.setInterval(kFrameMs);
+    connect(&m_coalesce, &QTimer::timeout, this, &StabilityController::applyPending);
+    connect(m_sweep, &JobSlot::finished, this, [this](bool cancelled) {
+        if (cancelled && !m_state.complete) { // keeps the cells that finished
+            m_state.cancelled = true;
+            emit stateChanged();
+        }
+    });
+    connect(m_sweep, &JobSlot::progress, this, [this](double fraction, const QString&) { m_progress = fraction; });
+    connect(m_sweep, &JobSlot::busyChanged, this, &StabilityController::onSlotBusyChanged);
+    connect(m_sweep, &JobSlot::failed, this, [this](const QString& message) {
+        m_error = message;
+        emit stateChanged();
+        emit failed(message);
+    });
+}
+
+StabilityController::~StabilityController() {
+    cancel();
+    waitForIdle();
+}
+
+void StabilityController::waitForIdle() { m_sweep->waitForIdle(); }
+
+bool StabilityController::isBusy() const { return m_havePending || m_coalesce.isActive() || m_sweep->isBusy(); }
+
+void StabilityController::onSlotBusyChanged() {
+    const bool busy = isBusy();
+    if (busy == m_wasBusy)
+        return;
+    m_wasBusy = busy;
+    emit busyChanged(busy);
+    if (!busy)
+        emit idle();
+}
+
+void StabilityController::setDataset(std::shared_ptr<const core::Dataset> dataset) {
+    m_dataset = std::move(dataset);
+    m_needSweep = true;
+    if (!m_havePending) {
+        m_pending = m_applied;
+        m_havePending = true;
+    }
+    emit datasetChanged();
+    m_coalesce.start();
+    onSlotBusyChanged();
+}
+
+void StabilityController::setSettings(const StabilitySettings& settings) {
+    m_pending = settings;
+    m_havePending = true;
+    m_coalesce.start();
+    onSlotBusyChanged();
+}
+
+void StabilityController::recompute() {
+    m_needSweep = true;
+    if (!m_havePending) {
+        m_pending = m_applied;
+        m_havePending = true;
+    }
+    m_coalesce.start();
+    onSlotBusyChanged();
+}
+
+void StabilityController::applyPending() {
+    if (!m_havePending)
+        return;
+    const StabilitySettings next = m_pending;
+    m_havePending = false;
+    if (const std::string problem = next.validate(); !problem.empty()) {
+        m_error = QString::fromStdString(problem); // shown inline; nothing to compute
+        emit stateChanged();
+        onSlotBusyChanged();
+        return;
+    }
+    const bool sweep = m_needSweep || !(next == m_applied) || !m_error.isEmpty() || m_state.cancelled;
+    m_applied = next;
+    if (!sweep || !m_dataset) {
+        onSlotBusyChanged();
+        return;
+    }
+    m_needSweep = false;
+    startSweep();
+    onSlotBusyChanged();
+}
+
+void StabilityController::startSweep() {
+    auto dataset = m_dataset;
+    StabilitySettings s = m_applied;
+    if (dataset->targets.kind != core::TaskKind::Multiclass)
+        s.positiveClass.reset(); // binarising applies to multiclass labels only
+    const core::StabilityModel model = s.resolvedModel(dataset->targets.kind);
+    m_state = StabilityState{};
+    m_state.model = model;
+    m_state.rho = s.rhoGrid();
+    m_state.methods = s.methods;
+    m_state.removal = s.removal;
+    m_state.cells.assign(m_state.rho.size() * m_state.methods.size(), std::nullopt);
+    m_error.clear();
+    m_progress = 0.0;
+    emit stateChanged();
+    m_sweep->start(tr("Stability study"), [this, dataset, s, model](JobContext& job) -> std::function<void()> {
+        auto prepared = prepare(*dataset, s, model);
+        job.post([this, prepared] {
+            m_state.data = prepared;
+            emit stateChanged();
+        });
+        job.run().throwIfStopped();
+        const core::StabilitySpec spec = s.toSpec(model, prepared->train.features.isSparse());
+        const core::StabilityData data{prepared->train.features, prepared->train.targets.values,
+                                       prepared->test->features, prepared->test->targets.values};
+        auto sink = [&job, this](const core::StabilityCell& cell) {
+            job.post([this, cell] {
+                const std::size_t k = cell.rhoIndex * m_state.methods.size() + cell.methodIndex;
+                if (k < m_state.cells.size())
+                    m_state.cells[k] = cell;
+                emit stateChanged();
+            });
+        };
+        core::StabilityResult result = core::runStabilitySweep(data, spec, &job.run(), sink);
+        return [this, result = std::move(result)] {
+            for (const auto& cell : result.cells) // also the ones whose post was still queued
+                m_state.cells[cell.rhoIndex * m_state.methods.size() + cell.methodIndex] = cell;
+            m_state.baselines = result.baselines;
+            m_state.stability = result.stability;
+            m_state.cancelled = result.cancelled;
+            m_state.complete = !result.cancelled;
+            m_state.fits = result.fits;
+            m_state.seconds = result.secondsBaseline + result.secondsSweep + result.secondsStability;
+            emit stateChanged();
+        };
+    });
+}
+
+void StabilityController::cancel() {
+    m_coalesce.stop();
+    m_havePending = false;
+    m_sweep->cancel();
+    onSlotBusyChanged();
+}
+
+} // namespace elab::ui
