@@ -87,7 +87,7 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
         QCoreApplication::translate("main", "Open a saved session (dataset and settings)."),
         QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
-                                  QCoreApplication::translate("main", "Tab to show: utility (default) or data."),
+                                  QCoreApplication::translate("main", "Tab to show: utility (default), stability or data."),
                                   QStringLiteral("VIEW"), QStringLiteral("utility"));
     const QCommandLineOption exportFile(
         QStringLiteral("export"),
@@ -161,8 +161,11 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
     }
     options.session = parser.value(session);
     options.view = parser.value(view);
-    if (options.view != QLatin1String("utility") && options.view != QLatin1String("data"))
-        return reject(QStringLiteral("bad --view '%1' (utility or data)").arg(options.view));
+    if (options.view != QLatin1String("utility") && options.view != QLatin1String("data") &&
+        options.view != QLatin1String("stability"))
+        return reject(QStringLiteral("bad --view '%1' (utility, stability or data)").arg(options.view));
+    if (options.view == QLatin1String("data") && !options.exports.isEmpty())
+        return reject(QStringLiteral("--export needs --view utility or stability (the Data tab has no figure)"));
     options.exports = parser.values(exportFile);
     for (const QString& file : options.exports) {
         const QString suffix = file.section(QLatin1Char('.'), -1).toLower();

@@ -1,5 +1,6 @@
 #include "ui/batch_runner.h"
 
+#include "ui/controllers/stability_controller.h"
 #include "ui/controllers/utility_controller.h"
 #include "ui/export/figure_export.h"
 #include "ui/main_window.h"
@@ -52,6 +53,14 @@ BatchRunner::BatchRunner(MainWindow* window, BatchJob job, QObject* parent)
         std::fprintf(stderr, "epsilonlab: utility view: %s\n", qPrintable(message));
         finish(1);
     });
+    StabilityController* stability = window->stabilityController();
+    connect(stability, &StabilityController::idle, this, &BatchRunner::checkDone);
+    connect(stability, &StabilityController::failed, this, [this](const QString& message) {
+        if (!m_job.waitForStability)
+            return;
+        std::fprintf(stderr, "epsilonlab: stability view: %s\n", qPrintable(message));
+        finish(1);
+    });
     QTimer::singleShot(kTimeoutMs, this, [this] {
         std::fprintf(stderr, "epsilonlab: timed out waiting for the computation\n");
         finish(3);
@@ -73,6 +82,11 @@ void BatchRunner::checkDone() {
         if (utility->isBusy() || !utility->state().sweepComplete)
             return; // idle() fires again when the rest has finished
     }
+    if (m_job.waitForStability) {
+        const StabilityController* stability = m_window->stabilityController();
+        if (stability->isBusy() || !stability->state().complete)
+            return;
+    }
     QTimer::singleShot(kSettleMs, this, [this] { finish(writeAll() ? 0 : 1); });
 }
 
@@ -92,13 +106,10 @@ bool BatchRunner::writeAll() {
     for (const QString& path : m_job.exports) {
         const QString absolute = QFileInfo(path).absoluteFilePath();
         QDir().mkpath(QFileInfo(absolute).absolutePath());
-        FigureExport request;
-        request.path = absolute;
-        request.options.dpi = m_job.dpi;
+        charts::ExportOptions options;
+        options.dpi = m_job.dpi;
         QString error;
-        const QStringList written = exportFigure(m_window->utilityView()->chartData(),
-                                                 m_window->sessionActions()->currentSession(),
-                                                 m_window->utilityController()->state(), request, &error);
+        const QStringList written = m_window->exportCurrentView(absolute, options, &error);
         for (const QString& file : written)
             print(file);
         if (!error.isEmpty()) {

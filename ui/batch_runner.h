@@ -16,7 +16,8 @@ struct BatchJob {
     QString screenshot;  ///< window PNG, or empty
     QStringList exports; ///< figures (.png/.svg/.pdf), each with .csv and .json beside it
     int dpi = 150;
-    bool waitForUtility = true; ///< wait for the utility view's sweep (false: Data tab only)
+    bool waitForUtility = true; ///< wait for the utility view's sweep
+    bool waitForStability = false; ///< wait for the stability view's sweep (--view stability)
 };
 
 class BatchRunner : public QObject {

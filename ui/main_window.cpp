@@ -1,6 +1,7 @@
 #include "ui/main_window.h"
 
 #include "ui/controllers/load_controller.h"
+#include "ui/controllers/stability_controller.h"
 #include "ui/controllers/utility_controller.h"
 #include "ui/data_view.h"
 #include "ui/dataset_panel.h"
@@ -8,12 +9,14 @@
 #include "ui/export/figure_export.h"
 #include "ui/job_indicator.h"
 #include "ui/session/session_actions.h"
+#include "ui/stability/stability_view.h"
 #include "ui/utility/mechanism_panel.h"
 #include "ui/utility/utility_view.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QLabel>
@@ -43,11 +46,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_mechanism = new MechanismPanel(this);
     m_dataView = new DataView(this);
     m_utilityView = new UtilityView(m_utility, m_mechanism, this);
+    m_stability = new StabilityController(this);
+    m_stabilityView = new StabilityView(m_stability, this);
     m_sessions = new SessionActions(this);
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_utilityView, tr("Utility vs ε"));
+    m_tabs->addTab(m_stabilityView, tr("Stability"));
     m_tabs->addTab(m_dataView, tr("Data"));
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::syncStabilityDataset);
 
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->addWidget(buildLeftColumn());
@@ -105,16 +112,27 @@ void MainWindow::connectJobs() {
     connect(m_controller, &LoadController::started, this,
             [this](const LoadRequest& request) { m_jobs->start(tr("Loading %1").arg(displayName(request))); });
     connect(m_controller, &LoadController::progress, m_jobs, &JobIndicator::setProgress);
-    connect(m_computeJobs, &JobIndicator::cancelRequested, m_utility, &UtilityController::cancel);
-    for (JobSlot* slot : {m_utility->sweepSlot(), m_utility->verifySlot()}) {
-        connect(slot, &JobSlot::started, m_computeJobs, [this](const QString& what) { m_computeJobs->start(what); });
-        connect(slot, &JobSlot::progress, m_computeJobs, &JobIndicator::setProgress);
-        connect(slot, &JobSlot::finished, m_computeJobs, [this, slot](bool cancelled) {
-            m_computeJobs->finish(cancelled ? tr("%1 cancelled: finished points kept").arg(slot->what()) : QString());
-        });
-        connect(slot, &JobSlot::failed, m_computeJobs,
-                [this, slot](const QString&) { m_computeJobs->finish(tr("%1 failed").arg(slot->what())); });
-    }
+    connect(m_computeJobs, &JobIndicator::cancelRequested, this, [this] {
+        m_utility->cancel();
+        m_stability->cancel();
+    });
+    for (JobSlot* slot : {m_utility->sweepSlot(), m_utility->verifySlot(), m_stability->sweepSlot()})
+        connectJobSlot(slot, m_computeJobs);
+}
+
+void MainWindow::connectJobSlot(JobSlot* slot, JobIndicator* indicator) {
+    connect(slot, &JobSlot::started, indicator, [indicator](const QString& what) { indicator->start(what); });
+    connect(slot, &JobSlot::progress, indicator, &JobIndicator::setProgress);
+    connect(slot, &JobSlot::finished, indicator, [indicator, slot](bool cancelled) {
+        indicator->finish(cancelled ? tr("%1 cancelled: finished results kept").arg(slot->what()) : QString());
+    });
+    connect(slot, &JobSlot::failed, indicator,
+            [indicator, slot](const QString&) { indicator->finish(tr("%1 failed").arg(slot->what())); });
+}
+
+void MainWindow::syncStabilityDataset() {
+    if (m_tabs->currentWidget() == m_stabilityView && m_current.isValid() && m_stability->dataset() != m_current.data)
+        m_stability->setDataset(m_current.data);
 }
 
 void MainWindow::buildMenus() {
@@ -139,7 +157,16 @@ void MainWindow::load(const LoadRequest& request) { m_controller->load(request);
 QString MainWindow::datasetStatusText() const { return m_datasetStatus->text(); }
 
 void MainWindow::showView(const QString& view) {
-    m_tabs->setCurrentWidget(view == QLatin1String("data") ? static_cast<QWidget*>(m_dataView) : m_utilityView);
+    QWidget* tab = view == QLatin1String("data")        ? static_cast<QWidget*>(m_dataView)
+                   : view == QLatin1String("stability") ? static_cast<QWidget*>(m_stabilityView)
+                                                        : static_cast<QWidget*>(m_utilityView);
+    m_tabs->setCurrentWidget(tab);
+}
+
+QString MainWindow::currentView() const {
+    QWidget* tab = m_tabs->currentWidget();
+    return tab == m_dataView ? QStringLiteral("data") : tab == m_stabilityView ? QStringLiteral("stability")
+                                                                               : QStringLiteral("utility");
 }
 
 void MainWindow::showDataset(const LoadedDataset& loaded) {
@@ -156,6 +183,7 @@ void MainWindow::showDataset(const LoadedDataset& loaded) {
     m_mechanism->setDataShape(trainRows, d.featureCount(), d.targets.kind == core::TaskKind::Multiclass, classes,
                               regression);
     m_utilityView->setDatasetName(QString::fromStdString(d.name));
+    m_stabilityView->setDatasetName(QString::fromStdString(d.name));
     m_datasetStatus->setText(statusText(d));
     m_datasetStatus->setToolTip(QString::fromStdString(d.provenance.sha256));
     setWindowTitle(tr("EpsilonLab — %1").arg(QString::fromStdString(d.name)));
@@ -163,6 +191,7 @@ void MainWindow::showDataset(const LoadedDataset& loaded) {
     emit datasetShown(loaded); // session actions apply a pending session's settings here
     m_utilityView->pushSettingsNow();
     m_utility->setDataset(loaded.data);
+    syncStabilityDataset();
 }
 
 void MainWindow::showError(const QString& title, const QString& text, const QString& details) {
@@ -186,19 +215,40 @@ void MainWindow::reportFailure(const QString& message, const LoadRequest& reques
 }
 
 void MainWindow::exportFigureInteractively() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export figure"), QStringLiteral("utility.svg"),
+    const bool stability = currentView() == QLatin1String("stability");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export figure"),
+                                                      stability ? QStringLiteral("stability.svg")
+                                                                : QStringLiteral("utility.svg"),
                                                       tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"));
     if (path.isEmpty())
         return;
-    FigureExport request;
-    request.path = path;
     QString error;
-    const QStringList written =
-        exportFigure(m_utilityView->chartData(), m_sessions->currentSession(), m_utility->state(), request, &error);
+    const QStringList written = exportCurrentView(path, charts::ExportOptions{}, &error);
     if (!error.isEmpty())
         showError(tr("Export failed"), tr("Could not export the figure."), error);
     else
         statusBar()->showMessage(tr("Wrote %1").arg(written.join(QStringLiteral(", "))), 8000);
+}
+
+QStringList MainWindow::exportCurrentView(const QString& path, const charts::ExportOptions& options, QString* error) {
+    FigureExport request;
+    request.path = path;
+    request.options = options;
+    const Session session = m_sessions->currentSession();
+    if (currentView() != QLatin1String("stability"))
+        return exportFigure(m_utilityView->chartData(), session, m_utility->state(), request, error);
+    // Two charts: NAME-test-error.EXT and NAME-marginal-error.EXT, each with CSV and sidecar.
+    QStringList written;
+    const QFileInfo info(path);
+    const char* names[] = {"-test-error.", "-marginal-error."};
+    for (int which = 0; which < 2; ++which) {
+        request.path = info.dir().filePath(info.completeBaseName() + QLatin1String(names[which]) + info.suffix());
+        written << exportStabilityFigure(m_stabilityView->chartData(which), session, m_stability->state(), request,
+                                         error);
+        if (error && !error->isEmpty())
+            break;
+    }
+    return written;
 }
 
 } // namespace elab::ui

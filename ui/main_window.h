@@ -4,6 +4,7 @@
 // LoadController, the utility computations in UtilityController, sessions in
 // SessionActions. GUI thread only.
 
+#include "ui/charts/chart_export.h"
 #include "ui/controllers/loaded_dataset.h"
 
 #include <QMainWindow>
@@ -19,9 +20,12 @@ namespace elab::ui {
 class DataView;
 class DatasetPanel;
 class JobIndicator;
+class JobSlot;
 class LoadController;
 class MechanismPanel;
 class SessionActions;
+class StabilityController;
+class StabilityView;
 class UtilityController;
 class UtilityView;
 
@@ -48,11 +52,18 @@ public:
     MechanismPanel* mechanismPanel() const { return m_mechanism; }
     UtilityController* utilityController() const { return m_utility; }
     UtilityView* utilityView() const { return m_utilityView; }
+    StabilityController* stabilityController() const { return m_stability; }
+    StabilityView* stabilityView() const { return m_stabilityView; }
     SessionActions* sessionActions() const { return m_sessions; }
-    /// Shows the tab of a view: "utility" or "data".
+    /// Shows the tab of a view: "utility", "stability" or "data".
     void showView(const QString& view);
-    /// Export dialog for the utility figure (PNG/SVG/PDF with CSV and JSON beside it).
+    /// The name of the view shown ("utility", "stability" or "data").
+    QString currentView() const;
+    /// Export dialog for the figure of the view shown (PNG/SVG/PDF with CSV and JSON beside
+    /// it; the stability view writes its two charts as NAME-test-error and NAME-marginal-error).
     void exportFigureInteractively();
+    /// Writes the figure(s) of the view shown to path (see above); the files written.
+    QStringList exportCurrentView(const QString& path, const charts::ExportOptions& options, QString* error);
     JobIndicator* jobIndicator() const { return m_jobs; }
     /// The utility computations' progress and Cancel.
     JobIndicator* computeIndicator() const { return m_computeJobs; }
@@ -69,6 +80,10 @@ private:
     void buildMenus();
     QWidget* buildLeftColumn();
     void connectJobs();
+    void connectJobSlot(JobSlot* slot, JobIndicator* indicator);
+    /// The stability sweep runs only while its tab is shown (it is costly): hand over the
+    /// dataset when the tab becomes visible.
+    void syncStabilityDataset();
     void showDataset(const LoadedDataset& loaded);
     void reportFailure(const QString& message, const LoadRequest& request);
 
@@ -80,6 +95,8 @@ private:
     UtilityController* m_utility = nullptr;
     UtilityView* m_utilityView = nullptr;
     SessionActions* m_sessions = nullptr;
+    StabilityController* m_stability = nullptr;
+    StabilityView* m_stabilityView = nullptr;
     QSplitter* m_splitter = nullptr;
     QLabel* m_datasetStatus = nullptr;
     JobIndicator* m_jobs = nullptr;

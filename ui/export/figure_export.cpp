@@ -94,8 +94,10 @@ QByteArray sidecarJson(const Session& session, const UtilityState& state, const 
     return QByteArray::fromStdString(j.dump(2) + "\n");
 }
 
-QStringList exportFigure(const charts::ChartData& chart, const Session& session, const UtilityState& state,
-                         const FigureExport& request, QString* error) {
+namespace {
+
+QStringList writeFigure(const charts::ChartData& chart, const FigureExport& request, const QByteArray& sidecar,
+                        QString* error) {
     QStringList written;
     QString problem;
     if (!charts::exportChart(chart, request.path, request.options, &problem)) {
@@ -116,7 +118,7 @@ QStringList exportFigure(const charts::ChartData& chart, const Session& session,
     if (request.withSidecar) {
         const QString json = sidecarPathFor(request.path);
         QSaveFile file(json);
-        const QByteArray bytes = sidecarJson(session, state, request.path);
+        const QByteArray& bytes = sidecar;
         if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
             if (error)
                 *error = QStringLiteral("%1: %2").arg(json, file.errorString());
@@ -125,6 +127,50 @@ QStringList exportFigure(const charts::ChartData& chart, const Session& session,
         written << json;
     }
     return written;
+}
+
+} // namespace
+
+QStringList exportFigure(const charts::ChartData& chart, const Session& session, const UtilityState& state,
+                         const FigureExport& request, QString* error) {
+    return writeFigure(chart, request, request.withSidecar ? sidecarJson(session, state, request.path) : QByteArray(),
+                       error);
+}
+
+QByteArray stabilitySidecarJson(const Session& session, const StabilityState& state, const QString& figureFile) {
+    Ordered j = detail::sessionJson(session);
+    Ordered e;
+    e["figure"] = QFileInfo(figureFile).fileName().toStdString();
+    e["created_utc"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    e["removal"] = core::toString(state.removal);
+    e["rho"] = state.rho;
+    Ordered methods = Ordered::array();
+    for (std::size_t m = 0; m < state.methods.size(); ++m) {
+        Ordered te = Ordered::array(), ts = Ordered::array(), me = Ordered::array(), ms = Ordered::array();
+        for (std::size_t g = 0; g < state.rho.size(); ++g) {
+            const core::StabilityCell* c = state.cell(g, m);
+            te.push_back(c ? number(c->testError.mean) : Ordered());
+            ts.push_back(c ? number(c->testError.sd) : Ordered());
+            me.push_back(c ? number(c->marginalError.mean) : Ordered());
+            ms.push_back(c ? number(c->marginalError.sd) : Ordered());
+        }
+        Ordered method = {{"method", core::toString(state.methods[m])},
+                          {"test_error", {{"mean", te}, {"sd", ts}}},
+                          {"marginal_error", {{"mean", me}, {"sd", ms}}}};
+        if (const core::MethodBaseline* b = state.baseline(state.methods[m]))
+            method["chosen_mu"] = b->method == core::StabilityMethod::L2 ? number(b->mu) : Ordered();
+        methods.push_back(method);
+    }
+    e["methods"] = methods;
+    e["complete"] = state.complete;
+    j["export"] = e;
+    return QByteArray::fromStdString(j.dump(2) + "\n");
+}
+
+QStringList exportStabilityFigure(const charts::ChartData& chart, const Session& session,
+                                  const StabilityState& state, const FigureExport& request, QString* error) {
+    return writeFigure(chart, request,
+                       request.withSidecar ? stabilitySidecarJson(session, state, request.path) : QByteArray(), error);
 }
 
 } // namespace elab::ui

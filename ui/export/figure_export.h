@@ -6,6 +6,7 @@
 
 #include "ui/charts/chart_data.h"
 #include "ui/charts/chart_export.h"
+#include "ui/controllers/stability_state.h"
 #include "ui/controllers/utility_state.h"
 #include "ui/session/session.h"
 
@@ -33,5 +34,13 @@ QByteArray sidecarJson(const Session& session, const UtilityState& state, const 
 /// failure sets *error (naming the file) and returns what was written before it.
 QStringList exportFigure(const charts::ChartData& chart, const Session& session, const UtilityState& state,
                          const FigureExport& request, QString* error);
+
+/// The stability view's sidecar: the session plus {"export": {figure, created_utc, results:
+/// {rho, methods[] {method, test_error {mean, sd}, marginal_error {mean, sd}, lambda}}}}.
+QByteArray stabilitySidecarJson(const Session& session, const StabilityState& state, const QString& figureFile);
+
+/// One stability chart with its CSV and sidecar, as exportFigure.
+QStringList exportStabilityFigure(const charts::ChartData& chart, const Session& session,
+                                  const StabilityState& state, const FigureExport& request, QString* error);
 
 } // namespace elab::ui

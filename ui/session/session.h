@@ -2,11 +2,13 @@
 // A saved session: the dataset (spec, loader options, checksum) and the utility explorer's
 // settings — everything needed to reproduce the view's numbers. JSON on disk:
 //   {"format": "epsilonlab-session", "version": 1, "app_version": …,
-//    "dataset": {"spec", "label", "missing", "sha256"}, "view": "utility", "utility": {…}}
+//    "dataset": {"spec", "label", "missing", "sha256"}, "view": "utility", "utility": {…},
+//    "stability": {…}}
 // Export sidecars carry the same object (plus what was exported), so a sidecar opens as a
 // session. Any thread (plain values).
 
 #include "ui/controllers/load_request.h"
+#include "ui/stability/stability_settings.h"
 #include "ui/utility/utility_settings.h"
 
 #include <QByteArray>
@@ -19,8 +21,9 @@ namespace elab::ui {
 struct Session {
     LoadRequest dataset;
     QString sha256;          ///< of the dataset's stored bytes when saved ("" if unknown)
-    QString view = QStringLiteral("utility");
+    QString view = QStringLiteral("utility"); ///< "utility", "stability" or "data"
     UtilitySettings utility;
+    StabilitySettings stability; ///< optional in the file (older sessions: the defaults)
 };
 
 /// Pretty-printed JSON (UTF-8).

@@ -2,6 +2,7 @@
 
 #include "ui/controllers/loaded_dataset.h"
 #include "ui/main_window.h"
+#include "ui/stability/stability_view.h"
 #include "ui/utility/utility_view.h"
 
 #include "core/data/builtin_catalog.h"
@@ -62,8 +63,9 @@ Session SessionActions::currentSession() const {
         s.dataset = current.request;
         s.sha256 = QString::fromStdString(current.data->provenance.sha256);
     }
-    s.view = m_window->tabs()->currentIndex() == 1 ? QStringLiteral("data") : QStringLiteral("utility");
+    s.view = m_window->currentView();
     s.utility = m_window->utilityView()->composedSettings();
+    s.stability = m_window->stabilityView()->settings();
     return s;
 }
 
@@ -97,6 +99,7 @@ void SessionActions::onDatasetShown(const LoadedDataset& loaded) {
     const Session session = *m_pending;
     m_pending.reset();
     m_window->utilityView()->applySettings(session.utility);
+    m_window->stabilityView()->applySettings(session.stability);
     m_window->showView(session.view);
     const QString sha = QString::fromStdString(loaded.data->provenance.sha256);
     if (!session.sha256.isEmpty() && sha != session.sha256)

@@ -12,6 +12,10 @@ nlohmann::ordered_json toJson(const UtilitySettings& s);
 /// Throws std::runtime_error naming the field ("utility.repeats: …").
 UtilitySettings utilitySettingsFromJson(const nlohmann::json& j);
 
+nlohmann::ordered_json toJson(const StabilitySettings& s);
+/// Throws std::runtime_error naming the field ("stability.repeats: …").
+StabilitySettings stabilitySettingsFromJson(const nlohmann::json& j);
+
 nlohmann::ordered_json sessionJson(const Session& session);
 
 } // namespace elab::ui::detail

@@ -63,8 +63,11 @@ void fitYRange(charts::ChartData& chart, const SeriesData& band, const UtilitySt
         hi = std::min(1.0, hi);
     }
     const double pad = hi > lo ? 0.06 * (hi - lo) : 0.05 * std::max(1e-3, std::abs(hi));
-    chart.yMin = lo - pad;
-    chart.yMax = hi + pad;
+    // Never below 0 (losses and accuracies are ≥ 0), never above 1 for accuracies.
+    chart.yMin = lo >= 0.0 ? std::max(0.0, lo - pad) : lo - pad;
+    chart.yMax = core::isLossMetric(settings.metric) ? hi + pad : std::min(1.0, hi + pad);
+    if (!(chart.yMax > chart.yMin))
+        chart.yMax = chart.yMin + pad;
 }
 
 } // namespace
@@ -117,8 +120,8 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     chart.xMax = settings.epsMax;
     chart.footnote = guaranteeSummary(settings, state);
 
-    SeriesData band = series(QStringLiteral("band"), QStringLiteral("±1 sd over repetitions"), SeriesKind::Band, kMeasured);
-    SeriesData mean = series(QStringLiteral("measured"), QStringLiteral("measured (mean of %1)").arg(settings.repeats),
+    SeriesData band = series(QStringLiteral("band"), QStringLiteral("±1 sd"), SeriesKind::Band, kMeasured);
+    SeriesData mean = series(QStringLiteral("measured"), QStringLiteral("measured (%1 reps)").arg(settings.repeats),
                              SeriesKind::Line, kMeasured);
     // Losses are ≥ 0 and accuracies in [0, 1]: the ±1 sd band is cut there.
     const bool loss = core::isLossMetric(settings.metric);
@@ -151,7 +154,7 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
             const core::MeasuringFit& fit = state.measuring[m];
             for (core::Estimator estimator : settings.estimators) {
                 SeriesData line = series(QStringLiteral("estimate:%1:%2").arg(m).arg(estimatorTitle(estimator)),
-                                         QStringLiteral("%1 from ε̄ = %2").arg(estimatorTitle(estimator), formatEps(fit.measureAt)),
+                                         QStringLiteral("%1 from ε=%2").arg(estimatorTitle(estimator), formatEps(fit.measureAt)),
                                          SeriesKind::Line, kEstimateColours[colour++ % 4]);
                 line.style = Qt::DashLine;
                 for (int k = 0; k < kEstimateSamples; ++k) {
@@ -182,13 +185,13 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
         target.name = QStringLiteral("target %1").arg(*settings.target, 0, 'g', 4);
         if (proposedEps) {
             proposed.value = *proposedEps;
-            proposed.name = QStringLiteral("proposed ε = %1").arg(formatEps(*proposedEps));
+            proposed.name = QStringLiteral("proposed ε=%1").arg(formatEps(*proposedEps));
         }
     }
     SeriesData verify = series(QStringLiteral("verify"), QString(), SeriesKind::Points, kVerify);
     verify.width = 9.0;
     if (state.verification) {
-        verify.name = QStringLiteral("verification steps");
+        verify.name = QStringLiteral("verified");
         for (const auto& step : state.verification->steps)
             verify.points.append({step.eps, step.measured});
     }

@@ -226,7 +226,7 @@ void UtilityView::refreshReadout() {
     if (s.estimatesApply()) {
         for (std::size_t m = 0; m < state.measuring.size(); ++m)
             for (core::Estimator e : s.estimators)
-                lines << tr("%1 from ε̄ = %2: %3")
+                lines << tr("%1 (measured at ε = %2): %3")
                              .arg(estimatorTitle(e), formatEps(state.measuring[m].measureAt))
                              .arg(number(m_controller->estimateAt(m, e, s.currentEps)));
     } else {
@@ -253,7 +253,7 @@ void UtilityView::refreshTarget() {
         const bool fromEstimate = m_controller->proposalFromEstimate();
         m_proposal->setText(tr("Proposed ε = %1 (%2)")
                                 .arg(formatEps(*proposed))
-                                .arg(fromEstimate ? tr("%1 from ε̄ = %2")
+                                .arg(fromEstimate ? tr("%1 measured at ε = %2")
                                                         .arg(estimatorTitle(s.estimators.front()),
                                                              formatEps(m_controller->state().measuring.front().measureAt))
                                                   : m_controller->estimatesAvailable()
@@ -300,7 +300,7 @@ void UtilityView::refreshMeasuringList() {
     const UtilitySettings s = composedSettings();
     m_measuring->clear();
     for (double e : s.measureAt)
-        m_measuring->addItem(tr("ε̄ = %1").arg(formatEps(e)));
+        m_measuring->addItem(tr("ε = %1").arg(formatEps(e)));
     m_measuring->setEnabled(s.estimatesApply());
 }
 
