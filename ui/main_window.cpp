@@ -131,6 +131,8 @@ void MainWindow::connectJobSlot(JobSlot* slot, JobIndicator* indicator) {
 }
 
 void MainWindow::syncStabilityDataset() {
+    // The mechanism panel belongs to the utility view; the stability view has its own form.
+    m_mechanism->setVisible(m_tabs->currentWidget() != m_stabilityView);
     if (m_tabs->currentWidget() == m_stabilityView && m_current.isValid() && m_stability->dataset() != m_current.data)
         m_stability->setDataset(m_current.data);
 }

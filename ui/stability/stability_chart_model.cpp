@@ -25,6 +25,17 @@ SeriesData series(const QString& key, const QString& name, SeriesKind kind, cons
 
 QString number(double v) { return QString::number(v, 'g', 3); }
 
+/// Legend names short enough for two charts side by side.
+QString shortMethodTitle(core::StabilityMethod method) {
+    switch (method) {
+    case core::StabilityMethod::None: return QStringLiteral("none");
+    case core::StabilityMethod::L2: return QStringLiteral("L2");
+    case core::StabilityMethod::Dropout: return QStringLiteral("dropout");
+    case core::StabilityMethod::DeterministicDropout: return QStringLiteral("det. dropout");
+    }
+    return {};
+}
+
 } // namespace
 
 QColor methodColor(core::StabilityMethod method) {
@@ -61,9 +72,10 @@ charts::ChartData buildStabilityChart(StabilityChart which, const StabilitySetti
     const QString measure = errorMeasureTitle(state.model);
     const QString removal = QString::fromLatin1(core::toString(settings.removal));
     charts::ChartData chart;
-    chart.title = QStringLiteral("%1 vs ρ — %2, %3 removal")
-                      .arg(marginal ? QStringLiteral("Marginal error") : QStringLiteral("Test error"),
-                           datasetName.isEmpty() ? QStringLiteral("no dataset") : datasetName, removal);
+    // Short: the two charts sit side by side; the dataset is in the window title and sidecar.
+    chart.title = QStringLiteral("%1, %2 removal")
+                      .arg(marginal ? QStringLiteral("Marginal error") : QStringLiteral("Test error"), removal);
+    Q_UNUSED(datasetName);
     chart.xTitle = QStringLiteral("ρ (fraction of training rows removed)");
     // The shaded bands are ±1 sd over the repetitions; said on the axis, not once per method.
     chart.yTitle = marginal ? QStringLiteral("|err(ρ) − err(0)|, %1 (mean ± 1 sd)").arg(measure)
@@ -89,7 +101,7 @@ charts::ChartData buildStabilityChart(StabilityChart which, const StabilitySetti
         QColor faint = colour; // four overlapping bands stay readable
         faint.setAlphaF(0.6f);
         SeriesData band = series(QStringLiteral("band:") + key, QString(), SeriesKind::Band, faint);
-        SeriesData mean = series(QStringLiteral("mean:") + key, QString::fromStdString(methodTitle(method)),
+        SeriesData mean = series(QStringLiteral("mean:") + key, shortMethodTitle(method),
                                  SeriesKind::Line, colour);
         SeriesData points = series(QStringLiteral("points:") + key, QString(), SeriesKind::Points, colour);
         points.width = 6.0;
