@@ -197,7 +197,9 @@ void MainWindow::showDataset(const LoadedDataset& loaded) {
 }
 
 void MainWindow::showError(const QString& title, const QString& text, const QString& details) {
-    statusBar()->showMessage(text + QLatin1Char(' ') + details, 10000);
+    QString line = text + QLatin1Char(' ') + details;
+    line.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    statusBar()->showMessage(line.simplified(), 10000);
     if (!m_errorDialogs)
         return;
     auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
