@@ -129,7 +129,7 @@ private slots:
         QTRY_VERIFY(c->proposedEps().has_value());
         const double proposed = *c->proposedEps();
         QVERIFY2(std::abs(proposed - 2.0) < 1e-3, qPrintable(QString::number(proposed)));
-        QVERIFY2(view->proposalText().contains(QStringLiteral("Proposed ε = 2")), qPrintable(view->proposalText()));
+        QTRY_VERIFY2(view->proposalText().contains(QStringLiteral("Proposed ε = 2")), qPrintable(view->proposalText()));
         QVERIFY(view->warningText().isEmpty());
         const charts::ChartData shown = view->chartView()->data();
         QCOMPARE(seriesByKey(shown, QStringLiteral("proposed"))->value, proposed);
@@ -148,9 +148,9 @@ private slots:
         QTRY_VERIFY(view->verifyButton()->isEnabled());
         QTest::mouseClick(view->verifyButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->utilityController()->state().verification.has_value(), kTimeout);
-        QVERIFY(view->stepsTable()->rowCount() >= 1);
+        QTRY_VERIFY(view->stepsTable()->rowCount() >= 1);
         QVERIFY(m_window->utilityController()->state().verification->reachable);
-        QVERIFY(seriesByKey(view->chartView()->data(), QStringLiteral("verify"))->points.size() >= 1);
+        QTRY_VERIFY(seriesByKey(view->chartView()->data(), QStringLiteral("verify"))->points.size() >= 1);
     }
 
     void clickOnChartAddsMeasuringPoint() {

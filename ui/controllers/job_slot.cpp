@@ -5,12 +5,31 @@
 #include <chrono>
 #include <new>
 
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace elab::ui {
 
 namespace {
 using Clock = std::chrono::steady_clock;
 // Progress reaches the GUI at most this often (a flood of queued calls would stall it).
 constexpr auto kProgressInterval = std::chrono::milliseconds(50);
+/// Background work yields to the GUI thread: the worker thread runs at nice +10 (Linux: nice
+/// is per thread). Failure (e.g. not permitted) is harmless: the work just runs at normal
+/// priority. The main window also keeps TBB from using every core (main_window.cpp).
+void lowerThisThreadsPriority() {
+#if defined(__linux__)
+    static thread_local bool lowered = false;
+    if (lowered)
+        return;
+    lowered = true;
+    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+#endif
+}
+
 } // namespace
 
 void JobContext::post(std::function<void()> fn) const {
@@ -61,6 +80,7 @@ quint64 JobSlot::start(const QString& what, Work work) {
                 },
                 Qt::QueuedConnection);
         };
+        lowerThisThreadsPriority();
         JobContext context(this, generation, token, sink);
         std::function<void()> delivery;
         QString error;

@@ -14,6 +14,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -50,7 +51,15 @@ UtilityView::UtilityView(UtilityController* controller, MechanismPanel* panel, Q
             onEpsChanged(m_slider->eps(), false);
         }
     });
-    connect(m_controller, &UtilityController::stateChanged, this, &UtilityView::refresh);
+    // Streamed results redraw at most once per frame; the slider's own move redraws at once
+    // (onEpsChanged), so the estimate follows the handle in the same frame.
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(16);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &UtilityView::refresh);
+    connect(m_controller, &UtilityController::stateChanged, this, [this] {
+        if (!m_refreshTimer.isActive())
+            m_refreshTimer.start();
+    });
     m_slider->setGrid(composedSettings().grid());
     refresh();
 }
@@ -63,6 +72,11 @@ void UtilityView::buildLayout() {
     auto* readoutBox = new QGroupBox(tr("At the current ε"), this);
     m_readout = wrappingLabel(readoutBox);
     m_readout->setObjectName(QStringLiteral("readout"));
+    // Changes on every slider step: plain, not selectable (no text document to relayout), and
+    // tall enough for its usual lines so that a new text does not relayout the column.
+    m_readout->setTextInteractionFlags(Qt::NoTextInteraction);
+    m_readout->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_readout->setMinimumHeight(8 * m_readout->fontMetrics().lineSpacing());
     (new QVBoxLayout(readoutBox))->addWidget(m_readout);
 
     auto* targetBox = new QGroupBox(tr("Target utility"), this);
@@ -172,7 +186,8 @@ void UtilityView::pushSettings() {
 
 void UtilityView::onEpsChanged(double eps, bool dragging) {
     m_panel->setCurrentEps(eps);
-    m_controller->setCurrentEps(eps, dragging); // emits stateChanged → refresh, same frame
+    m_controller->setCurrentEps(eps, dragging);
+    refresh(); // same frame: the instant estimate and the marker
 }
 
 void UtilityView::addMeasuringPoint(double eps) {
@@ -201,6 +216,7 @@ charts::ChartData UtilityView::chartData() const {
 }
 
 void UtilityView::refresh() {
+    m_refreshTimer.stop();
     m_chart->setData(chartData());
     refreshReadout();
     refreshTarget();

@@ -8,6 +8,7 @@
 #include "ui/charts/chart_data.h"
 #include "ui/utility/utility_settings.h"
 
+#include <QTimer>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -83,6 +84,7 @@ private:
     QPushButton* m_removeMeasuring = nullptr;
     QLabel* m_privacyNote = nullptr;
     QString m_datasetName;
+    QTimer m_refreshTimer;
     bool m_applying = false;
 };
 

@@ -1,0 +1,618 @@
+// Benchmark (PRODUCT.md: start to first frame ≤ 1 s; the event loop never blocks > 50 ms;
+// issue 4 item 4): the GUI event loop's responsiveness, offscreen, with the real MainWindow.
+//
+// Two probes run side by side on the GUI thread:
+//  - a 1 ms repeating precise QTimer recording the gap between consecutive firings (what a
+//    user's input would wait at most), reported as worst / p99 / median gap;
+//  - QApplication::notify() timing every top-level (not nested) event dispatch, so that the
+//    slowest events can be named (type and receiver) when a stall shows up.
+// Scenarios, per dataset: load (request → dataset shown), full sweep (dataset shown → the
+// controller idle), a drag of the ε slider across its range for ~3 s (QSlider::setSliderDown
+// and setSliderPosition every 16 ms, as a mouse drag does, then release and wait until idle;
+// also the synchronous cost of each drag step: the instant estimate and the chart update),
+// and the same drag while a sweep runs (a new seed). Start to first frame is measured once
+// (main() → first paint of the window completed).
+//
+// Usage: bench_gui_stall [--reps N] [SPEC ...]   (SPEC: builtin:NAME or a file path;
+// default builtin:breast_cancer and Adult a9a from ../shared/datasets/adult if present; the
+// environment variable EPSILONLAB_STALL_DATA, comma-separated, replaces the default).
+// Writes bench_gui_stall.json in the working directory and appends JSON lines to
+// EPSILONLAB_BENCH_OUT. QT_QPA_PLATFORM defaults to offscreen.
+
+#include "ui/application.h"
+#include "ui/controllers/load_request.h"
+#include "ui/controllers/utility_controller.h"
+#include "ui/main_window.h"
+#include "ui/utility/eps_slider.h"
+#include "ui/utility/utility_view.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMetaEnum>
+#include <QSlider>
+#include <QTimer>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <cstdio>
+#include <functional>
+#include <fstream>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace elab::ui;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+/// CPU time of the calling thread: an event whose wall time is much longer than its CPU time
+/// waited (for a lock, or for a core taken by the workers) rather than computed.
+double threadCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
+/// Time the calling thread has spent runnable but waiting for a core (Linux schedstat), ms;
+/// 0 where unavailable.
+double threadRunDelayMs() {
+    static thread_local int fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0.0;
+    char buffer[128];
+    const ssize_t n = ::pread(fd, buffer, sizeof buffer - 1, 0);
+    if (n <= 0)
+        return 0.0;
+    buffer[n] = '\0';
+    unsigned long long run = 0, wait = 0;
+    if (std::sscanf(buffer, "%llu %llu", &run, &wait) != 2)
+        return 0.0;
+    return static_cast<double>(wait) * 1e-6;
+}
+
+double msBetween(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+struct Stats {
+    double worst = 0.0, p99 = 0.0, median = 0.0;
+    int count = 0;
+    int over50 = 0;
+};
+
+Stats statsOf(std::vector<double> v) {
+    Stats s;
+    s.count = static_cast<int>(v.size());
+    if (v.empty())
+        return s;
+    std::sort(v.begin(), v.end());
+    auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5))]; };
+    s.worst = v.back();
+    s.p99 = at(0.99);
+    s.median = at(0.5);
+    s.over50 = static_cast<int>(std::count_if(v.begin(), v.end(), [](double x) { return x > 50.0; }));
+    return s;
+}
+
+struct SlowEvent {
+    double ms = 0.0;
+    QString what;
+};
+
+/// Times every top-level event dispatch while recording; remembers the slowest.
+class TimedApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+
+    bool notify(QObject* receiver, QEvent* event) override {
+        if (m_depth > 0 || !m_recording) {
+            ++m_depth;
+            const bool r = QApplication::notify(receiver, event);
+            --m_depth;
+            if (event && event->type() == QEvent::Paint && !m_firstPaintSeen)
+                m_paintInThisDispatch = true;
+            return r;
+        }
+        const QEvent::Type type = event->type();
+        const char* cls = receiver->metaObject()->className();
+        const QString name = receiver->objectName();
+        const QObject* parent = receiver->parent();
+        const char* parentCls = parent ? parent->metaObject()->className() : "";
+        m_paintInThisDispatch = type == QEvent::Paint;
+        ++m_depth;
+        const double cpuStart = threadCpuMs();
+        const auto start = Clock::now();
+        const bool r = QApplication::notify(receiver, event);
+        const auto end = Clock::now();
+        const double cpu = threadCpuMs() - cpuStart;
+        --m_depth;
+        if (m_paintInThisDispatch && !m_firstPaintSeen) {
+            m_firstPaintSeen = true;
+            m_firstFrame = end;
+        }
+        const double ms = msBetween(start, end);
+        m_eventMs.push_back(ms);
+        {
+            Category& c = m_categories[std::string(cls) + " " + std::to_string(static_cast<int>(type))];
+            if (c.name.isEmpty())
+                c.name = QStringLiteral("%1 → %2 (in %3)")
+                             .arg(QString::fromLatin1(QMetaEnum::fromType<QEvent::Type>().valueToKey(type)),
+                                  QString::fromLatin1(cls), QString::fromLatin1(parentCls));
+            c.ms += ms;
+            c.cpu += cpu;
+            c.count += 1;
+        }
+        if (ms >= 5.0) {
+            const QString what = QStringLiteral("(cpu %5 ms) %1 → %2%3%4")
+                                     .arg(QString::fromLatin1(QMetaEnum::fromType<QEvent::Type>().valueToKey(type)),
+                                          QString::fromLatin1(cls),
+                                          name.isEmpty() ? QString() : QStringLiteral(" '%1'").arg(name),
+                                          *parentCls ? QStringLiteral(" (in %1)").arg(QString::fromLatin1(parentCls))
+                                                     : QString())
+                                     .arg(cpu, 0, 'f', 1);
+            m_slow.push_back({ms, what});
+        }
+        return r;
+    }
+
+    struct Category {
+        QString name;
+        double ms = 0.0, cpu = 0.0;
+        int count = 0;
+    };
+    std::vector<Category> topCategories(std::size_t n) const {
+        std::vector<Category> v;
+        for (const auto& [key, c] : m_categories)
+            v.push_back(c);
+        std::sort(v.begin(), v.end(), [](const Category& a, const Category& b) { return a.cpu > b.cpu; });
+        if (v.size() > n)
+            v.resize(n);
+        return v;
+    }
+
+    void startRecording() {
+        m_eventMs.clear();
+        m_slow.clear();
+        m_categories.clear();
+        m_recording = true;
+    }
+    void stopRecording() { m_recording = false; }
+    const std::vector<double>& eventMs() const { return m_eventMs; }
+    std::vector<SlowEvent> slowest(std::size_t n) const {
+        std::vector<SlowEvent> s = m_slow;
+        std::sort(s.begin(), s.end(), [](const SlowEvent& a, const SlowEvent& b) { return a.ms > b.ms; });
+        if (s.size() > n)
+            s.resize(n);
+        return s;
+    }
+    bool firstPaintSeen() const { return m_firstPaintSeen; }
+    Clock::time_point firstFrame() const { return m_firstFrame; }
+
+private:
+    int m_depth = 0;
+    bool m_recording = true; // on from the start: the first frame
+    bool m_paintInThisDispatch = false;
+    bool m_firstPaintSeen = false;
+    Clock::time_point m_firstFrame;
+    std::vector<double> m_eventMs;
+    std::vector<SlowEvent> m_slow;
+    std::map<std::string, Category> m_categories;
+};
+
+/// A 1 ms repeating timer; the gaps between firings while recording.
+class StallProbe : public QObject {
+public:
+    StallProbe() {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(1);
+        QObject::connect(&m_timer, &QTimer::timeout, this, [this] {
+            const auto now = Clock::now();
+            const double cpu = threadCpuMs();
+            const double wait = threadRunDelayMs();
+            if (m_recording) {
+                m_gaps.push_back(msBetween(m_last, now));
+                m_cpu.push_back(cpu - m_lastCpu);
+                m_wait.push_back(wait - m_lastWait);
+            }
+            m_last = now;
+            m_lastCpu = cpu;
+            m_lastWait = wait;
+        });
+        m_timer.start();
+    }
+    void startRecording() {
+        m_gaps.clear();
+        m_cpu.clear();
+        m_wait.clear();
+        m_last = Clock::now();
+        m_lastCpu = threadCpuMs();
+        m_lastWait = threadRunDelayMs();
+        m_recording = true;
+    }
+    void stopRecording() {
+        // The time since the last firing counts too (a stall running up to the end).
+        m_gaps.push_back(msBetween(m_last, Clock::now()));
+        m_cpu.push_back(threadCpuMs() - m_lastCpu);
+        m_wait.push_back(threadRunDelayMs() - m_lastWait);
+        m_recording = false;
+    }
+    const std::vector<double>& gaps() const { return m_gaps; }
+    /// The GUI thread's CPU time within each gap: what the gap would be on an idle machine
+    /// (the rest is the thread waiting for a core).
+    const std::vector<double>& gapCpu() const { return m_cpu; }
+    /// CPU time within the longest gap.
+    double cpuOfWorstGap() const { return ofWorstGap(m_cpu); }
+    /// Time the GUI thread waited for a core (runnable, not running) within the longest gap.
+    double waitOfWorstGap() const { return ofWorstGap(m_wait); }
+
+private:
+    QTimer m_timer;
+    std::vector<double> m_gaps;
+    double ofWorstGap(const std::vector<double>& v) const {
+        if (m_gaps.empty())
+            return 0.0;
+        return v[static_cast<std::size_t>(std::max_element(m_gaps.begin(), m_gaps.end()) - m_gaps.begin())];
+    }
+    std::vector<double> m_cpu;
+    std::vector<double> m_wait;
+    double m_lastCpu = 0.0;
+    double m_lastWait = 0.0;
+    Clock::time_point m_last = Clock::now();
+    bool m_recording = false;
+};
+
+struct Result {
+    QString scenario;
+    QString dataset;
+    int rep = 0;
+    double seconds = 0.0;
+    Stats gaps;
+    Stats events;
+    Stats steps; // drag scenarios only
+    Stats gapCpu;
+    double worstGapCpu = 0.0;
+    double worstGapWait = 0.0;
+    double guiCpuMs = 0.0;
+    std::vector<SlowEvent> slowest;
+    bool timedOut = false;
+};
+
+/// Runs the event loop until done() (checked on every signal of the given kind) or timeout.
+template <typename Sender, typename Signal>
+bool waitFor(Sender* sender, Signal signal, int timeoutMs, const std::function<bool()>& done = {}) {
+    if (done && done())
+        return true;
+    QEventLoop loop;
+    bool ok = false;
+    QObject::connect(sender, signal, &loop, [&] {
+        if (!done || done()) {
+            ok = true;
+            loop.quit();
+        }
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    return ok;
+}
+
+void spin(int ms) {
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+/// Drags the slider from position `from` to `to` over `durationMs`, a step every 16 ms, then
+/// releases it. Returns the synchronous cost of each step (ms).
+std::vector<double> drag(QSlider* slider, int from, int to, int durationMs) {
+    std::vector<double> costs;
+    const int steps = std::max(1, durationMs / 16);
+    int k = 0;
+    QEventLoop loop;
+    QTimer timer;
+    timer.setTimerType(Qt::PreciseTimer);
+    timer.setInterval(16);
+    slider->setSliderDown(true);
+    QObject::connect(&timer, &QTimer::timeout, &loop, [&] {
+        ++k;
+        const int position = from + (to - from) * k / steps;
+        const auto start = Clock::now();
+        slider->setSliderPosition(position); // sliderMoved + valueChanged, as a mouse move
+        costs.push_back(msBetween(start, Clock::now()));
+        if (k >= steps) {
+            timer.stop();
+            loop.quit();
+        }
+    });
+    timer.start();
+    loop.exec();
+    const auto start = Clock::now();
+    slider->setSliderDown(false); // sliderReleased → full-fidelity probe
+    costs.push_back(msBetween(start, Clock::now()));
+    return costs;
+}
+
+QString shortName(const QString& spec) {
+    return spec.startsWith(QLatin1String("builtin:")) ? spec.mid(8) : QFileInfo(spec).fileName();
+}
+
+QString loadAverage() {
+    QFile f(QStringLiteral("/proc/loadavg"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromLatin1(f.readAll()).section(QLatin1Char(' '), 0, 2);
+}
+
+QJsonObject statsJson(const Stats& s) {
+    return QJsonObject{{"worst_ms", s.worst}, {"p99_ms", s.p99}, {"median_ms", s.median}, {"count", s.count},
+                       {"over_50ms", s.over50}};
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const auto mainStart = Clock::now();
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    TimedApplication app(argc, argv);
+    initialiseApplication();
+    const auto appReady = Clock::now();
+    qRegisterMetaType<LoadedDataset>();
+    qRegisterMetaType<LoadRequest>();
+
+    int reps = 3;
+    bool verbose = false;
+    QStringList specs;
+    const QStringList args = QCoreApplication::arguments().mid(1);
+    for (int i = 0; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("-v"))
+            verbose = true;
+        else if (args[i] == QLatin1String("--reps") && i + 1 < args.size())
+            reps = std::max(1, args[++i].toInt());
+        else
+            specs << args[i];
+    }
+    if (specs.isEmpty()) {
+        const QString env = qEnvironmentVariable("EPSILONLAB_STALL_DATA");
+        if (!env.isEmpty()) {
+            specs = env.split(QLatin1Char(','), Qt::SkipEmptyParts);
+        } else {
+            specs << QStringLiteral("builtin:breast_cancer");
+            const QString adult = QStringLiteral(EPSILONLAB_SHARED_DIR "/datasets/adult/a9a_train.libsvm");
+            if (QFileInfo::exists(adult))
+                specs << adult;
+        }
+    }
+
+    // (1) Start to first frame.
+    const auto windowStart = Clock::now();
+    MainWindow window;
+    window.setErrorDialogsEnabled(false);
+    const auto windowBuilt = Clock::now();
+    window.show();
+    window.showView(QStringLiteral("utility"));
+    while (!app.firstPaintSeen() && msBetween(windowStart, Clock::now()) < 10000)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    const double firstFrameMs = app.firstPaintSeen() ? msBetween(mainStart, app.firstFrame()) : -1.0;
+    const double windowToFrameMs = app.firstPaintSeen() ? msBetween(windowStart, app.firstFrame()) : -1.0;
+    std::printf("bench_gui_stall start to first frame: %.1f ms from main() (QApplication %.1f ms, MainWindow "
+                "constructor %.1f ms, show → first frame painted %.1f ms); target <= 1000 ms\n",
+                firstFrameMs, msBetween(mainStart, appReady), msBetween(windowStart, windowBuilt),
+                app.firstPaintSeen() ? msBetween(windowBuilt, app.firstFrame()) : -1.0);
+    std::fflush(stdout);
+
+    StallProbe probe;
+    UtilityController* controller = window.utilityController();
+    UtilityView* view = window.utilityView();
+    QSlider* slider = view->slider()->slider();
+    constexpr int kTimeout = 300000;
+
+    std::vector<Result> results;
+    auto begin = [&] {
+        app.startRecording();
+        probe.startRecording();
+        return Clock::now();
+    };
+    auto end = [&](const QString& scenario, const QString& dataset, int rep, Clock::time_point start, bool ok,
+                   std::vector<double> steps = {}) {
+        probe.stopRecording();
+        app.stopRecording();
+        Result r;
+        r.scenario = scenario;
+        r.dataset = dataset;
+        r.rep = rep;
+        r.seconds = msBetween(start, Clock::now()) / 1e3;
+        r.gaps = statsOf(probe.gaps());
+        r.gapCpu = statsOf(probe.gapCpu());
+        r.worstGapCpu = probe.cpuOfWorstGap();
+        r.worstGapWait = probe.waitOfWorstGap();
+        for (double c : probe.gapCpu())
+            r.guiCpuMs += c;
+        r.events = statsOf(app.eventMs());
+        r.steps = statsOf(std::move(steps));
+        r.slowest = app.slowest(5);
+        r.timedOut = !ok;
+        std::printf("  %-16s %-22s rep %d: %6.2f s, worst gap %7.1f ms, p99 %5.1f ms, worst event %7.1f ms",
+                    qPrintable(scenario), qPrintable(dataset), rep, r.seconds, r.gaps.worst, r.gaps.p99, r.events.worst);
+        if (r.steps.count > 0)
+            std::printf(", drag step worst %.1f / median %.2f ms", r.steps.worst, r.steps.median);
+        std::printf("%s\n", ok ? "" : "  TIMED OUT");
+        std::printf("      GUI thread CPU: %.0f ms in %.2f s; within the worst gap %.1f ms CPU and %.1f ms waiting "
+                    "for a core; largest CPU time within one gap %.1f ms\n",
+                    r.guiCpuMs, r.seconds, r.worstGapCpu, r.worstGapWait, r.gapCpu.worst);
+        for (const auto& e : r.slowest)
+            std::printf("      %7.1f ms  %s\n", e.ms, qPrintable(e.what));
+        if (verbose)
+            for (const auto& c : app.topCategories(6))
+                std::printf("      total %7.1f ms (cpu %6.1f) in %5d × %s\n", c.ms, c.cpu, c.count, qPrintable(c.name));
+        std::fflush(stdout);
+        results.push_back(r);
+    };
+    auto idle = [&] { return !controller->isBusy(); };
+    const int sweepEnd = EpsSlider::kLogSteps;
+
+    for (const QString& spec : specs) {
+        const QString name = shortName(spec);
+        // Load: request → dataset shown (the sweep starts from there).
+        LoadRequest request;
+        request.spec = spec;
+        auto start = begin();
+        window.load(request);
+        bool ok = waitFor(&window, &MainWindow::datasetShown, kTimeout);
+        end(QStringLiteral("load"), name, 0, start, ok);
+        if (!ok)
+            return 1;
+
+        // (2) The full sweep: dataset shown → idle.
+        start = begin();
+        ok = waitFor(controller, &UtilityController::idle, kTimeout, idle);
+        end(QStringLiteral("sweep"), name, 0, start, ok);
+
+        for (int rep = 1; rep <= reps; ++rep) {
+            if (rep > 1) { // a new seed: the whole sweep again
+                UtilitySettings s = view->composedSettings();
+                s.seed += 1;
+                start = begin();
+                view->applySettings(s);
+                ok = waitFor(controller, &UtilityController::idle, kTimeout, idle);
+                end(QStringLiteral("sweep"), name, rep - 1, start, ok);
+            }
+            spin(200);
+
+            // (3) A drag across the slider's range for ~3 s, release, until idle.
+            start = begin();
+            std::vector<double> steps = drag(slider, 0, sweepEnd, 3000);
+            ok = waitFor(controller, &UtilityController::idle, kTimeout, idle);
+            end(QStringLiteral("drag"), name, rep, start, ok, steps);
+            spin(200);
+
+            // (4) The same drag while a sweep runs (new seed), until idle.
+            UtilitySettings s = view->composedSettings();
+            s.seed += 1000;
+            start = begin();
+            view->applySettings(s);
+            spin(50); // the coalescing frame: the sweep has started
+            steps = drag(slider, sweepEnd, 0, 3000);
+            ok = waitFor(controller, &UtilityController::idle, kTimeout, idle);
+            end(QStringLiteral("sweep+drag"), name, rep, start, ok, steps);
+            spin(200);
+        }
+    }
+
+    // Summary: per scenario and dataset, the median over repetitions of each figure (and the
+    // largest worst gap seen).
+    struct Key {
+        QString scenario, dataset;
+        bool operator<(const Key& o) const { return std::tie(scenario, dataset) < std::tie(o.scenario, o.dataset); }
+    };
+    std::map<Key, std::vector<const Result*>> groups;
+    std::vector<Key> order;
+    for (const Result& r : results) {
+        const Key key{r.scenario, r.dataset};
+        if (!groups.count(key))
+            order.push_back(key);
+        groups[key].push_back(&r);
+    }
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v.empty() ? 0.0 : v[v.size() / 2];
+    };
+    const QString load = loadAverage();
+    std::printf("\nbench_gui_stall (load average %s; medians over repetitions; gap = 1 ms probe timer)\n",
+                qPrintable(load));
+    std::printf("%-11s %-18s %4s %9s %9s %7s %7s %6s %5s %9s %9s %9s %8s %10s\n", "scenario", "dataset", "runs",
+                "worst ms", "max worst", "p99 ms", "median", "count", ">50", "cpu in", "wait in", "max cpu", "worst",
+                "drag step");
+    std::printf("%-11s %-18s %4s %9s %9s %7s %7s %6s %5s %9s %9s %9s %8s %10s\n", "", "", "", "(gap)", "(gap)", "(gap)",
+                "(gap)", "(gaps)", "", "worst gap", "worst gap", "in a gap", "event", "worst/med");
+    QJsonArray rows;
+    std::ofstream out(EPSILONLAB_BENCH_OUT, std::ios::app);
+    for (const Key& key : order) {
+        const auto& g = groups[key];
+        std::vector<double> worst, p99, med, count, over, ev, stepWorst, stepMed, cpuWorst, cpuMax, waitWorst;
+        double maxWorst = 0.0;
+        for (const Result* r : g) {
+            worst.push_back(r->gaps.worst);
+            maxWorst = std::max(maxWorst, r->gaps.worst);
+            p99.push_back(r->gaps.p99);
+            med.push_back(r->gaps.median);
+            count.push_back(r->gaps.count);
+            over.push_back(r->gaps.over50);
+            ev.push_back(r->events.worst);
+            cpuWorst.push_back(r->worstGapCpu);
+            cpuMax.push_back(r->gapCpu.worst);
+            waitWorst.push_back(r->worstGapWait);
+            if (r->steps.count > 0) {
+                stepWorst.push_back(r->steps.worst);
+                stepMed.push_back(r->steps.median);
+            }
+        }
+        char step[32] = "-";
+        if (!stepWorst.empty())
+            std::snprintf(step, sizeof step, "%.1f/%.2f", median(stepWorst), median(stepMed));
+        std::printf("%-11s %-18s %4zu %9.1f %9.1f %7.2f %7.2f %6.0f %5.0f %9.1f %9.1f %9.1f %8.1f %10s\n",
+                    qPrintable(key.scenario), qPrintable(key.dataset.left(18)), g.size(), median(worst), maxWorst,
+                    median(p99), median(med), median(count), median(over), median(cpuWorst), median(waitWorst),
+                    median(cpuMax), median(ev), step);
+        QJsonObject row{{"scenario", key.scenario},        {"dataset", key.dataset},
+                        {"runs", static_cast<int>(g.size())}, {"worst_gap_ms", median(worst)},
+                        {"max_worst_gap_ms", maxWorst},    {"p99_gap_ms", median(p99)},
+                        {"median_gap_ms", median(med)},    {"gaps", median(count)},
+                        {"gaps_over_50ms", median(over)},  {"worst_event_ms", median(ev)},
+                        {"gui_cpu_in_worst_gap_ms", median(cpuWorst)}, {"max_gui_cpu_in_a_gap_ms", median(cpuMax)},
+                        {"gui_runqueue_wait_in_worst_gap_ms", median(waitWorst)}};
+        if (!stepWorst.empty()) {
+            row.insert("drag_step_worst_ms", median(stepWorst));
+            row.insert("drag_step_median_ms", median(stepMed));
+        }
+        rows.append(row);
+        QJsonObject line = row;
+        line.insert("bench", "gui_stall");
+        out << QJsonDocument(line).toJson(QJsonDocument::Compact).toStdString() << '\n';
+    }
+    QJsonArray runs;
+    for (const Result& r : results) {
+        QJsonArray slow;
+        for (const auto& e : r.slowest)
+            slow.append(QJsonObject{{"ms", e.ms}, {"event", e.what}});
+        QJsonObject o{{"scenario", r.scenario}, {"dataset", r.dataset}, {"rep", r.rep}, {"seconds", r.seconds},
+                      {"gap", statsJson(r.gaps)}, {"gap_gui_cpu", statsJson(r.gapCpu)},
+                      {"gui_cpu_in_worst_gap_ms", r.worstGapCpu}, {"gui_runqueue_wait_in_worst_gap_ms", r.worstGapWait},
+                      {"gui_cpu_ms", r.guiCpuMs},
+                      {"event", statsJson(r.events)}, {"slowest_events", slow},
+                      {"timed_out", r.timedOut}};
+        if (r.steps.count > 0)
+            o.insert("drag_step", statsJson(r.steps));
+        runs.append(o);
+    }
+    std::printf("first frame: %.1f ms from main(), %.1f ms from the MainWindow constructor (target <= 1000 ms)\n",
+                firstFrameMs, windowToFrameMs);
+    const QJsonObject doc{{"bench", "gui_stall"},
+                          {"date", QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
+                          {"load_average", load},
+                          {"platform", QGuiApplication::platformName()},
+                          {"first_frame_ms", firstFrameMs},
+                          {"window_to_first_frame_ms", windowToFrameMs},
+                          {"summary", rows},
+                          {"runs", runs}};
+    out << QJsonDocument(QJsonObject{{"bench", "gui_stall_first_frame"}, {"ms", firstFrameMs}})
+               .toJson(QJsonDocument::Compact)
+               .toStdString()
+        << '\n';
+    QFile file(QStringLiteral("bench_gui_stall.json"));
+    if (file.open(QIODevice::WriteOnly))
+        file.write(QJsonDocument(doc).toJson());
+    std::printf("wrote %s\n", qPrintable(QFileInfo(file).absoluteFilePath()));
+    return 0;
+}
