@@ -18,6 +18,7 @@
 #include <QFileDialog>
 #include <QDir>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
@@ -242,8 +243,15 @@ void MainWindow::exportFigureInteractively() {
                                                       tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"));
     if (path.isEmpty())
         return;
+    charts::ExportOptions options;
+    if (charts::formatFromPath(path) == charts::ExportFormat::Png) {
+        bool ok = false;
+        options.dpi = QInputDialog::getInt(this, tr("PNG resolution"), tr("Dots per inch:"), options.dpi, 48, 1200, 1, &ok);
+        if (!ok)
+            return;
+    }
     QString error;
-    const QStringList written = exportCurrentView(path, charts::ExportOptions{}, &error);
+    const QStringList written = exportCurrentView(path, options, &error);
     if (!error.isEmpty())
         showError(tr("Export failed"), tr("Could not export the figure."), error);
     else

@@ -82,6 +82,41 @@ private slots:
         QCOMPARE(*y.target, *x.target);
     }
 
+    void stabilitySettingsRoundTrip() {
+        Session a = sample();
+        auto& st = a.stability;
+        st.model = ui::StabilityModelChoice::Linear;
+        st.methods = {core::StabilityMethod::L2, core::StabilityMethod::DeterministicDropout};
+        st.dropoutRate = 0.05;
+        st.removal = core::RemovalKind::Adversarial;
+        st.rhoMin = 0.1;
+        st.rhoMax = 0.8;
+        st.rhoPoints = 8;
+        st.repeats = 7;
+        st.seed = 99;
+        st.testFraction = 0.4;
+        st.positiveClass = "Gentoo";
+        st.stabilitySamples = 3;
+        a.view = QStringLiteral("stability");
+        QString error;
+        const auto b = ui::sessionFromJson(ui::sessionToJson(a), &error);
+        QVERIFY2(b.has_value(), qPrintable(error));
+        QVERIFY(b->stability == a.stability);
+        QCOMPARE(b->view, QStringLiteral("stability"));
+        // Sessions saved before the stability view existed open with its defaults.
+        QByteArray old = ui::sessionToJson(sample());
+        const qsizetype at = old.indexOf(",\n  \"stability\"");
+        QVERIFY(at > 0);
+        old = old.left(at) + "\n}\n";
+        const auto c = ui::sessionFromJson(old, &error);
+        QVERIFY2(c.has_value(), qPrintable(error));
+        QVERIFY(c->stability == ui::StabilitySettings{});
+        // A bad stability block is named.
+        QByteArray bad = ui::sessionToJson(a).replace("\"adversarial\"", "\"sideways\"");
+        QVERIFY(!ui::sessionFromJson(bad, &error).has_value());
+        QVERIFY2(error.contains(QStringLiteral("stability.removal")), qPrintable(error));
+    }
+
     void nonPrivateStopAndNoTarget() {
         Session a = sample();
         a.utility.currentEps = ui::UtilitySettings::nonPrivateEps();
