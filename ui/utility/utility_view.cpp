@@ -242,9 +242,17 @@ void UtilityView::refreshReadout() {
     if (s.estimatesApply()) {
         for (std::size_t m = 0; m < state.measuring.size(); ++m)
             for (core::Estimator e : s.estimators)
-                lines << tr("%1 (measured at ε = %2): %3")
+            {
+                const double v = m_controller->estimateAt(m, e, s.currentEps);
+                // A loss below 0 (or an accuracy outside [0, 1]) is the extrapolation leaving its range.
+                const bool impossible = core::isLossMetric(s.metric) ? v < 0.0 : (v < 0.0 || v > 1.0);
+                lines << tr("%1 (measured at ε = %2): %3%4")
                              .arg(estimatorTitle(e), formatEps(state.measuring[m].measureAt))
-                             .arg(number(m_controller->estimateAt(m, e, s.currentEps)));
+                             .arg(number(v))
+                             .arg(impossible ? tr(" — impossible value: too far from ε = %1")
+                                                   .arg(formatEps(state.measuring[m].measureAt))
+                                             : QString());
+            }
     } else {
         lines << tr("Taylor estimates: only for Gaussian objective perturbation with a loss metric.");
     }
