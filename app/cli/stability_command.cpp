@@ -1,5 +1,7 @@
 #include "app/cli/stability_command.h"
 
+#include "app/cli/split_list.h"
+
 #include "app/cli/experiment_json.h"
 #include "core/stability/stability_sweep.h"
 
@@ -11,15 +13,6 @@
 namespace elab::app {
 
 namespace {
-
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty())
-            items.push_back(item);
-    return items;
-}
 
 nlohmann::ordered_json meanSdJson(const core::MeanSd& v) {
     return {{"mean", numberOrNull(v.mean)}, {"sd", numberOrNull(v.sd)}};

@@ -1,5 +1,7 @@
 #include "app/cli/utility_command.h"
 
+#include "app/cli/split_list.h"
+
 #include "app/cli/experiment_json.h"
 #include "core/experiment/choose_eps.h"
 #include "core/experiment/utility_sweep.h"
@@ -12,15 +14,6 @@
 namespace elab::app {
 
 namespace {
-
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty())
-            items.push_back(item);
-    return items;
-}
 
 std::string csvText(const core::UtilitySweepResult& r) {
     std::ostringstream out;
