@@ -110,6 +110,29 @@ private slots:
         QCOMPARE(chart.animationOptions(), QChart::NoAnimation);
     }
 
+    void logYAxisDropsNonPositiveValuesAndFitsDecades() {
+        ChartData d = lineChart({{0.01, 0.5}, {0.1, 0.0}, {1.0, -2.0}, {10.0, 50.0}});
+        d.logY = true;
+        SeriesData level;
+        level.kind = SeriesKind::HorizontalLine;
+        level.key = QStringLiteral("level");
+        level.value = -1.0; // not drawable on a log axis
+        d.series.append(level);
+        QChart chart;
+        const auto items = buildChart(&chart, d, QFont());
+        QCOMPARE(items[0].points->points(), (QList<QPointF>{{0.01, 0.5}, {10.0, 50.0}}));
+        QVERIFY(items[1].points->points().isEmpty());
+        auto* y = qobject_cast<QLogValueAxis*>(chart.axes(Qt::Vertical).value(0));
+        QVERIFY(y);
+        // 0.5 … 50 is two decades; a 5 % margin of that in log10 on each side.
+        const AxisRange r = elab::ui::charts::yRange(d);
+        ELAB_FUZZY(std::log10(r.min), std::log10(0.5) - 0.1, 1e-12);
+        ELAB_FUZZY(std::log10(r.max), std::log10(50.0) + 0.1, 1e-12);
+        ChartData linear = d;
+        linear.logY = false;
+        QVERIFY(!sameStructure(d, linear)); // switching the axis rebuilds the chart
+    }
+
     void linearAxisWhenNotLog() {
         QChart chart;
         auto data = lineChart({{1.0, 0.5}, {3.0, 0.9}}, false);

@@ -14,6 +14,7 @@
 #include "ui/utility/eps_slider.h"
 #include "ui/utility/utility_view.h"
 
+#include <QCheckBox>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -109,6 +110,18 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(m_window->utilityController()->state().probe->full, kTimeout);
         QCOMPARE(m_window->utilityController()->state().probe->repeats, 3);
         QTRY_VERIFY(view->readoutText().contains(QStringLiteral("3 repetitions")));
+    }
+
+    void logUtilityAxisIsAViewOption() {
+        UtilityView* view = m_window->utilityView();
+        QVERIFY(!view->chartData().logY);
+        const UtilitySettings before = view->composedSettings();
+        view->logYCheck()->setChecked(true);
+        QVERIFY(view->chartData().logY);
+        QVERIFY(view->chartView()->data().logY);
+        QVERIFY(view->chartData().yMin > 0.0);
+        QCOMPARE(view->composedSettings().seed, before.seed); // no recomputation asked for
+        QVERIFY(!m_window->utilityController()->isBusy());
     }
 
     void keyboardStepsOnTheGrid() {

@@ -75,9 +75,9 @@ QAbstractAxis* xAxisOf(QChart* chart) {
     return axes.isEmpty() ? nullptr : axes.first();
 }
 
-QValueAxis* yAxisOf(QChart* chart) {
+QAbstractAxis* yAxisOf(QChart* chart) {
     const auto axes = chart->axes(Qt::Vertical);
-    return axes.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(axes.first());
+    return axes.isEmpty() ? nullptr : axes.first();
 }
 
 void setRanges(QChart* chart, const ChartData& data, AxisRange x, AxisRange y) {
@@ -87,11 +87,13 @@ void setRanges(QChart* chart, const ChartData& data, AxisRange x, AxisRange y) {
         log->setRange(x.min * (1.0 - kLogSlack), x.max * (1.0 + kLogSlack));
     else if (auto* linear = qobject_cast<QValueAxis*>(xAxisOf(chart)))
         setValueAxis(linear, x);
-    if (QValueAxis* axis = yAxisOf(chart))
-        setValueAxis(axis, y);
+    if (auto* log = qobject_cast<QLogValueAxis*>(yAxisOf(chart)))
+        log->setRange(y.min * (1.0 - kLogSlack), y.max * (1.0 + kLogSlack));
+    else if (auto* linear = qobject_cast<QValueAxis*>(yAxisOf(chart)))
+        setValueAxis(linear, y);
     if (QAbstractAxis* axis = xAxisOf(chart))
         axis->setTitleText(data.xTitle);
-    if (QValueAxis* axis = yAxisOf(chart))
+    if (QAbstractAxis* axis = yAxisOf(chart))
         axis->setTitleText(data.yTitle);
     chart->setTitle(data.title);
 }
@@ -207,7 +209,16 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
     } else {
         x = new QValueAxis;
     }
-    auto* y = new QValueAxis;
+    QAbstractAxis* y = nullptr;
+    if (data.logY) {
+        auto* log = new QLogValueAxis;
+        log->setBase(10.0);
+        log->setLabelFormat(QStringLiteral("%g"));
+        log->setMinorTickCount(8);
+        y = log;
+    } else {
+        y = new QValueAxis;
+    }
     styleAxis(x, data.xTitle);
     styleAxis(y, data.yTitle);
     chart->addAxis(x, Qt::AlignBottom);
@@ -222,9 +233,9 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
     for (qsizetype i = 0; i < data.series.size(); ++i) {
         const SeriesData& series = data.series[i];
         SeriesItems created = createSeries(series);
-        created.points->replace(drawnPoints(series, data.logX, xr, yr));
+        created.points->replace(drawnPoints(series, data.logX, xr, yr, data.logY));
         if (created.upper)
-            created.upper->replace(drawnUpper(series, data.logX));
+            created.upper->replace(drawnUpper(series, data.logX, data.logY));
         chart->addSeries(created.series);
         created.series->attachAxis(x);
         created.series->attachAxis(y);
@@ -244,11 +255,11 @@ void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartDa
     bool lookChanged = false;
     for (qsizetype i = 0; i < items.size(); ++i) {
         const SeriesData& series = data.series[i];
-        const QList<QPointF> points = drawnPoints(series, data.logX, xr, yr);
+        const QList<QPointF> points = drawnPoints(series, data.logX, xr, yr, data.logY);
         if (items[i].points->points() != points)
             items[i].points->replace(points);
         if (items[i].upper) {
-            const QList<QPointF> upper = drawnUpper(series, data.logX);
+            const QList<QPointF> upper = drawnUpper(series, data.logX, data.logY);
             if (items[i].upper->points() != upper)
                 items[i].upper->replace(upper);
         }

@@ -43,6 +43,8 @@ struct ChartData {
     QString xTitle;
     QString yTitle;
     bool logX = true;
+    /// Logarithmic y axis: only values > 0 are drawn (a band's pairs with an edge ≤ 0 too).
+    bool logY = false;
     double xMin = 1e-3, xMax = 1e2;   ///< x axis range (log axes: both > 0)
     /// y range; NaN: fitted to the data with a small margin.
     double yMin = std::numeric_limits<double>::quiet_NaN();

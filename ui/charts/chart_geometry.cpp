@@ -21,14 +21,14 @@ bool finite(double v) { return std::isfinite(v); }
 
 // Lower and upper edge of a band with the pairs where either edge is not drawable removed;
 // edges of different lengths (a malformed band) are filtered independently.
-std::pair<QList<QPointF>, QList<QPointF>> bandEdges(const SeriesData& series, bool logX) {
+std::pair<QList<QPointF>, QList<QPointF>> bandEdges(const SeriesData& series, bool logX, bool logY) {
     if (series.points.size() != series.upper.size())
-        return {plottablePoints(series.points, logX), plottablePoints(series.upper, logX)};
+        return {plottablePoints(series.points, logX, logY), plottablePoints(series.upper, logX, logY)};
     std::pair<QList<QPointF>, QList<QPointF>> edges;
     edges.first.reserve(series.points.size());
     edges.second.reserve(series.upper.size());
     for (qsizetype i = 0; i < series.points.size(); ++i) {
-        if (isPlottable(series.points[i], logX) && isPlottable(series.upper[i], logX)) {
+        if (isPlottable(series.points[i], logX, logY) && isPlottable(series.upper[i], logX, logY)) {
             edges.first.append(series.points[i]);
             edges.second.append(series.upper[i]);
         }
@@ -56,15 +56,15 @@ QColor bandFillColor(const SeriesData& series, int index) {
     return colour;
 }
 
-bool isPlottable(const QPointF& point, bool logX) {
-    return finite(point.x()) && finite(point.y()) && (!logX || point.x() > 0.0);
+bool isPlottable(const QPointF& point, bool logX, bool logY) {
+    return finite(point.x()) && finite(point.y()) && (!logX || point.x() > 0.0) && (!logY || point.y() > 0.0);
 }
 
-QList<QPointF> plottablePoints(const QVector<QPointF>& points, bool logX) {
+QList<QPointF> plottablePoints(const QVector<QPointF>& points, bool logX, bool logY) {
     QList<QPointF> kept;
     kept.reserve(points.size());
     for (const QPointF& p : points)
-        if (isPlottable(p, logX))
+        if (isPlottable(p, logX, logY))
             kept.append(p);
     return kept;
 }
@@ -95,7 +95,7 @@ AxisRange yRange(const ChartData& data) {
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
     const auto take = [&](const QPointF& p) {
-        if (isPlottable(p, data.logX) && p.x() >= x.min && p.x() <= x.max) {
+        if (isPlottable(p, data.logX, data.logY) && p.x() >= x.min && p.x() <= x.max) {
             lo = std::min(lo, p.y());
             hi = std::max(hi, p.y());
         }
@@ -110,7 +110,7 @@ AxisRange yRange(const ChartData& data) {
                 std::for_each(s.upper.begin(), s.upper.end(), take);
             break;
         case SeriesKind::HorizontalLine:
-            if (finite(s.value)) {
+            if (finite(s.value) && (!data.logY || s.value > 0.0)) {
                 lo = std::min(lo, s.value);
                 hi = std::max(hi, s.value);
             }
@@ -118,6 +118,24 @@ AxisRange yRange(const ChartData& data) {
         case SeriesKind::VerticalLine:
             break;
         }
+    }
+    if (data.logY) {
+        // The same fitting in decades: a 5 % margin of the log span, fixed ends where > 0.
+        if (lo > hi) {
+            lo = 0.1;
+            hi = 1.0;
+        }
+        double a = std::log10(lo), b = std::log10(hi);
+        const double margin = b > a ? kMargin * (b - a) : 0.1;
+        a -= margin;
+        b += margin;
+        if (finite(data.yMin) && data.yMin > 0.0)
+            a = std::log10(data.yMin);
+        if (finite(data.yMax) && data.yMax > 0.0)
+            b = std::log10(data.yMax);
+        if (!(b > a))
+            b = a + 0.2;
+        return {std::pow(10.0, a), std::pow(10.0, b)};
     }
     if (lo > hi) { // no data
         lo = 0.0;
@@ -165,15 +183,15 @@ ValueTicks niceTicks(AxisRange range, int target) {
     return {0.0, step * magnitude, decimals};
 }
 
-QList<QPointF> drawnPoints(const SeriesData& series, bool logX, AxisRange x, AxisRange y) {
+QList<QPointF> drawnPoints(const SeriesData& series, bool logX, AxisRange x, AxisRange y, bool logY) {
     switch (series.kind) {
     case SeriesKind::Line:
     case SeriesKind::Points:
-        return plottablePoints(series.points, logX);
+        return plottablePoints(series.points, logX, logY);
     case SeriesKind::Band:
-        return bandEdges(series, logX).first;
+        return bandEdges(series, logX, logY).first;
     case SeriesKind::HorizontalLine:
-        if (!finite(series.value))
+        if (!finite(series.value) || (logY && series.value <= 0.0))
             return {};
         return {QPointF(x.min, series.value), QPointF(x.max, series.value)};
     case SeriesKind::VerticalLine:
@@ -184,14 +202,14 @@ QList<QPointF> drawnPoints(const SeriesData& series, bool logX, AxisRange x, Axi
     return {};
 }
 
-QList<QPointF> drawnUpper(const SeriesData& series, bool logX) {
+QList<QPointF> drawnUpper(const SeriesData& series, bool logX, bool logY) {
     if (series.kind != SeriesKind::Band)
         return {};
-    return bandEdges(series, logX).second;
+    return bandEdges(series, logX, logY).second;
 }
 
 bool sameStructure(const ChartData& a, const ChartData& b) {
-    if (a.logX != b.logX || a.series.size() != b.series.size())
+    if (a.logX != b.logX || a.logY != b.logY || a.series.size() != b.series.size())
         return false;
     for (qsizetype i = 0; i < a.series.size(); ++i)
         if (a.series[i].key != b.series[i].key || a.series[i].kind != b.series[i].kind)

@@ -31,17 +31,18 @@ QColor seriesColor(const SeriesData& series, int index);
 /// Fill of a band: the series colour, mostly transparent (more so when dimmed).
 QColor bandFillColor(const SeriesData& series, int index);
 
-/// Finite, and x > 0 on a log axis: a point Qt Charts can draw.
-bool isPlottable(const QPointF& point, bool logX);
+/// Finite, and > 0 on a log axis (x or y): a point Qt Charts can draw.
+bool isPlottable(const QPointF& point, bool logX, bool logY = false);
 /// The plottable points, in order.
-QList<QPointF> plottablePoints(const QVector<QPointF>& points, bool logX);
+QList<QPointF> plottablePoints(const QVector<QPointF>& points, bool logX, bool logY = false);
 
 /// The x range to show: data.xMin/xMax, repaired when not finite, reversed, equal, or ≤ 0 on
 /// a log axis.
 AxisRange xRange(const ChartData& data);
 /// The y range to show: data.yMin/yMax where finite; otherwise fitted to the finite values
 /// drawn inside the x range (curves, band edges, markers, horizontal lines) with a 5 %
-/// margin. Never empty: constant data gets ±10 % of its value (±1 around 0).
+/// margin. Never empty: constant data gets ±10 % of its value (±1 around 0). On a log y axis
+/// the same in log10 (values ≤ 0 ignored, ±0.1 decade for constant data).
 AxisRange yRange(const ChartData& data);
 /// About `target` ticks at 1, 2 or 5 × 10^k, anchored at 0.
 ValueTicks niceTicks(AxisRange range, int target = 6);
@@ -49,9 +50,9 @@ ValueTicks niceTicks(AxisRange range, int target = 6);
 /// The points handed to Qt Charts for one series: plottable points (Band: lower edge; the
 /// pairs where either edge is not plottable are left out of both), or two points spanning
 /// the axis for Horizontal/VerticalLine (none when the value is not plottable).
-QList<QPointF> drawnPoints(const SeriesData& series, bool logX, AxisRange x, AxisRange y);
+QList<QPointF> drawnPoints(const SeriesData& series, bool logX, AxisRange x, AxisRange y, bool logY = false);
 /// Band only: the upper edge matching drawnPoints().
-QList<QPointF> drawnUpper(const SeriesData& series, bool logX);
+QList<QPointF> drawnUpper(const SeriesData& series, bool logX, bool logY = false);
 
 /// Same number of series with the same keys and kinds in the same order, same axis type:
 /// the shown chart can be updated in place.

@@ -61,7 +61,7 @@ std::optional<QPointF> ChartView::valueAt(const QPoint& viewportPos) const {
     const AxisRange x = xRange(m_data);
     const AxisRange y = yRange(m_data);
     return QPointF(mapAxis(pos.x(), plot.left(), plot.right(), x.min, x.max, m_data.logX, false),
-                   mapAxis(pos.y(), plot.top(), plot.bottom(), y.min, y.max, false, true));
+                   mapAxis(pos.y(), plot.top(), plot.bottom(), y.min, y.max, m_data.logY, true));
 }
 
 QWidget* ChartView::viewport() const { return m_view->viewport(); }

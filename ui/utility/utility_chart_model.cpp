@@ -36,11 +36,13 @@ SeriesData series(const QString& key, const QString& name, SeriesKind kind, cons
 /// squash the measured curve. Estimated lines beyond the range are clipped by the plot.
 void fitYRange(charts::ChartData& chart, const SeriesData& band, const UtilityState& state,
                const UtilitySettings& settings) {
-    double lo = INFINITY, hi = -INFINITY;
+    double lo = INFINITY, hi = -INFINITY, loPositive = INFINITY;
     auto include = [&](double v) {
         if (std::isfinite(v)) {
             lo = std::min(lo, v);
             hi = std::max(hi, v);
+            if (v > 0.0)
+                loPositive = std::min(loPositive, v);
         }
     };
     for (int k = 0; k < band.points.size(); ++k) {
@@ -58,6 +60,13 @@ void fitYRange(charts::ChartData& chart, const SeriesData& band, const UtilitySt
             include(t.value);
     if (!(hi >= lo))
         return; // nothing measured yet: the chart fits the data it has
+    if (chart.logY) {
+        if (std::isfinite(loPositive) && hi > 0.0) {
+            chart.yMin = loPositive / 1.25;
+            chart.yMax = hi * 1.25;
+        }
+        return;
+    }
     if (!core::isLossMetric(settings.metric)) {
         lo = std::max(0.0, lo);
         hi = std::min(1.0, hi);
@@ -109,12 +118,13 @@ QString guaranteeSummary(const UtilitySettings& settings, const UtilityState& st
 }
 
 charts::ChartData buildUtilityChart(const UtilitySettings& settings, const UtilityState& state,
-                                    std::optional<double> proposedEps, const QString& datasetName) {
+                                    std::optional<double> proposedEps, const QString& datasetName, bool logY) {
     charts::ChartData chart;
+    chart.logY = logY;
     const QString metric = metricTitle(settings.metric);
     chart.title = QStringLiteral("%1 vs ε — %2").arg(metric, datasetName);
     chart.xTitle = QStringLiteral("ε (privacy budget, log scale)");
-    chart.yTitle = metric;
+    chart.yTitle = logY ? metric + QStringLiteral(" (log scale)") : metric;
     chart.logX = true;
     chart.xMin = settings.epsMin;
     chart.xMax = settings.epsMax;

@@ -20,9 +20,11 @@ QString metricTitle(core::UtilityMetric metric);
 QString estimatorTitle(core::Estimator estimator);
 QString formatEps(double eps); ///< "0.25", "1e-03", "∞"
 
-/// datasetName appears in the title; proposedEps from UtilityController::proposedEps().
+/// datasetName appears in the title; proposedEps from UtilityController::proposedEps();
+/// logY: a logarithmic utility axis (losses spanning decades).
 charts::ChartData buildUtilityChart(const UtilitySettings& settings, const UtilityState& state,
-                                    std::optional<double> proposedEps, const QString& datasetName);
+                                    std::optional<double> proposedEps, const QString& datasetName,
+                                    bool logY = false);
 
 /// One line with the guarantee, the seed and the assumptions, for footnotes and sidecars.
 QString guaranteeSummary(const UtilitySettings& settings, const UtilityState& state);

@@ -6,6 +6,7 @@
 #include "ui/utility/mechanism_panel.h"
 #include "ui/utility/utility_chart_model.h"
 
+#include <QCheckBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -140,8 +141,15 @@ void UtilityView::buildLayout() {
     sideWidget->setFixedWidth(320);
     side->setContentsMargins(0, 0, 0, 0);
 
+    m_logY = new QCheckBox(tr("Log scale (utility axis)"), this);
+    m_logY->setObjectName(QStringLiteral("logYCheck"));
+    m_logY->setToolTip(tr("Losses at small ε can be many times the non-private loss: a log axis shows every decade"));
+    connect(m_logY, &QCheckBox::toggled, this, &UtilityView::refresh);
+    auto* chartColumn = new QVBoxLayout;
+    chartColumn->addWidget(m_chart, 1);
+    chartColumn->addWidget(m_logY);
     auto* middle = new QHBoxLayout;
-    middle->addWidget(m_chart, 1);
+    middle->addLayout(chartColumn, 1);
     middle->addWidget(sideWidget);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_slider);
@@ -212,7 +220,7 @@ void UtilityView::removeSelectedMeasuringPoint() {
 
 charts::ChartData UtilityView::chartData() const {
     return buildUtilityChart(m_controller->settings(), m_controller->state(), m_controller->proposedEps(),
-                             m_datasetName);
+                             m_datasetName, m_logY && m_logY->isChecked());
 }
 
 void UtilityView::refresh() {

@@ -12,6 +12,7 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -48,6 +49,8 @@ public:
     EpsSlider* slider() const { return m_slider; }
     QLineEdit* targetEdit() const { return m_target; }
     QPushButton* verifyButton() const { return m_verify; }
+    /// The chart's utility axis: logarithmic when checked (a view option, not a setting).
+    QCheckBox* logYCheck() const { return m_logY; }
     QListWidget* measuringList() const { return m_measuring; }
     QTableWidget* stepsTable() const { return m_steps; }
     QString readoutText() const;
@@ -83,6 +86,7 @@ private:
     QListWidget* m_measuring = nullptr;
     QPushButton* m_removeMeasuring = nullptr;
     QLabel* m_privacyNote = nullptr;
+    QCheckBox* m_logY = nullptr;
     QString m_datasetName;
     QTimer m_refreshTimer;
     bool m_applying = false;
