@@ -2,6 +2,8 @@
 
 #include "core/util/random.h"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <numeric>
 
@@ -19,7 +21,8 @@ std::vector<int> crossValidationFolds(Eigen::Index rows, int folds, std::uint64_
 }
 
 CrossValidation chooseL2ByCrossValidation(const FeatureMatrix& X, const Eigen::VectorXd& y,
-                                          const LearnerOptions& options, std::uint64_t seed, std::stop_token stop) {
+                                          const LearnerOptions& options, std::uint64_t seed, std::stop_token stop,
+                                          const Eigen::MatrixXd* gram) {
     CrossValidation cv;
     cv.grid = options.l2Grid;
     cv.folds = options.cvFolds;
@@ -31,8 +34,20 @@ CrossValidation chooseL2ByCrossValidation(const FeatureMatrix& X, const Eigen::V
     std::iota(descending.begin(), descending.end(), std::size_t(0));
     std::stable_sort(descending.begin(), descending.end(),
                      [&](std::size_t a, std::size_t b) { return cv.grid[a] > cv.grid[b]; });
-    int foldsDone = 0;
-    for (int f = 0; f < options.cvFolds && !stop.stop_requested(); ++f) {
+    Eigen::MatrixXd ownGram;
+    if (usesRowGram(X) && !(gram && gram->rows() == X.rows())) {
+        ownGram = rowGram(X);
+        gram = &ownGram;
+    } else if (!usesRowGram(X)) {
+        gram = nullptr;
+    }
+    const auto F = static_cast<std::size_t>(options.cvFolds);
+    std::vector<std::vector<double>> foldScores(F, std::vector<double>(G, 0.0)), foldLosses = foldScores;
+    std::vector<char> ran(F, 0);
+    tbb::parallel_for(std::size_t(0), F, [&](std::size_t fi) {
+        if (stop.stop_requested())
+            return;
+        const int f = static_cast<int>(fi);
         std::vector<Index> trainRows, validRows;
         for (std::size_t i = 0; i < fold.size(); ++i)
             (fold[i] == f ? validRows : trainRows).push_back(static_cast<Index>(i));
@@ -42,16 +57,27 @@ CrossValidation chooseL2ByCrossValidation(const FeatureMatrix& X, const Eigen::V
             trainY[static_cast<Index>(k)] = y[trainRows[k]];
         for (std::size_t k = 0; k < validRows.size(); ++k)
             validY[static_cast<Index>(k)] = y[validRows[k]];
+        const Eigen::MatrixXd trainGram = gram ? selectGram(*gram, trainRows) : Eigen::MatrixXd();
         LinearModel warm;
         for (std::size_t g : descending) {
             const LearnerFit fit = fitLearner(StabilityMethod::L2, trainX, trainY, options, cv.grid[g], 0,
-                                              warm.theta.size() > 0 ? &warm : nullptr, stop);
+                                              warm.theta.size() > 0 ? &warm : nullptr, stop, -1,
+                                              gram ? &trainGram : nullptr);
             warm = fit.model;
-            cv.scores[g] += predictionError(options.model, fit.model, validX, validY);
-            cv.losses[g] += meanLoss(options.model, fit.model, validX, validY);
+            foldScores[fi][g] = predictionError(options.model, fit.model, validX, validY);
+            foldLosses[fi][g] = meanLoss(options.model, fit.model, validX, validY);
         }
-        ++foldsDone;
-    }
+        ran[fi] = 1;
+    });
+    int foldsDone = 0;
+    for (std::size_t fi = 0; fi < F; ++fi) // in fold order, as the sequential loop summed
+        if (ran[fi]) {
+            for (std::size_t g = 0; g < G; ++g) {
+                cv.scores[g] += foldScores[fi][g];
+                cv.losses[g] += foldLosses[fi][g];
+            }
+            ++foldsDone;
+        }
     if (foldsDone == 0)
         return cv;
     for (std::size_t g = 0; g < G; ++g) {

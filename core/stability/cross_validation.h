@@ -28,9 +28,12 @@ std::vector<int> crossValidationFolds(Eigen::Index rows, int folds, std::uint64_
 
 /// Chooses μ from options.l2Grid by options.cvFolds-fold CV of the L2 learner on (X, y).
 /// Each fold's fits are warm-started along the grid from the largest μ down. On stop it
-/// returns early (chosen from the folds done; chosen = 0 if none). Thread: any.
+/// returns early (chosen from the folds done; chosen = 0 if none). The folds run as parallel
+/// tasks (TBB, in the caller's arena); their scores are summed in fold order, so the result
+/// does not depend on the thread count. gram: rowGram(X), optional (computed if needed).
+/// Thread: any.
 CrossValidation chooseL2ByCrossValidation(const FeatureMatrix& X, const Eigen::VectorXd& y,
                                           const LearnerOptions& options, std::uint64_t seed,
-                                          std::stop_token stop = {});
+                                          std::stop_token stop = {}, const Eigen::MatrixXd* gram = nullptr);
 
 } // namespace elab::core

@@ -3,6 +3,7 @@
 #include "core/util/random.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <vector>
 
@@ -16,31 +17,58 @@ struct MaskedRow {
     std::vector<double> value;
 };
 
-void maskRow(const FeatureMatrix& X, Eigen::Index i, double keep, std::uint64_t key, MaskedRow& out) {
-    out.index.clear();
-    out.value.clear();
+// Fills out with row i's kept entries and returns Σ_k value_k θ_{index_k} (accumulated in
+// the order of the row, as the separate dot product did).
+double maskRow(const FeatureMatrix& X, Eigen::Index i, double keep, std::uint64_t key, const Eigen::VectorXd& theta,
+               MaskedRow& out) {
     const double scale = 1.0 / keep;
     const auto threshold = static_cast<std::uint64_t>(keep * 0x1.0p53);
-    auto consider = [&](Eigen::Index j, double x) {
-        const std::uint64_t bits = splitMix64(key ^ (static_cast<std::uint64_t>(j + 1) * 0x9E3779B97F4A7C15ULL)) >> 11;
-        if (keep >= 1.0 || bits < threshold) {
-            out.index.push_back(j);
-            out.value.push_back(x * scale);
-        }
-    };
+    const bool all = keep >= 1.0;
+    const double* th = theta.data();
+    double u = 0.0;
     if (X.isSparse()) {
         const SparseMatrix& S = X.sparse();
-        const int* outer = S.outerIndexPtr();
+        const int begin = S.outerIndexPtr()[i], end = S.outerIndexPtr()[i + 1];
         const int* inner = S.innerIndexPtr();
         const double* values = S.valuePtr();
-        for (int k = outer[i]; k < outer[i + 1]; ++k)
-            consider(inner[k], values[k]);
-    } else {
-        const DenseMatrix& D = X.dense();
-        for (Eigen::Index j = 0; j < D.cols(); ++j)
-            if (D(i, j) != 0.0)
-                consider(j, D(i, j));
+        out.index.resize(static_cast<std::size_t>(end - begin));
+        out.value.resize(static_cast<std::size_t>(end - begin));
+        Eigen::Index* idx = out.index.data();
+        double* val = out.value.data();
+        std::size_t count = 0;
+        // Branch-free compaction (the keep test is a coin flip the predictor cannot learn):
+        // every entry is written at slot count, which advances only for kept ones. Adding +0.0
+        // for a dropped entry leaves u unchanged (u starts at +0.0, so it is never −0.0).
+        for (int k = begin; k < end; ++k) {
+            const Eigen::Index j = inner[k];
+            const std::uint64_t bits =
+                splitMix64(key ^ (static_cast<std::uint64_t>(j + 1) * 0x9E3779B97F4A7C15ULL)) >> 11;
+            const auto kept = static_cast<std::uint64_t>(all) | static_cast<std::uint64_t>(bits < threshold);
+            const double v = values[k] * scale;
+            idx[count] = j;
+            val[count] = v;
+            // term or +0.0 by masking its bits (the compiler turns a ?: here into a branch).
+            u += std::bit_cast<double>(std::bit_cast<std::uint64_t>(v * th[j]) & (0 - kept));
+            count += static_cast<std::size_t>(kept);
+        }
+        out.index.resize(count);
+        out.value.resize(count);
+        return u;
     }
+    out.index.clear();
+    out.value.clear();
+    const DenseMatrix& D = X.dense();
+    for (Eigen::Index j = 0; j < D.cols(); ++j)
+        if (D(i, j) != 0.0) {
+            const std::uint64_t bits =
+                splitMix64(key ^ (static_cast<std::uint64_t>(j + 1) * 0x9E3779B97F4A7C15ULL)) >> 11;
+            if (all || bits < threshold) {
+                out.index.push_back(j);
+                out.value.push_back(D(i, j) * scale);
+                u += out.value.back() * th[j];
+            }
+        }
+    return u;
 }
 
 } // namespace
@@ -87,10 +115,7 @@ Eigen::VectorXd dropoutGradientDescent(const FeatureMatrix& X, const Eigen::Vect
                     slopes[static_cast<std::size_t>(b)] = 0.0;
                     continue;
                 }
-                maskRow(X, i, options.keep, key, row);
-                double u = 0.0;
-                for (std::size_t k = 0; k < row.index.size(); ++k)
-                    u += row.value[k] * theta[row.index[k]];
+                const double u = maskRow(X, i, options.keep, key, theta, row);
                 slopes[static_cast<std::size_t>(b)] = loss.d1(u, y[i]);
             }
             for (int b = 0; b < batch; ++b) {

@@ -2,6 +2,7 @@
 
 #include "core/model/linear_objective.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -59,6 +60,13 @@ DropoutObjective::DropoutObjective(const FeatureMatrix& X, const Eigen::VectorXd
     if (!(keep > 0.0 && keep <= 1.0))
         throw std::invalid_argument("the keep probability q must be in (0, 1]");
     m_r = (1.0 - keep) / keep;
+    if (X.isSparse() && m_squares.isSparse()) {
+        const SparseMatrix& A = X.sparse();
+        const SparseMatrix& Q = m_squares.sparse();
+        m_fused = A.isCompressed() && Q.isCompressed() && A.rows() == Q.rows() && A.nonZeros() == Q.nonZeros() &&
+                  std::equal(A.outerIndexPtr(), A.outerIndexPtr() + A.rows() + 1, Q.outerIndexPtr()) &&
+                  std::equal(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros(), Q.innerIndexPtr());
+    }
 }
 
 double DropoutObjective::evaluate(const Eigen::VectorXd& theta) {
@@ -84,28 +92,75 @@ double DropoutObjective::evaluate(const Eigen::VectorXd& theta) {
         m_c[i] = mo.d3;
         m_d[i] = mo.d4;
     }
+    m_qbValid = false;
     return sum / static_cast<double>(n) + 0.5 * m_mu * theta.squaredNorm();
 }
 
+const Eigen::VectorXd& DropoutObjective::varianceGradient() const {
+    if (!m_qbValid) {
+        multiplyTransposed(m_squares, m_bv, m_qb);
+        m_qbValid = true;
+    }
+    return m_qb;
+}
+
 void DropoutObjective::gradient(Eigen::VectorXd& g) const {
-    Eigen::VectorXd qb;
     multiplyTransposed(m_X, m_a, g);
-    multiplyTransposed(m_squares, m_bv, qb);
-    g.array() += m_r * qb.array() * m_theta.array();
+    g.array() += m_r * varianceGradient().array() * m_theta.array();
     g /= static_cast<double>(m_a.size());
     g.noalias() += m_mu * m_theta;
 }
 
 void DropoutObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const {
-    Eigen::VectorXd xv, w, qt, qb;
-    multiply(m_X, v, xv);
-    multiply(m_squares, m_theta.cwiseProduct(v), w);
+    Eigen::VectorXd xv, w, qt;
+    const Eigen::VectorXd tv = m_theta.cwiseProduct(v);
+    if (m_fused) {
+        // xv = Xv and w = Q(θ⊙v) in one pass over the shared index structure (each sum in
+        // the same order as the separate products: the same numbers).
+        const SparseMatrix& A = m_X.sparse();
+        const int* outer = A.outerIndexPtr();
+        const int* inner = A.innerIndexPtr();
+        const double* x = A.valuePtr();
+        const double* q = m_squares.sparse().valuePtr();
+        const Eigen::Index n = A.rows();
+        xv.resize(n);
+        w.resize(n);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            double s1 = 0.0, s2 = 0.0;
+            for (int k = outer[i]; k < outer[i + 1]; ++k) {
+                s1 += x[k] * v[inner[k]];
+                s2 += q[k] * tv[inner[k]];
+            }
+            xv[i] = s1;
+            w[i] = s2;
+        }
+    } else {
+        multiply(m_X, v, xv);
+        multiply(m_squares, tv, w);
+    }
     const Eigen::VectorXd first = m_b.cwiseProduct(xv) + m_r * m_c.cwiseProduct(w);
     const Eigen::VectorXd second = m_r * m_c.cwiseProduct(xv) + m_r * m_r * m_d.cwiseProduct(w);
-    multiplyTransposed(m_X, first, out);
-    multiplyTransposed(m_squares, second, qt);
-    multiplyTransposed(m_squares, m_bv, qb);
-    out.array() += m_theta.array() * qt.array() + m_r * v.array() * qb.array();
+    if (m_fused) {
+        // out = Xᵀ first and qt = Qᵀ second in one pass (rows in order: the same sums).
+        const SparseMatrix& A = m_X.sparse();
+        const int* outer = A.outerIndexPtr();
+        const int* inner = A.innerIndexPtr();
+        const double* x = A.valuePtr();
+        const double* q = m_squares.sparse().valuePtr();
+        out.setZero(A.cols());
+        qt.setZero(A.cols());
+        for (Eigen::Index i = 0; i < A.rows(); ++i) {
+            const double f = first[i], sc = second[i];
+            for (int k = outer[i]; k < outer[i + 1]; ++k) {
+                out[inner[k]] += f * x[k];
+                qt[inner[k]] += sc * q[k];
+            }
+        }
+    } else {
+        multiplyTransposed(m_X, first, out);
+        multiplyTransposed(m_squares, second, qt);
+    }
+    out.array() += m_theta.array() * qt.array() + m_r * v.array() * varianceGradient().array();
     out /= static_cast<double>(m_a.size());
     out.noalias() += m_mu * v;
 }

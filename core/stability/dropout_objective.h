@@ -66,6 +66,12 @@ private:
     double m_mu;
     GaussHermiteRule m_rule;
     Eigen::VectorXd m_theta, m_p, m_a, m_b, m_bv, m_c, m_d;
+    // Qᵀ b_v at m_theta: constant between evaluate() calls, used by the gradient and every
+    // Hessian-vector product; computed on first use (rejected line-search trials never need it).
+    mutable Eigen::VectorXd m_qb;
+    mutable bool m_qbValid = false;
+    bool m_fused = false; ///< X and Q sparse, compressed, one index structure: fused passes in hessianVector
+    const Eigen::VectorXd& varianceGradient() const;
 };
 
 } // namespace elab::core

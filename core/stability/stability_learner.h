@@ -74,9 +74,20 @@ struct LearnerFit {
 /// masks). warm: starting θ for L2 and linear deterministic dropout (the learners with the
 /// separable stop start at 0 so that the stop means the same for every fit).
 /// Thread: any; X, y are read only.
+/// rowGram: XXᵀ of these rows (rowGram(X)), optional; L2 on sparse data with more features
+/// than rows uses it for the exact dual (Woodbury) preconditioner and computes it if null.
 LearnerFit fitLearner(StabilityMethod method, const FeatureMatrix& X, const Eigen::VectorXd& y,
                       const LearnerOptions& options, double mu, std::uint64_t seed,
-                      const LinearModel* warm = nullptr, std::stop_token stop = {}, Index leaveOut = -1);
+                      const LinearModel* warm = nullptr, std::stop_token stop = {}, Index leaveOut = -1,
+                      const Eigen::MatrixXd* rowGram = nullptr);
+
+/// Whether L2 fits on X use the dual preconditioner (sparse, more columns than rows).
+bool usesRowGram(const FeatureMatrix& X);
+/// G = XXᵀ (n × n, dense). Entry (i, k) depends on rows i and k only, so the Gram of a row
+/// subset is the submatrix: selectGram.
+Eigen::MatrixXd rowGram(const FeatureMatrix& X);
+/// G(rows, rows).
+Eigen::MatrixXd selectGram(const Eigen::MatrixXd& gram, const std::vector<Index>& rows);
 
 /// Scores p = Xθ + b.
 Eigen::VectorXd predict(const LinearModel& model, const FeatureMatrix& X);

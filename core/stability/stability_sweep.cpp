@@ -131,6 +131,10 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
         ctx->progress(static_cast<double>(k) / static_cast<double>(totalTasks), "stability");
     };
     tbb::task_arena arena(spec.threads > 0 ? spec.threads : tbb::task_arena::automatic);
+    // XXᵀ of all training rows, for the dual preconditioner of the L2 fits (each fit takes its rows' submatrix).
+    const bool anyL2 = std::find(spec.methods.begin(), spec.methods.end(), StabilityMethod::L2) != spec.methods.end();
+    const Eigen::MatrixXd gram = anyL2 && usesRowGram(data.trainX) ? rowGram(data.trainX) : Eigen::MatrixXd();
+    const Eigen::MatrixXd* fullGram = gram.size() > 0 ? &gram : nullptr;
 
     // 1. Baselines: CV for L2, then the full-data fits (R seeded ones for dropout GD).
     auto start = Clock::now();
@@ -154,11 +158,11 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
             MethodBaseline& base = result.baselines[m];
             if (spec.methods[m] == StabilityMethod::L2) {
                 base.cv = chooseL2ByCrossValidation(data.trainX, data.trainY, learner, deriveSeed(spec.seed, kCvStream),
-                                                    stop);
+                                                    stop, fullGram);
                 base.mu = base.cv.chosen;
             }
             full[m][r] = fitLearner(spec.methods[m], data.trainX, data.trainY, learner, base.mu,
-                                    maskSeed(spec.seed, kFullStream, r, m), nullptr, stop);
+                                    maskSeed(spec.seed, kFullStream, r, m), nullptr, stop, -1, fullGram);
             fullErrors[m][r] = predictionError(learner.model, full[m][r].model, data.testX, data.testY);
             ++fits;
             taskDone();
@@ -229,12 +233,17 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
                 adversarial ? adversarialKeep(scores[m][method == StabilityMethod::Dropout ? r : 0], remove)
                             : randomKeep(n, remove, deriveSeed(spec.seed, g, r));
             const Subset subset = selectRows(data.trainX, data.trainY, keep);
+            const Eigen::MatrixXd subGram =
+                method == StabilityMethod::L2 && fullGram ? selectGram(*fullGram, keep) : Eigen::MatrixXd();
             double mu = result.baselines[m].mu;
             if (method == StabilityMethod::L2 && spec.cvPerFit)
-                mu = chooseL2ByCrossValidation(subset.X, subset.y, learner, deriveSeed(spec.seed, g, r), stop).chosen;
+                mu = chooseL2ByCrossValidation(subset.X, subset.y, learner, deriveSeed(spec.seed, g, r), stop,
+                                               subGram.size() > 0 ? &subGram : nullptr)
+                         .chosen;
             const bool warmable = method == StabilityMethod::L2 || method == StabilityMethod::DeterministicDropout;
             const LearnerFit fit = fitLearner(method, subset.X, subset.y, learner, mu, maskSeed(spec.seed, g, r, m),
-                                              warmable ? &full[m][0].model : nullptr, stop);
+                                              warmable ? &full[m][0].model : nullptr, stop, -1,
+                                              subGram.size() > 0 ? &subGram : nullptr);
             if (stop.stop_requested())
                 return; // possibly cut short: the cell stays incomplete
             ++fits;
@@ -277,7 +286,8 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
                                   spec.methods[m] == StabilityMethod::DeterministicDropout;
             const LearnerFit fit = fitLearner(spec.methods[m], data.trainX, data.trainY, learner, result.baselines[m].mu,
                                               maskSeed(spec.seed, kFullStream, 0, m),
-                                              warmable ? &full[m][0].model : nullptr, stop, sampled[s]);
+                                              warmable ? &full[m][0].model : nullptr, stop, sampled[s],
+                                              spec.methods[m] == StabilityMethod::L2 ? fullGram : nullptr);
             if (stop.stop_requested())
                 return;
             ++fits;

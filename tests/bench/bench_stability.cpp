@@ -67,6 +67,13 @@ int main(int argc, char** argv) {
                 "target <= 10 s on 2 cores\n",
                 static_cast<long long>(parts.train.rows()), static_cast<long long>(parts.train.featureCount()),
                 toString(removal), threads, total, r.secondsBaseline, r.secondsSweep, r.secondsStability, r.fits);
+    if (std::getenv("BENCH_STABILITY_DUMP")) // per-cell results, to compare builds
+        for (const StabilityCell& c : r.cells)
+            std::printf("cell rho=%.2f %s test %.17g sd %.17g marginal %.17g\n", c.rho, toString(c.method),
+                        c.testError.mean, c.testError.sd, c.marginalError.mean);
+    if (std::getenv("BENCH_STABILITY_DUMP"))
+        for (const ModelStability& st : r.stability)
+            std::printf("stability %s mean %.17g max %.17g\n", toString(st.method), st.distance.mean, st.maxDistance);
     std::ofstream(EPSILONLAB_BENCH_OUT, std::ios::app)
         << "{\"bench\":\"stability\",\"removal\":\"" << toString(removal) << "\",\"threads\":" << threads
         << ",\"seconds\":" << total << ",\"fits\":" << r.fits << "}\n";

@@ -84,6 +84,44 @@ private slots:
         QCOMPARE(cv.folds, 5);
     }
 
+    // p ≫ n sparse: L2 fits use the dual (Woodbury) preconditioner; the dense path the primal
+    // one. Both converge to the same minimiser; the Gram of a row subset is the submatrix.
+    void l2DualPreconditionerMatchesThePrimal() {
+        Rng rng(17);
+        const Index n = 40, p = 300;
+        SparseMatrix S(n, p);
+        Eigen::VectorXd y(n);
+        for (Index i = 0; i < n; ++i) {
+            y[i] = uniform01(rng) < 0.5 ? -1.0 : 1.0;
+            for (Index j = 0; j < p; ++j)
+                if (uniform01(rng) < 0.05)
+                    S.insert(i, j) = (j % 3 == 0 ? y[i] : 1.0) * uniform01(rng);
+        }
+        S.makeCompressed();
+        const FeatureMatrix sparseX{SparseMatrix(S)}, denseX{DenseMatrix(S.toDense())};
+        QVERIFY(usesRowGram(sparseX) && !usesRowGram(denseX));
+        LearnerOptions options;
+        for (double mu : {1e-4, 1e-2}) {
+            const LearnerFit a = fitLearner(StabilityMethod::L2, sparseX, y, options, mu, 0);
+            const LearnerFit b = fitLearner(StabilityMethod::L2, denseX, y, options, mu, 0);
+            QCOMPARE(a.status, NewtonCgStatus::Converged);
+            QCOMPARE(b.status, NewtonCgStatus::Converged);
+            QVERIFY2((a.model.theta - b.model.theta).norm() <= 1e-6 * b.model.theta.norm(),
+                     qPrintable(QString("‖Δθ‖ %1").arg((a.model.theta - b.model.theta).norm())));
+            // A given Gram gives the same fit as the one computed inside.
+            const Eigen::MatrixXd G = rowGram(sparseX);
+            const LearnerFit c = fitLearner(StabilityMethod::L2, sparseX, y, options, mu, 0, nullptr, {}, -1, &G);
+            QVERIFY(c.model.theta == a.model.theta);
+        }
+        const std::vector<Index> rows{0, 3, 4, 9, 20, 39};
+        QVERIFY(selectGram(rowGram(sparseX), rows) == rowGram(sparseX.selectRows(rows)));
+        // CV with and without a given Gram, and folds summed in order: identical.
+        const Eigen::MatrixXd G = rowGram(sparseX);
+        const CrossValidation cv1 = chooseL2ByCrossValidation(sparseX, y, options, 5);
+        const CrossValidation cv2 = chooseL2ByCrossValidation(sparseX, y, options, 5, {}, &G);
+        QVERIFY(cv1.scores == cv2.scores && cv1.losses == cv2.losses && cv1.chosen == cv2.chosen);
+    }
+
     void foldsAreSeededAndBalanced() {
         const std::vector<int> a = crossValidationFolds(103, 5, 1), b = crossValidationFolds(103, 5, 1);
         QCOMPARE(a, b);

@@ -38,6 +38,21 @@ StabilitySpec baseSpec() {
 
 StabilityData dataOf(const Problem& p) { return {p.train.X, p.train.y, p.test.X, p.test.y}; }
 
+// Sparse with more features than rows (text-like): L2 takes the dual preconditioner path.
+FeatureMatrix wideSparse(const FeatureMatrix& X, Index width, std::uint64_t seed) {
+    Rng rng(seed);
+    SparseMatrix S(X.rows(), width);
+    for (Index i = 0; i < X.rows(); ++i) {
+        for (Index j = 0; j < X.cols(); ++j)
+            S.insert(i, j) = X.dense()(i, j);
+        for (Index j = X.cols(); j < width; ++j)
+            if (uniform01(rng) < 0.03)
+                S.insert(i, j) = uniform01(rng);
+    }
+    S.makeCompressed();
+    return FeatureMatrix(std::move(S));
+}
+
 } // namespace
 
 class TestStabilitySweep : public QObject {
@@ -46,12 +61,20 @@ class TestStabilitySweep : public QObject {
 private slots:
     void identicalForOneAndTwoThreads_data() {
         QTest::addColumn<QString>("removal");
-        QTest::newRow("random") << "random";
-        QTest::newRow("adversarial") << "adversarial";
+        QTest::addColumn<bool>("wide");
+        QTest::newRow("random") << "random" << false;
+        QTest::newRow("adversarial") << "adversarial" << false;
+        QTest::newRow("random, sparse p > n") << "random" << true;
     }
     void identicalForOneAndTwoThreads() {
         QFETCH(QString, removal);
-        const Problem p = makeProblem();
+        QFETCH(bool, wide);
+        Problem p = makeProblem();
+        if (wide) {
+            p.train.X = wideSparse(p.train.X, 400, 3);
+            p.test.X = wideSparse(p.test.X, 400, 4);
+            QVERIFY(usesRowGram(p.train.X));
+        }
         StabilitySpec spec = baseSpec();
         spec.removal = removalKindFromString(removal.toStdString());
         spec.threads = 1;
