@@ -1,6 +1,7 @@
 #include "core/experiment/utility_sweep.h"
 
 #include "core/experiment/one_vs_rest.h"
+#include "core/util/grid_text.h"
 
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
@@ -85,40 +86,7 @@ double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps) {
 }
 
 std::vector<double> parseEpsGrid(const std::string& text) {
-    auto toDouble = [&](const std::string& s) {
-        std::size_t used = 0;
-        double v = 0.0;
-        try {
-            v = std::stod(s, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != s.size() || s.empty())
-            throw std::invalid_argument("not a number: '" + s + "' in ε grid '" + text + "'");
-        return v;
-    };
-    std::vector<double> grid;
-    if (const auto c1 = text.find(':'); c1 != std::string::npos) {
-        const auto c2 = text.find(':', c1 + 1);
-        if (c2 == std::string::npos)
-            throw std::invalid_argument("expected A:B:K in ε grid '" + text + "'");
-        const double a = toDouble(text.substr(0, c1)), b = toDouble(text.substr(c1 + 1, c2 - c1 - 1));
-        const double kd = toDouble(text.substr(c2 + 1));
-        const int k = static_cast<int>(kd);
-        if (k < 1 || kd != k || !(a > 0) || !(b >= a))
-            throw std::invalid_argument("ε grid A:B:K needs 0 < A ≤ B and an integer K ≥ 1: '" + text + "'");
-        for (int i = 0; i < k; ++i)
-            grid.push_back(k == 1 ? a : a * std::pow(b / a, static_cast<double>(i) / (k - 1)));
-    } else {
-        std::size_t pos = 0;
-        while (pos <= text.size()) {
-            const std::size_t comma = std::min(text.find(',', pos), text.size());
-            grid.push_back(toDouble(text.substr(pos, comma - pos)));
-            pos = comma + 1;
-        }
-        std::sort(grid.begin(), grid.end());
-    }
-    return grid;
+    return parseGridText(text, GridSpacing::Logarithmic, "ε");
 }
 
 UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec& spec, RunContext* ctx,

@@ -1,5 +1,7 @@
 #include "core/stability/removal.h"
 
+#include "core/util/grid_text.h"
+
 #include "core/util/random.h"
 
 #include <algorithm>
@@ -46,42 +48,10 @@ std::vector<Index> adversarialKeep(const Eigen::VectorXd& score, Index remove) {
 }
 
 std::vector<double> parseRhoGrid(const std::string& text) {
-    auto toDouble = [&](const std::string& s) {
-        std::size_t used = 0;
-        double v = 0.0;
-        try {
-            v = std::stod(s, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (s.empty() || used != s.size())
-            throw std::invalid_argument("not a number: '" + s + "' in ρ grid '" + text + "'");
-        return v;
-    };
-    std::vector<double> grid;
-    if (const auto c1 = text.find(':'); c1 != std::string::npos) {
-        const auto c2 = text.find(':', c1 + 1);
-        if (c2 == std::string::npos)
-            throw std::invalid_argument("expected A:B:K in ρ grid '" + text + "'");
-        const double a = toDouble(text.substr(0, c1)), b = toDouble(text.substr(c1 + 1, c2 - c1 - 1));
-        const double kd = toDouble(text.substr(c2 + 1));
-        const int k = static_cast<int>(kd);
-        if (k < 1 || kd != k || !(a >= 0.0) || !(b >= a) || !(b < 1.0))
-            throw std::invalid_argument("ρ grid A:B:K needs 0 ≤ A ≤ B < 1 and an integer K ≥ 1: '" + text + "'");
-        for (int i = 0; i < k; ++i)
-            grid.push_back(k == 1 ? a : a + (b - a) * static_cast<double>(i) / (k - 1));
-    } else {
-        std::size_t pos = 0;
-        while (pos <= text.size()) {
-            const std::size_t comma = std::min(text.find(',', pos), text.size());
-            grid.push_back(toDouble(text.substr(pos, comma - pos)));
-            pos = comma + 1;
-        }
-        std::sort(grid.begin(), grid.end());
-    }
+    const std::vector<double> grid = parseGridText(text, GridSpacing::Linear, "ρ");
     for (double r : grid)
         if (!(r >= 0.0 && r < 1.0))
-            throw std::invalid_argument("every ρ must be in [0, 1): '" + text + "'");
+            throw std::invalid_argument("ρ grid needs every ρ in [0, 1) (A:B:K: 0 ≤ A ≤ B < 1): '" + text + "'");
     return grid;
 }
 
