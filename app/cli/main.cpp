@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
                  "epsilonlab-cli"};
     cli.set_version_flag("--version", std::string("epsilonlab-cli ") + EPSILONLAB_VERSION);
     cli.require_subcommand(1);
+    cli.option_defaults()->always_capture_default(); // every --help shows the defaults (subcommands inherit this)
 
     bool datasetsJson = false;
     auto* datasets = cli.add_subcommand("datasets", "List the built-in datasets");

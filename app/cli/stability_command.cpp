@@ -2,7 +2,7 @@
 
 #include "app/cli/split_list.h"
 
-#include "app/cli/experiment_json.h"
+#include "core/report/result_json.h"
 #include "core/stability/stability_sweep.h"
 
 #include <fstream>
@@ -11,6 +11,11 @@
 #include <stdexcept>
 
 namespace elab::app {
+
+using core::guaranteeJson;
+using core::numberOrNull;
+using core::oneVsRestJson;
+using core::solverJson;
 
 namespace {
 

@@ -2,8 +2,9 @@
 
 #include "app/cli/split_list.h"
 
-#include "app/cli/experiment_json.h"
+#include "core/report/result_json.h"
 #include "core/experiment/choose_eps.h"
+#include "core/experiment/monotonicity.h"
 #include "core/experiment/utility_sweep.h"
 
 #include <fstream>
@@ -13,19 +14,37 @@
 
 namespace elab::app {
 
+using core::guaranteeJson;
+using core::numberOrNull;
+using core::oneVsRestJson;
+using core::solverJson;
+
 namespace {
 
+// The grid, the measured mean and sd, the estimates, then the mechanism's branch (if it has
+// branches) and its constants at each grid ε (one-vs-rest: each model's, at ε/K).
 std::string csvText(const core::UtilitySweepResult& r) {
     std::ostringstream out;
     out.precision(10);
+    const core::PrivacyGuarantee& first = r.guarantees.front();
+    const bool branches = !first.branch.empty();
     out << "eps,measured_mean,measured_std";
     for (const auto& e : r.estimates)
         out << ",estimate_" << core::toString(e.estimator) << "_at_" << e.measureAt;
+    if (branches)
+        out << ",branch";
+    for (const auto& parameter : first.parameters)
+        out << ',' << parameter.name;
     out << "\n";
     for (const auto& p : r.points) {
+        const auto g = static_cast<std::size_t>(p.gridIndex);
         out << p.eps << ',' << p.mean << ',' << p.sd;
         for (const auto& e : r.estimates)
-            out << ',' << e.values[static_cast<std::size_t>(p.gridIndex)];
+            out << ',' << e.values[g];
+        if (branches)
+            out << ',' << r.guarantees[g].branch;
+        for (const auto& parameter : r.guarantees[g].parameters)
+            out << ',' << parameter.value;
         out << "\n";
     }
     return out.str();
@@ -33,7 +52,7 @@ std::string csvText(const core::UtilitySweepResult& r) {
 
 } // namespace
 
-void UtilityCommand::addTo(CLI::App& command) {
+void UtilityCommand::addTo(CLI::App& command, bool withReference) {
     data.addTo(command);
     command.add_option("--loss", loss, "Loss")->check(CLI::IsMember({"logistic", "huber", "smooth-hinge", "squared"}));
     command.add_option("--huber-width", huberWidth, "Huber SVM width h")->check(CLI::Range(1e-6, 0.999));
@@ -51,7 +70,11 @@ void UtilityCommand::addTo(CLI::App& command) {
     command.add_option("--max-iterations", maxIterations, "Newton iterations per fit before giving up (reported)")
         ->check(CLI::PositiveNumber);
     command.add_option("--out", out, "Write to this file instead of stdout");
-    command.add_flag("--csv", csv, "CSV (grid, measured mean and sd, estimates) instead of JSON");
+    command.add_flag("--csv", csv, "CSV (grid, measured mean and sd, estimates, the mechanism's branch and constants) "
+                                   "instead of JSON");
+    if (withReference)
+        command.add_flag("--no-reference", noReference,
+                         "Skip the non-private reference fit (\"nonprivate\": null); measuring points fit it anyway");
 }
 
 core::MechanismSpec UtilityCommand::mechanismSpec() const {
@@ -117,9 +140,14 @@ int UtilityCommand::run() const {
     spec.seed = seed;
     spec.threads = threads;
     spec.solverOptions.maxIterations = maxIterations;
+    spec.reference = !noReference;
 
     requireLabelKind(spec.mechanism, prepared);
     const core::UtilitySweepResult r = core::runUtilitySweep(sweepDataOf(prepared), spec);
+    const bool higherIsBetter = !core::isLossMetric(spec.metric);
+    const core::MonotonicityCheck monotonicity = core::checkMonotonicity(r.points, higherIsBetter);
+    if (!monotonicity.ok())
+        std::cerr << "warning: " << monotonicity.message(higherIsBetter) << "\n";
 
     std::string text;
     if (csv) {
@@ -137,7 +165,8 @@ int UtilityCommand::run() const {
                           {"lambda_convention", "L(θ) + (Λ/2n)‖θ‖²"},
                           {"delta", spec.mechanism.isGaussian() ? delta : 0.0},
                           {"one_vs_rest", oneVsRestJson(r.classes, prepared.train.targets.classNames, spec.mechanism)},
-                          {"guarantee", guaranteeJson(r.guaranteeAtMax)}};
+                          {"guarantee", guaranteeJson(r.guaranteeAtMax)},
+                          {"privacy_by_eps", core::privacyByEpsJson(r.grid, r.guarantees, r.models)}};
         j["metric"] = metric;
         j["repeats"] = repeats;
         j["grid"] = r.grid;
@@ -149,7 +178,8 @@ int UtilityCommand::run() const {
             values.push_back(p.values);
         }
         j["measured"] = {{"mean", mean}, {"std", sd}, {"values", values}};
-        j["nonprivate"] = r.nonPrivate;
+        j["monotonicity"] = core::monotonicityJson(monotonicity, higherIsBetter);
+        j["nonprivate"] = numberOrNull(r.nonPrivate);
         nlohmann::ordered_json estimatesJson = nlohmann::ordered_json::array(), errors = nlohmann::ordered_json::array();
         for (const auto& e : r.estimates) {
             estimatesJson.push_back({{"measure_at", e.measureAt},
@@ -177,7 +207,7 @@ int UtilityCommand::run() const {
 }
 
 void ChooseEpsCommand::addTo(CLI::App& command) {
-    common.addTo(command);
+    common.addTo(command, false);
     command.add_option("--target", target, "Required utility F̂ (a loss: met when measured ≤ F̂)")->required();
     command.add_option("--tolerance", tolerance, "Stop when F̂ − tolerance ≤ measured ≤ F̂")->check(CLI::PositiveNumber);
     command.add_option("--estimator", estimator, "Line used to propose the next ε")

@@ -29,8 +29,10 @@ struct UtilityCommand {
     int maxIterations = 100;
     std::string out;
     bool csv = false;
+    bool noReference = false;
 
-    void addTo(CLI::App& command);
+    /// withReference: offer --no-reference (utility; choose-eps always needs the reference).
+    void addTo(CLI::App& command, bool withReference = true);
     int run() const;
     /// The sweep spec and prepared data shared with choose-eps.
     core::MechanismSpec mechanismSpec() const;

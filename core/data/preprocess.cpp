@@ -37,6 +37,13 @@ void appendStep(Dataset& train, Dataset* test, const ProcessingStep& step) {
         test->log.push_back(step);
 }
 
+// A step whose detail differs per set (counts of that set's own rows).
+void appendStep(Dataset& train, Dataset* test, const ProcessingStep& trainStep, const std::string& testDetail) {
+    train.log.push_back(trainStep);
+    if (test)
+        test->log.push_back({trainStep.name, testDetail, trainStep.leaksPrivacy});
+}
+
 int findClass(const Targets& t, const std::string& name) {
     for (int c = 0; c < t.classCount(); ++c)
         if (t.classNames[static_cast<std::size_t>(c)] == name)
@@ -253,14 +260,15 @@ void normStep(Dataset& train, Dataset* test, NormPolicy policy) {
     const Index n = train.rows();
     if (policy == NormPolicy::ClipRows) {
         const ClipCount tr = clipRows(train.features);
-        std::string detail = "x ← x / max(1, ‖x‖₂): clipped " + count(tr.clipped) + " of " +
-                             count(n) + " training rows (largest norm " + num(tr.maxNorm) + ")";
+        const std::string detail = "x ← x / max(1, ‖x‖₂): clipped " + count(tr.clipped) + " of " + count(n) +
+                                   " training rows (largest norm " + num(tr.maxNorm) + ") to ‖x‖₂ ≤ 1";
+        std::string testDetail;
         if (test) {
             const ClipCount te = clipRows(test->features);
-            detail += " and " + count(te.clipped) + " of " + count(test->rows()) +
-                      " test rows (largest norm " + num(te.maxNorm) + ")";
+            testDetail = "x ← x / max(1, ‖x‖₂): clipped " + count(te.clipped) + " of " + count(test->rows()) +
+                         " test rows (largest norm " + num(te.maxNorm) + ") to ‖x‖₂ ≤ 1";
         }
-        appendStep(train, test, {"clip rows", detail + " to ‖x‖₂ ≤ 1", false});
+        appendStep(train, test, {"clip rows", detail, false}, testDetail);
         return;
     }
     const Eigen::VectorXd norms = train.features.rowNorms();

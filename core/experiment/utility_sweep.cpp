@@ -107,10 +107,16 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
     for (std::size_t r = 0; r < R; ++r)
         noise.push_back(problem.drawNoise(spec.seed, static_cast<int>(r)));
 
-    // Non-private reference (and the anchor's θ).
-    const OneVsRest::Models reference = problem.fitNonPrivate(stop, spec.solverOptions);
-    result.nonPrivate = problem.utility(reference);
-    problem.record(result.measuringSolver, reference, INFINITY, 0);
+    for (double eps : spec.grid)
+        result.guarantees.push_back(problem.guarantee(eps));
+
+    // Non-private reference (and the anchor's θ), only when asked for or needed.
+    OneVsRest::Models reference;
+    if (spec.reference || !spec.measureAt.empty()) {
+        reference = problem.fitNonPrivate(stop, spec.solverOptions);
+        result.nonPrivate = problem.utility(reference);
+        problem.record(result.measuringSolver, reference, INFINITY, 0);
+    }
     const std::vector<Eigen::VectorXd> referenceMinimisers = OneVsRest::minimisers(reference);
 
     // Measured grid: values[g][r]; the solver's outcome of every fit, slot (g, r).
@@ -160,7 +166,7 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
         meanAndSd(point.values, point.mean, point.sd);
         result.points.push_back(std::move(point));
     }
-    result.guaranteeAtMax = problem.guarantee(spec.grid.back());
+    result.guaranteeAtMax = result.guarantees.back();
     if (result.cancelled || spec.measureAt.empty())
         return result;
 

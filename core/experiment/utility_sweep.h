@@ -15,6 +15,7 @@
 #include "core/privacy/mechanism.h"
 #include "core/util/run_context.h"
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -32,6 +33,10 @@ struct UtilitySweepSpec {
     std::uint64_t seed = 1;
     int threads = 0;               ///< 0: all cores
     NewtonCgOptions solverOptions; ///< every fit's tolerances and iteration limits
+    /// Fit the non-private reference (ε = ∞) for UtilitySweepResult::nonPrivate. Needed anyway
+    /// (and then fitted regardless) for measuring points, which warm-start from it; a single
+    /// slider probe or `--no-reference` skips it.
+    bool reference = true;
 
     std::string validate() const;
 };
@@ -75,10 +80,11 @@ double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps);
 struct UtilitySweepResult {
     std::vector<double> grid;
     std::vector<SweepPoint> points;  ///< in grid order; complete only if !cancelled
-    double nonPrivate = 0.0;         ///< utility of the non-private Λ-regularised model
+    double nonPrivate = NAN;         ///< utility of the non-private Λ-regularised model (NaN: not fitted)
     std::vector<EstimateCurve> estimates;
     std::vector<MeasuringFit> measuring; ///< one per measuring point, in spec order
     PrivacyGuarantee guaranteeAtMax; ///< the guarantee at the largest grid ε (its wording)
+    std::vector<PrivacyGuarantee> guarantees; ///< per grid ε, in grid order: branch and constants used there
     bool cancelled = false;
     int fits = 0;                    ///< grid trainings of single models (K per grid point and repetition one-vs-rest)
     int classes = 0;                 ///< K for one-vs-rest, 0 for a binary classifier

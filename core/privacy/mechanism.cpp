@@ -69,9 +69,12 @@ PureObjPert pureObjPert(double eps, double n, double lambdaMean, double curvatur
     PureObjPert r;
     const double c = curvature;
     const double ratio = lambdaMean > 0.0 ? c / (n * lambdaMean) : INFINITY;
-    r.epsPrime = eps - std::log1p(2.0 * ratio + ratio * ratio);
-    if (r.epsPrime > 0.0)
+    // log(1 + 2ρ + ρ²) = 2·log1p(ρ), exact and overflow-free for large ρ.
+    r.eps1 = std::isinf(ratio) ? -INFINITY : eps - 2.0 * std::log1p(ratio);
+    if (r.eps1 >= eps / 2.0) {
+        r.epsPrime = r.eps1;
         return r;
+    }
     r.secondBranch = true;
     r.extraRidge = c / (n * std::expm1(eps / 4.0)) - lambdaMean;
     r.epsPrime = eps / 2.0;
@@ -83,6 +86,13 @@ double outputGaussSigma(double eps, double delta, double zeta, double n, double 
 }
 
 } // namespace mechanism_constants
+
+double PrivacyGuarantee::parameter(const std::string& name) const {
+    for (const MechanismParameter& p : parameters)
+        if (p.name == name)
+            return p.value;
+    return NAN;
+}
 
 namespace {
 
@@ -125,12 +135,15 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
     const double curvature = spec.loss.curvatureBound();
     const double lambdaMean = spec.lambda / n;
 
+    auto& parameters = problem.guarantee.parameters;
     switch (spec.kind) {
     case MechanismKind::ObjPertGauss: {
         // §3.1: μ = (Λ + Δ_ε)/n, c = s(ε) z / n.
-        problem.mu = (spec.lambda + mc::gaussExtraRidge(eps, curvature)) / n;
-        problem.linear = (mc::gaussNoiseScale(eps, spec.delta, zeta) / n) * noise.z;
+        const double ridge = mc::gaussExtraRidge(eps, curvature), scale = mc::gaussNoiseScale(eps, spec.delta, zeta);
+        problem.mu = (spec.lambda + ridge) / n;
+        problem.linear = (scale / n) * noise.z;
         problem.guarantee = privateGuarantee(eps, spec.delta, "Kifer, Smith & Thakurta 2012 (Li et al. Thm 1)");
+        parameters = {{"extra_ridge", "Δ_ε (sum form)", ridge}, {"noise_scale", "s(ε)", scale}};
         break;
     }
     case MechanismKind::ObjPertPure: {
@@ -138,22 +151,29 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
         const auto pure = mc::pureObjPert(eps, n, lambdaMean, curvature);
         problem.mu = lambdaMean + pure.extraRidge;
         problem.linear = noise.gammaVector(2.0 / pure.epsPrime) / n;
-        problem.guarantee = privateGuarantee(eps, 0.0, "Chaudhuri, Monteleoni & Sarwate 2011, Alg. 2");
+        problem.guarantee = privateGuarantee(eps, 0.0, "Chaudhuri, Monteleoni & Sarwate 2011, Alg. 2 (branch rule corrected, docs/MATH.md §3.2)");
+        problem.guarantee.branch = pure.secondBranch ? "second" : "first";
         problem.guarantee.notes.push_back(
-            pure.secondBranch ? "Λ too small for the first branch: extra ridge Δ = " + number(pure.extraRidge) +
-                                    " added, noise at ε' = ε/2"
-                              : "first branch: ε' = " + number(pure.epsPrime) + ", no extra ridge");
+            pure.secondBranch ? "second branch (ε₁ = " + number(pure.eps1) + " < ε/2): extra ridge Δ = " +
+                                    number(pure.extraRidge) + " added, noise at ε' = ε/2 = " + number(pure.epsPrime)
+                              : "first branch (ε₁ ≥ ε/2): ε' = ε₁ = " + number(pure.epsPrime) + ", no extra ridge");
+        parameters = {{"eps_prime", "ε'", pure.epsPrime}, {"extra_ridge", "Δ (mean form)", pure.extraRidge}};
         break;
     }
     case MechanismKind::OutPertPure: {
         // §3.3: θ* + b, ‖b‖ ~ Gamma(p, 2ζ/(nΛ_c ε)).
-        problem.outputNoise = noise.gammaVector(mc::outputSensitivity(zeta, n, lambdaMean) / eps);
+        const double sensitivity = mc::outputSensitivity(zeta, n, lambdaMean);
+        problem.outputNoise = noise.gammaVector(sensitivity / eps);
         problem.guarantee = privateGuarantee(eps, 0.0, "Chaudhuri, Monteleoni & Sarwate 2011, Alg. 1");
+        parameters = {{"sensitivity", "2ζ/(nΛ_c)", sensitivity}};
         break;
     }
     case MechanismKind::OutPertGauss: {
-        problem.outputNoise = mc::outputGaussSigma(eps, spec.delta, zeta, n, lambdaMean) * noise.z;
+        const double sigma = mc::outputGaussSigma(eps, spec.delta, zeta, n, lambdaMean);
+        problem.outputNoise = sigma * noise.z;
         problem.guarantee = privateGuarantee(eps, spec.delta, "Gaussian mechanism on the minimiser (Dwork & Roth, Thm A.1)");
+        parameters = {{"sensitivity", "2ζ/(nΛ_c)", mc::outputSensitivity(zeta, n, lambdaMean)},
+                      {"noise_sd", "σ", sigma}};
         if (eps >= 1.0)
             problem.guarantee.notes.push_back(
                 "the classical Gaussian-mechanism bound is proven for ε < 1 only: at ε = " + number(eps) +

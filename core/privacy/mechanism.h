@@ -36,6 +36,14 @@ struct MechanismSpec {
     }
 };
 
+/// One constant a mechanism used at this ε (e.g. ε', the extra ridge Δ, the noise scale), so that
+/// every number behind a guarantee can be shown and checked (docs/MATH.md §3).
+struct MechanismParameter {
+    std::string name;    ///< stable identifier, e.g. "eps_prime" (JSON / CSV column name)
+    std::string symbol;  ///< as written in MATH.md, e.g. "ε'"
+    double value = 0.0;
+};
+
 struct PrivacyGuarantee {
     bool isPrivate = false;
     double epsilon = 0.0;    ///< the ε actually guaranteed
@@ -44,6 +52,11 @@ struct PrivacyGuarantee {
     std::string source;      ///< paper and theorem
     std::vector<std::string> assumptions;
     std::vector<std::string> notes; ///< branch taken, validity ranges
+    std::string branch;             ///< which branch a branching mechanism took ("" if none)
+    std::vector<MechanismParameter> parameters; ///< the constants used (one-vs-rest: each model's, at ε/K)
+
+    /// The parameter called name, or NaN.
+    double parameter(const std::string& name) const;
 };
 
 /// The problem to solve at ε for one repetition's noise draw.
@@ -66,11 +79,17 @@ double gaussNoiseScaleD2(double eps, double delta, double zeta);
 /// §3.1: Δ_ε = 2λ/ε.
 inline double gaussExtraRidge(double eps, double curvature) { return 2.0 * curvature / eps; }
 
-/// §3.2 (Chaudhuri et al. 2011, Alg. 2) with c = λ and mean-form Λ_c.
+/// §3.2 (Chaudhuri et al. 2011, Alg. 2) with c = λ and mean-form Λ_c, with docs/MATH.md's
+/// corrected branch rule (docs/MATH.md §3.2): ε₁ = ε − 2·log(1 + c/(nΛ_c)); the first branch (Δ = 0, ε' = ε₁) only
+/// when ε₁ ≥ ε/2, else the second (Δ = c/(n(e^{ε/4} − 1)) − Λ_c > 0, ε' = ε/2). The branch with
+/// the larger ε' is taken, so ε' = max(ε₁, ε/2) is continuous and non-decreasing in ε. (The
+/// paper's test "ε₁ > 0" kept the first branch with a tiny ε' — far more noise — for
+/// 0 < ε₁ < ε/2: accuracy fell as ε grew, issue 9.)
 struct PureObjPert {
+    double eps1 = 0.0;     ///< ε₁ of step 1 (−∞ when Λ_c = 0)
     double epsPrime = 0.0; ///< privacy parameter of the noise density exp(−ε'‖b‖/2)
     double extraRidge = 0.0; ///< Δ (mean form)
-    bool secondBranch = false; ///< ε' ≤ 0 in step 1: Δ > 0 and ε' = ε/2
+    bool secondBranch = false; ///< ε₁ < ε/2: Δ > 0 and ε' = ε/2
 };
 PureObjPert pureObjPert(double eps, double n, double lambdaMean, double curvature);
 

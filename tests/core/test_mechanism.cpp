@@ -62,6 +62,106 @@ private slots:
         const auto noRidge = mc::pureObjPert(5.0, 1000, 0.0, 0.25); // Λ = 0 forces branch 2
         QVERIFY(noRidge.secondBranch);
         QCOMPARE(noRidge.epsPrime, 2.5);
+        // Between the paper's switch (ε₁ = 0 at ε = 2·log 1.25 = 0.446) and ours (ε₁ = ε/2 at
+        // ε = 4·log 1.25 = 0.893): the paper kept branch 1 with ε' = ε₁ = 0.054 at ε = 0.5;
+        // the corrected rule takes branch 2 with ε' = 0.25 (MATH.md §3.2 erratum).
+        const auto between = mc::pureObjPert(0.5, 1000, 1e-3, 0.25);
+        QVERIFY(between.secondBranch);
+        QVERIFY(close(between.eps1, 0.5 - std::log(1.5625), 1e-12));
+        QCOMPARE(between.epsPrime, 0.25);
+        QVERIFY(close(between.extraRidge, 0.25 / (1000 * std::expm1(0.125)) - 1e-3, 1e-12));
+        QVERIFY(between.extraRidge > 0.0);
+    }
+
+    // ε' must be non-decreasing in ε (issue 9): over a fine grid, for several (n, Λ_c, c), and
+    // equal to max(ε₁, ε/2) with Δ > 0 exactly on the second branch (MATH.md §3.2).
+    void pureObjPertEpsPrimeNonDecreasing_data() {
+        QTest::addColumn<double>("n");
+        QTest::addColumn<double>("lambdaMean");
+        QTest::addColumn<double>("curvature");
+        QTest::newRow("Adult a9a, Λ = 0.01 (sum), logistic") << 32561.0 << 0.01 / 32561.0 << 0.25;
+        QTest::newRow("n 1000, Λ_c 1e-3, logistic") << 1000.0 << 1e-3 << 0.25;
+        QTest::newRow("n 100, Λ_c 0.1, huber h 0.1") << 100.0 << 0.1 << 5.0;
+        QTest::newRow("n 1e6, Λ_c 1e-9, smooth hinge t 0.5") << 1e6 << 1e-9 << 0.5;
+        QTest::newRow("Λ 0") << 500.0 << 0.0 << 0.25;
+    }
+    void pureObjPertEpsPrimeNonDecreasing() {
+        QFETCH(double, n);
+        QFETCH(double, lambdaMean);
+        QFETCH(double, curvature);
+        const int points = 4000;
+        double previous = 0.0;
+        int switches = 0;
+        bool wasSecond = true;
+        for (int k = 0; k < points; ++k) {
+            const double eps = 1e-3 * std::pow(1e5, static_cast<double>(k) / (points - 1)); // 1e-3 … 100
+            const auto r = mc::pureObjPert(eps, n, lambdaMean, curvature);
+            QVERIFY2(r.epsPrime >= previous,
+                     qPrintable(QString("ε = %1: ε' = %2 < previous %3").arg(eps).arg(r.epsPrime).arg(previous)));
+            QVERIFY2(r.epsPrime > 0.0 && r.epsPrime <= eps, qPrintable(QString("ε = %1: ε' = %2").arg(eps).arg(r.epsPrime)));
+            QCOMPARE(r.epsPrime, std::max(r.eps1, eps / 2.0));
+            QCOMPARE(r.secondBranch, r.eps1 < eps / 2.0);
+            QCOMPARE(r.secondBranch, r.extraRidge > 0.0);
+            if (r.secondBranch)
+                QVERIFY(close(r.extraRidge, curvature / (n * std::expm1(eps / 4.0)) - lambdaMean, 1e-9));
+            switches += r.secondBranch != wasSecond;
+            wasSecond = r.secondBranch;
+            previous = r.epsPrime;
+        }
+        QVERIFY2(switches <= 1, qPrintable(QString("%1 branch switches").arg(switches))); // one switch, 2 → 1
+    }
+
+    // The issue's measured drop: Adult a9a (n = 32561), Λ = 0.01 (sum form), logistic. The
+    // paper's rule switched to a first branch with ε' ≈ 0.014 at ε = 6.53; ours stays on the
+    // second branch (ε' = 3.265) until ε = 4·log 26 = 13.03.
+    void pureObjPertAdultSwitch() {
+        const double n = 32561, lambdaMean = 0.01 / n;
+        const auto at653 = mc::pureObjPert(6.53, n, lambdaMean, 0.25);
+        QVERIFY(at653.secondBranch);
+        QCOMPARE(at653.epsPrime, 3.265);
+        QVERIFY(close(at653.eps1, 6.53 - 2.0 * std::log(26.0), 1e-12));
+        const double epsSwitch = 4.0 * std::log(26.0);
+        QVERIFY(mc::pureObjPert(epsSwitch * (1 - 1e-9), n, lambdaMean, 0.25).secondBranch);
+        QVERIFY(!mc::pureObjPert(epsSwitch * (1 + 1e-9), n, lambdaMean, 0.25).secondBranch);
+    }
+
+    // The sampled noise of the pure objective perturbation has the norm law of MATH.md §3.2 at
+    // the ε' the rule chose: ‖b‖ = n‖c‖ ~ Gamma(p, 2/ε'), mean 2p/ε', sd 2√p/ε' (fixed seed;
+    // the mean of N draws within 4σ/√N).
+    void pureObjPertNoiseLaw() {
+        const Eigen::Index n = 32561, p = 20;
+        const double eps = 6.53; // second branch: ε' = 3.265
+        const MechanismSpec spec{MechanismKind::ObjPertPure, Loss(LossKind::Logistic), 0.01, 1e-5};
+        Rng rng(77);
+        const int N = 4000;
+        double sum = 0.0;
+        for (int k = 0; k < N; ++k)
+            sum += perturbedProblem(spec, n, eps, drawNoise(p, rng)).linear.norm() * static_cast<double>(n);
+        const double epsPrime = 3.265, mean = 2.0 * p / epsPrime, sd = 2.0 * std::sqrt(double(p)) / epsPrime;
+        const double got = sum / N;
+        QVERIFY2(std::abs(got - mean) <= 4.0 * sd / std::sqrt(double(N)),
+                 qPrintable(QString("mean ‖b‖ %1, expected %2 ± %3").arg(got).arg(mean).arg(4.0 * sd / std::sqrt(double(N)))));
+    }
+
+    // Every guarantee carries the branch and the constants used, for the reports (issue 9).
+    void guaranteeParameters() {
+        Rng rng(3);
+        const NoiseDraw noise = drawNoise(3, rng);
+        MechanismSpec spec{MechanismKind::ObjPertPure, Loss(LossKind::Logistic), 1.0, 1e-5}; // Λ_c = 1e-3 at n = 1000
+        const auto second = perturbedProblem(spec, 1000, 0.5, noise).guarantee;
+        QCOMPARE(second.branch, std::string("second"));
+        QCOMPARE(second.parameter("eps_prime"), 0.25);
+        QVERIFY(close(second.parameter("extra_ridge"), 0.25 / (1000 * std::expm1(0.125)) - 1e-3, 1e-12));
+        const auto first = perturbedProblem(spec, 1000, 2.0, noise).guarantee;
+        QCOMPARE(first.branch, std::string("first"));
+        QVERIFY(close(first.parameter("eps_prime"), 2.0 - std::log(1.5625), 1e-12));
+        QCOMPARE(first.parameter("extra_ridge"), 0.0);
+        spec.kind = MechanismKind::ObjPertGauss;
+        const auto gauss = perturbedProblem(spec, 1000, 1.0, noise).guarantee;
+        QVERIFY(gauss.branch.empty());
+        QVERIFY(close(gauss.parameter("noise_scale"), 10.0820921025, 1e-10));
+        QCOMPARE(gauss.parameter("extra_ridge"), 0.5);
+        QVERIFY(std::isnan(gauss.parameter("no such")));
     }
 
     void outputPerturbationConstants() {

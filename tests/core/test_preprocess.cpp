@@ -141,9 +141,14 @@ void TestPreprocess::clipRows() {
     QVERIFY(!step.leaksPrivacy);
     const std::string expected = "clipped " + std::to_string(clipped[0]) + " of 60 training rows";
     QVERIFY2(step.detail.find(expected) != std::string::npos, step.detail.c_str());
-    QVERIFY2(step.detail.find(std::to_string(clipped[1]) + " of 20 test rows") != std::string::npos,
-             step.detail.c_str());
-    QCOMPARE(test.log.back().detail, step.detail);
+    // Each set's log speaks of its own rows only (issue 9: the test log repeated the training line).
+    QVERIFY2(step.detail.find("test rows") == std::string::npos, step.detail.c_str());
+    const ProcessingStep& testStep = test.log.back();
+    QCOMPARE(testStep.name, std::string("clip rows"));
+    QVERIFY(!testStep.leaksPrivacy);
+    const std::string expectedTest = "clipped " + std::to_string(clipped[1]) + " of 20 test rows";
+    QVERIFY2(testStep.detail.find(expectedTest) != std::string::npos, testStep.detail.c_str());
+    QVERIFY2(testStep.detail.find("training rows") == std::string::npos, testStep.detail.c_str());
 }
 
 void TestPreprocess::scaleByMaxNorm_data() {

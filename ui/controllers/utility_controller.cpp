@@ -208,8 +208,11 @@ void UtilityController::startSweep() {
         };
         core::UtilitySweepResult result = core::runUtilitySweep(sweepData(*prepared), spec, &job.run(), sink);
         return [this, result = std::move(result)] {
-            m_state.nonPrivate = result.nonPrivate;
+            if (std::isfinite(result.nonPrivate))
+                m_state.nonPrivate = result.nonPrivate;
             m_state.guaranteeAtMax = result.guaranteeAtMax;
+            m_state.guarantees = result.guarantees;
+            m_state.models = result.models;
             m_state.sweepCancelled = result.cancelled;
             m_state.sweepComplete = !result.cancelled;
             m_state.sweepSeconds = result.secondsMeasured;
@@ -242,7 +245,7 @@ void UtilityController::startMeasuring() {
             throw core::Cancelled();
         return [this, result = std::move(result)] {
             m_state.measuring = result.measuring;
-            if (!m_state.nonPrivate)
+            if (!m_state.nonPrivate && std::isfinite(result.nonPrivate))
                 m_state.nonPrivate = result.nonPrivate;
             emit stateChanged();
         };
@@ -265,6 +268,7 @@ void UtilityController::startProbe() {
                        spec.estimators.clear();
                        spec.grid = {eps};
                        spec.repeats = repeats;
+                       spec.reference = false; // the sweep draws the non-private line; a probe fits at ε only
                        const core::UtilitySweepResult result = core::runUtilitySweep(sweepData(*data), spec, &job.run());
                        if (result.points.empty())
                            throw core::Cancelled();

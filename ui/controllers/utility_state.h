@@ -4,6 +4,7 @@
 
 #include "core/experiment/choose_eps.h"
 #include "core/experiment/experiment_data.h"
+#include "core/experiment/monotonicity.h"
 #include "core/experiment/utility_sweep.h"
 
 #include <memory>
@@ -29,12 +30,23 @@ struct UtilityState {
     std::optional<double> nonPrivate;
     std::vector<core::MeasuringFit> measuring;              ///< Taylor data per measuring point
     core::PrivacyGuarantee guaranteeAtMax;
+    std::vector<core::PrivacyGuarantee> guarantees;         ///< per grid ε (branch, constants); empty until the sweep ends
+    int models = 1;                                         ///< one-vs-rest models (K), or 1
     std::optional<ProbeResult> probe;
     std::optional<core::ChooseEpsResult> verification;     ///< the last "verify" run
     double verifiedTarget = 0.0;                            ///< the target it was run for
     bool sweepCancelled = false;
     bool sweepComplete = false;
     double sweepSeconds = 0.0;
+
+    /// The sweep's monotonicity self-check on the points measured so far (core/experiment/monotonicity.h).
+    core::MonotonicityCheck monotonicity(core::UtilityMetric metric) const {
+        std::vector<core::SweepPoint> measured;
+        for (const auto& p : points)
+            if (p)
+                measured.push_back(*p);
+        return core::checkMonotonicity(measured, !core::isLossMetric(metric));
+    }
 
     std::size_t completedPoints() const {
         std::size_t n = 0;

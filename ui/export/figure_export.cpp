@@ -3,6 +3,8 @@
 #include "ui/charts/chart_csv.h"
 #include "ui/session/session_json.h"
 
+#include "core/report/result_json.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
@@ -39,6 +41,9 @@ Ordered results(const UtilitySettings& settings, const UtilityState& state) {
     }
     r["grid"] = grid;
     r["measured"] = {{"mean", mean}, {"std", sd}, {"complete", state.sweepComplete}};
+    const bool higherIsBetter = !core::isLossMetric(settings.metric);
+    r["monotonicity"] = core::monotonicityJson(state.monotonicity(settings.metric), higherIsBetter);
+    r["privacy_by_eps"] = core::privacyByEpsJson(state.grid, state.guarantees, state.models);
     r["nonprivate"] = state.nonPrivate ? number(*state.nonPrivate) : Ordered();
     Ordered estimates = Ordered::array();
     if (settings.estimatesApply())
@@ -85,10 +90,7 @@ QByteArray sidecarJson(const Session& session, const UtilityState& state, const 
         data["processing"] = log;
         e["data"] = data;
     }
-    const core::PrivacyGuarantee& g = state.guaranteeAtMax;
-    e["guarantee_at_max_eps"] = {{"private", g.isPrivate}, {"epsilon", number(g.epsilon)}, {"delta", number(g.delta)},
-                                 {"notion", g.notion}, {"source", g.source}, {"assumptions", g.assumptions},
-                                 {"notes", g.notes}};
+    e["guarantee_at_max_eps"] = core::guaranteeJson(state.guaranteeAtMax);
     e["results"] = results(session.utility, state);
     j["export"] = e;
     return QByteArray::fromStdString(j.dump(2) + "\n");

@@ -19,6 +19,7 @@ const QColor kNonPrivate(0, 0, 0);
 const QColor kTarget(213, 94, 0);
 const QColor kCurrent(120, 120, 120);
 const QColor kVerify(204, 121, 167);
+const QColor kWarning(200, 0, 0);
 const QColor kEstimateColours[] = {QColor(230, 159, 0), QColor(0, 158, 115), QColor(86, 180, 233),
                                    QColor(240, 228, 66)};
 
@@ -145,7 +146,14 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     SeriesData dots = series(QStringLiteral("measured-points"), QString(), SeriesKind::Points, kMeasured);
     dots.points = mean.points;
     dots.width = 7.0;
-    chart.series << band << mean << dots;
+    // The monotonicity self-check: a red ring around every point worse than a smaller ε's.
+    SeriesData worse = series(QStringLiteral("worse-as-eps-grows"), QString(), SeriesKind::Points, kWarning);
+    worse.width = 14.0;
+    for (const core::MonotonicityViolation& v : state.monotonicity(settings.metric).violations)
+        worse.points.append({v.epsWorse, v.meanWorse});
+    if (!worse.points.isEmpty())
+        worse.name = QStringLiteral("worse than at a smaller ε");
+    chart.series << band << mean << worse << dots;
 
     SeriesData nonPrivate = series(QStringLiteral("nonprivate"), QStringLiteral("non-private"),
                                    SeriesKind::HorizontalLine, kNonPrivate);

@@ -266,6 +266,12 @@ void UtilityView::refreshReadout() {
     }
     if (state.nonPrivate)
         lines << tr("non-private: %1").arg(number(*state.nonPrivate));
+    const core::MonotonicityCheck check = state.monotonicity(s.metric);
+    for (const core::MonotonicityViolation& v : check.violations)
+        lines << tr("⚠ worse as ε grows: %1 at ε = %2 against %3 at ε = %4 (%5 standard errors) — "
+                    "the first sign of a broken mechanism")
+                     .arg(number(v.meanWorse), formatEps(v.epsWorse), number(v.meanBetter), formatEps(v.epsBetter))
+                     .arg(v.zScore(), 0, 'f', 1);
     if (!m_controller->lastError().isEmpty())
         lines << tr("Problem: %1").arg(m_controller->lastError());
     m_readout->setText(lines.join(QLatin1Char('\n')));

@@ -1,0 +1,67 @@
+#include "core/experiment/monotonicity.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace elab::core {
+
+namespace {
+
+std::string number(double v) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.4g", v);
+    return buffer;
+}
+
+} // namespace
+
+double MonotonicityViolation::zScore() const {
+    const double gap = std::abs(meanWorse - meanBetter);
+    return standardError > 0.0 ? gap / standardError : INFINITY;
+}
+
+MonotonicityCheck checkMonotonicity(const std::vector<SweepPoint>& points, bool higherIsBetter, double z) {
+    MonotonicityCheck check;
+    check.z = z;
+    if (points.size() < 2) {
+        check.reason = "needs at least two grid points";
+        return check;
+    }
+    for (const SweepPoint& p : points)
+        if (p.values.size() < 2) {
+            check.reason = "needs at least two repetitions per grid point (the noise of the mean is unknown with one)";
+            return check;
+        }
+    check.checked = true;
+    const auto better = [&](double a, double b) { return higherIsBetter ? a > b : a < b; };
+    std::size_t best = 0;
+    for (std::size_t j = 1; j < points.size(); ++j) {
+        const SweepPoint& i = points[best];
+        const SweepPoint& p = points[j];
+        const double se = std::sqrt(i.sd * i.sd / static_cast<double>(i.values.size()) +
+                                    p.sd * p.sd / static_cast<double>(p.values.size()));
+        // A floor of a few ulps keeps two deterministic (sd = 0) equal-up-to-rounding means quiet.
+        const double floor = 64.0 * 2.220446049250313e-16 * std::max({1.0, std::abs(i.mean), std::abs(p.mean)});
+        const double worse = higherIsBetter ? i.mean - p.mean : p.mean - i.mean;
+        if (worse > z * se + floor)
+            check.violations.push_back({i.eps, p.eps, i.gridIndex, p.gridIndex, i.mean, p.mean, se});
+        if (better(p.mean, points[best].mean))
+            best = j;
+    }
+    return check;
+}
+
+std::string MonotonicityCheck::message(bool higherIsBetter) const {
+    std::string text;
+    for (const MonotonicityViolation& v : violations) {
+        if (!text.empty())
+            text += " ";
+        text += "Utility gets worse as ε grows: " + std::string(higherIsBetter ? "" : "loss ") + number(v.meanWorse) +
+                " at ε = " + number(v.epsWorse) + " against " + number(v.meanBetter) + " at ε = " +
+                number(v.epsBetter) + " (" + number(v.zScore()) + " standard errors; a sign of a broken mechanism).";
+    }
+    return text;
+}
+
+} // namespace elab::core
