@@ -111,7 +111,7 @@ PrivacyGuarantee privateGuarantee(double eps, double delta, const std::string& s
     g.source = source;
     g.assumptions = {"every row clipped to ‖x‖₂ ≤ 1 (data-independent preprocessing)",
                      "neighbouring datasets differ in one row (replace-one)",
-                     "the exact minimiser is found (solver tolerance ≤ 1e-10 on ‖∇J‖)"};
+                     "the exact minimiser is found (the solver stops at ‖∇J‖ ≤ max(1e-10, 1e-12·‖∇J(θ₀)‖); each fit's outcome is in the solver summary)"};
     return g;
 }
 

@@ -9,7 +9,7 @@
 // Parallel across (ρ, repetition, method) tasks with oneTBB; every random stream comes from
 // the seed: removal of (ρ index g, repetition r) from deriveSeed(seed, g, r) — the same rows
 // for every method, a paired comparison — and dropout masks from
-// deriveSeed(deriveSeed(seed, g, r), method); so results are identical for any thread count.
+// deriveSeed(deriveSeed(seed, g, r), 0x6D61736B + method) ("mask"); so results are identical for any thread count.
 // A (ρ, method) cell is streamed as soon as its R repetitions are done; cancelling keeps the
 // finished cells. Adversarial removal with a deterministic learner (none, L2 with a fixed μ,
 // deterministic dropout) removes the same rows in every repetition, so it is fitted once and
