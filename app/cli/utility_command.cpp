@@ -5,6 +5,7 @@
 #include "core/report/result_json.h"
 #include "core/experiment/choose_eps.h"
 #include "core/experiment/monotonicity.h"
+#include "core/experiment/proposed_eps.h"
 #include "core/experiment/utility_sweep.h"
 
 #include <fstream>
@@ -52,7 +53,7 @@ std::string csvText(const core::UtilitySweepResult& r) {
 
 } // namespace
 
-void UtilityCommand::addTo(CLI::App& command, bool withReference) {
+void UtilityCommand::addTo(CLI::App& command, bool utilityOnly) {
     data.addTo(command);
     command.add_option("--loss", loss, "Loss")->check(CLI::IsMember({"logistic", "huber", "smooth-hinge", "squared"}));
     command.add_option("--huber-width", huberWidth, "Huber SVM width h")->check(CLI::Range(1e-6, 0.999));
@@ -72,9 +73,13 @@ void UtilityCommand::addTo(CLI::App& command, bool withReference) {
     command.add_option("--out", out, "Write to this file instead of stdout");
     command.add_flag("--csv", csv, "CSV (grid, measured mean and sd, estimates, the mechanism's branch and constants) "
                                    "instead of JSON");
-    if (withReference)
-        command.add_flag("--no-reference", noReference,
-                         "Skip the non-private reference fit (\"nonprivate\": null); measuring points fit it anyway");
+    if (!utilityOnly)
+        return;
+    command.add_flag("--no-reference", noReference,
+                     "Skip the non-private reference fit (\"nonprivate\": null); measuring points fit it anyway");
+    command.add_option("--target", target,
+                       "Also report the proposed ε for this utility: the smallest grid-range ε where the first "
+                       "estimator from the first measuring point meets it, else the measured curve (the GUI's rule)");
 }
 
 core::MechanismSpec UtilityCommand::mechanismSpec() const {
@@ -179,6 +184,15 @@ int UtilityCommand::run() const {
         }
         j["measured"] = {{"mean", mean}, {"std", sd}, {"values", values}};
         j["monotonicity"] = core::monotonicityJson(monotonicity, higherIsBetter);
+        if (target) {
+            const core::ProposedEps proposal =
+                core::proposeEps(r.points, r.measuring.empty() ? nullptr : &r.measuring.front(),
+                                 spec.estimators.empty() ? core::Estimator::InverseEps : spec.estimators.front(), *target,
+                                 spec.metric, spec.grid.front(), spec.grid.back());
+            j["proposed"] = {{"target", *target},
+                             {"eps", proposal.eps ? nlohmann::ordered_json(*proposal.eps) : nlohmann::ordered_json()},
+                             {"from", !proposal.eps ? "none" : proposal.fromEstimate ? "estimate" : "measured curve"}};
+        }
         j["nonprivate"] = numberOrNull(r.nonPrivate);
         nlohmann::ordered_json estimatesJson = nlohmann::ordered_json::array(), errors = nlohmann::ordered_json::array();
         for (const auto& e : r.estimates) {

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,11 @@ struct UtilityCommand {
     std::string out;
     bool csv = false;
     bool noReference = false;
+    std::optional<double> target; ///< --target: report the proposed ε (the GUI's rule)
 
-    /// withReference: offer --no-reference (utility; choose-eps always needs the reference).
-    void addTo(CLI::App& command, bool withReference = true);
+    /// utilityOnly: offer --no-reference and --target (choose-eps has its own --target and
+    /// always needs the reference).
+    void addTo(CLI::App& command, bool utilityOnly = true);
     int run() const;
     /// The sweep spec and prepared data shared with choose-eps.
     core::MechanismSpec mechanismSpec() const;

@@ -6,6 +6,15 @@
 
 namespace elab::core {
 
+std::vector<double> spacedGrid(double a, double b, int k, GridSpacing spacing) {
+    std::vector<double> grid;
+    for (int i = 0; i < k; ++i) {
+        const double t = k == 1 ? 0.0 : static_cast<double>(i) / (k - 1);
+        grid.push_back(k == 1 ? a : spacing == GridSpacing::Logarithmic ? a * std::pow(b / a, t) : a + (b - a) * t);
+    }
+    return grid;
+}
+
 std::vector<double> parseGridText(const std::string& text, GridSpacing spacing, const std::string& name) {
     const std::string where = " in " + name + " grid '" + text + "'";
     auto toDouble = [&](const std::string& s) {
@@ -32,10 +41,8 @@ std::vector<double> parseGridText(const std::string& text, GridSpacing spacing, 
         if (k < 1 || kd != k || !(b >= a) || (logarithmic && !(a > 0.0)))
             throw std::invalid_argument(name + " grid A:B:K needs " + (logarithmic ? "0 < A ≤ B" : "A ≤ B") +
                                         " and an integer K ≥ 1: '" + text + "'");
-        for (int i = 0; i < k; ++i) {
-            const double t = k == 1 ? 0.0 : static_cast<double>(i) / (k - 1);
-            grid.push_back(k == 1 ? a : logarithmic ? a * std::pow(b / a, t) : a + (b - a) * t);
-        }
+        const std::vector<double> points = spacedGrid(a, b, k, spacing);
+        grid.insert(grid.end(), points.begin(), points.end());
     } else {
         std::size_t pos = 0;
         while (pos <= text.size()) {

@@ -338,67 +338,21 @@ bool UtilityController::estimatesAvailable() const {
     return m_applied.estimatesApply() && !m_state.measuring.empty() && !m_applied.estimators.empty();
 }
 
-bool UtilityController::proposalFromEstimate() const {
-    return estimatesAvailable() && smallestMeeting(true).has_value();
-}
+bool UtilityController::proposalFromEstimate() const { return proposal().fromEstimate; }
 
-std::optional<double> UtilityController::proposedEps() const {
-    if (auto eps = smallestMeeting(true))
-        return eps;
-    return smallestMeeting(false); // the estimate never reaches the target: the measured curve may
-}
+std::optional<double> UtilityController::proposedEps() const { return proposal().eps; }
 
-std::optional<double> UtilityController::smallestMeeting(bool fromEstimate) const {
-    if (!m_applied.target || (fromEstimate && !estimatesAvailable()))
-        return std::nullopt;
-    const double target = *m_applied.target;
-    const bool loss = core::isLossMetric(m_applied.metric);
-    std::function<double(double)> f;
-    if (fromEstimate) {
-        const core::Estimator estimator = m_applied.estimators.front();
-        f = [this, estimator](double eps) { return estimateAt(0, estimator, eps); };
-    } else {
-        std::vector<std::pair<double, double>> curve; // (log ε, mean)
-        for (const auto& p : m_state.points)
-            if (p)
-                curve.emplace_back(std::log(p->eps), p->mean);
-        if (curve.size() < 2)
-            return std::nullopt;
-        f = [curve](double eps) {
-            const double x = std::log(eps);
-            if (x <= curve.front().first)
-                return curve.front().second;
-            for (std::size_t k = 1; k < curve.size(); ++k)
-                if (x <= curve[k].first) {
-                    const double t = (x - curve[k - 1].first) / (curve[k].first - curve[k - 1].first);
-                    return curve[k - 1].second + t * (curve[k].second - curve[k - 1].second);
-                }
-            return curve.back().second;
-        };
-    }
-    auto meets = [&](double eps) {
-        const double v = f(eps);
-        return std::isfinite(v) && (loss ? v <= target : v >= target);
-    };
-    // Scan from the smallest ε up; refine the first crossing by bisection on log ε.
-    const double lo = std::log(m_applied.epsMin), hi = std::log(m_applied.epsMax);
-    constexpr int kScan = 400;
-    double previous = lo;
-    for (int k = 0; k <= kScan; ++k) {
-        const double x = lo + (hi - lo) * k / kScan;
-        if (meets(std::exp(x))) {
-            if (k == 0)
-                return std::exp(x);
-            double a = previous, b = x; // a misses, b meets
-            for (int i = 0; i < 50; ++i) {
-                const double mid = 0.5 * (a + b);
-                (meets(std::exp(mid)) ? b : a) = mid;
-            }
-            return std::exp(b);
-        }
-        previous = x;
-    }
-    return std::nullopt;
+core::ProposedEps UtilityController::proposal() const {
+    if (!m_applied.target)
+        return {};
+    std::vector<core::SweepPoint> measured;
+    for (const auto& p : m_state.points)
+        if (p)
+            measured.push_back(*p);
+    const bool estimates = estimatesAvailable();
+    return core::proposeEps(measured, estimates ? &m_state.measuring.front() : nullptr,
+                            estimates ? m_applied.estimators.front() : core::Estimator::InverseEps, *m_applied.target,
+                            m_applied.metric, m_applied.epsMin, m_applied.epsMax);
 }
 
 } // namespace elab::ui

@@ -14,6 +14,7 @@
 #include "ui/utility/utility_settings.h"
 
 #include "core/data/dataset.h"
+#include "core/experiment/proposed_eps.h"
 
 #include <QObject>
 #include <QTimer>
@@ -85,7 +86,7 @@ private:
     void startMeasuring();
     void startProbe();
     void onSlotBusyChanged();
-    std::optional<double> smallestMeeting(bool fromEstimate) const;
+    core::ProposedEps proposal() const; ///< core/experiment/proposed_eps.h, the CLI's rule
 
     JobSlot* m_sweep = nullptr;
     JobSlot* m_measuring = nullptr;

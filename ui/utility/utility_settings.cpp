@@ -1,5 +1,7 @@
 #include "ui/utility/utility_settings.h"
 
+#include "core/util/grid_text.h"
+
 #include <cmath>
 
 namespace elab::ui {
@@ -9,13 +11,9 @@ bool UtilitySettings::estimatesApply() const {
 }
 
 std::vector<double> UtilitySettings::grid() const {
-    std::vector<double> g;
     if (gridPoints < 1 || !(epsMin > 0.0) || !(epsMax >= epsMin))
-        return g;
-    for (int i = 0; i < gridPoints; ++i)
-        g.push_back(gridPoints == 1 ? epsMin
-                                    : epsMin * std::pow(epsMax / epsMin, static_cast<double>(i) / (gridPoints - 1)));
-    return g;
+        return {};
+    return core::spacedGrid(epsMin, epsMax, gridPoints, core::GridSpacing::Logarithmic); // the CLI's A:B:K
 }
 
 std::string UtilitySettings::validate() const {
