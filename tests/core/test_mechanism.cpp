@@ -6,6 +6,8 @@
 #include "core/privacy/mechanism.h"
 #include "core/privacy/private_fit.h"
 
+#include "tests/support/test_support.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -13,9 +15,6 @@
 using namespace elab::core;
 namespace mc = elab::core::mechanism_constants;
 
-namespace {
-bool close(double a, double b, double rel) { return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)); }
-}
 
 class TestMechanism : public QObject {
     Q_OBJECT
@@ -23,10 +22,10 @@ class TestMechanism : public QObject {
 private slots:
     void gaussScaleAgainstMath() {
         // s(ε) = ζ√(8 log(2/δ) + 4ε)/ε; values computed from MATH.md §3.1 by hand (δ = 1e-5).
-        QVERIFY(close(mc::gaussNoiseScale(1.0, 1e-5, 1.0), 10.0820921025, 1e-10));
-        QVERIFY(close(mc::gaussNoiseScale(0.1, 1e-5, 1.0), 99.0194835193, 1e-10));
-        QVERIFY(close(mc::gaussNoiseScale(0.1, 1e-5, 2.0), 2 * 99.0194835193, 1e-10));
-        QCOMPARE(mc::gaussExtraRidge(0.5, 0.25), 1.0); // Δ = 2λ/ε
+        ELAB_RELATIVE(mc::gaussNoiseScale(1.0, 1e-5, 1.0), 10.0820921025, 1e-10);
+        ELAB_RELATIVE(mc::gaussNoiseScale(0.1, 1e-5, 1.0), 99.0194835193, 1e-10);
+        ELAB_RELATIVE(mc::gaussNoiseScale(0.1, 1e-5, 2.0), 2 * 99.0194835193, 1e-10);
+        ELAB_EXACT(mc::gaussExtraRidge(0.5, 0.25), 1.0); // Δ = 2λ/ε
     }
 
     void gaussScaleDerivatives_data() {
@@ -42,10 +41,8 @@ private slots:
         const double h = eps * 1e-4;
         const double fd1 = (mc::gaussNoiseScale(eps + h, delta, 1) - mc::gaussNoiseScale(eps - h, delta, 1)) / (2 * h);
         const double fd2 = (mc::gaussNoiseScaleD1(eps + h, delta, 1) - mc::gaussNoiseScaleD1(eps - h, delta, 1)) / (2 * h);
-        QVERIFY2(close(fd1, mc::gaussNoiseScaleD1(eps, delta, 1), 1e-6),
-                 qPrintable(QString("s' fd %1 analytic %2").arg(fd1).arg(mc::gaussNoiseScaleD1(eps, delta, 1))));
-        QVERIFY2(close(fd2, mc::gaussNoiseScaleD2(eps, delta, 1), 1e-6),
-                 qPrintable(QString("s'' fd %1 analytic %2").arg(fd2).arg(mc::gaussNoiseScaleD2(eps, delta, 1))));
+        ELAB_RELATIVE(fd1, mc::gaussNoiseScaleD1(eps, delta, 1), 1e-6);
+        ELAB_RELATIVE(fd2, mc::gaussNoiseScaleD2(eps, delta, 1), 1e-6);
         QVERIFY(mc::gaussNoiseScaleD1(eps, delta, 1) < 0.0); // the errata's minus sign
     }
 
@@ -53,23 +50,23 @@ private slots:
         // n = 1000, Λ_c = 1e-3, c = 1/4: log(1 + 2·0.25 + 0.25²) = log 1.5625.
         const auto first = mc::pureObjPert(1.0, 1000, 1e-3, 0.25);
         QVERIFY(!first.secondBranch);
-        QVERIFY(close(first.epsPrime, 0.5537128973715805, 1e-12));
-        QCOMPARE(first.extraRidge, 0.0);
+        ELAB_RELATIVE(first.epsPrime, 0.5537128973715805, 1e-12);
+        ELAB_EXACT(first.extraRidge, 0.0);
         const auto second = mc::pureObjPert(0.4, 1000, 1e-3, 0.25);
         QVERIFY(second.secondBranch);
-        QVERIFY(close(second.extraRidge, 0.001377082986193762, 1e-12));
-        QCOMPARE(second.epsPrime, 0.2);
+        ELAB_RELATIVE(second.extraRidge, 0.001377082986193762, 1e-12);
+        ELAB_EXACT(second.epsPrime, 0.2);
         const auto noRidge = mc::pureObjPert(5.0, 1000, 0.0, 0.25); // Λ = 0 forces branch 2
         QVERIFY(noRidge.secondBranch);
-        QCOMPARE(noRidge.epsPrime, 2.5);
+        ELAB_EXACT(noRidge.epsPrime, 2.5);
         // Between the paper's switch (ε₁ = 0 at ε = 2·log 1.25 = 0.446) and ours (ε₁ = ε/2 at
         // ε = 4·log 1.25 = 0.893): the paper kept branch 1 with ε' = ε₁ = 0.054 at ε = 0.5;
         // the corrected rule takes branch 2 with ε' = 0.25 (MATH.md §3.2 erratum).
         const auto between = mc::pureObjPert(0.5, 1000, 1e-3, 0.25);
         QVERIFY(between.secondBranch);
-        QVERIFY(close(between.eps1, 0.5 - std::log(1.5625), 1e-12));
-        QCOMPARE(between.epsPrime, 0.25);
-        QVERIFY(close(between.extraRidge, 0.25 / (1000 * std::expm1(0.125)) - 1e-3, 1e-12));
+        ELAB_RELATIVE(between.eps1, 0.5 - std::log(1.5625), 1e-12);
+        ELAB_EXACT(between.epsPrime, 0.25);
+        ELAB_RELATIVE(between.extraRidge, 0.25 / (1000 * std::expm1(0.125)) - 1e-3, 1e-12);
         QVERIFY(between.extraRidge > 0.0);
     }
 
@@ -99,11 +96,11 @@ private slots:
             QVERIFY2(r.epsPrime >= previous,
                      qPrintable(QString("ε = %1: ε' = %2 < previous %3").arg(eps).arg(r.epsPrime).arg(previous)));
             QVERIFY2(r.epsPrime > 0.0 && r.epsPrime <= eps, qPrintable(QString("ε = %1: ε' = %2").arg(eps).arg(r.epsPrime)));
-            QCOMPARE(r.epsPrime, std::max(r.eps1, eps / 2.0));
+            ELAB_EXACT(r.epsPrime, std::max(r.eps1, eps / 2.0));
             QCOMPARE(r.secondBranch, r.eps1 < eps / 2.0);
             QCOMPARE(r.secondBranch, r.extraRidge > 0.0);
             if (r.secondBranch)
-                QVERIFY(close(r.extraRidge, curvature / (n * std::expm1(eps / 4.0)) - lambdaMean, 1e-9));
+                ELAB_RELATIVE(r.extraRidge, curvature / (n * std::expm1(eps / 4.0)) - lambdaMean, 1e-9);
             switches += r.secondBranch != wasSecond;
             wasSecond = r.secondBranch;
             previous = r.epsPrime;
@@ -118,8 +115,8 @@ private slots:
         const double n = 32561, lambdaMean = 0.01 / n;
         const auto at653 = mc::pureObjPert(6.53, n, lambdaMean, 0.25);
         QVERIFY(at653.secondBranch);
-        QCOMPARE(at653.epsPrime, 3.265);
-        QVERIFY(close(at653.eps1, 6.53 - 2.0 * std::log(26.0), 1e-12));
+        ELAB_EXACT(at653.epsPrime, 3.265);
+        ELAB_RELATIVE(at653.eps1, 6.53 - 2.0 * std::log(26.0), 1e-12);
         const double epsSwitch = 4.0 * std::log(26.0);
         QVERIFY(mc::pureObjPert(epsSwitch * (1 - 1e-9), n, lambdaMean, 0.25).secondBranch);
         QVERIFY(!mc::pureObjPert(epsSwitch * (1 + 1e-9), n, lambdaMean, 0.25).secondBranch);
@@ -150,23 +147,23 @@ private slots:
         MechanismSpec spec{MechanismKind::ObjPertPure, Loss(LossKind::Logistic), 1.0, 1e-5}; // Λ_c = 1e-3 at n = 1000
         const auto second = perturbedProblem(spec, 1000, 0.5, noise).guarantee;
         QCOMPARE(second.branch, std::string("second"));
-        QCOMPARE(second.parameter("eps_prime"), 0.25);
-        QVERIFY(close(second.parameter("extra_ridge"), 0.25 / (1000 * std::expm1(0.125)) - 1e-3, 1e-12));
+        ELAB_EXACT(second.parameter("eps_prime"), 0.25);
+        ELAB_RELATIVE(second.parameter("extra_ridge"), 0.25 / (1000 * std::expm1(0.125)) - 1e-3, 1e-12);
         const auto first = perturbedProblem(spec, 1000, 2.0, noise).guarantee;
         QCOMPARE(first.branch, std::string("first"));
-        QVERIFY(close(first.parameter("eps_prime"), 2.0 - std::log(1.5625), 1e-12));
-        QCOMPARE(first.parameter("extra_ridge"), 0.0);
+        ELAB_RELATIVE(first.parameter("eps_prime"), 2.0 - std::log(1.5625), 1e-12);
+        ELAB_EXACT(first.parameter("extra_ridge"), 0.0);
         spec.kind = MechanismKind::ObjPertGauss;
         const auto gauss = perturbedProblem(spec, 1000, 1.0, noise).guarantee;
         QVERIFY(gauss.branch.empty());
-        QVERIFY(close(gauss.parameter("noise_scale"), 10.0820921025, 1e-10));
-        QCOMPARE(gauss.parameter("extra_ridge"), 0.5);
+        ELAB_RELATIVE(gauss.parameter("noise_scale"), 10.0820921025, 1e-10);
+        ELAB_EXACT(gauss.parameter("extra_ridge"), 0.5);
         QVERIFY(std::isnan(gauss.parameter("no such")));
     }
 
     void outputPerturbationConstants() {
-        QCOMPARE(mc::outputSensitivity(1.0, 1000, 0.01), 0.2);
-        QVERIFY(close(mc::outputGaussSigma(0.5, 1e-5, 1.0, 1000, 0.01), 1.9379221050421558, 1e-12));
+        ELAB_EXACT(mc::outputSensitivity(1.0, 1000, 0.01), 0.2);
+        ELAB_RELATIVE(mc::outputGaussSigma(0.5, 1e-5, 1.0, 1000, 0.01), 1.9379221050421558, 1e-12);
     }
 
     void perturbedProblems() {
@@ -177,7 +174,7 @@ private slots:
         spec.lambda = 0.01;
         spec.delta = 1e-5;
         const auto gauss = perturbedProblem(spec, 1000, 1.0, noise);
-        QVERIFY(close(gauss.mu, (0.01 + 2 * 0.25 / 1.0) / 1000, 1e-14));
+        ELAB_RELATIVE(gauss.mu, (0.01 + 2 * 0.25 / 1.0) / 1000, 1e-14);
         QVERIFY((gauss.linear - (10.0820921025 / 1000) * noise.z).norm() < 1e-12);
         QCOMPARE(gauss.outputNoise.size(), 0);
         QCOMPARE(gauss.guarantee.notion, std::string("(ε, δ)-DP"));
@@ -193,14 +190,14 @@ private slots:
 
         spec.kind = MechanismKind::OutPertPure;
         const auto pure = perturbedProblem(spec, 1000, 0.5, noise);
-        QVERIFY(close(pure.outputNoise.norm(), 0.2 / 0.5 * noise.gammaNorm, 1e-12));
-        QCOMPARE(pure.guarantee.delta, 0.0);
+        ELAB_RELATIVE(pure.outputNoise.norm(), 0.2 / 0.5 * noise.gammaNorm, 1e-12);
+        ELAB_EXACT(pure.guarantee.delta, 0.0);
 
         spec.kind = MechanismKind::ObjPertPure;
         spec.lambda = 1.0; // Λ_c = 1e-3, the branch example above
         const auto objPure = perturbedProblem(spec, 1000, 0.4, noise);
-        QVERIFY(close(objPure.mu, 1e-3 + 0.001377082986193762, 1e-12));
-        QVERIFY(close(objPure.linear.norm(), 2.0 / 0.2 * noise.gammaNorm / 1000, 1e-12));
+        ELAB_RELATIVE(objPure.mu, 1e-3 + 0.001377082986193762, 1e-12);
+        ELAB_RELATIVE(objPure.linear.norm(), 2.0 / 0.2 * noise.gammaNorm / 1000, 1e-12);
     }
 
     void validation_data() {

@@ -4,6 +4,8 @@
 
 #include "core/privacy/noise.h"
 
+#include "tests/support/test_support.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -34,7 +36,7 @@ private slots:
         }
         // Tails: P(|z| > 2) = 0.0455; binomial sd √(p(1−p)/N).
         const double tail = (draws.array().abs() > 2.0).cast<double>().mean();
-        QVERIFY(std::abs(tail - 0.0455003) < k * std::sqrt(0.0455 * 0.9545 / (N * p)));
+        ELAB_FUZZY(tail, 0.0455003, k * std::sqrt(0.0455 * 0.9545 / (N * p)));
     }
 
     void gammaMoments_data() {
@@ -69,7 +71,7 @@ private slots:
         Eigen::VectorXd mean = Eigen::VectorXd::Zero(p), second = Eigen::VectorXd::Zero(p);
         for (int k = 0; k < N; ++k) {
             const Eigen::VectorXd u = elab::core::uniformDirection(p, rng);
-            QVERIFY(std::abs(u.norm() - 1.0) < 1e-12);
+            ELAB_FUZZY(u.norm(), 1.0, 1e-12);
             mean += u;
             second += u.cwiseAbs2();
         }
@@ -78,8 +80,8 @@ private slots:
         // u_j has mean 0, E u_j² = 1/p, Var u_j = 1/p, Var u_j² = 2(p−1)/(p²(p+2)).
         const double k = 5.0;
         for (Eigen::Index j = 0; j < p; ++j) {
-            QVERIFY(std::abs(mean[j]) < k * std::sqrt(1.0 / p / N));
-            QVERIFY(std::abs(second[j] - 1.0 / p) < k * std::sqrt(2.0 * (p - 1) / (p * p * (p + 2.0)) / N));
+            ELAB_FUZZY(mean[j], 0.0, k * std::sqrt(1.0 / p / N));
+            ELAB_FUZZY(second[j], 1.0 / p, k * std::sqrt(2.0 * (p - 1) / (p * p * (p + 2.0)) / N));
         }
     }
 
@@ -92,7 +94,7 @@ private slots:
         for (int k = 0; k < N; ++k)
             sum += drawNoise(p, rng).gammaVector(scale).norm();
         // ‖b‖ ~ Gamma(p, scale): mean p·scale, sd √p·scale.
-        QVERIFY(std::abs(sum / N - p * scale) < 5.0 * std::sqrt(double(p)) * scale / std::sqrt(N));
+        ELAB_FUZZY(sum / N, p * scale, 5.0 * std::sqrt(double(p)) * scale / std::sqrt(N));
         Rng a(99), b(99);
         const NoiseDraw da = drawNoise(p, a), db = drawNoise(p, b);
         QCOMPARE(da.z, db.z);

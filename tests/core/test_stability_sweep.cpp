@@ -85,11 +85,11 @@ private slots:
         QCOMPARE(two.cells.size(), one.cells.size());
         for (std::size_t k = 0; k < one.cells.size(); ++k) {
             QCOMPARE(two.cells[k].errors, one.cells[k].errors); // bitwise
-            QCOMPARE(two.cells[k].marginalError.mean, one.cells[k].marginalError.mean);
+            ELAB_EXACT(two.cells[k].marginalError.mean, one.cells[k].marginalError.mean);
         }
         QCOMPARE(one.stability.size(), spec.methods.size());
         for (std::size_t m = 0; m < one.stability.size(); ++m)
-            QCOMPARE(two.stability[m].distance.mean, one.stability[m].distance.mean);
+            ELAB_EXACT(two.stability[m].distance.mean, one.stability[m].distance.mean);
         QCOMPARE(two.baselines[1].mu, one.baselines[1].mu);
         QCOMPARE(one.baselines[1].cv.scores.size(), std::size_t(3));
     }
@@ -99,11 +99,14 @@ private slots:
         const StabilitySpec spec = baseSpec();
         std::set<std::pair<std::size_t, std::size_t>> seen;
         int calls = 0;
+        std::vector<std::size_t> sizes; // checked on the test thread, not in the (worker-thread) sink
         const StabilityResult r = runStabilitySweep(dataOf(p), spec, nullptr, [&](const StabilityCell& c) {
             ++calls;
             seen.insert({c.rhoIndex, c.methodIndex});
-            QCOMPARE(c.errors.size(), std::size_t(spec.repeats));
+            sizes.push_back(c.errors.size());
         });
+        for (std::size_t size : sizes)
+            QCOMPARE(size, std::size_t(spec.repeats));
         QCOMPARE(calls, int(spec.rho.size() * spec.methods.size()));
         QCOMPARE(seen.size(), std::size_t(calls));
         QVERIFY(!r.cancelled);

@@ -65,7 +65,7 @@ private slots:
         LinearObjective metric(pr.X, pr.y, Loss(loss), 0.0);
         const double f0 = metric.evaluate(centre.theta), fp = metric.evaluate(plus.theta),
                      fm = metric.evaluate(minus.theta);
-        QCOMPARE(point.value, f0);
+        ELAB_EXACT(point.value, f0);
         const double fd1 = (fp - fm) / (2 * h);
         QVERIFY2(std::abs(fd1 - point.d1) < 1e-5 * std::abs(point.d1),
                  qPrintable(QString("F′ fd %1 analytic %2").arg(fd1).arg(point.d1)));

@@ -1,12 +1,15 @@
 #pragma once
-// Helpers shared by the core tests: a fuzzy comparison that prints expected, actual and
-// difference (docs/STYLE.md §5), and a seeded synthetic binary problem.
+// Helpers shared by the tests: comparisons that print expected, actual and difference
+// (docs/STYLE.md §5) — absolute (ELAB_FUZZY), relative (ELAB_RELATIVE) and exact, bit for bit
+// (ELAB_EXACT: QCOMPARE on doubles is fuzzy, so it cannot check "bit-identical") — and a
+// seeded synthetic binary problem.
 
 #include "core/data/feature_matrix.h"
 #include "core/util/random.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -20,6 +23,31 @@
                                 .arg(a_, 0, 'g', 17)                                               \
                                 .arg(a_ - e_, 0, 'g', 3)                                           \
                                 .arg(double(tol), 0, 'g', 3)));                                    \
+    } while (false)
+
+// |actual − expected| ≤ rel · max(|actual|, |expected|), printing both, the relative difference
+// and the tolerance.
+#define ELAB_RELATIVE(actual, expected, rel)                                                            \
+    do {                                                                                                \
+        const double a_ = (actual), e_ = (expected), r_ = (rel);                                        \
+        const double d_ = std::abs(a_ - e_) / std::max(std::abs(a_), std::abs(e_));                     \
+        QVERIFY2(std::abs(a_ - e_) <= r_ * std::max(std::abs(a_), std::abs(e_)),                        \
+                 qPrintable(QStringLiteral(#actual ": expected %1, actual %2, relative difference %3 > %4") \
+                                .arg(e_, 0, 'g', 17)                                                    \
+                                .arg(a_, 0, 'g', 17)                                                    \
+                                .arg(d_, 0, 'g', 3)                                                     \
+                                .arg(r_, 0, 'g', 3)));                                                  \
+    } while (false)
+
+// Bit-identical doubles (two NaNs count as equal), printing both with 17 digits and the difference.
+#define ELAB_EXACT(actual, expected)                                                               \
+    do {                                                                                           \
+        const double a_ = (actual), e_ = (expected);                                               \
+        QVERIFY2(a_ == e_ || (std::isnan(a_) && std::isnan(e_)),                                   \
+                 qPrintable(QStringLiteral(#actual ": expected exactly %1, actual %2, difference %3") \
+                                .arg(e_, 0, 'g', 17)                                               \
+                                .arg(a_, 0, 'g', 17)                                               \
+                                .arg(a_ - e_, 0, 'g', 3)));                                        \
     } while (false)
 
 namespace elab::test {
