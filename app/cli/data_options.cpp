@@ -21,7 +21,7 @@ void DataOptions::addTo(CLI::App& command) {
     command.add_option("--format", format, "File format")
         ->check(CLI::IsMember({"auto", "csv", "libsvm"}));
     command.add_option("--missing", missing, "Missing values: drop rows, impute the mean, or the most frequent value")
-        ->check(CLI::IsMember({"drop", "mean", "most-frequent"}));
+        ->check(CLI::IsMember(core::optionNameList(core::missingPolicyNames())));
     command.add_option("--task", task, "Force the task instead of inferring it from the labels")
         ->check(CLI::IsMember({"binary", "multiclass", "regression"}));
     command.add_option("--categorical", categorical, "CSV columns to one-hot encode even if numeric")
@@ -37,9 +37,7 @@ core::LoadOptions DataOptions::toLoadOptions() const {
                      : format == "libsvm" ? core::FileFormat::Libsvm
                                           : core::FileFormat::Auto;
     options.csv.labelColumn = label;
-    options.csv.missing = missing == "mean"            ? core::MissingPolicy::ImputeMean
-                          : missing == "most-frequent" ? core::MissingPolicy::ImputeMostFrequent
-                                                       : core::MissingPolicy::DropRows;
+    options.csv.missing = core::fromOptionName(core::missingPolicyNames(), missing).value_or(core::MissingPolicy::DropRows);
     options.csv.task = parseTask(task);
     options.csv.categoricalColumns = categorical;
     options.csv.ignoredColumns = ignore;

@@ -14,7 +14,7 @@ void ExperimentDataOptions::addTo(CLI::App& command) {
         ->check(CLI::Range(0.0, 1.0))
         ->excludes(test);
     command.add_option("--norm", norm, "Row norms: clip to 1 (private), scale by the max norm (leaks), none (leaks)")
-        ->check(CLI::IsMember({"clip", "max", "none"}));
+        ->check(CLI::IsMember(core::optionNameList(core::normPolicyNames())));
     command.add_flag("--standardise", standardise, "Standardise columns with training statistics (leaks privacy)");
     command.add_flag("--intercept", intercept, "Append a constant feature before the norm step");
     command.add_option("--positive", positive, "Binarise a multiclass label: this class against the rest "
@@ -35,9 +35,7 @@ ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const {
     preparation.subsample = subsample;
     preparation.preprocess.standardise = standardise;
     preparation.preprocess.intercept = intercept;
-    preparation.preprocess.norm = norm == "max"    ? core::NormPolicy::ScaleByMaxNorm
-                                  : norm == "none" ? core::NormPolicy::None
-                                                   : core::NormPolicy::ClipRows;
+    preparation.preprocess.norm = core::fromOptionName(core::normPolicyNames(), norm).value_or(core::NormPolicy::ClipRows);
     if (!positive.empty())
         preparation.preprocess.positiveClass = positive;
     core::PreparedData prepared =

@@ -23,6 +23,13 @@ const char* toString(MissingPolicy policy) {
     return "?";
 }
 
+const OptionNames<MissingPolicy>& missingPolicyNames() {
+    static const OptionNames<MissingPolicy> names{{MissingPolicy::DropRows, "drop"},
+                                                  {MissingPolicy::ImputeMean, "mean"},
+                                                  {MissingPolicy::ImputeMostFrequent, "most-frequent"}};
+    return names;
+}
+
 std::string CsvOptions::validate() const {
     if (delimiter != 0 && delimiter != ',' && delimiter != ';' && delimiter != '\t' && delimiter != ' ')
         return "the delimiter must be ',', ';', a tab, ' ' (runs of blanks) or 0 (detect)";

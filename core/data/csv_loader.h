@@ -26,6 +26,7 @@
 //   ("1.0" and "1" are class "1"). Imputation statistics come from the rows that are kept.
 
 #include "core/data/dataset.h"
+#include "core/util/option_names.h"
 #include "core/util/run_context.h"
 
 #include <optional>
@@ -41,7 +42,9 @@ enum class MissingPolicy {
     ImputeMostFrequent ///< numeric and categorical: most frequent value
 };
 
-const char* toString(MissingPolicy policy);
+const char* toString(MissingPolicy policy); ///< in words: "drop rows", "impute mean", ...
+/// "drop", "mean", "most-frequent" (the CLI's and the GUI's --missing, the sessions' "missing").
+const OptionNames<MissingPolicy>& missingPolicyNames();
 
 struct CsvOptions {
     /// Label column by header name, or by 0-based index ("0", "3", "-1" = last).

@@ -9,6 +9,13 @@
 
 namespace elab::core {
 
+const OptionNames<NormPolicy>& normPolicyNames() {
+    static const OptionNames<NormPolicy> names{
+        {NormPolicy::ClipRows, "clip"}, {NormPolicy::ScaleByMaxNorm, "max"}, {NormPolicy::None, "none"}};
+    return names;
+}
+
+
 namespace {
 
 // Stream tag of the split, so a split seed never reuses a mechanism's (seed, grid, rep) stream.

@@ -3,6 +3,7 @@
 // what it did and whether it leaks privacy (uses the private data itself).
 
 #include "core/data/dataset.h"
+#include "core/util/option_names.h"
 
 #include <cstdint>
 #include <optional>
@@ -15,6 +16,9 @@ enum class NormPolicy {
     ScaleByMaxNorm,  ///< x ← x / max_i ‖x_i‖₂: leaks (uses the private max)
     None             ///< leave norms as they are: privacy guarantees do not hold
 };
+
+/// "clip", "max", "none" (the CLI's --norm and the sessions' "norm").
+const OptionNames<NormPolicy>& normPolicyNames();
 
 struct PreprocessOptions {
     bool standardise = false;  ///< columns to mean 0, sd 1 with training statistics: leaks

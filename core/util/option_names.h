@@ -1,0 +1,44 @@
+#pragma once
+// One home for the option names of the core's enums (issue 10): the names the CLI accepts, the
+// GUI's command line and sessions write and read. Each enum has one table; the helpers below
+// turn it into "name → value", "value → name" and the list of names (for --help and checks).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace elab::core {
+
+template <typename E>
+using OptionNames = std::vector<std::pair<E, const char*>>;
+
+/// The value called name in table, or nullopt.
+template <typename E>
+std::optional<E> fromOptionName(const OptionNames<E>& table, std::string_view name) {
+    for (const auto& [value, n] : table)
+        if (name == n)
+            return value;
+    return std::nullopt;
+}
+
+/// The name of value in table ("" if absent).
+template <typename E>
+std::string optionName(const OptionNames<E>& table, E value) {
+    for (const auto& [v, n] : table)
+        if (v == value)
+            return n;
+    return {};
+}
+
+/// Every name, in table order.
+template <typename E>
+std::vector<std::string> optionNameList(const OptionNames<E>& table) {
+    std::vector<std::string> names;
+    for (const auto& entry : table)
+        names.emplace_back(entry.second);
+    return names;
+}
+
+} // namespace elab::core
