@@ -120,7 +120,7 @@ CsvLayout layoutCsvFeatures(ScanResult& scan, const std::vector<std::string>& na
         } else if (kinds[c] == ColumnKind::Categorical) {
             enc.kind = EncodedColumn::Kind::Categorical;
             enc.levels = &col.levels;
-            // The levels of the whole file (the schema, MATH.md §1), dropped rows included:
+            // The levels of the whole file (the schema, docs/MATH.md §1), dropped rows included:
             // the encoding does not depend on the missing-value policy.
             info.levels = col.levels.sortLevels(false);
             if (col.keptMissing > 0) {

@@ -62,7 +62,7 @@ struct Provenance {
 struct ProcessingStep {
     std::string name;          ///< short, e.g. "clip rows"
     std::string detail;        ///< what it did, with numbers
-    bool leaksPrivacy = false; ///< uses the private data itself (MATH.md §1)
+    bool leaksPrivacy = false; ///< uses the private data itself (docs/MATH.md §1)
 };
 
 struct Dataset {

@@ -240,7 +240,7 @@ struct ClipCount {
     double maxNorm = 0.0;
 };
 
-// x ← x / max(1, ‖x‖₂) per row (MATH.md §1): rows inside the unit ball are left bit-identical.
+// x ← x / max(1, ‖x‖₂) per row (docs/MATH.md §1): rows inside the unit ball are left bit-identical.
 ClipCount clipRows(FeatureMatrix& x) {
     const Eigen::VectorXd norms = x.rowNorms();
     Eigen::VectorXd factor = Eigen::VectorXd::Ones(norms.size());

@@ -1,5 +1,5 @@
 #pragma once
-// Preprocessing of MATH.md §1. Each step appends a ProcessingStep to Dataset::log saying
+// Preprocessing of docs/MATH.md §1. Each step appends a ProcessingStep to Dataset::log saying
 // what it did and whether it leaks privacy (uses the private data itself).
 
 #include "core/data/dataset.h"

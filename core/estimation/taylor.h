@@ -1,5 +1,5 @@
 #pragma once
-// Utility as a function of ε from one measuring fit (MATH.md §4; Li et al. Thm 3, eq. 7–8),
+// Utility as a function of ε from one measuring fit (docs/MATH.md §4; Li et al. Thm 3, eq. 7–8),
 // for Gaussian objective perturbation (§3.1), whose noise is b_ε = s(ε)·z with z fixed.
 //
 // At the minimiser θ_ε of  L(θ) + ((Λ+Δ_ε)/2n)‖θ‖² + (1/n)b_εᵀθ :

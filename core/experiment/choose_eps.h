@@ -1,5 +1,5 @@
 #pragma once
-// The smallest ε that meets a required utility (Li et al. Algorithm 1, then refined).
+// The smallest ε that meets a required utility (Li et al. Algorithm 1, then refined; docs/MATH.md §4.2).
 //
 // Step k measures the mean utility F(ε_k) and F′(ε_k) over R repetitions (one training
 // each; F′ costs a CG solve, not a training), stops if F̂ − tol ≤ F(ε_k) ≤ F̂ (a loss met

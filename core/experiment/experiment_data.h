@@ -1,6 +1,6 @@
 #pragma once
 // Data preparation shared by the CLI and the GUI: an optional held-out split, an optional
-// seeded subsample of the training rows, then the preprocessing of MATH.md §1 (statistics
+// seeded subsample of the training rows, then the preprocessing of docs/MATH.md §1 (statistics
 // from the training part only). Every step is logged on the datasets.
 
 #include "core/data/dataset.h"

@@ -1,8 +1,8 @@
 #pragma once
-// Multiclass by one-vs-rest with the privacy budget split across classes (issue 3).
+// Multiclass by one-vs-rest with the privacy budget split across classes (issue 3; docs/MATH.md §3.7).
 //
 // K binary linear models: model k is trained on y_k = +1 for class k and −1 for the rest,
-// with the binary mechanism of MATH.md §3 at ε/K (and δ/K for the Gaussian mechanisms).
+// with the binary mechanism of docs/MATH.md §3 at ε/K (and δ/K for the Gaussian mechanisms).
 // Every row is used by all K models, so by basic sequential composition (Dwork & Roth 2014,
 // Thm 3.16: mechanisms that are (ε_k, δ_k)-DP are (Σε_k, Σδ_k)-DP together) the K models
 // released together satisfy the (ε, δ) asked for. Prediction: argmax_k θ_kᵀx.
@@ -13,7 +13,7 @@
 // budget; its stream deriveSeed(seed, r, 0) = deriveSeed(seed, r) is the binary sweep's.
 //
 // Utility: evaluateOneVsRest (utility_metric.h) — loss F = (1/K) Σ_k L_k(θ_k), accuracy of the
-// argmax. Taylor (Gaussian objective perturbation, MATH.md §4): model k sees ε/K, so
+// argmax. Taylor (Gaussian objective perturbation, docs/MATH.md §4): model k sees ε/K, so
 //   F(ε) = (1/K) Σ_k F_k(ε/K),  F′(ε) = (1/K) Σ_k F_k′(ε/K)/K,  F″(ε) = (1/K) Σ_k F_k″(ε/K)/K²,
 // and, with v = ε^{−1/2} (the anchored estimator), dF/dv at v = 0 is (1/K) Σ_k √K·dF_k/dv_k.
 // Every estimator of taylor.h is linear in (F, F′, F″, anchor) after this chain rule, so

@@ -1,7 +1,7 @@
 #pragma once
 // What the Newton-CG solver reported over the many fits of a sweep or an ε search: counts,
 // the slowest fit, the worst final gradient, and every fit that did not converge, by name.
-// Every guarantee of MATH.md §3 assumes the exact minimiser, so such fits are worth naming.
+// Every guarantee of docs/MATH.md §3 assumes the exact minimiser, so such fits are worth naming.
 
 #include "core/optim/newton_cg.h"
 

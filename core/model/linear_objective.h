@@ -1,5 +1,5 @@
 #pragma once
-// Mean-form regularised empirical risk of a linear model (MATH.md §3, one form for all):
+// Mean-form regularised empirical risk of a linear model (docs/MATH.md §3, one form for all):
 //   J(θ) = (1/n) Σ_i ℓ(x_iᵀθ, y_i) + (μ/2)‖θ‖² + cᵀθ
 // Mechanisms map their objectives onto (μ, c) in one place each, e.g. objective
 // perturbation (§3.1): μ = (Λ + Δ_ε)/n, c = b_ε/n.
@@ -38,7 +38,7 @@ public:
 
     /// (1/n) Σ ℓ at the last evaluated θ (the data term alone, the paper's L(θ)).
     double dataLoss() const { return m_dataLoss; }
-    /// ℓ'''(p_i) at the last evaluated θ, for the second-order Taylor term (MATH.md §4.3).
+    /// ℓ'''(p_i) at the last evaluated θ, for the second-order Taylor term (docs/MATH.md §4.3).
     Eigen::VectorXd thirdDerivatives() const;
     const Eigen::VectorXd& predictions() const { return m_p; }
     double mu() const { return m_mu; }

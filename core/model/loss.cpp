@@ -48,7 +48,7 @@ std::string Loss::validate() const {
 
 namespace {
 
-// Margin-form derivatives ℓ(m), ℓ'(m), ℓ''(m), ℓ'''(m) of MATH.md §2.
+// Margin-form derivatives ℓ(m), ℓ'(m), ℓ''(m), ℓ'''(m) of docs/MATH.md §2.
 struct MarginDerivatives {
     double l0, l1, l2, l3;
 };

@@ -1,9 +1,9 @@
 #pragma once
-// Per-example losses of MATH.md §2, written in prediction form: p = θᵀx, label y.
+// Per-example losses of docs/MATH.md §2, written in prediction form: p = θᵀx, label y.
 // Margin losses (logistic, Huber SVM, smoothed hinge) have y ∈ {−1, +1} and ℓ(y·p), so
 //   d/dp ℓ(y p) = y ℓ'(m),  d²/dp² = ℓ''(m),  d³/dp³ = y ℓ'''(m),  with m = y p.
 // Squared loss (regression) is (p − y)².
-// The bounds ζ (gradient) and λ (curvature) are per example for ‖x‖₂ ≤ 1 (MATH.md §1).
+// The bounds ζ (gradient) and λ (curvature) are per example for ‖x‖₂ ≤ 1 (docs/MATH.md §1).
 
 #include <Eigen/Core>
 

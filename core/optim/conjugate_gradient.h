@@ -1,6 +1,6 @@
 #pragma once
 // Conjugate gradients for A x = b with A symmetric positive definite, given only A·v.
-// Used by Newton-CG (truncated) and by the Taylor derivative θ′ (W θ′ = r, MATH.md §4.1).
+// Used by Newton-CG (truncated) and by the Taylor derivative θ′ (W θ′ = r, docs/MATH.md §4.1).
 
 #include <Eigen/Core>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Newton-CG with Armijo backtracking (Nocedal & Wright, Alg. 7.1): the Newton system
+// Newton-CG with Armijo backtracking (Nocedal & Wright, Alg. 7.1; tolerances: docs/MATH.md §0.4): the Newton system
 // ∇²J d = −∇J is solved inexactly by CG with forcing term η = min(0.5, √‖g‖), so the
 // outer iteration converges superlinearly without ever forming the Hessian.
 

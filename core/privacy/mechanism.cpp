@@ -52,7 +52,7 @@ double gaussNoiseScale(double eps, double delta, double zeta) {
 }
 
 double gaussNoiseScaleD1(double eps, double delta, double zeta) {
-    // s'/s = −(4a + ε) / (2ε(2a + ε)), a = log(2/δ) (MATH.md §4.1, with the errata's sign).
+    // s'/s = −(4a + ε) / (2ε(2a + ε)), a = log(2/δ) (docs/MATH.md §4.1, with the errata's sign).
     const double a = std::log(2.0 / delta);
     return -(4.0 * a + eps) / (2.0 * eps * (2.0 * a + eps)) * gaussNoiseScale(eps, delta, zeta);
 }

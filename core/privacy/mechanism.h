@@ -1,11 +1,11 @@
 #pragma once
-// The private linear-model mechanisms of MATH.md §3.1–3.3, each reduced to one mean-form
+// The private linear-model mechanisms of docs/MATH.md §3.1–3.3, each reduced to one mean-form
 // problem  J(θ) = L(θ) + (μ/2)‖θ‖² + cᵀθ  (core/model/linear_objective.h) plus optional
 // output noise. This file is the ONE place where the papers' constants are converted.
 //
 // Regulariser convention (user-facing Λ, as in Li et al. eq. 1): J = L(θ) + (Λ/2n)‖θ‖²,
 // i.e. Λ is the sum-form coefficient. Chaudhuri et al.'s mean-form coefficient is Λ/n.
-// Every guarantee assumes rows clipped to ‖x‖₂ ≤ 1 (MATH.md §1).
+// Every guarantee assumes rows clipped to ‖x‖₂ ≤ 1 (docs/MATH.md §1).
 
 #include "core/model/loss.h"
 #include "core/privacy/noise.h"
@@ -40,7 +40,7 @@ struct MechanismSpec {
 /// every number behind a guarantee can be shown and checked (docs/MATH.md §3).
 struct MechanismParameter {
     std::string name;    ///< stable identifier, e.g. "eps_prime" (JSON / CSV column name)
-    std::string symbol;  ///< as written in MATH.md, e.g. "ε'"
+    std::string symbol;  ///< as written in docs/MATH.md, e.g. "ε'"
     double value = 0.0;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Noise of the mechanisms (MATH.md §3), drawn through standard variates so that one draw
+// Noise of the mechanisms (docs/MATH.md §3), drawn through standard variates so that one draw
 // per repetition can be rescaled for every ε (reparameterisation, §3.1):
 // - Gaussian: b = s(ε)·z with z ~ N(0, I_p);
 // - "Gamma-norm": density ∝ exp(−‖b‖/scale) on R^p  ⇔  ‖b‖ ~ Gamma(p, scale) and a uniform

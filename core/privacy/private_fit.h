@@ -1,5 +1,5 @@
 #pragma once
-// One private training: solve the mechanism's perturbed problem (MATH.md §3) with
+// One private training: solve the mechanism's perturbed problem (docs/MATH.md §3) with
 // Newton-CG and add its output noise.
 
 #include "core/data/feature_matrix.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Dropout gradient descent, Jain et al. Algorithm 1 (MATH.md §3.5), with minibatches:
+// Dropout gradient descent, Jain et al. Algorithm 1 (docs/MATH.md §3.5), with minibatches:
 // at step t draw B rows i uniformly with replacement and masks b_i ∈ {0,1}^p with
 // P(b_ij = 1) = q (the keep probability), and step
 //   θ ← θ − η_t (1/B) Σ_i ∇_θ ℓ(⟨b_i ⊙ x_i, θ⟩/q, y_i) = θ − η_t (1/B) Σ_i ℓ'(u_i, y_i) (b_i ⊙ x_i)/q.

@@ -1,5 +1,5 @@
 #pragma once
-// Deterministic ("fast") dropout, MATH.md §3.5 (Jain et al. §5; Wang & Manning 2013, §2):
+// Deterministic ("fast") dropout, docs/MATH.md §3.5 (Jain et al. §5; Wang & Manning 2013, §2):
 // the dropout prediction u = ⟨b ⊙ x, θ⟩/q, b_j ~ Bernoulli(q) (q = keep probability), is
 // replaced by a Gaussian with its mean and variance,
 //   p_i = θᵀx_i,   v_i = r Σ_j x_ij² θ_j²,   r = (1 − q)/q,

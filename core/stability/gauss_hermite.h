@@ -1,8 +1,8 @@
 #pragma once
-// Gauss–Hermite quadrature for Gaussian expectations (Golub & Welsch 1969):
+// Gauss–Hermite quadrature for Gaussian expectations (Golub & Welsch 1969; docs/MATH.md §3.5):
 //   E_{z~N(0,1)} f(z) ≈ Σ_k w_k f(z_k),  z_k = √2 t_k,  w_k = ω_k / √π,
 // with t_k, ω_k the physicists' Hermite nodes and weights. Exact for polynomials of degree
-// ≤ 2N − 1. Used by deterministic dropout (MATH.md §3.5, Wang & Manning 2013) with N ≥ 20.
+// ≤ 2N − 1. Used by deterministic dropout (docs/MATH.md §3.5, Wang & Manning 2013) with N ≥ 20.
 
 #include <vector>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Which training rows survive a removal of a fraction ρ (Jain et al. §5, MATH.md §4.4):
+// Which training rows survive a removal of a fraction ρ (Jain et al. §5, docs/MATH.md §4.4):
 // - random: a uniformly random (1 − ρ) fraction (without replacement, seeded);
 // - adversarial: remove the nρ rows with the smallest |⟨x_i, θ_full⟩|, θ_full the same
 //   method's model on all the training data (the points nearest the decision boundary).

@@ -1,5 +1,5 @@
 #pragma once
-// The four learners of the stability study (Jain et al. §5; MATH.md §3.5, §4.4), for
+// The four learners of the stability study (Jain et al. §5; docs/MATH.md §3.5, §4.4), for
 // logistic regression (labels ±1) and linear regression (squared loss, real targets), in
 // the engine's mean form J(θ) = (1/n) Σ ℓ(θᵀx_i + b, y_i) + penalty:
 // - None: μ = 0. Logistic regression on linearly separable data has no finite minimiser;

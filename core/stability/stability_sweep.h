@@ -1,5 +1,5 @@
 #pragma once
-// The stability study of Jain et al. §5 (issue 5; MATH.md §3.5, §4.4): for each method and
+// The stability study of Jain et al. §5 (issue 5; docs/MATH.md §3.5, §4.4): for each method and
 // each removal fraction ρ, train on the training set minus nρ rows (random or adversarial,
 // core/stability/removal.h), R repetitions, and measure
 //   test error err_r(ρ) (misclassification, or MSE) and marginal error |err_r(ρ) − err(0)|,

@@ -1,5 +1,5 @@
 #pragma once
-// Seeded random streams. Every stream is derived from (seed, stream ids) — never from a
+// Seeded random streams (docs/MATH.md §0.3). Every stream is derived from (seed, stream ids) — never from a
 // thread or the clock — so results are identical for any thread count (docs/STYLE.md §2).
 
 #include <cstdint>
