@@ -105,6 +105,21 @@ private slots:
         }
     }
 
+    void regressionErrorEqualsOld() {
+        const auto d = elab::test::syntheticBinary(90, 3, 9, {1.0}, 0.3);
+        Eigen::VectorXd theta(3);
+        theta << 0.3, -0.2, 0.7;
+        const LinearModel model{theta, 0.25};
+        Eigen::VectorXd p;
+        multiply(d.X, theta, p);
+        p.array() += 0.25;
+        const double old = (p - d.y).squaredNorm() / static_cast<double>(p.size());
+        ELAB_EXACT(predictionError(StabilityModel::Linear, model, d.X, d.y), old);
+        const Eigen::VectorXd scores = predict(model, d.X);
+        for (Index i = 0; i < p.size(); ++i)
+            ELAB_EXACT(scores[i], p[i]);
+    }
+
     void capabilities() {
         const auto d = elab::test::syntheticBinary(80, 3, 6, {1.0}, 0.3, true);
         const LinearErmLearner gauss({d.X, d.y}, spec(MechanismKind::ObjPertGauss), UtilityMetric::TrainLoss);
