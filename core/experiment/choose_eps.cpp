@@ -1,9 +1,7 @@
 #include "core/experiment/choose_eps.h"
 
-#include "core/experiment/one_vs_rest.h"
-
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
+#include "core/learner/prepared_problem.h"
+#include "core/util/parallel_grid.h"
 
 #include <cmath>
 #include <limits>
@@ -21,33 +19,30 @@ struct Measurement {
     std::vector<double> values; ///< per repetition
 };
 
-// Mean F(ε) and F′(ε) over the repetitions; repetition r uses the noise of stream (seed, r)
-// (one-vs-rest: (seed, r, k) for model k, see one_vs_rest.h).
+// Mean F(ε) and F′(ε) over the repetitions; repetition r uses the learner's noise of stream
+// (seed, r) (one-vs-rest: (seed, r, k) for model k, see one_vs_rest.h).
 class Measurer {
 public:
-    Measurer(const OneVsRest& problem, const ChooseEpsSpec& spec, std::stop_token stop, SolverSummary& solver)
-        : m_problem(problem), m_spec(spec), m_stop(std::move(stop)), m_solver(solver),
-          m_arena(spec.threads > 0 ? spec.threads : tbb::task_arena::automatic) {
+    Measurer(const PrivateLearner& learner, const ChooseEpsSpec& spec, RunContext* ctx, SolverSummary& solver)
+        : m_learner(learner), m_spec(spec), m_solver(solver), m_runner(spec.threads, ctx, "choose-eps") {
         for (int r = 0; r < spec.repeats; ++r)
-            m_noise.push_back(problem.drawNoise(spec.seed, r));
+            m_noise.push_back(learner.drawNoise(spec.seed, r));
     }
 
     Measurement measure(double eps, bool withDerivative) {
         const auto R = static_cast<std::size_t>(m_spec.repeats);
         std::vector<double> values(R), derivatives(R);
         std::vector<SolverSummary> solverSlots(R);
-        m_arena.execute([&] {
-            tbb::parallel_for(std::size_t(0), R, [&](std::size_t r) {
-                const OneVsRest::Models fits = m_problem.fit(eps, m_noise[r], nullptr, m_stop, m_spec.solverOptions);
-                m_problem.record(solverSlots[r], fits, eps, static_cast<int>(r));
-                if (withDerivative) {
-                    const TaylorPoint point = m_problem.taylorPoint(eps, m_noise[r], fits, false);
-                    values[r] = point.value;
-                    derivatives[r] = point.d1;
-                } else {
-                    values[r] = m_problem.utility(fits);
-                }
-            });
+        m_runner.run(R, [&](std::size_t r) {
+            const auto fit = m_learner.fit(eps, *m_noise[r], nullptr, m_runner.stopToken(), m_spec.solverOptions);
+            fit->record(solverSlots[r], eps, static_cast<int>(r));
+            if (withDerivative) {
+                const TaylorPoint point = m_learner.taylorPoint(eps, *m_noise[r], *fit, false);
+                values[r] = point.value;
+                derivatives[r] = point.d1;
+            } else {
+                values[r] = m_learner.utility(*fit);
+            }
         });
         for (const SolverSummary& slot : solverSlots)
             m_solver.merge(slot);
@@ -64,15 +59,14 @@ public:
     }
 
     int trainings() const { return m_trainings; }
-    bool stopped() const { return m_stop.stop_requested(); }
+    bool stopped() const { return m_runner.stopped(); }
 
 private:
-    const OneVsRest& m_problem;
+    const PrivateLearner& m_learner;
     const ChooseEpsSpec& m_spec;
-    std::stop_token m_stop;
     SolverSummary& m_solver;
-    tbb::task_arena m_arena;
-    std::vector<std::vector<NoiseDraw>> m_noise;
+    ParallelGrid m_runner;
+    std::vector<std::shared_ptr<const LearnerNoise>> m_noise;
     int m_trainings = 0;
 };
 
@@ -104,6 +98,10 @@ std::string ChooseEpsSpec::validate() const {
         return "choosing ε by Taylor estimates is derived for objpert-gauss only";
     if (!isLossMetric(metric))
         return "choosing ε needs a loss metric (train-loss or test-loss)";
+    return validateRun();
+}
+
+std::string ChooseEpsSpec::validateRun() const {
     if (estimator != Estimator::FirstOrder && estimator != Estimator::InverseEps)
         return "choose-eps uses the first-order or inverse-eps line";
     if (!std::isfinite(target) || !(tolerance > 0.0))
@@ -120,22 +118,29 @@ std::string ChooseEpsSpec::validate() const {
 ChooseEpsResult chooseEpsilon(const SweepData& data, const ChooseEpsSpec& spec, RunContext* ctx) {
     if (std::string e = spec.validate(); !e.empty())
         throw std::invalid_argument(e);
-    const OneVsRest problem(data, spec.mechanism, spec.metric);
+    return chooseEpsilon(*prepareLinearProblem(data, spec.mechanism, spec.metric), spec, ctx);
+}
+
+ChooseEpsResult chooseEpsilon(const PreparedProblem& prepared, const ChooseEpsSpec& spec, RunContext* ctx) {
+    const PrivateLearner& problem = prepared.learner();
+    if (std::string e = spec.validateRun(); !e.empty())
+        throw std::invalid_argument(e);
+    if (!problem.capabilities().taylor || !isLossMetric(problem.metric()))
+        throw std::invalid_argument("choosing ε needs a learner with Taylor estimates and a loss metric");
     const std::stop_token stop = ctx ? ctx->stopToken() : std::stop_token();
     ChooseEpsResult result;
     result.chosenEps = result.bisectionEps = kNaN;
     result.classes = problem.classes();
     result.models = problem.models();
 
-    const OneVsRest::Models reference = problem.fitNonPrivate(stop, spec.solverOptions);
-    result.nonPrivate = problem.utility(reference);
+    result.nonPrivate = problem.utility(*prepared.reference(stop, spec.solverOptions));
     if (result.nonPrivate > spec.target) {
         result.reachable = false;
         return result;
     }
 
     // Taylor-guided refinement.
-    Measurer taylor(problem, spec, stop, result.solver);
+    Measurer taylor(problem, spec, ctx, result.solver);
     double lo = spec.epsMin, hi = INFINITY; // lo misses the target (assumed), hi meets it
     double eps = spec.measureAt;
     for (int k = 0; k < spec.maxSteps && !taylor.stopped(); ++k) {
@@ -168,7 +173,7 @@ ChooseEpsResult chooseEpsilon(const SweepData& data, const ChooseEpsSpec& spec, 
     }
 
     // Baseline: bisection on log ε between epsMin and epsMax, measured utility only.
-    Measurer bisect(problem, spec, stop, result.bisectionSolver);
+    Measurer bisect(problem, spec, ctx, result.bisectionSolver);
     double a = spec.epsMin, b = spec.epsMax;
     for (int k = 0; k < 60 && !bisect.stopped(); ++k) {
         const double mid = geometricMid(a, b);

@@ -33,7 +33,10 @@ struct ChooseEpsSpec {
     int threads = 0;
     NewtonCgOptions solverOptions; ///< every fit's tolerances and iteration limits
 
+    /// "" if valid; else why. Checks the mechanism too (for the convenience overload).
     std::string validate() const;
+    /// The checks that do not depend on the learner.
+    std::string validateRun() const;
 };
 
 struct ChooseEpsStep {
@@ -63,6 +66,11 @@ struct ChooseEpsResult {
     SolverSummary bisectionSolver;           ///< the bisection's fits
 };
 
+/// The search on the problem's learner (spec.mechanism and spec.metric are not used), which
+/// must have Taylor estimates and a loss metric (else std::invalid_argument). The problem's
+/// reference fit is reused and kept.
+ChooseEpsResult chooseEpsilon(const PreparedProblem& problem, const ChooseEpsSpec& spec, RunContext* ctx = nullptr);
+/// The same on a linear ERM problem prepared from spec.mechanism and spec.metric for this call.
 ChooseEpsResult chooseEpsilon(const SweepData& data, const ChooseEpsSpec& spec, RunContext* ctx = nullptr);
 
 } // namespace elab::core

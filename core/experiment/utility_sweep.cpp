@@ -1,17 +1,14 @@
 #include "core/experiment/utility_sweep.h"
 
-#include "core/experiment/one_vs_rest.h"
-#include "core/util/grid_text.h"
+#include "core/learner/prepared_problem.h"
 
-#include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
+#include "core/util/grid_text.h"
+#include "core/util/parallel_grid.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <mutex>
 #include <stdexcept>
 
 namespace elab::core {
@@ -33,11 +30,15 @@ void meanAndSd(const std::vector<double>& v, double& mean, double& sd) {
     sd = v.size() > 1 ? std::sqrt(ss / static_cast<double>(v.size() - 1)) : 0.0;
 }
 
+SweepPoint sweepPoint(std::size_t g, double eps, const std::vector<double>& values) {
+    SweepPoint point{static_cast<Eigen::Index>(g), eps, 0.0, 0.0, values};
+    meanAndSd(point.values, point.mean, point.sd);
+    return point;
+}
+
 } // namespace
 
-std::string UtilitySweepSpec::validate() const {
-    if (std::string e = mechanism.validate(); !e.empty())
-        return e;
+std::string UtilitySweepSpec::validateRun() const {
     if (grid.empty())
         return "the ε grid is empty";
     for (std::size_t k = 0; k < grid.size(); ++k) {
@@ -52,16 +53,22 @@ std::string UtilitySweepSpec::validate() const {
         return "threads must be ≥ 0";
     if (std::string e = solverOptions.validate(); !e.empty())
         return e;
+    for (double e : measureAt)
+        if (!(e > 0.0) || !std::isfinite(e))
+            return "measuring points must be finite numbers > 0";
+    return {};
+}
+
+std::string UtilitySweepSpec::validate() const {
+    if (std::string e = mechanism.validate(); !e.empty())
+        return e;
     if (!measureAt.empty()) {
         if (mechanism.kind != MechanismKind::ObjPertGauss)
             return "Taylor estimates (measuring points) are derived for objpert-gauss only";
         if (!isLossMetric(metric))
             return "Taylor estimates need a differentiable metric (train-loss or test-loss); accuracies are measured only";
-        for (double e : measureAt)
-            if (!(e > 0.0) || !std::isfinite(e))
-                return "measuring points must be finite numbers > 0";
     }
-    return {};
+    return validateRun();
 }
 
 double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps) {
@@ -93,79 +100,77 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
                                    const SweepPointSink& sink) {
     if (std::string e = spec.validate(); !e.empty())
         throw std::invalid_argument(e);
-    const OneVsRest problem(data, spec.mechanism, spec.metric);
+    return runUtilitySweep(*prepareLinearProblem(data, spec.mechanism, spec.metric), spec, ctx, sink);
+}
+
+UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const UtilitySweepSpec& spec, RunContext* ctx,
+                                   const SweepPointSink& sink) {
+    const PrivateLearner& learner = prepared.learner();
+    if (std::string e = spec.validateRun(); !e.empty())
+        throw std::invalid_argument(e);
+    if (!spec.measureAt.empty() && !learner.capabilities().taylor)
+        throw std::invalid_argument("this learner has no Taylor estimates (measuring points)");
+    if (!spec.measureAt.empty() && !isLossMetric(learner.metric()))
+        throw std::invalid_argument("Taylor estimates need a differentiable metric (train-loss or test-loss)");
     const auto G = static_cast<std::size_t>(spec.grid.size());
     const auto R = static_cast<std::size_t>(spec.repeats);
-    const auto K = static_cast<std::size_t>(problem.models());
-    const std::stop_token stop = ctx ? ctx->stopToken() : std::stop_token();
+    const bool warmStart = learner.capabilities().warmStart;
+    ParallelGrid runner(spec.threads, ctx, "sweep");
+    const std::stop_token& stop = runner.stopToken();
 
     UtilitySweepResult result;
     result.grid = spec.grid;
-    result.classes = problem.classes();
-    result.models = problem.models();
-    std::vector<std::vector<NoiseDraw>> noise;
+    result.classes = learner.classes();
+    result.models = learner.models();
+    std::vector<std::shared_ptr<const LearnerNoise>> noise;
     for (std::size_t r = 0; r < R; ++r)
-        noise.push_back(problem.drawNoise(spec.seed, static_cast<int>(r)));
+        noise.push_back(learner.drawNoise(spec.seed, static_cast<int>(r)));
 
     for (double eps : spec.grid)
-        result.guarantees.push_back(problem.guarantee(eps));
+        result.guarantees.push_back(learner.guarantee(eps));
 
-    // Non-private reference (and the anchor's θ), only when asked for or needed.
-    OneVsRest::Models reference;
+    // Non-private reference (and the anchor's θ), only when asked for or needed; kept by the problem.
+    std::shared_ptr<const TrainedModel> reference;
     if (spec.reference || !spec.measureAt.empty()) {
-        reference = problem.fitNonPrivate(stop, spec.solverOptions);
-        result.nonPrivate = problem.utility(reference);
-        problem.record(result.measuringSolver, reference, INFINITY, 0);
+        reference = prepared.reference(stop, spec.solverOptions);
+        result.nonPrivate = learner.utility(*reference);
+        reference->record(result.measuringSolver, INFINITY, 0);
     }
-    const std::vector<Eigen::VectorXd> referenceMinimisers = OneVsRest::minimisers(reference);
 
-    // Measured grid: values[g][r]; the solver's outcome of every fit, slot (g, r).
+    // Measured grid: values[g][r]; the solver's outcome of every fit, slot (g, r). Repetition r
+    // walks the grid upwards, warm-started from its fit at the previous ε.
     std::vector<std::vector<double>> values(G, std::vector<double>(R, NAN));
     std::vector<SolverSummary> solverSlots(G * R);
     std::vector<std::atomic<int>> done(G);
-    std::atomic<int> finishedFits{0};
-    std::mutex sinkMutex, progressMutex;
     const auto start = Clock::now();
-    tbb::task_arena arena(spec.threads > 0 ? spec.threads : tbb::task_arena::automatic);
-    arena.execute([&] {
-        tbb::parallel_for(std::size_t(0), R, [&](std::size_t r) {
-            std::vector<Eigen::VectorXd> warm;
-            for (std::size_t g = 0; g < G; ++g) {
-                if (stop.stop_requested())
-                    return;
-                const OneVsRest::Models fits =
-                    problem.fit(spec.grid[g], noise[r], warm.empty() ? nullptr : &warm, stop, spec.solverOptions);
-                if (OneVsRest::stopped(fits))
-                    return;
-                warm = OneVsRest::minimisers(fits);
-                problem.record(solverSlots[g * R + r], fits, spec.grid[g], static_cast<int>(r));
-                values[g][r] = problem.utility(fits);
-                if (++done[g] == static_cast<int>(R) && sink) {
-                    SweepPoint point{static_cast<Eigen::Index>(g), spec.grid[g], 0.0, 0.0, values[g]};
-                    meanAndSd(point.values, point.mean, point.sd);
-                    const std::lock_guard lock(sinkMutex);
-                    sink(point);
-                }
-                if (ctx) {
-                    const double fraction = static_cast<double>(++finishedFits) / static_cast<double>(G * R);
-                    const std::lock_guard lock(progressMutex);
-                    ctx->progress(fraction, "sweep");
-                }
+    runner.setUnits(G * R);
+    runner.run(R, [&](std::size_t r) {
+        std::shared_ptr<const TrainedModel> previous;
+        for (std::size_t g = 0; g < G; ++g) {
+            if (stop.stop_requested())
+                return;
+            const auto fit = learner.fit(spec.grid[g], *noise[r], warmStart ? previous.get() : nullptr, stop,
+                                         spec.solverOptions);
+            if (fit->stopped())
+                return;
+            previous = fit;
+            fit->record(solverSlots[g * R + r], spec.grid[g], static_cast<int>(r));
+            values[g][r] = learner.utility(*fit);
+            if (++done[g] == static_cast<int>(R) && sink) {
+                const SweepPoint point = sweepPoint(g, spec.grid[g], values[g]);
+                runner.stream([&] { sink(point); });
             }
-        });
+            runner.unitDone();
+        }
     });
     result.secondsMeasured = seconds(start);
     result.cancelled = stop.stop_requested();
     for (const SolverSummary& slot : solverSlots)
         result.solver.merge(slot);
     result.fits = result.solver.fits;
-    for (std::size_t g = 0; g < G; ++g) {
-        if (done[g] != static_cast<int>(R))
-            continue;
-        SweepPoint point{static_cast<Eigen::Index>(g), spec.grid[g], 0.0, 0.0, values[g]};
-        meanAndSd(point.values, point.mean, point.sd);
-        result.points.push_back(std::move(point));
-    }
+    for (std::size_t g = 0; g < G; ++g)
+        if (done[g] == static_cast<int>(R))
+            result.points.push_back(sweepPoint(g, spec.grid[g], values[g]));
     result.guaranteeAtMax = result.guarantees.back();
     if (result.cancelled || spec.measureAt.empty())
         return result;
@@ -174,32 +179,28 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
     const auto estimatesStart = Clock::now();
     const bool needSecond = std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::SecondOrder) != spec.estimators.end();
     const bool needAnchor = std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::Anchored) != spec.estimators.end();
-    const bool oneVsRest = K > 1;
+    const bool several = learner.models() > 1;
     const auto M = spec.measureAt.size();
     std::vector<MeasuringFit> measuring(M);
     for (std::size_t m = 0; m < M; ++m) {
         measuring[m].measureAt = spec.measureAt[m];
-        measuring[m].models = static_cast<int>(K);
+        measuring[m].models = learner.models();
         measuring[m].points.resize(R);
-        if (oneVsRest)
+        if (several)
             measuring[m].modelPoints.resize(R);
     }
     std::vector<TaylorAnchor> anchors(R);
-    std::vector<std::vector<TaylorAnchor>> modelAnchors(needAnchor && oneVsRest ? R : 0);
+    std::vector<std::vector<TaylorAnchor>> modelAnchors(needAnchor && several ? R : 0);
     std::vector<SolverSummary> measuringSlots(M * R);
-    arena.execute([&] {
-        tbb::parallel_for(std::size_t(0), M * R, [&](std::size_t k) {
-            if (stop.stop_requested())
-                return;
-            const std::size_t m = k / R, r = k % R;
-            const OneVsRest::Models fits =
-                problem.fit(spec.measureAt[m], noise[r], &referenceMinimisers, stop, spec.solverOptions);
-            problem.record(measuringSlots[k], fits, spec.measureAt[m], static_cast<int>(r));
-            measuring[m].points[r] = problem.taylorPoint(spec.measureAt[m], noise[r], fits, needSecond,
-                                                         oneVsRest ? &measuring[m].modelPoints[r] : nullptr);
-            if (needAnchor && m == 0) // one anchor per repetition, shared by every measuring point
-                anchors[r] = problem.taylorAnchor(noise[r], reference, oneVsRest ? &modelAnchors[r] : nullptr);
-        });
+    runner.run(M * R, [&](std::size_t k) {
+        const std::size_t m = k / R, r = k % R;
+        const auto fit = learner.fit(spec.measureAt[m], *noise[r], warmStart ? reference.get() : nullptr, stop,
+                                     spec.solverOptions);
+        fit->record(measuringSlots[k], spec.measureAt[m], static_cast<int>(r));
+        measuring[m].points[r] = learner.taylorPoint(spec.measureAt[m], *noise[r], *fit, needSecond,
+                                                     several ? &measuring[m].modelPoints[r] : nullptr);
+        if (needAnchor && m == 0) // one anchor per repetition, shared by every measuring point
+            anchors[r] = learner.taylorAnchor(*noise[r], *reference, several ? &modelAnchors[r] : nullptr);
     });
     for (const SolverSummary& slot : measuringSlots)
         result.measuringSolver.merge(slot);

@@ -1,6 +1,6 @@
 #pragma once
 // The ε-sweep (issue 3): measured utility over an ε grid × R repetitions, and the Taylor
-// estimates from measuring points. Parallel across repetitions (oneTBB), warm-started
+// estimates from measuring points, for any private learner (core/learner/private_learner.h). Parallel across repetitions (oneTBB), warm-started
 // along ε within a repetition; repetition r draws its noise from deriveSeed(seed, r), so
 // the numbers are identical for any thread count. Grid points are streamed as soon as all
 // repetitions have reached them.
@@ -23,6 +23,8 @@
 
 namespace elab::core {
 
+class PreparedProblem;
+
 struct UtilitySweepSpec {
     MechanismSpec mechanism;
     std::vector<double> grid;      ///< ε values, > 0, strictly ascending
@@ -38,7 +40,11 @@ struct UtilitySweepSpec {
     /// slider probe or `--no-reference` skips it.
     bool reference = true;
 
+    /// "" if valid; else why. Checks the mechanism too (the convenience overload of
+    /// runUtilitySweep builds its learner from it).
     std::string validate() const;
+    /// The checks that do not depend on the learner (grid, repeats, threads, solver, ε̄ values).
+    std::string validateRun() const;
 };
 
 struct SweepPoint {
@@ -98,9 +104,16 @@ struct UtilitySweepResult {
 /// Called on a worker thread whenever a grid point is complete (all repetitions), in any order.
 using SweepPointSink = std::function<void(const SweepPoint&)>;
 
-/// Runs the sweep. Throws std::invalid_argument if spec.validate() fails or the labels do not
-/// fit the loss (see OneVsRest). On cancel
-/// (ctx stop token) returns what finished with cancelled = true.
+/// Runs the sweep of the problem's learner (spec.mechanism and spec.metric are not used: the
+/// learner has its own). Parallel over repetitions by core/util/parallel_grid.h. Throws
+/// std::invalid_argument if spec.validateRun() fails, or measuring points are asked of a learner
+/// without Taylor estimates or with an accuracy metric. On cancel (ctx stop token) returns what
+/// finished with cancelled = true. The problem's reference fit is reused (and kept) across calls.
+UtilitySweepResult runUtilitySweep(const PreparedProblem& problem, const UtilitySweepSpec& spec,
+                                   RunContext* ctx = nullptr, const SweepPointSink& sink = {});
+/// The same on a linear ERM problem prepared from spec.mechanism and spec.metric for this call
+/// alone. Throws std::invalid_argument if spec.validate() fails or the labels do not fit the
+/// loss (see OneVsRest).
 UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec& spec,
                                    RunContext* ctx = nullptr, const SweepPointSink& sink = {});
 

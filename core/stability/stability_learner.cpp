@@ -1,5 +1,6 @@
 #include "core/stability/stability_learner.h"
 
+#include "core/learner/prediction.h"
 #include "core/model/linear_objective.h"
 #include "core/model/sparse_rows.h"
 #include "core/stability/dropout_gd.h"
@@ -70,31 +71,16 @@ std::string LearnerOptions::validate() const {
 }
 
 Eigen::VectorXd predict(const LinearModel& model, const FeatureMatrix& X) {
-    Eigen::VectorXd p;
-    multiply(X, model.theta, p);
-    p.array() += model.intercept;
-    return p;
+    return linearScores(X, model.theta, model.intercept);
 }
 
 double predictionError(StabilityModel model, const LinearModel& fit, const FeatureMatrix& X, const Eigen::VectorXd& y) {
-    const Eigen::VectorXd p = predict(fit, X);
-    if (p.size() == 0)
-        return NAN;
-    if (model == StabilityModel::Linear)
-        return (p - y).squaredNorm() / static_cast<double>(p.size());
-    Eigen::Index wrong = 0;
-    for (Eigen::Index i = 0; i < p.size(); ++i)
-        wrong += y[i] * p[i] <= 0.0 ? 1 : 0;
-    return static_cast<double>(wrong) / static_cast<double>(p.size());
+    const Eigen::MatrixXd scores = predict(fit, X);
+    return model == StabilityModel::Linear ? meanSquaredErrorOf(scores, y) : errorRateOf(scores, y);
 }
 
 double meanLoss(StabilityModel model, const LinearModel& fit, const FeatureMatrix& X, const Eigen::VectorXd& y) {
-    const Eigen::VectorXd p = predict(fit, X);
-    const Loss loss = lossOf(model);
-    double sum = 0.0;
-    for (Eigen::Index i = 0; i < p.size(); ++i)
-        sum += loss.value(p[i], y[i]);
-    return p.size() > 0 ? sum / static_cast<double>(p.size()) : NAN;
+    return meanLossOf(lossOf(model), predict(fit, X), y);
 }
 
 namespace {

@@ -1,15 +1,12 @@
 #include "core/stability/stability_sweep.h"
 
+#include "core/util/parallel_grid.h"
 #include "core/util/random.h"
-
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <mutex>
 #include <stdexcept>
 
 namespace elab::core {
@@ -106,7 +103,8 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
     const std::size_t G = spec.rho.size(), M = spec.methods.size(), R = static_cast<std::size_t>(spec.repeats);
     const Index n = data.trainX.rows();
     const LearnerOptions& learner = spec.learner;
-    const std::stop_token stop = ctx ? ctx->stopToken() : std::stop_token();
+    ParallelGrid runner(spec.threads, ctx, "stability");
+    const std::stop_token& stop = runner.stopToken();
     const bool adversarial = spec.removal == RemovalKind::Adversarial;
     auto needed = [&](std::size_t m) {
         return adversarial && deterministicLearner(spec.methods[m], spec) ? std::size_t(1) : R;
@@ -118,19 +116,10 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
     result.methods = spec.methods;
     result.removal = spec.removal;
     std::atomic<int> fits{0};
-    std::atomic<std::size_t> finished{0};
     std::size_t totalTasks = 0;
     for (std::size_t m = 0; m < M; ++m)
         totalTasks += (spec.methods[m] == StabilityMethod::Dropout ? R : 1) + G * needed(m) + S;
-    std::mutex sinkMutex, progressMutex;
-    auto taskDone = [&] {
-        const std::size_t k = ++finished;
-        if (!ctx)
-            return;
-        const std::lock_guard lock(progressMutex);
-        ctx->progress(static_cast<double>(k) / static_cast<double>(totalTasks), "stability");
-    };
-    tbb::task_arena arena(spec.threads > 0 ? spec.threads : tbb::task_arena::automatic);
+    runner.setUnits(totalTasks);
     // XXᵀ of all training rows, for the dual preconditioner of the L2 fits (each fit takes its rows' submatrix).
     const bool anyL2 = std::find(spec.methods.begin(), spec.methods.end(), StabilityMethod::L2) != spec.methods.end();
     const Eigen::MatrixXd gram = anyL2 && usesRowGram(data.trainX) ? rowGram(data.trainX) : Eigen::MatrixXd();
@@ -150,23 +139,19 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
         fullErrors[m].resize(full[m].size());
         result.baselines[m].method = spec.methods[m];
     }
-    arena.execute([&] {
-        tbb::parallel_for(std::size_t(0), baseTasks.size(), [&](std::size_t k) {
-            if (stop.stop_requested())
-                return;
-            const auto [m, r] = baseTasks[k];
-            MethodBaseline& base = result.baselines[m];
-            if (spec.methods[m] == StabilityMethod::L2) {
-                base.cv = chooseL2ByCrossValidation(data.trainX, data.trainY, learner, deriveSeed(spec.seed, kCvStream),
-                                                    stop, fullGram);
-                base.mu = base.cv.chosen;
-            }
-            full[m][r] = fitLearner(spec.methods[m], data.trainX, data.trainY, learner, base.mu,
-                                    maskSeed(spec.seed, kFullStream, r, m), nullptr, stop, -1, fullGram);
-            fullErrors[m][r] = predictionError(learner.model, full[m][r].model, data.testX, data.testY);
-            ++fits;
-            taskDone();
-        });
+    runner.run(baseTasks.size(), [&](std::size_t k) {
+        const auto [m, r] = baseTasks[k];
+        MethodBaseline& base = result.baselines[m];
+        if (spec.methods[m] == StabilityMethod::L2) {
+            base.cv = chooseL2ByCrossValidation(data.trainX, data.trainY, learner, deriveSeed(spec.seed, kCvStream),
+                                                stop, fullGram);
+            base.mu = base.cv.chosen;
+        }
+        full[m][r] = fitLearner(spec.methods[m], data.trainX, data.trainY, learner, base.mu,
+                                maskSeed(spec.seed, kFullStream, r, m), nullptr, stop, -1, fullGram);
+        fullErrors[m][r] = predictionError(learner.model, full[m][r].model, data.testX, data.testY);
+        ++fits;
+        runner.unitDone();
     });
     result.secondsBaseline = seconds(start);
     if (stop.stop_requested()) {
@@ -222,44 +207,39 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
         cell.notConverged = notConverged[g * M + m];
         return cell;
     };
-    arena.execute([&] {
-        tbb::parallel_for(std::size_t(0), tasks.size(), [&](std::size_t k) {
-            if (stop.stop_requested())
-                return;
-            const auto [g, m, r] = tasks[k];
-            const StabilityMethod method = spec.methods[m];
-            const Index remove = removalCount(n, spec.rho[g]);
-            const std::vector<Index> keep =
-                adversarial ? adversarialKeep(scores[m][method == StabilityMethod::Dropout ? r : 0], remove)
-                            : randomKeep(n, remove, deriveSeed(spec.seed, g, r));
-            const Subset subset = selectRows(data.trainX, data.trainY, keep);
-            const Eigen::MatrixXd subGram =
-                method == StabilityMethod::L2 && fullGram ? selectGram(*fullGram, keep) : Eigen::MatrixXd();
-            double mu = result.baselines[m].mu;
-            if (method == StabilityMethod::L2 && spec.cvPerFit)
-                mu = chooseL2ByCrossValidation(subset.X, subset.y, learner, deriveSeed(spec.seed, g, r), stop,
-                                               subGram.size() > 0 ? &subGram : nullptr)
-                         .chosen;
-            const bool warmable = method == StabilityMethod::L2 || method == StabilityMethod::DeterministicDropout;
-            const LearnerFit fit = fitLearner(method, subset.X, subset.y, learner, mu, maskSeed(spec.seed, g, r, m),
-                                              warmable ? &full[m][0].model : nullptr, stop, -1,
-                                              subGram.size() > 0 ? &subGram : nullptr);
-            if (stop.stop_requested())
-                return; // possibly cut short: the cell stays incomplete
-            ++fits;
-            const double err = predictionError(learner.model, fit.model, data.testX, data.testY);
-            const std::size_t copies = needed(m) == 1 ? R : 1;
-            for (std::size_t c = 0; c < copies; ++c)
-                errors[g * M + m][copies == 1 ? r : c] = err;
-            separable[g * M + m] += fit.separable ? static_cast<int>(copies) : 0;
-            notConverged[g * M + m] += fit.status != NewtonCgStatus::Converged ? static_cast<int>(copies) : 0;
-            if (++done[g * M + m] == needed(m) && sink) {
-                const StabilityCell cell = makeCell(g, m);
-                const std::lock_guard lock(sinkMutex);
-                sink(cell);
-            }
-            taskDone();
-        });
+    runner.run(tasks.size(), [&](std::size_t k) {
+        const auto [g, m, r] = tasks[k];
+        const StabilityMethod method = spec.methods[m];
+        const Index remove = removalCount(n, spec.rho[g]);
+        const std::vector<Index> keep =
+            adversarial ? adversarialKeep(scores[m][method == StabilityMethod::Dropout ? r : 0], remove)
+                        : randomKeep(n, remove, deriveSeed(spec.seed, g, r));
+        const Subset subset = selectRows(data.trainX, data.trainY, keep);
+        const Eigen::MatrixXd subGram =
+            method == StabilityMethod::L2 && fullGram ? selectGram(*fullGram, keep) : Eigen::MatrixXd();
+        double mu = result.baselines[m].mu;
+        if (method == StabilityMethod::L2 && spec.cvPerFit)
+            mu = chooseL2ByCrossValidation(subset.X, subset.y, learner, deriveSeed(spec.seed, g, r), stop,
+                                           subGram.size() > 0 ? &subGram : nullptr)
+                     .chosen;
+        const bool warmable = method == StabilityMethod::L2 || method == StabilityMethod::DeterministicDropout;
+        const LearnerFit fit = fitLearner(method, subset.X, subset.y, learner, mu, maskSeed(spec.seed, g, r, m),
+                                          warmable ? &full[m][0].model : nullptr, stop, -1,
+                                          subGram.size() > 0 ? &subGram : nullptr);
+        if (stop.stop_requested())
+            return; // possibly cut short: the cell stays incomplete
+        ++fits;
+        const double err = predictionError(learner.model, fit.model, data.testX, data.testY);
+        const std::size_t copies = needed(m) == 1 ? R : 1;
+        for (std::size_t c = 0; c < copies; ++c)
+            errors[g * M + m][copies == 1 ? r : c] = err;
+        separable[g * M + m] += fit.separable ? static_cast<int>(copies) : 0;
+        notConverged[g * M + m] += fit.status != NewtonCgStatus::Converged ? static_cast<int>(copies) : 0;
+        if (++done[g * M + m] == needed(m) && sink) {
+            const StabilityCell cell = makeCell(g, m);
+            runner.stream([&] { sink(cell); });
+        }
+        runner.unitDone();
     });
     result.secondsSweep = seconds(start);
     for (std::size_t g = 0; g < G; ++g)
@@ -277,23 +257,19 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
     start = Clock::now();
     std::vector<Index> sampled = randomKeep(n, n - static_cast<Index>(S), deriveSeed(spec.seed, kSampleStream));
     std::vector<double> distances(M * S, NAN);
-    arena.execute([&] {
-        tbb::parallel_for(std::size_t(0), M * S, [&](std::size_t k) {
-            if (stop.stop_requested())
-                return;
-            const std::size_t m = k / S, s = k % S;
-            const bool warmable = spec.methods[m] == StabilityMethod::L2 ||
-                                  spec.methods[m] == StabilityMethod::DeterministicDropout;
-            const LearnerFit fit = fitLearner(spec.methods[m], data.trainX, data.trainY, learner, result.baselines[m].mu,
-                                              maskSeed(spec.seed, kFullStream, 0, m),
-                                              warmable ? &full[m][0].model : nullptr, stop, sampled[s],
-                                              spec.methods[m] == StabilityMethod::L2 ? fullGram : nullptr);
-            if (stop.stop_requested())
-                return;
-            ++fits;
-            distances[k] = (fit.model.theta - full[m][0].model.theta).norm();
-            taskDone();
-        });
+    runner.run(M * S, [&](std::size_t k) {
+        const std::size_t m = k / S, s = k % S;
+        const bool warmable = spec.methods[m] == StabilityMethod::L2 ||
+                              spec.methods[m] == StabilityMethod::DeterministicDropout;
+        const LearnerFit fit = fitLearner(spec.methods[m], data.trainX, data.trainY, learner, result.baselines[m].mu,
+                                          maskSeed(spec.seed, kFullStream, 0, m),
+                                          warmable ? &full[m][0].model : nullptr, stop, sampled[s],
+                                          spec.methods[m] == StabilityMethod::L2 ? fullGram : nullptr);
+        if (stop.stop_requested())
+            return;
+        ++fits;
+        distances[k] = (fit.model.theta - full[m][0].model.theta).norm();
+        runner.unitDone();
     });
     result.secondsStability = seconds(start);
     result.cancelled = stop.stop_requested();

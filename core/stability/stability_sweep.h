@@ -6,7 +6,7 @@
 // err(0) the method's test error on all the training data (mean over R seeded fits for
 // dropout GD, one fit otherwise). Also model stability, ‖θ(D) − θ(D∖{i})‖₂ over sampled
 // training rows i (θ without the intercept).
-// Parallel across (ρ, repetition, method) tasks with oneTBB; every random stream comes from
+// Parallel across (ρ, repetition, method) tasks (core/util/parallel_grid.h); every random stream comes from
 // the seed: removal of (ρ index g, repetition r) from deriveSeed(seed, g, r) — the same rows
 // for every method, a paired comparison — and dropout masks from
 // deriveSeed(deriveSeed(seed, g, r), 0x6D61736B + method) ("mask"); so results are identical for any thread count.

@@ -190,8 +190,10 @@ void UtilityController::startSweep() {
         auto prepared = std::make_shared<const core::PreparedData>(
             core::prepareExperimentData(*dataset, std::nullopt, preparation, s.seed));
         checkSupported(*prepared, s);
-        job.post([this, prepared] {
+        auto problem = core::prepareLinearProblem(sweepData(*prepared), s.mechanism, s.metric, prepared);
+        job.post([this, prepared, problem] {
             m_state.data = prepared;
+            m_state.problem = problem;
             emit sweepStarted();
             startMeasuring();
             startProbe();
@@ -206,7 +208,7 @@ void UtilityController::startSweep() {
                 emit stateChanged();
             });
         };
-        core::UtilitySweepResult result = core::runUtilitySweep(sweepData(*prepared), spec, &job.run(), sink);
+        core::UtilitySweepResult result = core::runUtilitySweep(*problem, spec, &job.run(), sink);
         return [this, result = std::move(result)] {
             if (std::isfinite(result.nonPrivate))
                 m_state.nonPrivate = result.nonPrivate;
@@ -232,15 +234,15 @@ void UtilityController::startMeasuring() {
         emit stateChanged();
         return;
     }
-    auto data = m_state.data;
+    auto problem = m_state.problem;
     const UtilitySettings s = m_applied;
-    m_measuring->start(tr("Taylor measuring fits"), [this, data, s](JobContext& job) -> std::function<void()> {
+    m_measuring->start(tr("Taylor measuring fits"), [this, problem, s](JobContext& job) -> std::function<void()> {
         core::UtilitySweepSpec spec = sweepSpec(s);
         spec.measureAt = s.measureAt;
         spec.grid = s.measureAt;
         std::sort(spec.grid.begin(), spec.grid.end());
         spec.grid.erase(std::unique(spec.grid.begin(), spec.grid.end()), spec.grid.end());
-        core::UtilitySweepResult result = core::runUtilitySweep(sweepData(*data), spec, &job.run());
+        core::UtilitySweepResult result = core::runUtilitySweep(*problem, spec, &job.run());
         if (result.cancelled)
             throw core::Cancelled();
         return [this, result = std::move(result)] {
@@ -260,16 +262,16 @@ void UtilityController::startProbe() {
         return;
     const bool preview = m_previewProbe;
     const int repeats = preview ? std::min(kPreviewRepeats, m_applied.repeats) : m_applied.repeats;
-    auto data = m_state.data;
+    auto problem = m_state.problem;
     const UtilitySettings s = m_applied;
     m_probe->start(tr("Measuring at ε = %1").arg(eps, 0, 'g', 3),
-                   [this, data, s, eps, repeats, preview](JobContext& job) -> std::function<void()> {
+                   [this, problem, s, eps, repeats, preview](JobContext& job) -> std::function<void()> {
                        core::UtilitySweepSpec spec = sweepSpec(s);
                        spec.estimators.clear();
                        spec.grid = {eps};
                        spec.repeats = repeats;
                        spec.reference = false; // the sweep draws the non-private line; a probe fits at ε only
-                       const core::UtilitySweepResult result = core::runUtilitySweep(sweepData(*data), spec, &job.run());
+                       const core::UtilitySweepResult result = core::runUtilitySweep(*problem, spec, &job.run());
                        if (result.points.empty())
                            throw core::Cancelled();
                        const ProbeResult probe{eps, result.points[0].mean, result.points[0].sd, repeats, !preview};
@@ -307,10 +309,10 @@ void UtilityController::verifyTarget() {
     spec.seed = s.seed;
     spec.epsMin = UtilitySettings::kSliderMin;
     spec.epsMax = UtilitySettings::kSliderMax;
-    auto data = m_state.data;
+    auto prepared = m_state.problem;
     const double target = *s.target;
-    m_verify->start(tr("Verifying the target"), [this, data, spec, target](JobContext& job) -> std::function<void()> {
-        core::ChooseEpsResult result = core::chooseEpsilon(sweepData(*data), spec, &job.run());
+    m_verify->start(tr("Verifying the target"), [this, prepared, spec, target](JobContext& job) -> std::function<void()> {
+        core::ChooseEpsResult result = core::chooseEpsilon(*prepared, spec, &job.run());
         return [this, result = std::move(result), target] {
             m_state.verification = result;
             m_state.verifiedTarget = target;

@@ -6,6 +6,7 @@
 #include "core/experiment/experiment_data.h"
 #include "core/experiment/monotonicity.h"
 #include "core/experiment/utility_sweep.h"
+#include "core/learner/prepared_problem.h"
 
 #include <memory>
 #include <optional>
@@ -25,6 +26,7 @@ struct ProbeResult {
 
 struct UtilityState {
     std::shared_ptr<const core::PreparedData> data;        ///< prepared (split, clipped), null before
+    std::shared_ptr<const core::PreparedProblem> problem;  ///< learner, Gram matrix, reference fit of data at these settings
     std::vector<double> grid;
     std::vector<std::optional<core::SweepPoint>> points;   ///< by grid index; filled as they stream in
     std::optional<double> nonPrivate;

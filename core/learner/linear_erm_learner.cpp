@@ -1,0 +1,87 @@
+#include "core/learner/linear_erm_learner.h"
+
+#include "core/learner/prediction.h"
+
+#include <stdexcept>
+
+namespace elab::core {
+
+namespace {
+
+struct LinearErmNoise final : LearnerNoise {
+    std::vector<NoiseDraw> draws; ///< one per model
+};
+
+const LinearErmModel& linearModel(const TrainedModel& model) {
+    const auto* m = dynamic_cast<const LinearErmModel*>(&model);
+    if (!m)
+        throw std::invalid_argument("not a model of the linear ERM learner");
+    return *m;
+}
+
+const std::vector<NoiseDraw>& draws(const LearnerNoise& noise) {
+    const auto* n = dynamic_cast<const LinearErmNoise*>(&noise);
+    if (!n)
+        throw std::invalid_argument("not the noise of the linear ERM learner");
+    return n->draws;
+}
+
+} // namespace
+
+Eigen::MatrixXd LinearErmModel::scores(const FeatureMatrix& X) const {
+    std::vector<Eigen::VectorXd> thetas;
+    for (const PrivateFit& f : m_fits)
+        thetas.push_back(f.theta);
+    return linearScores(X, thetas);
+}
+
+void LinearErmModel::record(SolverSummary& summary, double eps, int repetition) const {
+    const bool single = m_fits.size() == 1;
+    for (std::size_t k = 0; k < m_fits.size(); ++k)
+        summary.add(solverRecord(m_fits[k].solver, eps, repetition, single ? -1 : static_cast<int>(k)));
+}
+
+LearnerCapabilities LinearErmLearner::capabilities() const {
+    return {m_problem.spec().kind == MechanismKind::ObjPertGauss, true};
+}
+
+std::shared_ptr<const LearnerNoise> LinearErmLearner::drawNoise(std::uint64_t seed, int repetition) const {
+    auto noise = std::make_shared<LinearErmNoise>();
+    noise->draws = m_problem.drawNoise(seed, repetition);
+    return noise;
+}
+
+std::shared_ptr<const TrainedModel> LinearErmLearner::fit(double eps, const LearnerNoise& noise,
+                                                          const TrainedModel* warm, std::stop_token stop,
+                                                          const NewtonCgOptions& options) const {
+    std::vector<Eigen::VectorXd> start;
+    if (warm)
+        start = OneVsRest::minimisers(linearModel(*warm).fits());
+    return std::make_shared<LinearErmModel>(
+        m_problem.fit(eps, draws(noise), warm ? &start : nullptr, std::move(stop), options));
+}
+
+std::shared_ptr<const TrainedModel> LinearErmLearner::fitNonPrivate(std::stop_token stop,
+                                                                    const NewtonCgOptions& options) const {
+    return std::make_shared<LinearErmModel>(m_problem.fitNonPrivate(std::move(stop), options));
+}
+
+double LinearErmLearner::utility(const TrainedModel& model) const {
+    return m_problem.utility(linearModel(model).fits());
+}
+
+TaylorPoint LinearErmLearner::taylorPoint(double eps, const LearnerNoise& noise, const TrainedModel& fit,
+                                          bool secondOrder, std::vector<TaylorPoint>* perModel) const {
+    if (!capabilities().taylor)
+        return PrivateLearner::taylorPoint(eps, noise, fit, secondOrder, perModel);
+    return m_problem.taylorPoint(eps, draws(noise), linearModel(fit).fits(), secondOrder, perModel);
+}
+
+TaylorAnchor LinearErmLearner::taylorAnchor(const LearnerNoise& noise, const TrainedModel& nonPrivate,
+                                            std::vector<TaylorAnchor>* perModel) const {
+    if (!capabilities().taylor)
+        return PrivateLearner::taylorAnchor(noise, nonPrivate, perModel);
+    return m_problem.taylorAnchor(draws(noise), linearModel(nonPrivate).fits(), perModel);
+}
+
+} // namespace elab::core

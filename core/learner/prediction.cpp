@@ -1,0 +1,78 @@
+#include "core/learner/prediction.h"
+
+#include "core/model/linear_objective.h"
+
+#include <cmath>
+
+namespace elab::core {
+
+Eigen::VectorXd linearScores(const FeatureMatrix& X, const Eigen::VectorXd& theta, double intercept) {
+    Eigen::VectorXd s;
+    multiply(X, theta, s);
+    if (intercept != 0.0)
+        s.array() += intercept;
+    return s;
+}
+
+Eigen::MatrixXd linearScores(const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas) {
+    Eigen::MatrixXd s(X.rows(), static_cast<Index>(thetas.size()));
+    for (std::size_t k = 0; k < thetas.size(); ++k)
+        s.col(static_cast<Index>(k)) = linearScores(X, thetas[k]);
+    return s;
+}
+
+Index correctCount(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels) {
+    const Index n = scores.rows(), K = scores.cols();
+    Index correct = 0;
+    if (K == 1) {
+        for (Index i = 0; i < n; ++i)
+            correct += (scores(i, 0) * labels[i] > 0.0) ? 1 : 0;
+        return correct;
+    }
+    for (Index i = 0; i < n; ++i) {
+        const auto label = static_cast<Index>(labels[i]);
+        bool strictlyLargest = true;
+        for (Index k = 0; k < K && strictlyLargest; ++k)
+            strictlyLargest = k == label || scores(i, k) < scores(i, label);
+        correct += strictlyLargest ? 1 : 0;
+    }
+    return correct;
+}
+
+double accuracyOf(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels) {
+    const Index n = scores.rows();
+    return n > 0 ? static_cast<double>(correctCount(scores, labels)) / static_cast<double>(n) : NAN;
+}
+
+double errorRateOf(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels) {
+    const Index n = scores.rows();
+    return n > 0 ? static_cast<double>(n - correctCount(scores, labels)) / static_cast<double>(n) : NAN;
+}
+
+double meanLossOf(const Loss& loss, const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels) {
+    const Index n = scores.rows(), K = scores.cols();
+    if (n == 0)
+        return NAN;
+    if (K == 1) {
+        double sum = 0.0;
+        for (Index i = 0; i < n; ++i)
+            sum += loss.value(scores(i, 0), labels[i]);
+        return sum / static_cast<double>(n);
+    }
+    double total = 0.0;
+    for (Index k = 0; k < K; ++k) {
+        double sum = 0.0;
+        for (Index i = 0; i < n; ++i)
+            sum += loss.value(scores(i, k), static_cast<Index>(labels[i]) == k ? 1.0 : -1.0);
+        total += sum / static_cast<double>(n);
+    }
+    return total / static_cast<double>(K);
+}
+
+double meanSquaredErrorOf(const Eigen::MatrixXd& scores, const Eigen::VectorXd& targets) {
+    const Index n = scores.rows();
+    const Eigen::VectorXd s = scores.col(0); // a plain vector: the same reduction as before issue 10
+    return n > 0 ? (s - targets).squaredNorm() / static_cast<double>(n) : NAN;
+}
+
+} // namespace elab::core

@@ -1,0 +1,35 @@
+#include "core/learner/prepared_problem.h"
+
+#include "core/learner/linear_erm_learner.h"
+
+namespace elab::core {
+
+namespace {
+
+bool sameOptions(const NewtonCgOptions& a, const NewtonCgOptions& b) {
+    return a.gradientTolerance == b.gradientTolerance && a.relativeTolerance == b.relativeTolerance &&
+           a.maxIterations == b.maxIterations && a.maxCgIterations == b.maxCgIterations;
+}
+
+} // namespace
+
+std::shared_ptr<const TrainedModel> PreparedProblem::reference(std::stop_token stop,
+                                                               const NewtonCgOptions& options) const {
+    const std::lock_guard lock(m_mutex);
+    if (m_reference && sameOptions(options, m_referenceOptions))
+        return m_reference;
+    std::shared_ptr<const TrainedModel> fit = m_learner->fitNonPrivate(std::move(stop), options);
+    if (!fit->stopped()) {
+        m_reference = fit;
+        m_referenceOptions = options;
+    }
+    return fit;
+}
+
+std::shared_ptr<const PreparedProblem> prepareLinearProblem(const SweepData& data, const MechanismSpec& spec,
+                                                            UtilityMetric metric, std::shared_ptr<const void> keepAlive) {
+    return std::make_shared<const PreparedProblem>(std::make_shared<const LinearErmLearner>(data, spec, metric),
+                                                   std::move(keepAlive));
+}
+
+} // namespace elab::core

@@ -1,0 +1,45 @@
+#pragma once
+// A prepared problem (issue 10): one learner for one dataset and its settings (model, privacy,
+// metric), with what every run on it shares computed once — the learner's own preparation
+// (linear ERM: the Gram matrix XᵀX/n) at construction, the non-private reference fit on first
+// use. Build one per (dataset, settings) and keep it while they hold: then a slider probe or a
+// single-ε measurement fits only.
+
+#include "core/experiment/sweep_data.h"
+#include "core/learner/private_learner.h"
+
+#include <memory>
+#include <mutex>
+#include <stop_token>
+
+namespace elab::core {
+
+class PreparedProblem {
+public:
+    /// keepAlive: whatever owns the data the learner references (may be null).
+    explicit PreparedProblem(std::shared_ptr<const PrivateLearner> learner, std::shared_ptr<const void> keepAlive = {})
+        : m_learner(std::move(learner)), m_keepAlive(std::move(keepAlive)) {}
+
+    const PrivateLearner& learner() const { return *m_learner; }
+
+    /// The non-private reference fit, fitted on the first call (per solver options) and kept.
+    /// A fit cut short by stop is returned (stopped()) but not kept. Thread: any; concurrent
+    /// callers wait for one fit.
+    std::shared_ptr<const TrainedModel> reference(std::stop_token stop, const NewtonCgOptions& options) const;
+
+private:
+    std::shared_ptr<const PrivateLearner> m_learner;
+    std::shared_ptr<const void> m_keepAlive;
+    mutable std::mutex m_mutex;
+    mutable std::shared_ptr<const TrainedModel> m_reference;
+    mutable NewtonCgOptions m_referenceOptions;
+};
+
+/// The linear ERM problem (core/learner/linear_erm_learner.h) of data at spec and metric.
+/// Throws std::invalid_argument as OneVsRest. data's matrices must outlive the problem, or be
+/// owned by keepAlive.
+std::shared_ptr<const PreparedProblem> prepareLinearProblem(const SweepData& data, const MechanismSpec& spec,
+                                                            UtilityMetric metric,
+                                                            std::shared_ptr<const void> keepAlive = {});
+
+} // namespace elab::core

@@ -1,0 +1,180 @@
+// The learner interface (core/learner/): scores n × K, the one prediction path against the
+// formulas it replaced (exact), capabilities, the prepared problem's cached reference, and a
+// sweep through a prepared problem equal to the convenience call.
+
+#include "core/data/generators.h"
+#include "core/experiment/experiment_data.h"
+#include "core/experiment/utility_sweep.h"
+#include "core/learner/linear_erm_learner.h"
+#include "core/learner/prediction.h"
+#include "core/learner/prepared_problem.h"
+#include "core/model/linear_objective.h"
+#include "core/stability/stability_learner.h"
+
+#include "tests/support/test_support.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace elab::core;
+
+namespace {
+
+Dataset blobs(Index rows, int classes, std::uint64_t seed) {
+    GeneratorOptions options;
+    options.rows = rows;
+    options.classes = classes;
+    options.noise = 0.4;
+    options.seed = seed;
+    return prepareExperimentData(generateDataset("blobs", options), std::nullopt, DataPreparation{}, seed).train;
+}
+
+MechanismSpec spec(MechanismKind kind) { return {kind, Loss(LossKind::Logistic), 1.0, 1e-5}; }
+
+// The binary formulas as written before issue 10 (utility_metric.cpp, stability_learner.cpp).
+double oldBinaryUtility(bool loss, const Loss& l, const FeatureMatrix& X, const Eigen::VectorXd& y,
+                        const Eigen::VectorXd& theta) {
+    Eigen::VectorXd p;
+    multiply(X, theta, p);
+    const Index n = p.size();
+    if (loss) {
+        double sum = 0.0;
+        for (Index i = 0; i < n; ++i)
+            sum += l.value(p[i], y[i]);
+        return sum / static_cast<double>(n);
+    }
+    Index correct = 0;
+    for (Index i = 0; i < n; ++i)
+        correct += (p[i] * y[i] > 0.0) ? 1 : 0;
+    return static_cast<double>(correct) / static_cast<double>(n);
+}
+
+double oldStabilityError(const FeatureMatrix& X, const Eigen::VectorXd& y, const Eigen::VectorXd& theta) {
+    Eigen::VectorXd p;
+    multiply(X, theta, p);
+    Index wrong = 0;
+    for (Index i = 0; i < p.size(); ++i)
+        wrong += y[i] * p[i] <= 0.0 ? 1 : 0;
+    return static_cast<double>(wrong) / static_cast<double>(p.size());
+}
+
+#define ELAB_EXACT(actual, expected)                                                               \
+    do {                                                                                           \
+        const double a_ = (actual), e_ = (expected);                                               \
+        QVERIFY2(a_ == e_, qPrintable(QStringLiteral(#actual ": expected %1, actual %2, difference %3") \
+                                          .arg(e_, 0, 'g', 17)                                     \
+                                          .arg(a_, 0, 'g', 17)                                     \
+                                          .arg(a_ - e_, 0, 'g', 3)));                              \
+    } while (false)
+
+} // namespace
+
+class TestLearner : public QObject {
+    Q_OBJECT
+
+private slots:
+    void scoresShape() {
+        const auto d = elab::test::syntheticBinary(120, 3, 4, {1.0, -1.0}, 0.2, true);
+        const LinearErmLearner binary({d.X, d.y}, spec(MechanismKind::ObjPertGauss), UtilityMetric::TrainLoss);
+        const auto fit = binary.fit(1.0, *binary.drawNoise(1, 0), nullptr, {}, {});
+        QCOMPARE(fit->outputs(), 1);
+        QCOMPARE(fit->scores(d.X).rows(), Index(120));
+        QCOMPARE(fit->scores(d.X).cols(), Index(1));
+
+        const Dataset multi = blobs(150, 3, 2);
+        const LinearErmLearner ovr(sweepDataOf(multi), spec(MechanismKind::ObjPertGauss), UtilityMetric::TrainAccuracy);
+        const auto fit3 = ovr.fit(1.0, *ovr.drawNoise(1, 0), nullptr, {}, {});
+        QCOMPARE(ovr.models(), 3);
+        QCOMPARE(fit3->outputs(), 3);
+        QCOMPARE(fit3->scores(multi.features).rows(), Index(150));
+        QCOMPARE(fit3->scores(multi.features).cols(), Index(3));
+    }
+
+    void predictionPathEqualsOld() {
+        const auto d = elab::test::syntheticBinary(200, 4, 5, {1.0, 0.5}, 0.5, true);
+        const Loss loss(LossKind::Logistic);
+        for (UtilityMetric metric : {UtilityMetric::TrainLoss, UtilityMetric::TrainAccuracy}) {
+            const LinearErmLearner learner({d.X, d.y}, spec(MechanismKind::OutPertGauss), metric);
+            const auto fit = learner.fit(0.7, *learner.drawNoise(3, 1), nullptr, {}, {});
+            const Eigen::VectorXd& theta = dynamic_cast<const LinearErmModel&>(*fit).fits().front().theta;
+            ELAB_EXACT(learner.utility(*fit), oldBinaryUtility(isLossMetric(metric), loss, d.X, d.y, theta));
+            ELAB_EXACT(predictionError(StabilityModel::Logistic, {theta, 0.0}, d.X, d.y),
+                       oldStabilityError(d.X, d.y, theta));
+        }
+    }
+
+    void regressionErrorEqualsOld() {
+        const auto d = elab::test::syntheticBinary(90, 3, 9, {1.0}, 0.3);
+        Eigen::VectorXd theta(3);
+        theta << 0.3, -0.2, 0.7;
+        const LinearModel model{theta, 0.25};
+        Eigen::VectorXd p;
+        multiply(d.X, theta, p);
+        p.array() += 0.25;
+        const double old = (p - d.y).squaredNorm() / static_cast<double>(p.size());
+        ELAB_EXACT(predictionError(StabilityModel::Linear, model, d.X, d.y), old);
+        const Eigen::VectorXd scores = predict(model, d.X);
+        for (Index i = 0; i < p.size(); ++i)
+            ELAB_EXACT(scores[i], p[i]);
+    }
+
+    void capabilities() {
+        const auto d = elab::test::syntheticBinary(80, 3, 6, {1.0}, 0.3, true);
+        const LinearErmLearner gauss({d.X, d.y}, spec(MechanismKind::ObjPertGauss), UtilityMetric::TrainLoss);
+        QVERIFY(gauss.capabilities().taylor);
+        QVERIFY(gauss.capabilities().warmStart);
+        const LinearErmLearner pure({d.X, d.y}, spec(MechanismKind::OutPertPure), UtilityMetric::TrainLoss);
+        QVERIFY(!pure.capabilities().taylor);
+        QVERIFY(pure.capabilities().warmStart);
+        const auto noise = pure.drawNoise(1, 0);
+        const auto fit = pure.fit(1.0, *noise, nullptr, {}, {});
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, pure.taylorPoint(1.0, *noise, *fit, false));
+        // The sweep refuses measuring points for a learner without Taylor estimates.
+        const auto problem = std::make_shared<const PreparedProblem>(
+            std::make_shared<const LinearErmLearner>(SweepData{d.X, d.y}, spec(MechanismKind::OutPertPure),
+                                                     UtilityMetric::TrainLoss));
+        UtilitySweepSpec s;
+        s.grid = {1.0};
+        s.measureAt = {1.0};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runUtilitySweep(*problem, s));
+    }
+
+    void preparedProblemKeepsReference() {
+        const auto d = elab::test::syntheticBinary(150, 4, 7, {1.0, 1.0}, 0.3, true);
+        const auto problem = prepareLinearProblem({d.X, d.y}, spec(MechanismKind::ObjPertGauss), UtilityMetric::TrainLoss);
+        std::stop_source stopped;
+        stopped.request_stop();
+        QVERIFY(problem->reference(stopped.get_token(), {})->stopped()); // cut short: not kept
+        const auto first = problem->reference({}, {});
+        QVERIFY(!first->stopped());
+        QCOMPARE(problem->reference({}, {}).get(), first.get());
+    }
+
+    void sweepOnPreparedProblemEqualsConvenienceCall() {
+        const auto d = elab::test::syntheticBinary(300, 5, 8, {1.0, -0.5}, 0.3, true);
+        UtilitySweepSpec s;
+        s.mechanism = spec(MechanismKind::ObjPertGauss);
+        s.grid = parseEpsGrid("0.2:5:4");
+        s.repeats = 3;
+        s.measureAt = {1.0};
+        s.estimators = {Estimator::FirstOrder, Estimator::Anchored};
+        const auto direct = runUtilitySweep({d.X, d.y}, s);
+        const auto problem = prepareLinearProblem({d.X, d.y}, s.mechanism, s.metric);
+        for (int pass = 0; pass < 2; ++pass) { // the second pass reuses the kept reference
+            const auto viaProblem = runUtilitySweep(*problem, s);
+            QCOMPARE(viaProblem.points.size(), direct.points.size());
+            for (std::size_t g = 0; g < direct.points.size(); ++g)
+                for (std::size_t r = 0; r < direct.points[g].values.size(); ++r)
+                    ELAB_EXACT(viaProblem.points[g].values[r], direct.points[g].values[r]);
+            ELAB_EXACT(viaProblem.nonPrivate, direct.nonPrivate);
+            for (std::size_t k = 0; k < direct.estimates.size(); ++k)
+                for (std::size_t g = 0; g < direct.estimates[k].values.size(); ++g)
+                    ELAB_EXACT(viaProblem.estimates[k].values[g], direct.estimates[k].values[g]);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLearner)
+#include "test_learner.moc"
