@@ -60,15 +60,6 @@ double oldStabilityError(const FeatureMatrix& X, const Eigen::VectorXd& y, const
     return static_cast<double>(wrong) / static_cast<double>(p.size());
 }
 
-#define ELAB_EXACT(actual, expected)                                                               \
-    do {                                                                                           \
-        const double a_ = (actual), e_ = (expected);                                               \
-        QVERIFY2(a_ == e_, qPrintable(QStringLiteral(#actual ": expected %1, actual %2, difference %3") \
-                                          .arg(e_, 0, 'g', 17)                                     \
-                                          .arg(a_, 0, 'g', 17)                                     \
-                                          .arg(a_ - e_, 0, 'g', 3)));                              \
-    } while (false)
-
 } // namespace
 
 class TestLearner : public QObject {
