@@ -6,8 +6,6 @@ namespace elab::ui {
 
 namespace {
 
-constexpr int kFrameMs = 16;
-
 /// Prepares the data as the CLI does and checks that the model can be fitted on it.
 std::shared_ptr<const core::PreparedData> prepare(const core::Dataset& dataset, const StabilitySettings& s,
                                                   core::StabilityModel model) {
@@ -26,10 +24,7 @@ std::shared_ptr<const core::PreparedData> prepare(const core::Dataset& dataset, 
 } // namespace
 
 StabilityController::StabilityController(QObject* parent)
-    : QObject(parent), m_sweep(new JobSlot(QStringLiteral("stability"), this)) {
-    m_coalesce.setSingleShot(true);
-    m_coalesce.setInterval(kFrameMs);
-    connect(&m_coalesce, &QTimer::timeout, this, &StabilityController::applyPending);
+    : ComputeController(parent), m_sweep(addJobSlot(QStringLiteral("stability"), true)) {
     connect(m_sweep, &JobSlot::finished, this, [this](bool cancelled) {
         if (cancelled && !m_state.complete) { // keeps the cells that finished
             m_state.cancelled = true;
@@ -37,12 +32,6 @@ StabilityController::StabilityController(QObject* parent)
         }
     });
     connect(m_sweep, &JobSlot::progress, this, [this](double fraction, const QString&) { m_progress = fraction; });
-    connect(m_sweep, &JobSlot::busyChanged, this, &StabilityController::onSlotBusyChanged);
-    connect(m_sweep, &JobSlot::failed, this, [this](const QString& message) {
-        m_error = message;
-        emit stateChanged();
-        emit failed(message);
-    });
 }
 
 StabilityController::~StabilityController() {
@@ -50,73 +39,32 @@ StabilityController::~StabilityController() {
     waitForIdle();
 }
 
-void StabilityController::waitForIdle() { m_sweep->waitForIdle(); }
-
-bool StabilityController::isBusy() const { return m_havePending || m_coalesce.isActive() || m_sweep->isBusy(); }
-
-void StabilityController::onSlotBusyChanged() {
-    const bool busy = isBusy();
-    if (busy == m_wasBusy)
-        return;
-    m_wasBusy = busy;
-    emit busyChanged(busy);
-    if (!busy)
-        emit idle();
+void StabilityController::reportFailure(const QString& message) {
+    setLastError(message);
+    emit stateChanged();
+    emit failed(message);
 }
 
-void StabilityController::setDataset(std::shared_ptr<const core::Dataset> dataset) {
-    m_dataset = std::move(dataset);
-    m_needSweep = true;
-    if (!m_havePending) {
-        m_pending = m_applied;
-        m_havePending = true;
-    }
-    emit datasetChanged();
-    m_coalesce.start();
-    onSlotBusyChanged();
-}
-
-void StabilityController::setSettings(const StabilitySettings& settings) {
-    m_pending = settings;
-    m_havePending = true;
-    m_coalesce.start();
-    onSlotBusyChanged();
-}
-
-void StabilityController::recompute() {
-    m_needSweep = true;
-    if (!m_havePending) {
-        m_pending = m_applied;
-        m_havePending = true;
-    }
-    m_coalesce.start();
-    onSlotBusyChanged();
-}
-
-void StabilityController::applyPending() {
-    if (!m_havePending)
-        return;
-    const StabilitySettings next = m_pending;
-    m_havePending = false;
+void StabilityController::applySettings(const StabilitySettings& next) {
     if (const std::string problem = next.validate(); !problem.empty()) {
-        m_error = QString::fromStdString(problem); // shown inline; nothing to compute
+        setLastError(QString::fromStdString(problem)); // shown inline; nothing to compute
         emit stateChanged();
-        onSlotBusyChanged();
+        updateBusy();
         return;
     }
-    const bool sweep = m_needSweep || !(next == m_applied) || !m_error.isEmpty() || m_state.cancelled;
+    const bool sweep = rerunRequested() || !(next == m_applied) || !lastError().isEmpty() || m_state.cancelled;
     m_applied = next;
-    if (!sweep || !m_dataset) {
-        onSlotBusyChanged();
+    if (!sweep || !hasDataset()) {
+        updateBusy();
         return;
     }
-    m_needSweep = false;
+    clearRerun();
     startSweep();
-    onSlotBusyChanged();
+    updateBusy();
 }
 
 void StabilityController::startSweep() {
-    auto dataset = m_dataset;
+    auto dataset = this->dataset();
     StabilitySettings s = m_applied;
     if (dataset->targets.kind != core::TaskKind::Multiclass)
         s.positiveClass.reset(); // binarising applies to multiclass labels only
@@ -127,7 +75,7 @@ void StabilityController::startSweep() {
     m_state.methods = s.methods;
     m_state.removal = s.removal;
     m_state.cells.assign(m_state.rho.size() * m_state.methods.size(), std::nullopt);
-    m_error.clear();
+    setLastError({});
     m_progress = 0.0;
     emit stateChanged();
     m_sweep->start(tr("Stability study"), [this, dataset, s, model](JobContext& job) -> std::function<void()> {
@@ -161,13 +109,6 @@ void StabilityController::startSweep() {
             emit stateChanged();
         };
     });
-}
-
-void StabilityController::cancel() {
-    m_coalesce.stop();
-    m_havePending = false;
-    m_sweep->cancel();
-    onSlotBusyChanged();
 }
 
 } // namespace elab::ui

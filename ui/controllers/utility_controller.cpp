@@ -58,12 +58,9 @@ void checkSupported(const core::PreparedData& d, const UtilitySettings& s) {
 } // namespace
 
 UtilityController::UtilityController(QObject* parent)
-    : QObject(parent), m_sweep(new JobSlot(QStringLiteral("sweep"), this)),
-      m_measuring(new JobSlot(QStringLiteral("measuring"), this)), m_probe(new JobSlot(QStringLiteral("probe"), this)),
-      m_verify(new JobSlot(QStringLiteral("verify"), this)) {
-    m_coalesce.setSingleShot(true);
-    m_coalesce.setInterval(kFrameMs);
-    connect(&m_coalesce, &QTimer::timeout, this, &UtilityController::applyPending);
+    : ComputeController(parent), m_sweep(addJobSlot(QStringLiteral("sweep"), true)),
+      m_measuring(addJobSlot(QStringLiteral("measuring"), false)), m_probe(addJobSlot(QStringLiteral("probe"), false)),
+      m_verify(addJobSlot(QStringLiteral("verify"), true)) {
     m_probeTimer.setSingleShot(true);
     m_probeTimer.setInterval(kFrameMs);
     connect(&m_probeTimer, &QTimer::timeout, this, &UtilityController::startProbe);
@@ -73,56 +70,11 @@ UtilityController::UtilityController(QObject* parent)
             emit stateChanged();
         }
     });
-    for (JobSlot* slot : {m_sweep, m_measuring, m_probe, m_verify}) {
-        connect(slot, &JobSlot::busyChanged, this, &UtilityController::onSlotBusyChanged);
-        connect(slot, &JobSlot::failed, this, [this](const QString& message) {
-            m_error = message;
-            emit failed(message);
-        });
-    }
 }
 
 UtilityController::~UtilityController() {
     cancel();
     waitForIdle();
-}
-
-void UtilityController::waitForIdle() {
-    for (JobSlot* slot : {m_sweep, m_measuring, m_probe, m_verify})
-        slot->waitForIdle();
-}
-
-bool UtilityController::isBusy() const {
-    return m_havePending || m_coalesce.isActive() || m_probeTimer.isActive() || m_sweep->isBusy() ||
-           m_measuring->isBusy() || m_probe->isBusy() || m_verify->isBusy();
-}
-
-void UtilityController::onSlotBusyChanged() {
-    const bool busy = isBusy();
-    if (busy == m_wasBusy)
-        return;
-    m_wasBusy = busy;
-    emit busyChanged(busy);
-    if (!busy)
-        emit idle();
-}
-
-void UtilityController::setDataset(std::shared_ptr<const core::Dataset> dataset) {
-    m_dataset = std::move(dataset);
-    m_needSweep = true;
-    if (!m_havePending) {
-        m_pending = m_applied;
-        m_havePending = true;
-    }
-    m_coalesce.start();
-    onSlotBusyChanged();
-}
-
-void UtilityController::setSettings(const UtilitySettings& settings) {
-    m_pending = settings;
-    m_havePending = true;
-    m_coalesce.start();
-    onSlotBusyChanged();
 }
 
 void UtilityController::setCurrentEps(double eps, bool preview) {
@@ -135,33 +87,29 @@ void UtilityController::setCurrentEps(double eps, bool preview) {
         if (m_state.nonPrivate)
             m_state.probe = ProbeResult{eps, *m_state.nonPrivate, 0.0, m_applied.repeats, true};
         emit stateChanged();
-        onSlotBusyChanged();
+        updateBusy();
         return;
     }
     m_probeTimer.start();
     emit stateChanged(); // the instant estimate moves now; the measured value follows
-    onSlotBusyChanged();
+    updateBusy();
 }
 
-void UtilityController::applyPending() {
-    if (!m_havePending)
-        return;
-    const UtilitySettings next = m_pending;
-    m_havePending = false;
+void UtilityController::applySettings(const UtilitySettings& next) {
     if (!next.validate().empty()) {
-        onSlotBusyChanged(); // the panel shows the problem inline; nothing to compute
+        updateBusy(); // the panel shows the problem inline; nothing to compute
         return;
     }
-    const bool sweep = m_needSweep || !sameSweep(next, m_applied);
+    const bool sweep = rerunRequested() || !sameSweep(next, m_applied);
     const bool measuring = next.measureAt != m_applied.measureAt;
     const bool probe = next.currentEps != m_applied.currentEps;
     m_applied = next;
-    if (!m_dataset) {
-        onSlotBusyChanged();
+    if (!hasDataset()) {
+        updateBusy();
         return;
     }
     if (sweep) {
-        m_needSweep = false;
+        clearRerun();
         startSweep();
     } else {
         if (measuring)
@@ -170,7 +118,7 @@ void UtilityController::applyPending() {
             startProbe();
         emit stateChanged(); // estimators, target or ε: drawn from what is there
     }
-    onSlotBusyChanged();
+    updateBusy();
 }
 
 void UtilityController::startSweep() {
@@ -179,9 +127,9 @@ void UtilityController::startSweep() {
     m_state = UtilityState{};
     m_state.grid = m_applied.grid();
     m_state.points.assign(m_state.grid.size(), std::nullopt);
-    m_error.clear();
+    setLastError({});
     emit stateChanged();
-    auto dataset = m_dataset;
+    auto dataset = this->dataset();
     const UtilitySettings s = m_applied;
     m_sweep->start(tr("Utility sweep"), [this, dataset, s](JobContext& job) -> std::function<void()> {
         core::DataPreparation preparation;
@@ -253,7 +201,7 @@ void UtilityController::startMeasuring() {
 }
 
 void UtilityController::startProbe() {
-    if (!m_state.data || m_havePending)
+    if (!m_state.data || hasPending())
         return;
     const double eps = m_applied.currentEps;
     if (!(eps > 0.0) || std::isinf(eps))
@@ -290,7 +238,7 @@ void UtilityController::verifyTarget() {
     else if (!s.estimatesApply())
         problem = tr("Verification refines Taylor estimates: it needs Gaussian objective perturbation and a loss metric.");
     if (!problem.isEmpty()) {
-        m_error = problem;
+        setLastError(problem);
         emit failed(problem);
         return;
     }
@@ -320,12 +268,8 @@ void UtilityController::verifyTarget() {
 }
 
 void UtilityController::cancel() {
-    m_coalesce.stop();
     m_probeTimer.stop();
-    m_havePending = false;
-    for (JobSlot* slot : {m_sweep, m_measuring, m_probe, m_verify})
-        slot->cancel();
-    onSlotBusyChanged();
+    ComputeController::cancel();
 }
 
 double UtilityController::estimateAt(std::size_t m, core::Estimator estimator, double eps) const {

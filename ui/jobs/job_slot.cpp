@@ -1,4 +1,4 @@
-#include "ui/controllers/job_slot.h"
+#include "ui/jobs/job_slot.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
