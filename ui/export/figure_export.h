@@ -6,8 +6,8 @@
 
 #include "ui/charts/chart_data.h"
 #include "ui/charts/chart_export.h"
-#include "ui/controllers/stability_state.h"
-#include "ui/controllers/utility_state.h"
+#include "ui/views/stability/stability_state.h"
+#include "ui/views/utility/utility_state.h"
 #include "ui/session/session.h"
 
 #include <QByteArray>

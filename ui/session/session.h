@@ -7,9 +7,9 @@
 // Export sidecars carry the same object (plus what was exported), so a sidecar opens as a
 // session. Any thread (plain values).
 
-#include "ui/controllers/load_request.h"
-#include "ui/stability/stability_settings.h"
-#include "ui/utility/utility_settings.h"
+#include "ui/dataset/load_request.h"
+#include "ui/views/stability/stability_settings.h"
+#include "ui/views/utility/utility_settings.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,9 +1,9 @@
 #include "ui/session/session_actions.h"
 
-#include "ui/controllers/loaded_dataset.h"
-#include "ui/main_window.h"
-#include "ui/stability/stability_view.h"
-#include "ui/utility/utility_view.h"
+#include "ui/dataset/loaded_dataset.h"
+#include "ui/shell/main_window.h"
+#include "ui/views/stability/stability_view.h"
+#include "ui/views/utility/utility_view.h"
 
 #include "core/data/builtin_catalog.h"
 #include "core/data/generators.h"
