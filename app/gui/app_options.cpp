@@ -1,5 +1,7 @@
 #include "app/gui/app_options.h"
 
+#include "ui/views/view_catalog.h"
+
 #include "core/data/builtin_catalog.h"
 #include "core/privacy/mechanism.h"
 
@@ -87,7 +89,7 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
         QCoreApplication::translate("main", "Open a saved session (dataset and settings)."),
         QStringLiteral("FILE"));
     const QCommandLineOption view(QStringLiteral("view"),
-                                  QCoreApplication::translate("main", "Tab to show: utility (default), stability or data."),
+                                  QCoreApplication::translate("main", "Tab to show: %1 (default: utility).").arg(ui::viewIdList()),
                                   QStringLiteral("VIEW"), QStringLiteral("utility"));
     const QCommandLineOption exportFile(
         QStringLiteral("export"),
@@ -161,12 +163,12 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
     }
     options.session = parser.value(session);
     options.view = parser.value(view);
-    if (options.view != QLatin1String("utility") && options.view != QLatin1String("data") &&
-        options.view != QLatin1String("stability"))
-        return reject(QStringLiteral("bad --view '%1' (utility, stability or data)").arg(options.view));
-    if (options.view == QLatin1String("data") && !options.exports.isEmpty())
-        return reject(QStringLiteral("--export needs --view utility or stability (the Data tab has no figure)"));
+    const ui::ViewType* viewType = ui::findViewType(options.view);
+    if (!viewType)
+        return reject(QStringLiteral("bad --view '%1' (%2)").arg(options.view, ui::viewIdList()));
     options.exports = parser.values(exportFile);
+    if (!viewType->hasFigures && !options.exports.isEmpty())
+        return reject(QStringLiteral("--export needs a view with a figure (the %1 view has none)").arg(options.view));
     for (const QString& file : options.exports) {
         const QString suffix = file.section(QLatin1Char('.'), -1).toLower();
         if (suffix != QLatin1String("svg") && suffix != QLatin1String("pdf") && suffix != QLatin1String("png"))

@@ -36,8 +36,7 @@ int runApplication(const AppOptions& options) {
         job.screenshot = options.screenshot;
         job.exports = options.exports;
         job.dpi = options.dpi;
-        job.waitForUtility = options.view == QLatin1String("utility");
-        job.waitForStability = options.view == QLatin1String("stability");
+        job.view = options.view;
         batch = std::make_unique<BatchRunner>(&window, job);
     }
     window.show();

@@ -1,11 +1,9 @@
 #include "app/gui/batch_runner.h"
 
-#include "ui/views/stability/stability_controller.h"
-#include "ui/views/utility/utility_controller.h"
-#include "ui/export/figure_export.h"
-#include "ui/shell/main_window.h"
+#include "ui/jobs/compute_controller.h"
 #include "ui/session/session_actions.h"
-#include "ui/views/utility/utility_view.h"
+#include "ui/shell/main_window.h"
+#include "ui/views/view_catalog.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -45,22 +43,19 @@ BatchRunner::BatchRunner(MainWindow* window, BatchJob job, QObject* parent)
         std::fprintf(stderr, "epsilonlab: %s\n", qPrintable(message));
         finish(1);
     });
-    UtilityController* utility = window->utilityController();
-    connect(utility, &UtilityController::idle, this, &BatchRunner::checkDone);
-    connect(utility, &UtilityController::failed, this, [this](const QString& message) {
-        if (!m_job.waitForUtility)
-            return;
-        std::fprintf(stderr, "epsilonlab: utility view: %s\n", qPrintable(message));
-        finish(1);
-    });
-    StabilityController* stability = window->stabilityController();
-    connect(stability, &StabilityController::idle, this, &BatchRunner::checkDone);
-    connect(stability, &StabilityController::failed, this, [this](const QString& message) {
-        if (!m_job.waitForStability)
-            return;
-        std::fprintf(stderr, "epsilonlab: stability view: %s\n", qPrintable(message));
-        finish(1);
-    });
+    for (std::size_t i = 0; i < window->views().size(); ++i) {
+        ComputeControllerBase* controller = window->views()[i]->controller();
+        if (!controller)
+            continue;
+        const QString id = window->viewType(i).id;
+        connect(controller, &ComputeControllerBase::idle, this, &BatchRunner::checkDone);
+        connect(controller, &ComputeControllerBase::failed, this, [this, id](const QString& message) {
+            if (id != m_job.view)
+                return;
+            std::fprintf(stderr, "epsilonlab: %s view: %s\n", qPrintable(id), qPrintable(message));
+            finish(1);
+        });
+    }
     QTimer::singleShot(kTimeoutMs, this, [this] {
         std::fprintf(stderr, "epsilonlab: timed out waiting for the computation\n");
         finish(3);
@@ -77,15 +72,9 @@ void BatchRunner::onDatasetShown() {
 void BatchRunner::checkDone() {
     if (!m_shown || m_done)
         return;
-    if (m_job.waitForUtility) {
-        const UtilityController* utility = m_window->utilityController();
-        if (utility->isBusy() || !utility->state().sweepComplete)
+    if (View* view = m_window->view(m_job.view); view && view->controller()) {
+        if (view->controller()->isBusy() || !view->complete())
             return; // idle() fires again when the rest has finished
-    }
-    if (m_job.waitForStability) {
-        const StabilityController* stability = m_window->stabilityController();
-        if (stability->isBusy() || !stability->state().complete)
-            return;
     }
     QTimer::singleShot(kSettleMs, this, [this] { finish(writeAll() ? 0 : 1); });
 }

@@ -8,7 +8,7 @@
 #include "ui/charts/chart_view.h"
 #include "ui/dataset/load_controller.h"
 #include "ui/views/utility/utility_controller.h"
-#include "ui/export/figure_export.h"
+#include "ui/views/utility/utility_export.h"
 #include "ui/shell/main_window.h"
 #include "ui/session/session_actions.h"
 #include "ui/views/utility/eps_slider.h"

@@ -1,8 +1,11 @@
 #include "ui/session/session.h"
 
 #include "ui/session/session_json.h"
+#include "ui/views/view_catalog.h"
 
+#include <QDateTime>
 #include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 
 #include <cmath>
@@ -236,10 +239,20 @@ Ordered sessionJson(const Session& session) {
                     {"missing", missingName(session.dataset.options.csv.missing)},
                     {"sha256", session.sha256.toStdString()}};
     j["view"] = session.view.toStdString();
-    j["utility"] = toJson(session.utility);
-    j["stability"] = toJson(session.stability);
+    for (const ViewType& type : viewCatalog())
+        if (type.writeSettings)
+            j[type.id.toStdString()] = type.writeSettings(session);
     return j;
 }
+
+Ordered exportHeader(const QString& figureFile) {
+    Ordered e;
+    e["figure"] = QFileInfo(figureFile).fileName().toStdString();
+    e["created_utc"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    return e;
+}
+
+Ordered jsonNumber(double v) { return std::isfinite(v) ? Ordered(v) : Ordered(); }
 
 } // namespace detail
 
@@ -272,12 +285,15 @@ std::optional<Session> sessionFromJson(const QByteArray& json, QString* error) {
             throw std::runtime_error("dataset.missing: unknown value '" + missing + "'");
         s.sha256 = QString::fromStdString(detail::value<std::string>(d, "dataset", "sha256"));
         s.view = QString::fromStdString(detail::value<std::string>(j, "", "view"));
-        if (s.view != QLatin1String("utility") && s.view != QLatin1String("data") &&
-            s.view != QLatin1String("stability"))
+        if (!findViewType(s.view))
             throw std::runtime_error("view: unknown view '" + s.view.toStdString() + "'");
-        s.utility = detail::utilitySettingsFromJson(detail::member(j, "", "utility"));
-        if (j.contains("stability"))
-            s.stability = detail::stabilitySettingsFromJson(j["stability"]);
+        for (const ViewType& type : viewCatalog()) {
+            if (!type.readSettings)
+                continue;
+            const std::string key = type.id.toStdString();
+            if (type.settingsRequired || j.contains(key))
+                type.readSettings(detail::member(j, "", key.c_str()), s);
+        }
         return s;
     } catch (const std::exception& e) {
         if (error)

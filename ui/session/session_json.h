@@ -18,4 +18,10 @@ StabilitySettings stabilitySettingsFromJson(const nlohmann::json& j);
 
 nlohmann::ordered_json sessionJson(const Session& session);
 
+/// The start of an export's "export" block: {"figure": file name, "created_utc": now}.
+nlohmann::ordered_json exportHeader(const QString& figureFile);
+
+/// NaN and ∞ are not JSON numbers: null.
+nlohmann::ordered_json jsonNumber(double v);
+
 } // namespace elab::ui::detail

@@ -1,22 +1,18 @@
 #include "ui/shell/main_window.h"
 
-#include "ui/dataset/load_controller.h"
-#include "ui/views/stability/stability_controller.h"
-#include "ui/views/utility/utility_controller.h"
-#include "ui/views/data/data_view.h"
 #include "ui/dataset/dataset_panel.h"
 #include "ui/dataset/dataset_text.h"
+#include "ui/dataset/load_controller.h"
 #include "ui/export/figure_export.h"
-#include "ui/shell/job_indicator.h"
+#include "ui/jobs/compute_controller.h"
 #include "ui/session/session_actions.h"
-#include "ui/views/stability/stability_view.h"
-#include "ui/views/utility/mechanism_panel.h"
-#include "ui/views/utility/utility_view.h"
+#include "ui/shell/job_indicator.h"
+#include "ui/views/view_catalog.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QFileDialog>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QKeySequence>
@@ -58,20 +54,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("EpsilonLab"));
     keepACoreForTheGui();
     m_controller = new LoadController(this);
-    m_utility = new UtilityController(this);
     m_panel = new DatasetPanel(this);
-    m_mechanism = new MechanismPanel(this);
-    m_dataView = new DataView(this);
-    m_utilityView = new UtilityView(m_utility, m_mechanism, this);
-    m_stability = new StabilityController(this);
-    m_stabilityView = new StabilityView(m_stability, this);
+    for (const ViewType& type : viewCatalog()) {
+        m_views.push_back(type.create(this, *this));
+        m_types.push_back(&type);
+    }
     m_sessions = new SessionActions(this);
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_utilityView, tr("Utility vs ε"));
-    m_tabs->addTab(m_stabilityView, tr("Stability"));
-    m_tabs->addTab(m_dataView, tr("Data"));
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::syncStabilityDataset);
+    for (std::size_t i = 0; i < m_views.size(); ++i)
+        m_tabs->addTab(m_views[i]->widget(), m_types[i]->title);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::syncCurrentView);
 
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->addWidget(buildLeftColumn());
@@ -99,9 +92,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_jobs->finish(tr("Loading %1 cancelled").arg(displayName(request)));
         m_panel->revertToShown();
     });
-    connect(m_utility, &UtilityController::failed, this, [this](const QString& message) {
-        statusBar()->showMessage(tr("Utility view: %1").arg(message), 8000);
-    });
+    syncCurrentView();
     resize(1400, 900);
 }
 
@@ -112,7 +103,9 @@ QWidget* MainWindow::buildLeftColumn() {
     auto* layout = new QVBoxLayout(column);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_panel);
-    layout->addWidget(m_mechanism);
+    for (const auto& v : m_views)
+        if (QWidget* side = v->sidePanel())
+            layout->addWidget(side);
     layout->addStretch(1);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(column);
@@ -124,17 +117,20 @@ QWidget* MainWindow::buildLeftColumn() {
 }
 
 void MainWindow::connectJobs() {
-    // Two indicators: loading, and the utility computations (sweep, verification).
+    // Two indicators: loading, and the views' computations (sweeps, verification).
     connect(m_jobs, &JobIndicator::cancelRequested, m_controller, &LoadController::cancel);
     connect(m_controller, &LoadController::started, this,
             [this](const LoadRequest& request) { m_jobs->start(tr("Loading %1").arg(displayName(request))); });
     connect(m_controller, &LoadController::progress, m_jobs, &JobIndicator::setProgress);
     connect(m_computeJobs, &JobIndicator::cancelRequested, this, [this] {
-        m_utility->cancel();
-        m_stability->cancel();
+        for (const auto& v : m_views)
+            if (ComputeControllerBase* c = v->controller())
+                c->cancel();
     });
-    for (JobSlot* slot : {m_utility->sweepSlot(), m_utility->verifySlot(), m_stability->sweepSlot()})
-        connectJobSlot(slot, m_computeJobs);
+    for (const auto& v : m_views)
+        if (ComputeControllerBase* c = v->controller())
+            for (JobSlot* slot : c->indicatedSlots())
+                connectJobSlot(slot, m_computeJobs);
 }
 
 void MainWindow::connectJobSlot(JobSlot* slot, JobIndicator* indicator) {
@@ -147,11 +143,23 @@ void MainWindow::connectJobSlot(JobSlot* slot, JobIndicator* indicator) {
             [indicator, slot](const QString&) { indicator->finish(tr("%1 failed").arg(slot->what())); });
 }
 
-void MainWindow::syncStabilityDataset() {
-    // The mechanism panel belongs to the utility view; the stability view has its own form.
-    m_mechanism->setVisible(m_tabs->currentWidget() != m_stabilityView);
-    if (m_tabs->currentWidget() == m_stabilityView && m_current.isValid() && m_stability->dataset() != m_current.data)
-        m_stability->setDataset(m_current.data);
+View* MainWindow::currentViewObject() const {
+    const int index = m_tabs->currentIndex();
+    return index >= 0 && static_cast<std::size_t>(index) < m_views.size() ? m_views[static_cast<std::size_t>(index)].get()
+                                                                          : nullptr;
+}
+
+void MainWindow::syncCurrentView() {
+    View* shown = currentViewObject();
+    if (!shown)
+        return;
+    // A side panel shows with its view, and with a view that has no form of its own.
+    const bool othersToo = !shown->sidePanel() && !shown->hidesSidePanels();
+    for (const auto& v : m_views)
+        if (QWidget* side = v->sidePanel())
+            side->setVisible(v.get() == shown || othersToo);
+    if (m_current.isValid())
+        shown->becameCurrent();
 }
 
 void MainWindow::buildMenus() {
@@ -165,7 +173,10 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     QAction* exportFigure = file->addAction(tr("&Export figure…"), this, &MainWindow::exportFigureInteractively);
     exportFigure->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    file->addAction(tr("&Copy figure"), this, [this] { charts::copyChartToClipboard(m_utilityView->chartData()); });
+    file->addAction(tr("&Copy figure"), this, [this] {
+        if (View* shown = currentViewObject(); shown && !shown->figures().isEmpty())
+            charts::copyChartToClipboard(shown->figures().constFirst().chart);
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -175,42 +186,44 @@ void MainWindow::load(const LoadRequest& request) { m_controller->load(request);
 
 QString MainWindow::datasetStatusText() const { return m_datasetStatus->text(); }
 
-void MainWindow::showView(const QString& view) {
-    QWidget* tab = view == QLatin1String("data")        ? static_cast<QWidget*>(m_dataView)
-                   : view == QLatin1String("stability") ? static_cast<QWidget*>(m_stabilityView)
-                                                        : static_cast<QWidget*>(m_utilityView);
-    m_tabs->setCurrentWidget(tab);
+void MainWindow::showStatusMessage(const QString& text, int milliseconds) {
+    statusBar()->showMessage(text, milliseconds);
+}
+
+View* MainWindow::view(const QString& id) const {
+    for (std::size_t i = 0; i < m_views.size(); ++i)
+        if (m_types[i]->id == id)
+            return m_views[i].get();
+    return nullptr;
+}
+
+void MainWindow::showView(const QString& id) {
+    int index = 0;
+    for (std::size_t i = 0; i < m_types.size(); ++i)
+        if (m_types[i]->id == id)
+            index = static_cast<int>(i);
+    m_tabs->setCurrentIndex(index);
 }
 
 QString MainWindow::currentView() const {
-    QWidget* tab = m_tabs->currentWidget();
-    return tab == m_dataView ? QStringLiteral("data") : tab == m_stabilityView ? QStringLiteral("stability")
-                                                                               : QStringLiteral("utility");
+    const int index = m_tabs->currentIndex();
+    return index >= 0 ? m_types[static_cast<std::size_t>(index)]->id : QString();
 }
 
 void MainWindow::showDataset(const LoadedDataset& loaded) {
     m_current = loaded;
-    m_dataView->setDataset(loaded);
+    for (const auto& v : m_views)
+        v->prepareDataset(loaded);
     m_panel->setShown(loaded);
     const core::Dataset& d = *loaded.data;
-    const bool regression = d.targets.kind == core::TaskKind::Regression;
-    QStringList classes;
-    for (const auto& name : d.targets.classNames)
-        classes << QString::fromStdString(name);
-    const UtilitySettings settings = m_utilityView->composedSettings();
-    const auto trainRows = static_cast<long long>(static_cast<double>(d.rows()) * (1.0 - settings.testFraction));
-    m_mechanism->setDataShape(trainRows, d.featureCount(), d.targets.kind == core::TaskKind::Multiclass, classes,
-                              regression);
-    m_utilityView->setDatasetName(QString::fromStdString(d.name));
-    m_stabilityView->setDatasetName(QString::fromStdString(d.name));
     m_datasetStatus->setText(statusText(d));
     m_datasetStatus->setToolTip(QString::fromStdString(d.provenance.sha256));
     setWindowTitle(tr("EpsilonLab — %1").arg(QString::fromStdString(d.name)));
     m_jobs->finish();
     emit datasetShown(loaded); // session actions apply a pending session's settings here
-    m_utilityView->pushSettingsNow();
-    m_utility->setDataset(loaded.data);
-    syncStabilityDataset();
+    for (const auto& v : m_views)
+        v->setDataset(loaded);
+    syncCurrentView();
 }
 
 void MainWindow::showError(const QString& title, const QString& text, const QString& details) {
@@ -236,10 +249,7 @@ void MainWindow::reportFailure(const QString& message, const LoadRequest& reques
 }
 
 void MainWindow::exportFigureInteractively() {
-    const bool stability = currentView() == QLatin1String("stability");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export figure"),
-                                                      stability ? QStringLiteral("stability.svg")
-                                                                : QStringLiteral("utility.svg"),
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export figure"), currentView() + QStringLiteral(".svg"),
                                                       tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"));
     if (path.isEmpty())
         return;
@@ -259,20 +269,24 @@ void MainWindow::exportFigureInteractively() {
 }
 
 QStringList MainWindow::exportCurrentView(const QString& path, const charts::ExportOptions& options, QString* error) {
-    FigureExport request;
-    request.path = path;
-    request.options = options;
+    View* shown = currentViewObject();
+    const QList<ViewFigure> figures = shown ? shown->figures() : QList<ViewFigure>();
+    if (figures.isEmpty()) {
+        if (error)
+            *error = tr("the %1 view has no figure to export").arg(currentView());
+        return {};
+    }
     const Session session = m_sessions->currentSession();
-    if (currentView() != QLatin1String("stability"))
-        return exportFigure(m_utilityView->chartData(), session, m_utility->state(), request, error);
-    // Two charts: NAME-test-error.EXT and NAME-marginal-error.EXT, each with CSV and sidecar.
-    QStringList written;
     const QFileInfo info(path);
-    const char* names[] = {"-test-error.", "-marginal-error."};
-    for (int which = 0; which < 2; ++which) {
-        request.path = info.dir().filePath(info.completeBaseName() + QLatin1String(names[which]) + info.suffix());
-        written << exportStabilityFigure(m_stabilityView->chartData(which), session, m_stability->state(), request,
-                                         error);
+    QStringList written;
+    for (const ViewFigure& figure : figures) {
+        FigureExport request;
+        request.path = figures.size() == 1
+                           ? path
+                           : info.dir().filePath(info.completeBaseName() + figure.suffix + QLatin1Char('.') + info.suffix());
+        request.options = options;
+        const QByteArray sidecar = request.withSidecar ? figure.sidecar(session, request.path) : QByteArray();
+        written << writeFigure(figure.chart, sidecar, request, error);
         if (error && !error->isEmpty())
             break;
     }
