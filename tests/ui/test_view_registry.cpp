@@ -125,6 +125,24 @@ private slots:
         QCOMPARE(sessionToJson(second.sessionActions()->currentSession()), sessionToJson(saved));
     }
 
+    void newViewsKeepTheirBlockInTheSession() {
+        ViewType type;
+        type.id = QStringLiteral("probe");
+        keepSettingsInSession(type, [](const nlohmann::json& block) {
+            if (!block.is_object() || !block.contains("n") || !block["n"].is_number_integer())
+                throw std::runtime_error("probe.n: expected an integer");
+        });
+        Session a;
+        QVERIFY(type.writeSettings(a).is_null()); // no block: none written
+        a.viewSettings[type.id] = QByteArrayLiteral("{\"n\":3}");
+        const nlohmann::ordered_json block = type.writeSettings(a);
+        QCOMPARE(block["n"].get<int>(), 3);
+        Session b;
+        type.readSettings(nlohmann::json::parse(block.dump()), b);
+        QCOMPARE(b.viewSettings.value(type.id), a.viewSettings.value(type.id));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, type.readSettings(nlohmann::json::parse("{\"n\":\"x\"}"), b));
+    }
+
     void everyViewExportsItsFigures() {
         MainWindow w;
         w.setErrorDialogsEnabled(false);

@@ -4,6 +4,10 @@
 #include "ui/views/stability/stability_tab.h"
 #include "ui/views/utility/utility_tab.h"
 
+#include "ui/session/session.h"
+
+#include <nlohmann/json.hpp>
+
 namespace elab::ui {
 
 const std::vector<ViewType>& viewCatalog() {
@@ -21,6 +25,19 @@ const ViewType* findViewType(const QString& id) {
         if (type.id == id)
             return &type;
     return nullptr;
+}
+
+void keepSettingsInSession(ViewType& type, std::function<void(const nlohmann::json&)> validate) {
+    const QString id = type.id;
+    type.writeSettings = [id](const Session& session) {
+        const auto it = session.viewSettings.constFind(id);
+        return it == session.viewSettings.cend() ? nlohmann::ordered_json()
+                                                 : nlohmann::ordered_json::parse(it->toStdString());
+    };
+    type.readSettings = [id, validate = std::move(validate)](const nlohmann::json& block, Session& session) {
+        validate(block);
+        session.viewSettings[id] = QByteArray::fromStdString(block.dump());
+    };
 }
 
 QString viewIdList() {

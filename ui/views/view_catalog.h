@@ -22,13 +22,20 @@ struct ViewType {
     bool hasFigures = false; ///< --export and File ▸ Export figure apply
     /// Builds the view; its widgets and controller are parented to parent (the window).
     std::function<std::unique_ptr<View>(QWidget* parent, ViewHost& host)> create;
-    /// The view's settings block in a session file ({"<id>": {…}}); empty: none.
+    /// The view's settings block in a session file ({"<id>": {…}}); empty: none; a null
+    /// result writes no block.
     std::function<nlohmann::ordered_json(const Session&)> writeSettings;
     /// Parses the block into the session; throws std::runtime_error naming the field.
     std::function<void(const nlohmann::json&, Session&)> readSettings;
     /// A session without the block is rejected ("<id>: missing"); else it gets the defaults.
     bool settingsRequired = false;
 };
+
+/// For a view whose session block is kept as JSON text in Session::viewSettings[id] (its
+/// saveSettings/restoreSettings write and read it there): sets type.writeSettings and
+/// type.readSettings. validate(block) throws std::runtime_error naming the field; a session
+/// without the block opens with the view's defaults. Call after setting type.id.
+void keepSettingsInSession(ViewType& type, std::function<void(const nlohmann::json&)> validate);
 
 /// Every view, in tab order.
 const std::vector<ViewType>& viewCatalog();

@@ -1,7 +1,7 @@
 #include "ui/views/stability/stability_tab.h"
 
 #include "ui/dataset/loaded_dataset.h"
-#include "ui/session/session_json.h"
+#include "ui/views/stability/stability_settings_json.h"
 #include "ui/views/stability/stability_controller.h"
 #include "ui/views/stability/stability_export.h"
 #include "ui/views/stability/stability_view.h"

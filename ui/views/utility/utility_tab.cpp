@@ -1,7 +1,7 @@
 #include "ui/views/utility/utility_tab.h"
 
 #include "ui/dataset/loaded_dataset.h"
-#include "ui/session/session_json.h"
+#include "ui/views/utility/utility_settings_json.h"
 #include "ui/views/utility/mechanism_panel.h"
 #include "ui/views/utility/utility_controller.h"
 #include "ui/views/utility/utility_export.h"
