@@ -1,6 +1,6 @@
 #pragma once
 // Command line of the GUI: epsilonlab [--data SPEC] [--label COL] [--missing POLICY]
-// [--mechanism M] [--session FILE] [--view utility|data] [--eps E] [--target U]
+// [--mechanism M] [--session FILE] [--view ID] [--eps E] [--target U]
 // [--screenshot FILE.png] [--export FILE.svg|.pdf|.png ...] [--dpi N] [--size WxH].
 // With --screenshot or --export the view's computation runs to completion, the files are
 // written and the program exits (batch mode). GUI thread, before the window exists.
@@ -23,7 +23,7 @@ struct AppOptions {
     QSize size{1400, 900};
     QString mechanism;  ///< "" = the default mechanism; else a core mechanism name
     QString session;    ///< session file to open (its dataset replaces --data)
-    QString view = QStringLiteral("utility"); ///< tab shown: "utility" or "data"
+    QString view = QStringLiteral("utility"); ///< tab shown: a registered view id (ui/views/view_catalog.h)
     QStringList exports;  ///< figures to export (suffix: .png, .svg, .pdf), with CSV + JSON beside
     int dpi = 150;        ///< PNG export resolution
     std::optional<double> eps;    ///< slider ε (+∞ allowed: "inf")
