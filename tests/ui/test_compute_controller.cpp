@@ -141,6 +141,7 @@ private slots:
         CountController c;
         QSignalSpy idle(&c, &ui::ComputeControllerBase::idle);
         QSignalSpy failed(&c, &ui::ComputeControllerBase::failed);
+        QSignalSpy stale(c.slot(), &JobSlot::staleResultDropped);
         c.gate = false;
         c.setSettings({5});
         c.setDataset(emptyDataset());
@@ -149,8 +150,7 @@ private slots:
         QVERIFY(!c.isBusy());
         QCOMPARE(idle.count(), 1);
         c.gate = true;
-        c.waitForIdle();
-        QTest::qWait(20); // the stopped run's delivery arrives and is dropped
+        QTRY_COMPARE(stale.count(), 1); // the stopped run's delivery arrives and is dropped
         QCOMPARE(c.delivered(), -1);
 
         c.setSettings({-1});

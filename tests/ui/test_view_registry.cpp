@@ -2,8 +2,10 @@
 // every registered view is a tab with its title, in catalog order, and shows by id; every
 // view's settings round-trip through a session file and into another window; every view
 // with figures exports each figure with its CSV and a sidecar that opens as a session, and
-// a view without one says so. Nothing here names a view: a new view is covered by adding it.
+// a view without one says so; batch mode waits for each view's computation and writes its
+// files. Nothing here names a view: a new view is covered by adding it.
 
+#include "app/gui/batch_runner.h"
 #include "tests/ui/gui_test_support.h"
 #include "ui/jobs/compute_controller.h"
 #include "ui/session/session_actions.h"
@@ -178,6 +180,38 @@ private slots:
                 QVERIFY2(session.has_value(), qPrintable(file + QStringLiteral(": ") + error));
                 QCOMPARE(session->view, type.id);
                 QCOMPARE(session->dataset.spec, kData);
+            }
+        }
+    }
+
+    void batchModeWaitsForEachView() {
+        const Session small = smallSession();
+        for (const ViewType& type : viewCatalog()) {
+            MainWindow w;
+            BatchJob job;
+            job.view = type.id;
+            job.screenshot = m_dir.filePath(QStringLiteral("batch-%1.png").arg(type.id));
+            if (type.hasFigures)
+                job.exports << m_dir.filePath(QStringLiteral("batch-%1.svg").arg(type.id));
+            BatchRunner runner(&w, job);
+            w.show();
+            w.showView(type.id);
+            for (const auto& view : w.views())
+                view->restoreSettings(small);
+            w.load(test::request(kData));
+            // The screenshot is written last, once the view's computation has finished.
+            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(job.screenshot), kTimeout);
+            View* view = w.view(type.id);
+            QVERIFY(settled(*view));
+            if (type.hasFigures) {
+                const QFileInfo svg(job.exports.front());
+                for (const ViewFigure& figure : view->figures()) {
+                    const QString base = view->figures().size() == 1 ? svg.completeBaseName()
+                                                                      : svg.completeBaseName() + figure.suffix;
+                    for (const char* suffix : {".svg", ".csv", ".json"})
+                        QVERIFY2(QFileInfo::exists(svg.dir().filePath(base + QLatin1String(suffix))),
+                                 qPrintable(base + QLatin1String(suffix)));
+                }
             }
         }
     }
