@@ -1,7 +1,7 @@
 // The GUI's composition root: parse the command line, hand over to the ui layer.
 
-#include "ui/app_options.h"
-#include "ui/application.h"
+#include "app/gui/app_options.h"
+#include "app/gui/application.h"
 
 #include <QApplication>
 

@@ -19,12 +19,12 @@
 // Writes bench_gui_stall.json in the working directory and appends JSON lines to
 // EPSILONLAB_BENCH_OUT. QT_QPA_PLATFORM defaults to offscreen.
 
-#include "ui/application.h"
-#include "ui/controllers/load_request.h"
-#include "ui/controllers/utility_controller.h"
-#include "ui/main_window.h"
-#include "ui/utility/eps_slider.h"
-#include "ui/utility/utility_view.h"
+#include "app/gui/application.h"
+#include "ui/dataset/load_request.h"
+#include "ui/views/utility/utility_controller.h"
+#include "ui/shell/main_window.h"
+#include "ui/views/utility/eps_slider.h"
+#include "ui/views/utility/utility_view.h"
 
 #include <QApplication>
 #include <QDateTime>

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers shared by the GUI tests.
 
-#include "ui/controllers/load_request.h"
+#include "ui/dataset/load_request.h"
 
 #include <QFile>
 #include <QString>

@@ -1,6 +1,6 @@
 // Command line of the GUI: defaults, every option, and the errors.
 
-#include "ui/app_options.h"
+#include "app/gui/app_options.h"
 
 #include <QTest>
 

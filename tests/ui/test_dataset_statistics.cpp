@@ -1,6 +1,6 @@
 // The Data tab's extra statistics: target histogram and log10 norm histogram.
 
-#include "ui/controllers/dataset_statistics.h"
+#include "ui/dataset/dataset_statistics.h"
 
 #include <QTest>
 

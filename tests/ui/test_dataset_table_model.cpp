@@ -3,8 +3,8 @@
 // 100k sparse columns).
 
 #include "core/data/dataset.h"
-#include "ui/models/column_table_model.h"
-#include "ui/models/dataset_table_model.h"
+#include "ui/views/data/column_table_model.h"
+#include "ui/views/data/dataset_table_model.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -2,7 +2,7 @@
 // cancel stops the job cooperatively and reports at once, failures become messages, and
 // deliveries run on the GUI thread.
 
-#include "ui/controllers/job_slot.h"
+#include "ui/jobs/job_slot.h"
 
 #include <QSignalSpy>
 #include <QThread>

@@ -2,7 +2,7 @@
 // are dropped, cancel stops the job and nothing is delivered for it (STYLE.md §2, §5).
 
 #include "tests/ui/gui_test_support.h"
-#include "ui/controllers/load_controller.h"
+#include "ui/dataset/load_controller.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -3,7 +3,7 @@
 // settings and seed: from the Taylor estimate (objpert-gauss) and from the measured curve
 // (objpert-pure, which has no Taylor estimates).
 
-#include "ui/controllers/utility_controller.h"
+#include "ui/views/utility/utility_controller.h"
 
 #include "core/data/generators.h"
 

@@ -2,7 +2,7 @@
 // keeping finished cells, the numbers equal the core's on the same prepared data, and
 // readable failures for data the study cannot use.
 
-#include "ui/controllers/stability_controller.h"
+#include "ui/views/stability/stability_controller.h"
 
 #include "core/data/generators.h"
 

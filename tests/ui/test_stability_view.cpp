@@ -2,10 +2,10 @@
 // (progress, chosen λ, separable flags, model stability), the multiclass positive class,
 // and (with STABILITY_SCREENSHOT_DIR set) PNGs of the tab while streaming and complete.
 
-#include "ui/stability/stability_view.h"
+#include "ui/views/stability/stability_view.h"
 
 #include "ui/charts/chart_view.h"
-#include "ui/controllers/stability_controller.h"
+#include "ui/views/stability/stability_controller.h"
 
 #include "core/data/generators.h"
 

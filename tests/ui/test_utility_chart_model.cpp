@@ -3,7 +3,7 @@
 // curve that only improves, or with one repetition (no standard error).
 
 #include "ui/charts/chart_export.h"
-#include "ui/utility/utility_chart_model.h"
+#include "ui/views/utility/utility_chart_model.h"
 
 #include <QtTest>
 

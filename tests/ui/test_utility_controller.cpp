@@ -2,7 +2,7 @@
 // finished points, delivery on the GUI thread, preview vs full probes, the numbers equal
 // the core's, and the proposed ε for a target.
 
-#include "ui/controllers/utility_controller.h"
+#include "ui/views/utility/utility_controller.h"
 
 #include "core/data/generators.h"
 

@@ -6,13 +6,13 @@
 
 #include "tests/ui/gui_test_support.h"
 #include "ui/charts/chart_view.h"
-#include "ui/controllers/load_controller.h"
-#include "ui/controllers/utility_controller.h"
-#include "ui/export/figure_export.h"
-#include "ui/main_window.h"
+#include "ui/dataset/load_controller.h"
+#include "ui/views/utility/utility_controller.h"
+#include "ui/views/utility/utility_export.h"
+#include "ui/shell/main_window.h"
 #include "ui/session/session_actions.h"
-#include "ui/utility/eps_slider.h"
-#include "ui/utility/utility_view.h"
+#include "ui/views/utility/eps_slider.h"
+#include "ui/views/utility/utility_view.h"
 
 #include <QCheckBox>
 #include <QFile>

@@ -1,9 +1,8 @@
 #include "ui/session/session_actions.h"
 
-#include "ui/controllers/loaded_dataset.h"
-#include "ui/main_window.h"
-#include "ui/stability/stability_view.h"
-#include "ui/utility/utility_view.h"
+#include "ui/dataset/loaded_dataset.h"
+#include "ui/shell/main_window.h"
+#include "ui/views/view.h"
 
 #include "core/data/builtin_catalog.h"
 #include "core/data/generators.h"
@@ -64,8 +63,8 @@ Session SessionActions::currentSession() const {
         s.sha256 = QString::fromStdString(current.data->provenance.sha256);
     }
     s.view = m_window->currentView();
-    s.utility = m_window->utilityView()->composedSettings();
-    s.stability = m_window->stabilityView()->settings();
+    for (const auto& view : m_window->views())
+        view->saveSettings(s);
     return s;
 }
 
@@ -98,8 +97,8 @@ void SessionActions::onDatasetShown(const LoadedDataset& loaded) {
         return;
     const Session session = *m_pending;
     m_pending.reset();
-    m_window->utilityView()->applySettings(session.utility);
-    m_window->stabilityView()->applySettings(session.stability);
+    for (const auto& view : m_window->views())
+        view->restoreSettings(session);
     m_window->showView(session.view);
     const QString sha = QString::fromStdString(loaded.data->provenance.sha256);
     if (!session.sha256.isEmpty() && sha != session.sha256)

@@ -1,0 +1,198 @@
+#include "app/gui/app_options.h"
+
+#include "ui/views/view_catalog.h"
+
+#include "core/data/builtin_catalog.h"
+#include "core/privacy/mechanism.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QRegularExpression>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace elab::ui {
+
+std::optional<QSize> parseSize(const QString& text) {
+    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d{2,5})\\s*[x×X]\\s*(\\d{2,5})\\s*$"));
+    const QRegularExpressionMatch m = pattern.match(text);
+    if (!m.hasMatch())
+        return std::nullopt;
+    const QSize size(m.captured(1).toInt(), m.captured(2).toInt());
+    if (size.width() < 200 || size.height() < 150 || size.width() > 10000 || size.height() > 10000)
+        return std::nullopt;
+    return size;
+}
+
+bool isInfoRequest(int argc, const char* const* argv) {
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" ||
+            arg == "-v" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+std::optional<core::MissingPolicy> parseMissingPolicy(const QString& text) {
+    if (text == QLatin1String("drop"))
+        return core::MissingPolicy::DropRows;
+    if (text == QLatin1String("mean"))
+        return core::MissingPolicy::ImputeMean;
+    if (text == QLatin1String("most-frequent"))
+        return core::MissingPolicy::ImputeMostFrequent;
+    return std::nullopt;
+}
+
+std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exitCode) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QCoreApplication::translate("main", "EpsilonLab: choose the privacy parameter ε of "
+                                            "private machine learning by seeing what it does."));
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
+    const QString defaultSpec = QStringLiteral("builtin:") + QString::fromUtf8(core::defaultBuiltin());
+    const QCommandLineOption data(
+        {QStringLiteral("d"), QStringLiteral("data")},
+        QCoreApplication::translate("main", "Dataset to open: a CSV/LIBSVM file (optionally .gz) "
+                                            "or builtin:NAME. Default: %1.").arg(defaultSpec),
+        QStringLiteral("SPEC"), defaultSpec);
+    const QCommandLineOption label(
+        {QStringLiteral("l"), QStringLiteral("label")},
+        QCoreApplication::translate("main", "Label column of a CSV file, by name or 0-based "
+                                            "index (-1 = last)."),
+        QStringLiteral("COL"));
+    const QCommandLineOption missing(
+        QStringLiteral("missing"),
+        QCoreApplication::translate("main", "Missing values in a CSV file: drop (rows, the "
+                                            "default), mean or most-frequent (imputation)."),
+        QStringLiteral("POLICY"), QStringLiteral("drop"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QCoreApplication::translate("main", "Render the window to FILE.png once the dataset is "
+                                            "loaded, print the path and exit (works with "
+                                            "QT_QPA_PLATFORM=offscreen)."),
+        QStringLiteral("FILE.png"));
+    const QCommandLineOption size(
+        QStringLiteral("size"),
+        QCoreApplication::translate("main", "Window size, e.g. 1400x900 (default)."),
+        QStringLiteral("WxH"), QStringLiteral("1400x900"));
+    const QCommandLineOption mechanism(
+        QStringLiteral("mechanism"),
+        QCoreApplication::translate("main", "Mechanism of the utility view: nonprivate, objpert-gauss "
+                                            "(default), objpert-pure, outpert-pure, outpert-gauss."),
+        QStringLiteral("M"));
+    const QCommandLineOption session(
+        QStringLiteral("session"),
+        QCoreApplication::translate("main", "Open a saved session (dataset and settings)."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QCoreApplication::translate("main", "Tab to show: %1 (default: utility).").arg(ui::viewIdList()),
+                                  QStringLiteral("VIEW"), QStringLiteral("utility"));
+    const QCommandLineOption exportFile(
+        QStringLiteral("export"),
+        QCoreApplication::translate("main", "Run the view to completion, write its figure to FILE (.svg, .pdf "
+                                            "or .png) with FILE's .csv and .json beside it, and exit. Repeatable."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption dpi(QStringLiteral("dpi"),
+                                 QCoreApplication::translate("main", "PNG export resolution (default 150)."),
+                                 QStringLiteral("N"), QStringLiteral("150"));
+    const QCommandLineOption eps(QStringLiteral("eps"),
+                                 QCoreApplication::translate("main", "ε of the slider (a number > 0, or inf)."),
+                                 QStringLiteral("E"));
+    const QCommandLineOption target(QStringLiteral("target"),
+                                    QCoreApplication::translate("main", "Target utility."), QStringLiteral("U"));
+    parser.addOptions({data, label, missing, screenshot, size, mechanism, session, view, exportFile, dpi, eps, target});
+
+    if (!parser.parse(arguments)) {
+        std::fprintf(stderr, "epsilonlab: %s\n\n%s", qPrintable(parser.errorText()),
+                     qPrintable(parser.helpText()));
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    if (parser.isSet(help) || parser.isSet(version)) {
+        if (parser.isSet(help))
+            std::fputs(qPrintable(parser.helpText()), stdout);
+        else
+            std::printf("%s %s\n", qPrintable(QCoreApplication::applicationName()),
+                        qPrintable(QCoreApplication::applicationVersion()));
+        *exitCode = 0;
+        return std::nullopt;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        std::fprintf(stderr, "epsilonlab: unexpected argument '%s' (use --data SPEC)\n",
+                     qPrintable(parser.positionalArguments().constFirst()));
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    AppOptions options;
+    options.data = parser.value(data);
+    options.label = parser.value(label);
+    options.screenshot = parser.value(screenshot);
+    const std::optional<QSize> parsedSize = parseSize(parser.value(size));
+    if (!parsedSize) {
+        std::fprintf(stderr, "epsilonlab: bad --size '%s' (expected WxH, e.g. 1400x900)\n",
+                     qPrintable(parser.value(size)));
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    options.size = *parsedSize;
+    const std::optional<core::MissingPolicy> policy = parseMissingPolicy(parser.value(missing));
+    if (!policy) {
+        std::fprintf(stderr, "epsilonlab: bad --missing '%s' (drop, mean or most-frequent)\n",
+                     qPrintable(parser.value(missing)));
+        *exitCode = 2;
+        return std::nullopt;
+    }
+    options.missing = *policy;
+    auto reject = [&](const QString& message) {
+        std::fprintf(stderr, "epsilonlab: %s\n", qPrintable(message));
+        *exitCode = 2;
+        return std::nullopt;
+    };
+    if (parser.isSet(mechanism)) {
+        options.mechanism = parser.value(mechanism);
+        try {
+            core::mechanismKindFromString(options.mechanism.toStdString());
+        } catch (const std::exception&) {
+            return reject(QStringLiteral("bad --mechanism '%1' (nonprivate, objpert-gauss, objpert-pure, "
+                                         "outpert-pure or outpert-gauss)").arg(options.mechanism));
+        }
+    }
+    options.session = parser.value(session);
+    options.view = parser.value(view);
+    const ui::ViewType* viewType = ui::findViewType(options.view);
+    if (!viewType)
+        return reject(QStringLiteral("bad --view '%1' (%2)").arg(options.view, ui::viewIdList()));
+    options.exports = parser.values(exportFile);
+    if (!viewType->hasFigures && !options.exports.isEmpty())
+        return reject(QStringLiteral("--export needs a view with a figure (the %1 view has none)").arg(options.view));
+    for (const QString& file : options.exports) {
+        const QString suffix = file.section(QLatin1Char('.'), -1).toLower();
+        if (suffix != QLatin1String("svg") && suffix != QLatin1String("pdf") && suffix != QLatin1String("png"))
+            return reject(QStringLiteral("bad --export '%1' (the name must end in .svg, .pdf or .png)").arg(file));
+    }
+    bool ok = false;
+    options.dpi = parser.value(dpi).toInt(&ok);
+    if (!ok || options.dpi < 24 || options.dpi > 1200)
+        return reject(QStringLiteral("bad --dpi '%1' (24 to 1200)").arg(parser.value(dpi)));
+    if (parser.isSet(eps)) {
+        const QString text = parser.value(eps).trimmed().toLower();
+        const double value = text == QLatin1String("inf") ? std::numeric_limits<double>::infinity() : text.toDouble(&ok);
+        if (text != QLatin1String("inf") && (!ok || !(value > 0.0) || !std::isfinite(value)))
+            return reject(QStringLiteral("bad --eps '%1' (a number > 0, or inf)").arg(parser.value(eps)));
+        options.eps = value;
+    }
+    if (parser.isSet(target)) {
+        const double value = parser.value(target).toDouble(&ok);
+        if (!ok || !std::isfinite(value))
+            return reject(QStringLiteral("bad --target '%1' (a number)").arg(parser.value(target)));
+        options.target = value;
+    }
+    *exitCode = 0;
+    return options;
+}
+
+} // namespace elab::ui

@@ -1,0 +1,51 @@
+#pragma once
+// Command line of the GUI: epsilonlab [--data SPEC] [--label COL] [--missing POLICY]
+// [--mechanism M] [--session FILE] [--view ID] [--eps E] [--target U]
+// [--screenshot FILE.png] [--export FILE.svg|.pdf|.png ...] [--dpi N] [--size WxH].
+// With --screenshot or --export the view's computation runs to completion, the files are
+// written and the program exits (batch mode). GUI thread, before the window exists.
+
+#include "core/data/csv_loader.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace elab::ui {
+
+struct AppOptions {
+    QString data;       ///< spec: file path or "builtin:NAME"
+    QString label;      ///< CSV label column (empty: the loader's default)
+    core::MissingPolicy missing = core::MissingPolicy::DropRows;
+    QString screenshot; ///< render the window to this PNG once loaded, then exit
+    QSize size{1400, 900};
+    QString mechanism;  ///< "" = the default mechanism; else a core mechanism name
+    QString session;    ///< session file to open (its dataset replaces --data)
+    QString view = QStringLiteral("utility"); ///< tab shown: a registered view id (ui/views/view_catalog.h)
+    QStringList exports;  ///< figures to export (suffix: .png, .svg, .pdf), with CSV + JSON beside
+    int dpi = 150;        ///< PNG export resolution
+    std::optional<double> eps;    ///< slider ε (+∞ allowed: "inf")
+    std::optional<double> target; ///< target utility
+
+    bool screenshotMode() const { return !screenshot.isEmpty(); }
+    /// Run to completion, write files, exit.
+    bool batchMode() const { return !screenshot.isEmpty() || !exports.isEmpty(); }
+};
+
+/// Parses arguments (arguments[0] is the program). Returns the options, or nullopt after
+/// printing help/version (exitCode 0) or an error (exitCode 2).
+std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exitCode);
+
+/// True if the arguments ask only for --help or --version, which must work without a
+/// display (no QApplication is created for them).
+bool isInfoRequest(int argc, const char* const* argv);
+
+/// "drop" | "mean" | "most-frequent" → policy; anything else → nullopt.
+std::optional<core::MissingPolicy> parseMissingPolicy(const QString& text);
+
+/// "1400x900" → size; invalid → nullopt. Accepts 'x' or '×'.
+std::optional<QSize> parseSize(const QString& text);
+
+} // namespace elab::ui

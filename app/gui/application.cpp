@@ -1,0 +1,67 @@
+#include "app/gui/application.h"
+
+#include "ui/dataset/load_request.h"
+#include "ui/shell/main_window.h"
+#include "app/gui/batch_runner.h"
+#include "ui/session/session_actions.h"
+#include "ui/views/utility/utility_view.h"
+
+#include <QApplication>
+#include <QStyleFactory>
+
+#include <memory>
+
+namespace elab::ui {
+
+void setApplicationInfo() {
+    QCoreApplication::setApplicationName(QStringLiteral("EpsilonLab"));
+    QCoreApplication::setOrganizationName(QStringLiteral("EpsilonLab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(EPSILONLAB_VERSION));
+}
+
+void initialiseApplication() {
+    setApplicationInfo();
+    QApplication::setApplicationDisplayName(QStringLiteral("EpsilonLab"));
+    // Fusion looks the same on every desktop and offscreen, so screenshots match the app.
+    if (QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion")))
+        QApplication::setStyle(fusion);
+}
+
+int runApplication(const AppOptions& options) {
+    MainWindow window;
+    window.resize(options.size);
+    std::unique_ptr<BatchRunner> batch;
+    if (options.batchMode()) {
+        BatchJob job;
+        job.screenshot = options.screenshot;
+        job.exports = options.exports;
+        job.dpi = options.dpi;
+        job.view = options.view;
+        batch = std::make_unique<BatchRunner>(&window, job);
+    }
+    window.show();
+    window.showView(options.view);
+
+    if (!options.session.isEmpty() && window.sessionActions()->open(options.session))
+        return QApplication::exec();
+    if (!options.session.isEmpty() && batch)
+        return 1; // the session was rejected (message printed); nothing to compute
+
+    UtilitySettings settings = window.utilityView()->composedSettings();
+    if (!options.mechanism.isEmpty())
+        settings.mechanism.kind = core::mechanismKindFromString(options.mechanism.toStdString());
+    if (options.eps)
+        settings.currentEps = *options.eps;
+    if (options.target)
+        settings.target = options.target;
+    window.utilityView()->applySettings(settings);
+
+    LoadRequest request;
+    request.spec = options.data;
+    request.options.csv.labelColumn = options.label.toStdString();
+    request.options.csv.missing = options.missing;
+    window.load(request);
+    return QApplication::exec();
+}
+
+} // namespace elab::ui

@@ -1,0 +1,45 @@
+#pragma once
+// Batch mode of the GUI (--screenshot, --export): once the window shows the requested
+// dataset (and a session's settings, if one was given) and the chosen view's computation
+// has run to completion (View::complete, its controller idle), write the files, print their paths and quit the event loop with 0 — or 1
+// when loading, computing or writing failed, 3 on timeout. GUI thread only.
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+namespace elab::ui {
+
+class MainWindow;
+
+struct BatchJob {
+    QString screenshot;  ///< window PNG, or empty
+    QStringList exports; ///< figures (.png/.svg/.pdf), each with .csv and .json beside it
+    int dpi = 150;
+    /// The view whose computation must run to completion (its id; a view without a
+    /// controller, like "data", waits for nothing).
+    QString view = QStringLiteral("utility");
+};
+
+class BatchRunner : public QObject {
+    Q_OBJECT
+public:
+    BatchRunner(MainWindow* window, BatchJob job, QObject* parent = nullptr);
+
+    /// Renders the window to path now; false (message on stderr) if it was not written.
+    bool captureWindow(const QString& path);
+    /// Writes every export and the screenshot now; false on the first failure.
+    bool writeAll();
+
+private:
+    void onDatasetShown();
+    void checkDone();
+    void finish(int exitCode);
+
+    MainWindow* m_window;
+    BatchJob m_job;
+    bool m_shown = false;
+    bool m_done = false;
+};
+
+} // namespace elab::ui

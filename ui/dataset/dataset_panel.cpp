@@ -1,0 +1,231 @@
+#include "ui/dataset/dataset_panel.h"
+
+#include "core/data/builtin_catalog.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace elab::ui {
+
+namespace {
+
+QString builtinSpec(const QString& name) { return QStringLiteral("builtin:") + name; }
+
+QString taskText(core::TaskKind task) { return QString::fromUtf8(core::toString(task)); }
+
+} // namespace
+
+DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent), m_lastDirectory(QDir::homePath()) {
+    m_builtin = new QComboBox(this);
+    m_builtin->setToolTip(tr("Datasets embedded in the application, and seeded 2-D generators"));
+    for (const core::BuiltinInfo& info : core::builtinCatalog()) {
+        const QString name = QString::fromStdString(info.name);
+        m_builtin->addItem(QStringLiteral("%1  (%2)").arg(name, taskText(info.task)), name);
+        m_builtin->setItemData(m_builtin->count() - 1,
+                               tr("%1\nLicence: %2")
+                                   .arg(QString::fromStdString(info.description),
+                                        QString::fromStdString(info.licence)),
+                               Qt::ToolTipRole);
+    }
+    m_builtin->setCurrentIndex(-1);
+    m_builtin->setPlaceholderText(tr("Choose a built-in…"));
+    connect(m_builtin, &QComboBox::activated, this,
+            [this](int index) { chooseBuiltin(m_builtin->itemData(index).toString()); });
+
+    m_open = new QPushButton(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Open file…"),
+                             this);
+    m_open->setToolTip(tr("Open a CSV or LIBSVM/SVMlight file, optionally gzip-compressed"));
+    connect(m_open, &QPushButton::clicked, this, &DatasetPanel::openFile);
+
+    m_source = new QLabel(tr("nothing loaded"), this);
+    m_source->setWordWrap(true);
+    m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* sourceBox = new QGroupBox(tr("Dataset"), this);
+    auto* sourceLayout = new QVBoxLayout(sourceBox);
+    sourceLayout->addWidget(m_builtin);
+    sourceLayout->addWidget(m_open);
+    sourceLayout->addWidget(m_source);
+
+    m_label = new QComboBox(this);
+    m_label->setToolTip(tr("Column of the CSV file that holds the label; the other columns "
+                           "become features. Changing it reloads the file."));
+    connect(m_label, &QComboBox::activated, this,
+            [this](int index) { chooseLabelColumn(m_label->itemData(index).toString()); });
+
+    m_missing = new QComboBox(this);
+    m_missing->addItem(tr("Drop rows"), int(core::MissingPolicy::DropRows));
+    m_missing->setItemData(0, tr("Drop every row with a missing cell (\"\", ?, NA, NaN)"),
+                           Qt::ToolTipRole);
+    m_missing->addItem(tr("Impute mean"), int(core::MissingPolicy::ImputeMean));
+    m_missing->setItemData(1, tr("Numeric: column mean; categorical: most frequent level. "
+                                 "Uses the data itself."),
+                           Qt::ToolTipRole);
+    m_missing->addItem(tr("Impute most frequent"), int(core::MissingPolicy::ImputeMostFrequent));
+    m_missing->setItemData(2, tr("Most frequent value of the column. Uses the data itself."),
+                           Qt::ToolTipRole);
+    m_missing->setToolTip(tr("What to do with missing cells of a CSV file"));
+    connect(m_missing, &QComboBox::activated, this, [this](int) {
+        if (m_shown.spec.isEmpty())
+            return;
+        LoadRequest request = m_shown;
+        request.options.csv.missing = selectedPolicy();
+        emit loadRequested(request);
+    });
+
+    m_reload = new QPushButton(style()->standardIcon(QStyle::SP_BrowserReload), tr("Reload"), this);
+    m_reload->setToolTip(tr("Load the current dataset again (F5)"));
+    connect(m_reload, &QPushButton::clicked, this, &DatasetPanel::reload);
+
+    auto* optionsBox = new QGroupBox(tr("Loading"), this);
+    auto* form = new QFormLayout(optionsBox);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Label column"), m_label);
+    form->addRow(tr("Missing values"), m_missing);
+    form->addRow(m_reload);
+
+    m_about = new QLabel(this);
+    m_about->setWordWrap(true);
+    m_about->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_about->setTextFormat(Qt::RichText);
+    auto* aboutBox = new QGroupBox(tr("About"), this);
+    auto* aboutLayout = new QVBoxLayout(aboutBox);
+    aboutLayout->addWidget(m_about);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(sourceBox);
+    layout->addWidget(optionsBox);
+    layout->addWidget(aboutBox);
+    layout->addStretch(1);
+    revertToShown();
+}
+
+core::MissingPolicy DatasetPanel::selectedPolicy() const {
+    return static_cast<core::MissingPolicy>(m_missing->currentData().toInt());
+}
+
+void DatasetPanel::requestFresh(const QString& spec) {
+    LoadRequest request;
+    request.spec = spec;
+    request.options.csv.missing = selectedPolicy();
+    emit loadRequested(request);
+}
+
+void DatasetPanel::chooseBuiltin(const QString& name) { requestFresh(builtinSpec(name)); }
+
+void DatasetPanel::openFile() {
+    const QStringList filters = {
+        tr("Data files (*.csv *.tsv *.txt *.libsvm *.svm *.svmlight *.gz)"),
+        tr("CSV (*.csv *.tsv *.csv.gz *.tsv.gz)"),
+        tr("LIBSVM / SVMlight (*.libsvm *.svm *.svmlight *.libsvm.gz *.svm.gz *.svmlight.gz)"),
+        tr("gzip-compressed (*.gz)"),
+        tr("All files (*)"),
+    };
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open dataset"), m_lastDirectory,
+                                                      filters.join(QStringLiteral(";;")));
+    if (path.isEmpty())
+        return;
+    m_lastDirectory = QFileInfo(path).absolutePath();
+    requestFresh(path);
+}
+
+void DatasetPanel::reload() {
+    if (m_shown.spec.isEmpty())
+        return;
+    LoadRequest request = m_shown;
+    request.options.csv.missing = selectedPolicy();
+    emit loadRequested(request);
+}
+
+void DatasetPanel::chooseLabelColumn(const QString& column) {
+    if (m_shown.spec.isEmpty())
+        return;
+    LoadRequest request = m_shown;
+    request.options.csv.labelColumn = column.toStdString();
+    request.options.csv.missing = selectedPolicy();
+    emit loadRequested(request);
+}
+
+void DatasetPanel::setShown(const LoadedDataset& loaded) {
+    m_shown = loaded.request;
+    m_shownData = loaded.data;
+    revertToShown();
+    describe(loaded);
+}
+
+void DatasetPanel::revertToShown() {
+    const QString name = m_shown.isBuiltin() ? m_shown.spec.mid(8).section(QLatin1Char('?'), 0, 0)
+                                             : QString();
+    m_builtin->setCurrentIndex(name.isEmpty() ? -1 : m_builtin->findData(name));
+    m_missing->setCurrentIndex(m_missing->findData(int(m_shown.options.csv.missing)));
+    m_reload->setEnabled(!m_shown.spec.isEmpty());
+    if (m_shownData) {
+        fillLabelColumns(*m_shownData);
+        const QString path = QString::fromStdString(m_shownData->provenance.path);
+        m_source->setText(m_shown.isBuiltin() ? tr("Built-in: %1").arg(name)
+                                              : tr("File: %1").arg(QFileInfo(path).fileName()));
+        m_source->setToolTip(path);
+    } else {
+        m_label->clear();
+        m_label->setEnabled(false);
+        m_missing->setEnabled(false);
+    }
+}
+
+void DatasetPanel::fillLabelColumns(const core::Dataset& dataset) {
+    m_label->clear();
+    if (dataset.columns.empty() || dataset.provenance.format == "generated") {
+        m_label->addItem(dataset.provenance.format == "libsvm" ? tr("first field of each line")
+                                                            : tr("generated"));
+        m_label->setEnabled(false);
+        m_missing->setEnabled(false);
+        return;
+    }
+    int current = -1;
+    for (const core::ColumnInfo& column : dataset.columns) {
+        const QString name = QString::fromStdString(column.name);
+        m_label->addItem(name, name);
+        if (column.kind == core::ColumnKind::Label)
+            current = m_label->count() - 1;
+    }
+    m_label->setCurrentIndex(current);
+    m_label->setEnabled(true);
+    m_missing->setEnabled(true);
+}
+
+void DatasetPanel::describe(const LoadedDataset& loaded) {
+    if (!loaded.isValid()) {
+        m_about->clear();
+        return;
+    }
+    const core::Dataset& dataset = *loaded.data;
+    QString text;
+    if (const core::BuiltinInfo* info = core::findBuiltin(dataset.name); info && m_shown.isBuiltin())
+        text = QString::fromStdString(info->description).toHtmlEscaped() + QStringLiteral("<br>") +
+               tr("<i>Licence:</i> %1").arg(QString::fromStdString(info->licence).toHtmlEscaped());
+    else
+        text = tr("%1 file").arg(QString::fromStdString(dataset.provenance.format).toUpper());
+    text += QStringLiteral("<br><br>") +
+            tr("Task: <b>%1</b>").arg(taskText(dataset.targets.kind));
+    if (dataset.targets.isClassification()) {
+        QStringList names;
+        for (const std::string& n : dataset.targets.classNames)
+            names << QString::fromStdString(n).toHtmlEscaped();
+        constexpr int kShown = 12;
+        if (names.size() > kShown)
+            names = names.mid(0, kShown) << QStringLiteral("…");
+        text += QStringLiteral("<br>") + tr("Classes: %1").arg(names.join(QStringLiteral(", ")));
+    }
+    m_about->setText(text);
+}
+
+} // namespace elab::ui

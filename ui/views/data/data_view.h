@@ -1,0 +1,52 @@
+#pragma once
+// The Data tab: provenance and shape, a paged table preview, the per-column table, the
+// label balance and row-norm charts, and the processing log. Layout and hand-over only:
+// the models and charts do the work. GUI thread only.
+
+#include "ui/dataset/loaded_dataset.h"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QTableView;
+QT_END_NAMESPACE
+
+namespace elab::ui {
+
+class ColumnTableModel;
+class DataPreview;
+class LabelBalanceChart;
+class NormHistogramChart;
+class ProcessingLogView;
+
+class DataView : public QWidget {
+    Q_OBJECT
+public:
+    explicit DataView(QWidget* parent = nullptr);
+
+    void setDataset(const LoadedDataset& loaded);
+    void clear();
+
+    DataPreview* preview() const { return m_preview; }
+    ColumnTableModel* columnModel() const { return m_columnModel; }
+    LabelBalanceChart* labelChart() const { return m_labelChart; }
+    NormHistogramChart* normChart() const { return m_normChart; }
+    ProcessingLogView* logView() const { return m_log; }
+    /// Plain text of the provenance line (path, format, gzip, sha256).
+    QString provenanceText() const;
+
+private:
+    QWidget* group(const QString& title, QWidget* content);
+
+    QLabel* m_shape = nullptr;
+    QLabel* m_provenance = nullptr;
+    DataPreview* m_preview = nullptr;
+    ColumnTableModel* m_columnModel = nullptr;
+    QTableView* m_columns = nullptr;
+    LabelBalanceChart* m_labelChart = nullptr;
+    NormHistogramChart* m_normChart = nullptr;
+    ProcessingLogView* m_log = nullptr;
+};
+
+} // namespace elab::ui

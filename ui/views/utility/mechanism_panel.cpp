@@ -1,0 +1,323 @@
+#include "ui/views/utility/mechanism_panel.h"
+
+#include "ui/views/utility/eps_text.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRandomGenerator>
+#include <QSpinBox>
+
+#include <algorithm>
+
+namespace elab::ui {
+
+namespace {
+
+using core::LossKind;
+using core::MechanismKind;
+using core::NormPolicy;
+using core::UtilityMetric;
+
+const QString kRed = QStringLiteral("#b01e1e");
+const QString kGreen = QStringLiteral("#2e7d32");
+
+void markInvalid(QLineEdit* edit, bool invalid) {
+    if (!invalid) {
+        edit->setPalette(QPalette()); // inherit again
+        return;
+    }
+    QPalette palette = edit->palette();
+    palette.setColor(QPalette::Text, QColor(kRed));
+    edit->setPalette(palette);
+}
+
+} // namespace
+
+MechanismPanel::MechanismPanel(QWidget* parent) : QWidget(parent), m_form(this) {
+    connect(m_form.newSeed, &QPushButton::clicked, this, &MechanismPanel::drawNewSeed);
+    for (QLineEdit* edit : m_form.textEdits())
+        connect(edit, &QLineEdit::editingFinished, this, [this, edit] { commitText(edit); });
+    connectEdits();
+    showSettings();
+}
+
+// A focused text field, destroyed after this class's destructor, emits editingFinished on
+// the way out: that must not reach a half-destroyed panel.
+MechanismPanel::~MechanismPanel() {
+    for (QLineEdit* edit : m_form.textEdits())
+        edit->disconnect(this);
+}
+
+void MechanismPanel::connectEdits() {
+    auto apply = [this](auto change) {
+        if (m_applying)
+            return;
+        change(m_settings);
+        edited();
+    };
+    connect(m_form.mechanism, &QComboBox::currentIndexChanged, this, [this, apply](int) {
+        apply([&](UtilitySettings& s) {
+            s.mechanism.kind = MechanismKind(m_form.mechanism->currentData().toInt());
+        });
+    });
+    auto setLoss = [this, apply] {
+        apply([&](UtilitySettings& s) {
+            s.mechanism.loss = core::Loss(LossKind(m_form.loss->currentData().toInt()),
+                                          m_form.huberWidth->value(), m_form.temperature->value());
+        });
+    };
+    connect(m_form.loss, &QComboBox::currentIndexChanged, this, setLoss);
+    connect(m_form.huberWidth, &QDoubleSpinBox::valueChanged, this, setLoss);
+    connect(m_form.temperature, &QDoubleSpinBox::valueChanged, this, setLoss);
+    connect(m_form.norm, &QComboBox::currentIndexChanged, this, [this, apply](int) {
+        apply(
+            [&](UtilitySettings& s) { s.preprocess.norm = NormPolicy(m_form.norm->currentData().toInt()); });
+    });
+    connect(m_form.standardise, &QCheckBox::toggled, this,
+            [apply](bool on) { apply([&](UtilitySettings& s) { s.preprocess.standardise = on; }); });
+    connect(m_form.intercept, &QCheckBox::toggled, this,
+            [apply](bool on) { apply([&](UtilitySettings& s) { s.preprocess.intercept = on; }); });
+    connect(m_form.positiveClass, &QComboBox::currentIndexChanged, this, [this, apply](int index) {
+        if (index >= 0)
+            apply([&](UtilitySettings& s) {
+                const QString name = m_form.positiveClass->currentData().toString();
+                if (name.isEmpty())
+                    s.preprocess.positiveClass.reset(); // all classes, one-vs-rest
+                else
+                    s.preprocess.positiveClass = name.toStdString();
+            });
+    });
+    connect(m_form.testFraction, &QDoubleSpinBox::valueChanged, this,
+            [apply](double f) { apply([&](UtilitySettings& s) { s.testFraction = f; }); });
+    connect(m_form.metric, &QComboBox::currentIndexChanged, this, [this, apply](int) {
+        apply([&](UtilitySettings& s) {
+            s.metric = UtilityMetric(m_form.metric->currentData().toInt());
+            if (core::usesTestSet(s.metric) && s.testFraction <= 0.0) {
+                s.testFraction = 0.3; // a test metric needs held-out rows
+                const QSignalBlocker blocker(m_form.testFraction);
+                m_form.testFraction->setValue(s.testFraction);
+            }
+        });
+    });
+    connect(m_form.repeats, &QSpinBox::valueChanged, this,
+            [apply](int n) { apply([&](UtilitySettings& s) { s.repeats = n; }); });
+    connect(m_form.gridPoints, &QSpinBox::valueChanged, this,
+            [apply](int n) { apply([&](UtilitySettings& s) { s.gridPoints = n; }); });
+    for (QCheckBox* check : m_form.estimators)
+        connect(check, &QCheckBox::toggled, this, [this, apply](bool) {
+            apply([&](UtilitySettings& s) {
+                s.estimators.clear();
+                for (auto it = m_form.estimators.cbegin(); it != m_form.estimators.cend(); ++it)
+                    if (it.value()->isChecked())
+                        s.estimators.push_back(it.key());
+            });
+        });
+}
+
+void MechanismPanel::commitText(QLineEdit* edit) {
+    if (m_applying)
+        return;
+    const QString text = edit->text().trimmed();
+    UtilitySettings next = m_settings;
+    QString problem;
+    auto number = [&](double& field, const QString& name, bool positive) {
+        const std::optional<double> value = positive ? parseEps(text, false) : parseNumber(text);
+        if (value)
+            field = *value;
+        else
+            problem = positive ? tr("%1: “%2” is not a number > 0").arg(name, text)
+                               : tr("%1: “%2” is not a number").arg(name, text);
+    };
+    if (edit == m_form.lambda) {
+        number(next.mechanism.lambda, tr("Λ"), false);
+    } else if (edit == m_form.delta) {
+        number(next.mechanism.delta, tr("δ"), false);
+    } else if (edit == m_form.epsMin) {
+        number(next.epsMin, tr("ε min"), true);
+    } else if (edit == m_form.epsMax) {
+        number(next.epsMax, tr("ε max"), true);
+    } else if (edit == m_form.seed) {
+        bool ok = false;
+        next.seed = text.toULongLong(&ok);
+        if (!ok)
+            problem = tr("Seed: “%1” is not a whole number ≥ 0").arg(text);
+    } else if (edit == m_form.measureAt) {
+        if (const auto values = parseEpsList(text))
+            next.measureAt = *values;
+        else
+            problem = tr("Measuring points: “%1” is not a list of ε > 0 such as 0.1, 1, 5").arg(text);
+    }
+    markInvalid(edit, !problem.isEmpty());
+    if (!problem.isEmpty()) {
+        m_parseProblems.insert(edit, problem);
+        refresh();
+        return;
+    }
+    const bool hadProblem = m_parseProblems.remove(edit) > 0;
+    const bool changed = next.mechanism.lambda != m_settings.mechanism.lambda ||
+                         next.mechanism.delta != m_settings.mechanism.delta ||
+                         next.epsMin != m_settings.epsMin || next.epsMax != m_settings.epsMax ||
+                         next.seed != m_settings.seed || next.measureAt != m_settings.measureAt;
+    m_settings = next;
+    showSettings(); // normalises the text ("1e-05" → "1e-5")
+    if (changed)
+        emit settingsChanged();
+    else if (hadProblem)
+        refresh();
+}
+
+void MechanismPanel::edited() {
+    refresh();
+    emit settingsChanged();
+}
+
+void MechanismPanel::drawNewSeed() {
+    std::uint64_t seed = m_settings.seed;
+    while (seed == m_settings.seed) // short seeds: easy to read out, exact in a JSON number
+        seed = QRandomGenerator::system()->bounded(1u, 1000000000u);
+    m_settings.seed = seed;
+    m_parseProblems.remove(m_form.seed);
+    markInvalid(m_form.seed, false);
+    showSettings();
+    emit settingsChanged();
+}
+
+void MechanismPanel::setSettings(const UtilitySettings& settings) {
+    m_settings = settings;
+    for (auto it = m_parseProblems.cbegin(); it != m_parseProblems.cend(); ++it)
+        markInvalid(it.key(), false);
+    m_parseProblems.clear();
+    showSettings();
+}
+
+void MechanismPanel::setDataShape(long long trainRows, long long features, bool multiclass,
+                                  const QStringList& classNames, bool regression) {
+    m_shape = DataShape{trainRows, features, multiclass, regression, classNames};
+    std::optional<std::string>& positive = m_settings.preprocess.positiveClass;
+    if (!multiclass || (positive && !classNames.contains(QString::fromStdString(*positive))))
+        positive.reset(); // default for multiclass data: all classes, one-vs-rest
+    const core::Loss& loss = m_settings.mechanism.loss;
+    if (!regression && loss.kind() == LossKind::Squared)
+        m_settings.mechanism.loss = core::Loss(LossKind::Logistic, loss.huberWidth(), loss.temperature());
+    showSettings();
+}
+
+void MechanismPanel::setCurrentEps(double eps) {
+    if (!(eps > 0.0))
+        return;
+    m_settings.currentEps = eps;
+    refreshGuarantee();
+}
+
+QString MechanismPanel::problemText() const { return m_form.problems->text(); }
+
+void MechanismPanel::showSettings() {
+    m_applying = true;
+    const UtilitySettings& s = m_settings;
+    m_form.mechanism->setCurrentIndex(m_form.mechanism->findData(int(s.mechanism.kind)));
+    fillLossCombo();
+    m_form.huberWidth->setValue(s.mechanism.loss.huberWidth());
+    m_form.temperature->setValue(s.mechanism.loss.temperature());
+    m_form.lambda->setText(formatNumber(s.mechanism.lambda, 6));
+    m_form.delta->setText(formatNumber(s.mechanism.delta, 6));
+    m_form.norm->setCurrentIndex(m_form.norm->findData(int(s.preprocess.norm)));
+    m_form.standardise->setChecked(s.preprocess.standardise);
+    m_form.intercept->setChecked(s.preprocess.intercept);
+    fillClassCombo();
+    m_form.testFraction->setValue(s.testFraction);
+    m_form.metric->setCurrentIndex(m_form.metric->findData(int(s.metric)));
+    m_form.repeats->setValue(s.repeats);
+    for (auto it = m_form.estimators.cbegin(); it != m_form.estimators.cend(); ++it)
+        it.value()->setChecked(std::find(s.estimators.begin(), s.estimators.end(), it.key()) !=
+                               s.estimators.end());
+    m_form.gridPoints->setValue(s.gridPoints);
+    // Text fields that hold an unparsed entry keep it, with its problem shown.
+    auto setText = [this](QLineEdit* edit, const QString& text) {
+        if (!m_parseProblems.contains(edit))
+            edit->setText(text);
+    };
+    setText(m_form.seed, QString::number(s.seed));
+    setText(m_form.measureAt, formatEpsList(s.measureAt));
+    setText(m_form.epsMin, formatNumber(s.epsMin, 6));
+    setText(m_form.epsMax, formatNumber(s.epsMax, 6));
+    m_applying = false;
+    refresh();
+}
+
+void MechanismPanel::fillLossCombo() {
+    const LossKind current = m_settings.mechanism.loss.kind();
+    m_form.loss->clear();
+    for (LossKind kind : {LossKind::Logistic, LossKind::HuberSvm, LossKind::SmoothHinge, LossKind::Squared})
+        if (kind != LossKind::Squared || m_shape.regression || current == LossKind::Squared)
+            m_form.loss->addItem(lossName(kind), int(kind));
+    m_form.loss->setCurrentIndex(m_form.loss->findData(int(current)));
+}
+
+void MechanismPanel::fillClassCombo() {
+    m_form.positiveClass->clear();
+    m_form.positiveClass->addItem(tr("All %1 (one-vs-rest, ε split)").arg(m_shape.classNames.size()), QString());
+    for (const QString& name : m_shape.classNames)
+        m_form.positiveClass->addItem(tr("%1 vs rest").arg(name), name);
+    const auto& positive = m_settings.preprocess.positiveClass;
+    m_form.positiveClass->setCurrentIndex(
+        positive ? m_form.positiveClass->findData(QString::fromStdString(*positive)) : 0);
+}
+
+void MechanismPanel::refresh() {
+    const core::MechanismSpec& spec = m_settings.mechanism;
+    m_form.mechanismForm->setRowVisible(m_form.huberWidth, spec.loss.kind() == LossKind::HuberSvm);
+    m_form.mechanismForm->setRowVisible(m_form.temperature, spec.loss.kind() == LossKind::SmoothHinge);
+    m_form.mechanismForm->setRowVisible(m_form.delta, spec.isGaussian());
+    m_form.preparationForm->setRowVisible(m_form.positiveClass, m_shape.multiclass);
+
+    QStringList notes;
+    switch (m_settings.preprocess.norm) {
+    case NormPolicy::ClipRows:
+        notes << QStringLiteral("<span style='color:%1'>%2</span>")
+                     .arg(kGreen, tr("private: data-independent"));
+        break;
+    case NormPolicy::ScaleByMaxNorm:
+        notes << QStringLiteral("<span style='color:%1'>⚠ %2</span>")
+                     .arg(kRed, tr("leaks privacy: uses the data's largest row norm"));
+        break;
+    case NormPolicy::None:
+        notes << QStringLiteral("<span style='color:%1'>⚠ %2</span>")
+                     .arg(kRed, tr("no privacy guarantee: rows may have ‖x‖ > 1"));
+        break;
+    }
+    if (m_settings.preprocess.standardise)
+        notes << QStringLiteral("<span style='color:%1'>⚠ %2</span>")
+                     .arg(kRed, tr("standardising leaks privacy: uses the data's mean and sd"));
+    m_form.normNote->setText(notes.join(QStringLiteral("<br>")));
+
+    const QString reason = estimatesUnavailableReason(m_settings);
+    m_form.taylorInputs->setEnabled(reason.isEmpty());
+    m_form.taylorNote->setText(reason);
+    m_form.taylorNote->setVisible(!reason.isEmpty());
+
+    const QStringList problems =
+        QStringList(m_parseProblems.values()) + settingsProblems(m_settings, m_shape);
+    m_form.problems->setText(problems.join(QLatin1Char('\n')));
+    m_form.problems->setVisible(!problems.isEmpty());
+    refreshGuarantee();
+}
+
+void MechanismPanel::refreshGuarantee() {
+    // Only the noise's dimension matters to the guarantee; reuse one zero draw.
+    const Eigen::Index p =
+        std::max<Eigen::Index>(1, m_shape.features + (m_settings.preprocess.intercept ? 1 : 0));
+    if (m_noise.z.size() != p) {
+        m_noise.z = Eigen::VectorXd::Zero(p);
+        m_noise.direction = Eigen::VectorXd::Unit(p, 0);
+        m_noise.gammaNorm = 1.0;
+    }
+    m_guarantee = describeGuarantee(m_settings, m_shape, m_settings.currentEps, m_noise);
+    m_form.guarantee->setText(m_guarantee.html);
+}
+
+} // namespace elab::ui

@@ -1,0 +1,209 @@
+#include "ui/views/utility/settings_text.h"
+
+#include "core/experiment/one_vs_rest.h"
+
+#include "ui/views/utility/eps_text.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace elab::ui {
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("elab::ui::SettingsText", text); }
+
+// Core messages start in lower case to fit inside sentences; shown alone they start a line.
+QString sentence(const std::string& message) {
+    QString text = QString::fromStdString(message);
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
+
+const QString kRed = QStringLiteral("#b01e1e");
+
+QString red(const QString& text) {
+    return QStringLiteral("<span style='color:%1'>%2</span>").arg(kRed, text.toHtmlEscaped());
+}
+
+} // namespace
+
+QString mechanismName(core::MechanismKind kind) {
+    switch (kind) {
+    case core::MechanismKind::NonPrivate: return tr("Non-private (reference)");
+    case core::MechanismKind::ObjPertGauss: return tr("Objective perturbation (ε, δ)");
+    case core::MechanismKind::ObjPertPure: return tr("Objective perturbation (pure ε)");
+    case core::MechanismKind::OutPertPure: return tr("Output perturbation (pure ε)");
+    case core::MechanismKind::OutPertGauss: return tr("Output perturbation (ε, δ)");
+    }
+    return {};
+}
+
+QString mechanismToolTip(core::MechanismKind kind) {
+    switch (kind) {
+    case core::MechanismKind::NonPrivate:
+        return tr("Regularised ERM without noise: the utility a private model aims for");
+    case core::MechanismKind::ObjPertGauss:
+        return tr("Gaussian noise in the objective (Kifer, Smith & Thakurta 2012; Li et al. Thm 1). "
+                  "The only mechanism with Taylor estimates.");
+    case core::MechanismKind::ObjPertPure:
+        return tr("Noise with density ∝ exp(−ε'‖b‖/2) in the objective (Chaudhuri et al. 2011, Alg. 2)");
+    case core::MechanismKind::OutPertPure:
+        return tr("Noise added to the non-private minimiser (Chaudhuri et al. 2011, Alg. 1); needs Λ > 0");
+    case core::MechanismKind::OutPertGauss:
+        return tr("Gaussian noise added to the minimiser; needs Λ > 0, proven for ε < 1 only");
+    }
+    return {};
+}
+
+QString lossName(core::LossKind kind) {
+    switch (kind) {
+    case core::LossKind::Logistic: return tr("Logistic");
+    case core::LossKind::HuberSvm: return tr("Huber SVM");
+    case core::LossKind::SmoothHinge: return tr("Smoothed hinge");
+    case core::LossKind::Squared: return tr("Squared (regression)");
+    }
+    return {};
+}
+
+QString metricName(core::UtilityMetric metric) {
+    switch (metric) {
+    case core::UtilityMetric::TrainLoss: return tr("Training loss");
+    case core::UtilityMetric::TestLoss: return tr("Test loss");
+    case core::UtilityMetric::TrainAccuracy: return tr("Training accuracy");
+    case core::UtilityMetric::TestAccuracy: return tr("Test accuracy");
+    }
+    return {};
+}
+
+QString normPolicyName(core::NormPolicy policy) {
+    switch (policy) {
+    case core::NormPolicy::ClipRows: return tr("Clip rows to ‖x‖ ≤ 1");
+    case core::NormPolicy::ScaleByMaxNorm: return tr("Scale by max norm");
+    case core::NormPolicy::None: return tr("None");
+    }
+    return {};
+}
+
+GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps,
+                                const core::NoiseDraw& noise) {
+    QString headline;
+    QStringList details; // plain
+    QStringList warnings;
+    const core::MechanismSpec& spec = settings.mechanism;
+    if (spec.kind == core::MechanismKind::NonPrivate || std::isinf(eps)) {
+        headline = tr("No privacy");
+        details << (spec.kind == core::MechanismKind::NonPrivate
+                        ? tr("Non-private reference: the model is fitted without noise.")
+                        : tr("ε = ∞ is the non-private end: the model is fitted without noise."));
+    } else if (const std::string problem = spec.validate(); !problem.empty()) {
+        headline = tr("No guarantee");
+        details << sentence(problem);
+    } else {
+        try {
+            // One-vs-rest over K classes unless a positive class binarises the labels.
+            const int models = shape.multiclass && !settings.preprocess.positiveClass
+                                   ? std::max(2, static_cast<int>(shape.classNames.size()))
+                                   : 1;
+            const core::PrivacyGuarantee g =
+                models == 1 ? core::perturbedProblem(spec, std::max(1LL, shape.trainRows), eps, noise).guarantee
+                            : core::oneVsRestGuarantee(spec, std::max(1LL, shape.trainRows), models, eps);
+            headline = QString::fromStdString(g.notion) + QStringLiteral(": ε = ") + formatNumber(g.epsilon);
+            if (g.delta > 0.0)
+                headline += QStringLiteral(", δ = ") + formatNumber(g.delta);
+            if (settings.preprocess.norm == core::NormPolicy::ScaleByMaxNorm)
+                warnings << tr("Rows are scaled by the data's largest norm, a step that leaks privacy: "
+                               "the assumption ‖x‖₂ ≤ 1 is met by a leaking step, so this guarantee "
+                               "does not hold as stated.");
+            else if (settings.preprocess.norm == core::NormPolicy::None)
+                warnings << tr("No norm step: rows may have ‖x‖₂ > 1, so the assumption ‖x‖₂ ≤ 1 is not "
+                               "met and there is no privacy guarantee.");
+            if (g.delta > 0.0 && shape.trainRows > 0 && g.delta >= 1.0 / static_cast<double>(shape.trainRows))
+                warnings << tr("δ = %1 is not below 1/n = %2: a δ that large allows publishing a "
+                               "few rows outright.")
+                                .arg(formatNumber(g.delta),
+                                     formatNumber(1.0 / static_cast<double>(shape.trainRows)));
+            if (settings.preprocess.standardise)
+                warnings << tr("Standardising with the data's own mean and sd leaks privacy; "
+                               "the leak is not counted in ε.");
+            details << tr("Source: %1").arg(QString::fromStdString(g.source));
+            details << (shape.trainRows > 0 ? tr("n = %1 training rows").arg(shape.trainRows)
+                                            : tr("No dataset loaded: n unknown."));
+            for (const std::string& a : g.assumptions)
+                details << QStringLiteral("• ") + tr("Assumes %1").arg(QString::fromStdString(a));
+            if (shape.trainRows <= 0 && spec.kind == core::MechanismKind::ObjPertPure)
+                details << QStringLiteral("• ") + tr("The branch taken (extra ridge or not) depends on n.");
+            else
+                for (const std::string& n : g.notes)
+                    details << QStringLiteral("• ") + sentence(n);
+        } catch (const std::exception& e) {
+            headline = tr("No guarantee");
+            details << sentence(e.what());
+        }
+    }
+    // A guarantee whose row-norm assumption is not met by a private step is not one.
+    const bool assumptionBroken =
+        !warnings.isEmpty() && settings.preprocess.norm != core::NormPolicy::ClipRows;
+    if (assumptionBroken)
+        headline += tr(" (assumption not met)");
+    GuaranteeText text;
+    text.plain = (QStringList{headline} + warnings + details).join(QLatin1Char('\n'));
+    text.html = assumptionBroken ? QStringLiteral("<b>%1</b>").arg(red(headline))
+                                 : QStringLiteral("<b>%1</b>").arg(headline.toHtmlEscaped());
+    for (const QString& w : warnings)
+        text.html += QStringLiteral("<br>") + red(QStringLiteral("⚠ ") + w);
+    for (const QString& d : details)
+        text.html += QStringLiteral("<br>") + d.toHtmlEscaped();
+    return text;
+}
+
+QStringList settingsProblems(const UtilitySettings& settings, const DataShape& shape) {
+    QStringList problems;
+    // The core repeats some of the specific messages below in other words after a colon:
+    // a message whose head (up to ':') starts an earlier one is the same problem.
+    auto add = [&problems](const QString& p) {
+        const QString head = p.section(QLatin1Char(':'), 0, 0).trimmed();
+        if (p.isEmpty() || std::any_of(problems.cbegin(), problems.cend(), [&](const QString& q) {
+                return q.startsWith(head, Qt::CaseInsensitive);
+            }))
+            return;
+        problems << p;
+    };
+    if (shape.regression)
+        add(tr("Regression is not supported yet: the engine fits margin losses (logistic, "
+               "Huber SVM, smoothed hinge) on binary labels only."));
+    else if (settings.mechanism.loss.kind() == core::LossKind::Squared)
+        add(tr("Squared loss is for regression datasets: pick a margin loss."));
+    if (settings.mechanism.isGaussian() &&
+        !(settings.mechanism.delta > 0.0 && settings.mechanism.delta < 1.0))
+        add(tr("δ must be in (0, 1), and well below 1/n (e.g. 1e-5)."));
+    const auto kind = settings.mechanism.kind;
+    if ((kind == core::MechanismKind::OutPertPure || kind == core::MechanismKind::OutPertGauss) &&
+        !(settings.mechanism.lambda > 0.0))
+        add(tr("Output perturbation needs Λ > 0: its sensitivity 2ζ/(nΛ) is infinite at Λ = 0."));
+    add(sentence(settings.mechanism.validate()));
+    add(sentence(settings.preprocess.validate()));
+    add(sentence(settings.validate()));
+    // validate() stops at the first problem: look past the mechanism and preprocessing too.
+    UtilitySettings rest = settings;
+    rest.mechanism = core::MechanismSpec{};
+    rest.preprocess = core::PreprocessOptions{};
+    add(sentence(rest.validate()));
+    return problems;
+}
+
+QString estimatesUnavailableReason(const UtilitySettings& settings) {
+    if (settings.mechanism.kind != core::MechanismKind::ObjPertGauss)
+        return tr("Taylor estimates need Gaussian objective perturbation: its noise is one fixed draw "
+                  "rescaled with ε, so the model moves smoothly with ε.");
+    if (!core::isLossMetric(settings.metric))
+        return tr("Taylor estimates need a loss metric: accuracy is a step function of the model, "
+                  "with no derivative in ε.");
+    return {};
+}
+
+} // namespace elab::ui

@@ -1,0 +1,47 @@
+#pragma once
+// Words for the utility explorer's settings: readable names, the privacy guarantee actually
+// given at an ε, and every problem of a settings value in words a user can act on.
+// Pure functions of their arguments: any thread.
+
+#include "ui/views/utility/utility_settings.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace elab::ui {
+
+/// What the panel knows of the loaded dataset.
+struct DataShape {
+    long long trainRows = 0; ///< rows the model is fitted on (0: no dataset)
+    long long features = 0;
+    bool multiclass = false;
+    bool regression = false;
+    QStringList classNames;
+};
+
+QString mechanismName(core::MechanismKind kind);
+QString mechanismToolTip(core::MechanismKind kind);
+QString lossName(core::LossKind kind);
+QString metricName(core::UtilityMetric metric);
+QString normPolicyName(core::NormPolicy policy);
+
+/// The guarantee, as plain text and as rich text for a QLabel (leaks in red).
+struct GuaranteeText {
+    QString plain;
+    QString html;
+};
+
+/// The guarantee of settings' mechanism at eps (+∞: none) on shape.trainRows rows, from
+/// core::perturbedProblem with `noise` (any draw of dimension p: only its size matters),
+/// plus what the preprocessing does to its assumption ‖x‖₂ ≤ 1. Microseconds for small p.
+GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps,
+                                const core::NoiseDraw& noise);
+
+/// Every problem that stops a run, most specific first (UtilitySettings::validate() last,
+/// without repeats); empty if the settings can run on this dataset.
+QStringList settingsProblems(const UtilitySettings& settings, const DataShape& shape);
+
+/// Why the Taylor estimates do not apply ("" when they do).
+QString estimatesUnavailableReason(const UtilitySettings& settings);
+
+} // namespace elab::ui

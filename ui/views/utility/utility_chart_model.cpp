@@ -1,0 +1,233 @@
+#include "ui/views/utility/utility_chart_model.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+
+namespace elab::ui {
+
+using charts::SeriesData;
+using charts::SeriesKind;
+
+namespace {
+
+// Okabe–Ito colours (colour-blind safe), fixed per role so the figure reads the same in
+// every state.
+const QColor kMeasured(0, 114, 178);
+const QColor kNonPrivate(0, 0, 0);
+const QColor kTarget(213, 94, 0);
+const QColor kCurrent(120, 120, 120);
+const QColor kVerify(204, 121, 167);
+const QColor kWarning(200, 0, 0);
+const QColor kEstimateColours[] = {QColor(230, 159, 0), QColor(0, 158, 115), QColor(86, 180, 233),
+                                   QColor(240, 228, 66)};
+
+SeriesData series(const QString& key, const QString& name, SeriesKind kind, const QColor& colour) {
+    SeriesData s;
+    s.key = key;
+    s.name = name;
+    s.kind = kind;
+    s.color = colour;
+    return s;
+}
+
+/// The y range follows what was measured (band, non-private level, target, probe), not the
+/// estimates: an estimate far from its measuring point can run off to huge values and would
+/// squash the measured curve. Estimated lines beyond the range are clipped by the plot.
+void fitYRange(charts::ChartData& chart, const SeriesData& band, const UtilityState& state,
+               const UtilitySettings& settings) {
+    double lo = INFINITY, hi = -INFINITY, loPositive = INFINITY;
+    auto include = [&](double v) {
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+            if (v > 0.0)
+                loPositive = std::min(loPositive, v);
+        }
+    };
+    for (int k = 0; k < band.points.size(); ++k) {
+        include(band.points[k].y());
+        include(band.upper[k].y());
+    }
+    if (state.nonPrivate)
+        include(*state.nonPrivate);
+    if (settings.target)
+        include(*settings.target);
+    if (state.probe)
+        include(state.probe->mean);
+    for (const auto& fit : state.measuring)
+        for (const auto& t : fit.points)
+            include(t.value);
+    if (!(hi >= lo))
+        return; // nothing measured yet: the chart fits the data it has
+    if (chart.logY) {
+        if (std::isfinite(loPositive) && hi > 0.0) {
+            chart.yMin = loPositive / 1.25;
+            chart.yMax = hi * 1.25;
+        }
+        return;
+    }
+    if (!core::isLossMetric(settings.metric)) {
+        lo = std::max(0.0, lo);
+        hi = std::min(1.0, hi);
+    }
+    const double pad = hi > lo ? 0.06 * (hi - lo) : 0.05 * std::max(1e-3, std::abs(hi));
+    // Never below 0 (losses and accuracies are ≥ 0), never above 1 for accuracies.
+    chart.yMin = lo >= 0.0 ? std::max(0.0, lo - pad) : lo - pad;
+    chart.yMax = core::isLossMetric(settings.metric) ? hi + pad : std::min(1.0, hi + pad);
+    if (!(chart.yMax > chart.yMin))
+        chart.yMax = chart.yMin + pad;
+}
+
+} // namespace
+
+QString metricTitle(core::UtilityMetric metric) {
+    switch (metric) {
+    case core::UtilityMetric::TrainLoss: return QStringLiteral("training loss");
+    case core::UtilityMetric::TestLoss: return QStringLiteral("test loss");
+    case core::UtilityMetric::TrainAccuracy: return QStringLiteral("training accuracy");
+    case core::UtilityMetric::TestAccuracy: return QStringLiteral("test accuracy");
+    }
+    return {};
+}
+
+QString estimatorTitle(core::Estimator estimator) { return QString::fromLatin1(core::toString(estimator)); }
+
+QString formatEps(double eps) {
+    if (std::isinf(eps))
+        return QStringLiteral("∞");
+    if (eps >= 0.01 && eps < 1000.0)
+        return QString::number(eps, 'g', 3);
+    return QString::number(eps, 'e', 1);
+}
+
+QString guaranteeSummary(const UtilitySettings& settings, const UtilityState& state) {
+    QStringList parts;
+    const core::PrivacyGuarantee& g = state.guaranteeAtMax;
+    parts << QStringLiteral("%1, Λ = %2").arg(QString::fromLatin1(core::toString(settings.mechanism.kind)))
+                 .arg(settings.mechanism.lambda, 0, 'g', 3);
+    if (settings.mechanism.isGaussian())
+        parts << QStringLiteral("δ = %1").arg(settings.mechanism.delta, 0, 'g', 3);
+    if (!g.notion.empty())
+        parts << QString::fromStdString(g.notion + " (" + g.source + ")");
+    parts << QStringLiteral("rows clipped to ‖x‖ ≤ 1: %1")
+                 .arg(settings.preprocess.norm == core::NormPolicy::ClipRows ? QStringLiteral("yes")
+                                                                             : QStringLiteral("NO (guarantee void)"));
+    parts << QStringLiteral("%1 repetitions, seed %2").arg(settings.repeats).arg(settings.seed);
+    return parts.join(QStringLiteral(" · "));
+}
+
+charts::ChartData buildUtilityChart(const UtilitySettings& settings, const UtilityState& state,
+                                    std::optional<double> proposedEps, const QString& datasetName, bool logY) {
+    charts::ChartData chart;
+    chart.logY = logY;
+    const QString metric = metricTitle(settings.metric);
+    chart.title = QStringLiteral("%1 vs ε — %2").arg(metric, datasetName);
+    chart.xTitle = QStringLiteral("ε (privacy budget, log scale)");
+    chart.yTitle = logY ? metric + QStringLiteral(" (log scale)") : metric;
+    chart.logX = true;
+    chart.xMin = settings.epsMin;
+    chart.xMax = settings.epsMax;
+    chart.footnote = guaranteeSummary(settings, state);
+
+    SeriesData band = series(QStringLiteral("band"), QStringLiteral("±1 sd"), SeriesKind::Band, kMeasured);
+    SeriesData mean = series(QStringLiteral("measured"), QStringLiteral("measured (%1 reps)").arg(settings.repeats),
+                             SeriesKind::Line, kMeasured);
+    // Losses are ≥ 0 and accuracies in [0, 1]: the ±1 sd band is cut there.
+    const bool loss = core::isLossMetric(settings.metric);
+    for (const auto& p : state.points) {
+        if (!p)
+            continue;
+        band.points.append({p->eps, std::max(0.0, p->mean - p->sd)});
+        band.upper.append({p->eps, loss ? p->mean + p->sd : std::min(1.0, p->mean + p->sd)});
+        mean.points.append({p->eps, p->mean});
+    }
+    SeriesData dots = series(QStringLiteral("measured-points"), QString(), SeriesKind::Points, kMeasured);
+    dots.points = mean.points;
+    dots.width = 7.0;
+    // The monotonicity self-check: a red ring around every point worse than a smaller ε's.
+    SeriesData worse = series(QStringLiteral("worse-as-eps-grows"), QString(), SeriesKind::Points, kWarning);
+    worse.width = 14.0;
+    for (const core::MonotonicityViolation& v : state.monotonicity(settings.metric).violations)
+        worse.points.append({v.epsWorse, v.meanWorse});
+    if (!worse.points.isEmpty())
+        worse.name = QStringLiteral("worse than at a smaller ε");
+    chart.series << band << mean << worse << dots;
+
+    SeriesData nonPrivate = series(QStringLiteral("nonprivate"), QStringLiteral("non-private"),
+                                   SeriesKind::HorizontalLine, kNonPrivate);
+    nonPrivate.style = Qt::DashLine;
+    nonPrivate.width = 1.5;
+    if (state.nonPrivate)
+        nonPrivate.value = *state.nonPrivate;
+    else
+        nonPrivate.name.clear(); // nothing to show in the legend yet
+    chart.series << nonPrivate;
+
+    // Estimated lines: for every measuring point and chosen estimator.
+    int colour = 0;
+    if (settings.estimatesApply()) {
+        for (std::size_t m = 0; m < state.measuring.size(); ++m) {
+            const core::MeasuringFit& fit = state.measuring[m];
+            for (core::Estimator estimator : settings.estimators) {
+                SeriesData line = series(QStringLiteral("estimate:%1:%2").arg(m).arg(estimatorTitle(estimator)),
+                                         QStringLiteral("%1 from ε=%2").arg(estimatorTitle(estimator), formatEps(fit.measureAt)),
+                                         SeriesKind::Line, kEstimateColours[colour++ % 4]);
+                line.style = Qt::DashLine;
+                for (int k = 0; k < kEstimateSamples; ++k) {
+                    const double eps = settings.epsMin *
+                                       std::pow(settings.epsMax / settings.epsMin, static_cast<double>(k) / (kEstimateSamples - 1));
+                    const double v = core::meanEstimate(fit, estimator, eps);
+                    if (std::isfinite(v))
+                        line.points.append({eps, v});
+                }
+                chart.series << line;
+            }
+            double measuredAtBar = 0.0;
+            for (const auto& t : fit.points)
+                measuredAtBar += t.value / static_cast<double>(fit.points.size());
+            SeriesData anchor = series(QStringLiteral("measuring:%1").arg(m), QString(), SeriesKind::Points, kNonPrivate);
+            anchor.points.append({fit.measureAt, measuredAtBar});
+            anchor.width = 10.0;
+            chart.series << anchor;
+        }
+    }
+
+    SeriesData target = series(QStringLiteral("target"), QString(), SeriesKind::HorizontalLine, kTarget);
+    target.style = Qt::DotLine;
+    SeriesData proposed = series(QStringLiteral("proposed"), QString(), SeriesKind::VerticalLine, kTarget);
+    proposed.style = Qt::DotLine;
+    if (settings.target) {
+        target.value = *settings.target;
+        target.name = QStringLiteral("target %1").arg(*settings.target, 0, 'g', 4);
+        if (proposedEps) {
+            proposed.value = *proposedEps;
+            proposed.name = QStringLiteral("proposed ε=%1").arg(formatEps(*proposedEps));
+        }
+    }
+    SeriesData verify = series(QStringLiteral("verify"), QString(), SeriesKind::Points, kVerify);
+    verify.width = 9.0;
+    if (state.verification) {
+        verify.name = QStringLiteral("verified");
+        for (const auto& step : state.verification->steps)
+            verify.points.append({step.eps, step.measured});
+    }
+    chart.series << target << proposed << verify;
+
+    SeriesData current = series(QStringLiteral("current"), QString(), SeriesKind::VerticalLine, kCurrent);
+    current.width = 1.0;
+    if (std::isfinite(settings.currentEps))
+        current.value = settings.currentEps;
+    SeriesData probe = series(QStringLiteral("probe"), QString(), SeriesKind::Points, kCurrent);
+    probe.width = 11.0;
+    if (state.probe && std::isfinite(state.probe->eps) && state.probe->eps == settings.currentEps) {
+        probe.points.append({state.probe->eps, state.probe->mean});
+        probe.dimmed = !state.probe->full;
+    }
+    chart.series << current << probe;
+    fitYRange(chart, band, state, settings);
+    return chart;
+}
+
+} // namespace elab::ui

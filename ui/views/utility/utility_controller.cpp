@@ -1,0 +1,304 @@
+#include "ui/views/utility/utility_controller.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace elab::ui {
+
+namespace {
+
+constexpr int kFrameMs = 16;
+constexpr int kPreviewRepeats = 3;
+
+bool sameLoss(const core::Loss& a, const core::Loss& b) {
+    return a.kind() == b.kind() && a.huberWidth() == b.huberWidth() && a.temperature() == b.temperature();
+}
+
+bool sameData(const UtilitySettings& a, const UtilitySettings& b) {
+    return a.preprocess.standardise == b.preprocess.standardise && a.preprocess.intercept == b.preprocess.intercept &&
+           a.preprocess.norm == b.preprocess.norm && a.preprocess.positiveClass == b.preprocess.positiveClass &&
+           a.testFraction == b.testFraction && a.seed == b.seed;
+}
+
+bool sameSweep(const UtilitySettings& a, const UtilitySettings& b) {
+    return sameData(a, b) && a.mechanism.kind == b.mechanism.kind && sameLoss(a.mechanism.loss, b.mechanism.loss) &&
+           a.mechanism.lambda == b.mechanism.lambda && a.mechanism.delta == b.mechanism.delta &&
+           a.metric == b.metric && a.repeats == b.repeats && a.epsMin == b.epsMin && a.epsMax == b.epsMax &&
+           a.gridPoints == b.gridPoints;
+}
+
+/// Multiclass targets train one model per class (one-vs-rest, ε and δ split across them).
+core::SweepData sweepData(const core::PreparedData& d) {
+    return core::sweepDataOf(d.train, d.test ? &*d.test : nullptr);
+}
+
+core::UtilitySweepSpec sweepSpec(const UtilitySettings& s) {
+    core::UtilitySweepSpec spec;
+    spec.mechanism = s.mechanism;
+    spec.repeats = s.repeats;
+    spec.metric = s.metric;
+    spec.seed = s.seed;
+    spec.estimators = {core::Estimator::FirstOrder, core::Estimator::SecondOrder, core::Estimator::InverseEps,
+                       core::Estimator::Anchored};
+    return spec;
+}
+
+/// The private mechanisms need a bounded loss gradient: classification with a margin loss.
+void checkSupported(const core::PreparedData& d, const UtilitySettings& s) {
+    if (d.train.targets.kind == core::TaskKind::Regression)
+        throw std::invalid_argument("regression targets: the utility view needs a classification dataset "
+                                    "(the squared loss has no bounded gradient, so no private mechanism here)");
+    if (!s.mechanism.loss.isMargin())
+        throw std::invalid_argument("the squared loss is for regression; choose a margin loss");
+    if (core::usesTestSet(s.metric) && !d.test)
+        throw std::invalid_argument("the test metrics need a held-out test fraction > 0");
+}
+
+} // namespace
+
+UtilityController::UtilityController(QObject* parent)
+    : ComputeController(parent), m_sweep(addJobSlot(QStringLiteral("sweep"), true)),
+      m_measuring(addJobSlot(QStringLiteral("measuring"), false)), m_probe(addJobSlot(QStringLiteral("probe"), false)),
+      m_verify(addJobSlot(QStringLiteral("verify"), true)) {
+    m_probeTimer.setSingleShot(true);
+    m_probeTimer.setInterval(kFrameMs);
+    connect(&m_probeTimer, &QTimer::timeout, this, &UtilityController::startProbe);
+    connect(m_sweep, &JobSlot::finished, this, [this](bool cancelled) {
+        if (cancelled) { // keeps the points that finished
+            m_state.sweepCancelled = true;
+            emit stateChanged();
+        }
+    });
+}
+
+UtilityController::~UtilityController() {
+    cancel();
+    waitForIdle();
+}
+
+void UtilityController::setCurrentEps(double eps, bool preview) {
+    m_applied.currentEps = eps;
+    m_pending.currentEps = eps;
+    m_previewProbe = preview;
+    if (std::isinf(eps)) {
+        m_probeTimer.stop();
+        m_probe->cancel();
+        if (m_state.nonPrivate)
+            m_state.probe = ProbeResult{eps, *m_state.nonPrivate, 0.0, m_applied.repeats, true};
+        emit stateChanged();
+        updateBusy();
+        return;
+    }
+    m_probeTimer.start();
+    emit stateChanged(); // the instant estimate moves now; the measured value follows
+    updateBusy();
+}
+
+void UtilityController::applySettings(const UtilitySettings& next) {
+    if (!next.validate().empty()) {
+        updateBusy(); // the panel shows the problem inline; nothing to compute
+        return;
+    }
+    const bool sweep = rerunRequested() || !sameSweep(next, m_applied);
+    const bool measuring = next.measureAt != m_applied.measureAt;
+    const bool probe = next.currentEps != m_applied.currentEps;
+    m_applied = next;
+    if (!hasDataset()) {
+        updateBusy();
+        return;
+    }
+    if (sweep) {
+        clearRerun();
+        startSweep();
+    } else {
+        if (measuring)
+            startMeasuring();
+        if (probe)
+            startProbe();
+        emit stateChanged(); // estimators, target or ε: drawn from what is there
+    }
+    updateBusy();
+}
+
+void UtilityController::startSweep() {
+    for (JobSlot* slot : {m_measuring, m_probe, m_verify})
+        slot->cancel();
+    m_state = UtilityState{};
+    m_state.grid = m_applied.grid();
+    m_state.points.assign(m_state.grid.size(), std::nullopt);
+    setLastError({});
+    emit stateChanged();
+    auto dataset = this->dataset();
+    const UtilitySettings s = m_applied;
+    m_sweep->start(tr("Utility sweep"), [this, dataset, s](JobContext& job) -> std::function<void()> {
+        core::DataPreparation preparation;
+        preparation.testFraction = s.testFraction;
+        preparation.preprocess = s.preprocess;
+        auto prepared = std::make_shared<const core::PreparedData>(
+            core::prepareExperimentData(*dataset, std::nullopt, preparation, s.seed));
+        checkSupported(*prepared, s);
+        auto problem = core::prepareLinearProblem(sweepData(*prepared), s.mechanism, s.metric, prepared);
+        job.post([this, prepared, problem] {
+            m_state.data = prepared;
+            m_state.problem = problem;
+            emit sweepStarted();
+            startMeasuring();
+            startProbe();
+        });
+        core::UtilitySweepSpec spec = sweepSpec(s);
+        spec.grid = s.grid();
+        spec.estimators.clear();
+        auto sink = [&job, this](const core::SweepPoint& point) {
+            job.post([this, point] {
+                if (static_cast<std::size_t>(point.gridIndex) < m_state.points.size())
+                    m_state.points[static_cast<std::size_t>(point.gridIndex)] = point;
+                emit stateChanged();
+            });
+        };
+        core::UtilitySweepResult result = core::runUtilitySweep(*problem, spec, &job.run(), sink);
+        return [this, result = std::move(result)] {
+            if (std::isfinite(result.nonPrivate))
+                m_state.nonPrivate = result.nonPrivate;
+            m_state.guaranteeAtMax = result.guaranteeAtMax;
+            m_state.guarantees = result.guarantees;
+            m_state.models = result.models;
+            m_state.sweepCancelled = result.cancelled;
+            m_state.sweepComplete = !result.cancelled;
+            m_state.sweepSeconds = result.secondsMeasured;
+            for (const auto& point : result.points) // also the ones whose post was still queued
+                m_state.points[static_cast<std::size_t>(point.gridIndex)] = point;
+            emit stateChanged();
+        };
+    });
+}
+
+void UtilityController::startMeasuring() {
+    if (!m_state.data)
+        return; // the sweep starts it once the data is prepared
+    if (!m_applied.estimatesApply() || m_applied.measureAt.empty()) {
+        m_measuring->cancel();
+        m_state.measuring.clear();
+        emit stateChanged();
+        return;
+    }
+    auto problem = m_state.problem;
+    const UtilitySettings s = m_applied;
+    m_measuring->start(tr("Taylor measuring fits"), [this, problem, s](JobContext& job) -> std::function<void()> {
+        core::UtilitySweepSpec spec = sweepSpec(s);
+        spec.measureAt = s.measureAt;
+        spec.grid = s.measureAt;
+        std::sort(spec.grid.begin(), spec.grid.end());
+        spec.grid.erase(std::unique(spec.grid.begin(), spec.grid.end()), spec.grid.end());
+        core::UtilitySweepResult result = core::runUtilitySweep(*problem, spec, &job.run());
+        if (result.cancelled)
+            throw core::Cancelled();
+        return [this, result = std::move(result)] {
+            m_state.measuring = result.measuring;
+            if (!m_state.nonPrivate && std::isfinite(result.nonPrivate))
+                m_state.nonPrivate = result.nonPrivate;
+            emit stateChanged();
+        };
+    });
+}
+
+void UtilityController::startProbe() {
+    if (!m_state.data || hasPending())
+        return;
+    const double eps = m_applied.currentEps;
+    if (!(eps > 0.0) || std::isinf(eps))
+        return;
+    const bool preview = m_previewProbe;
+    const int repeats = preview ? std::min(kPreviewRepeats, m_applied.repeats) : m_applied.repeats;
+    auto problem = m_state.problem;
+    const UtilitySettings s = m_applied;
+    m_probe->start(tr("Measuring at ε = %1").arg(eps, 0, 'g', 3),
+                   [this, problem, s, eps, repeats, preview](JobContext& job) -> std::function<void()> {
+                       core::UtilitySweepSpec spec = sweepSpec(s);
+                       spec.estimators.clear();
+                       spec.grid = {eps};
+                       spec.repeats = repeats;
+                       spec.reference = false; // the sweep draws the non-private line; a probe fits at ε only
+                       const core::UtilitySweepResult result = core::runUtilitySweep(*problem, spec, &job.run());
+                       if (result.points.empty())
+                           throw core::Cancelled();
+                       const ProbeResult probe{eps, result.points[0].mean, result.points[0].sd, repeats, !preview};
+                       return [this, probe] {
+                           m_state.probe = probe;
+                           emit stateChanged();
+                       };
+                   });
+}
+
+void UtilityController::verifyTarget() {
+    const UtilitySettings& s = m_applied;
+    QString problem;
+    if (!m_state.data)
+        problem = tr("No prepared data yet.");
+    else if (!s.target)
+        problem = tr("Enter a target utility first.");
+    else if (!s.estimatesApply())
+        problem = tr("Verification refines Taylor estimates: it needs Gaussian objective perturbation and a loss metric.");
+    if (!problem.isEmpty()) {
+        setLastError(problem);
+        emit failed(problem);
+        return;
+    }
+    core::ChooseEpsSpec spec;
+    spec.mechanism = s.mechanism;
+    spec.metric = s.metric;
+    spec.target = *s.target;
+    spec.tolerance = 0.01 * std::abs(*s.target) + 1e-4;
+    spec.measureAt = s.measureAt.empty() ? (std::isfinite(s.currentEps) ? s.currentEps : 1.0) : s.measureAt.front();
+    spec.estimator = std::find(s.estimators.begin(), s.estimators.end(), core::Estimator::InverseEps) != s.estimators.end()
+                         ? core::Estimator::InverseEps
+                         : core::Estimator::FirstOrder;
+    spec.repeats = s.repeats;
+    spec.seed = s.seed;
+    spec.epsMin = UtilitySettings::kSliderMin;
+    spec.epsMax = UtilitySettings::kSliderMax;
+    auto prepared = m_state.problem;
+    const double target = *s.target;
+    m_verify->start(tr("Verifying the target"), [this, prepared, spec, target](JobContext& job) -> std::function<void()> {
+        core::ChooseEpsResult result = core::chooseEpsilon(*prepared, spec, &job.run());
+        return [this, result = std::move(result), target] {
+            m_state.verification = result;
+            m_state.verifiedTarget = target;
+            emit stateChanged();
+        };
+    });
+}
+
+void UtilityController::cancel() {
+    m_probeTimer.stop();
+    ComputeController::cancel();
+}
+
+double UtilityController::estimateAt(std::size_t m, core::Estimator estimator, double eps) const {
+    if (m >= m_state.measuring.size())
+        return NAN;
+    return core::meanEstimate(m_state.measuring[m], estimator, eps);
+}
+
+bool UtilityController::estimatesAvailable() const {
+    return m_applied.estimatesApply() && !m_state.measuring.empty() && !m_applied.estimators.empty();
+}
+
+bool UtilityController::proposalFromEstimate() const { return proposal().fromEstimate; }
+
+std::optional<double> UtilityController::proposedEps() const { return proposal().eps; }
+
+core::ProposedEps UtilityController::proposal() const {
+    if (!m_applied.target)
+        return {};
+    std::vector<core::SweepPoint> measured;
+    for (const auto& p : m_state.points)
+        if (p)
+            measured.push_back(*p);
+    const bool estimates = estimatesAvailable();
+    return core::proposeEps(measured, estimates ? &m_state.measuring.front() : nullptr,
+                            estimates ? m_applied.estimators.front() : core::Estimator::InverseEps, *m_applied.target,
+                            m_applied.metric, m_applied.epsMin, m_applied.epsMax);
+}
+
+} // namespace elab::ui

@@ -1,0 +1,79 @@
+#pragma once
+// Computes the utility explorer's numbers off the GUI thread (docs/STYLE.md §2):
+//  - sweep:     prepare the data, then the measured curve over the grid, streamed per point;
+//  - measuring: the Taylor measuring fits (instant estimates at any ε afterwards);
+//  - probe:     the measured utility at the slider's ε (preview fidelity while dragging);
+//  - verify:    ε for the target utility (Algorithm 1 + refinement), every step.
+// Settings changes are coalesced (one frame, ComputeController); only what a change
+// invalidates is recomputed. Each job kind has its own latest-wins slot, so stale results
+// are dropped.
+//
+// Threads: every function and signal is for the GUI thread.
+
+#include "ui/jobs/compute_controller.h"
+#include "ui/views/utility/utility_state.h"
+#include "ui/views/utility/utility_settings.h"
+
+#include "core/data/dataset.h"
+#include "core/experiment/proposed_eps.h"
+
+#include <QTimer>
+
+#include <optional>
+
+namespace elab::ui {
+
+class UtilityController : public ComputeController<UtilitySettings> {
+    Q_OBJECT
+public:
+    explicit UtilityController(QObject* parent = nullptr);
+    ~UtilityController() override;
+
+    /// The slider's ε (+∞: non-private). preview: measure with few repetitions (dragging).
+    void setCurrentEps(double eps, bool preview);
+    /// Measures at the proposed ε and refines until the target is met (chooseEpsilon).
+    void verifyTarget();
+    /// Stops every running job; finished points are kept.
+    void cancel() override;
+
+    const UtilityState& state() const { return m_state; }
+
+    /// Instant: the mean Taylor estimate from measuring point m at eps (NaN if unavailable).
+    double estimateAt(std::size_t m, core::Estimator estimator, double eps) const;
+    /// Smallest ε of the sweep range whose estimate (first measuring point, first chosen
+    /// estimator) meets the target; if no estimate is available or it never meets it, the
+    /// smallest ε where the measured curve (interpolated in log ε) does. nullopt if there is
+    /// no target or nothing meets it.
+    std::optional<double> proposedEps() const;
+    /// Whether proposedEps() comes from a Taylor estimate (else from the measured curve).
+    bool proposalFromEstimate() const;
+    /// Taylor estimates exist for the current settings.
+    bool estimatesAvailable() const;
+
+    JobSlot* sweepSlot() const { return m_sweep; }
+    JobSlot* measuringSlot() const { return m_measuring; }
+    JobSlot* probeSlot() const { return m_probe; }
+    JobSlot* verifySlot() const { return m_verify; }
+
+signals:
+    /// The data was prepared and the sweep started (the grid is known).
+    void sweepStarted();
+
+private:
+    void applySettings(const UtilitySettings& next) override;
+    bool extraBusy() const override { return m_probeTimer.isActive(); }
+    void startSweep();
+    void startMeasuring();
+    void startProbe();
+    core::ProposedEps proposal() const; ///< core/experiment/proposed_eps.h, the CLI's rule
+
+    JobSlot* m_sweep = nullptr;
+    JobSlot* m_measuring = nullptr;
+    JobSlot* m_probe = nullptr;
+    JobSlot* m_verify = nullptr;
+    QTimer m_probeTimer;
+    bool m_previewProbe = false;
+    UtilityState m_state;
+};
+
+} // namespace elab::ui

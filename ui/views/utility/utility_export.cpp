@@ -1,0 +1,88 @@
+#include "ui/views/utility/utility_export.h"
+
+#include "ui/session/session_json.h"
+
+#include "core/report/result_json.h"
+
+#include <cmath>
+
+namespace elab::ui {
+
+namespace {
+
+using Ordered = nlohmann::ordered_json;
+
+using detail::jsonNumber;
+
+Ordered describe(const core::Dataset& d) {
+    return {{"name", d.name}, {"rows", d.rows()}, {"features", d.featureCount()}, {"task", core::toString(d.targets.kind)}};
+}
+
+Ordered results(const UtilitySettings& settings, const UtilityState& state) {
+    Ordered r;
+    Ordered grid = Ordered::array(), mean = Ordered::array(), sd = Ordered::array();
+    for (std::size_t g = 0; g < state.grid.size(); ++g) {
+        grid.push_back(state.grid[g]);
+        const auto& p = g < state.points.size() ? state.points[g] : std::nullopt;
+        mean.push_back(p ? jsonNumber(p->mean) : Ordered());
+        sd.push_back(p ? jsonNumber(p->sd) : Ordered());
+    }
+    r["grid"] = grid;
+    r["measured"] = {{"mean", mean}, {"std", sd}, {"complete", state.sweepComplete}};
+    const bool higherIsBetter = !core::isLossMetric(settings.metric);
+    r["monotonicity"] = core::monotonicityJson(state.monotonicity(settings.metric), higherIsBetter);
+    r["privacy_by_eps"] = core::privacyByEpsJson(state.grid, state.guarantees, state.models);
+    r["nonprivate"] = state.nonPrivate ? jsonNumber(*state.nonPrivate) : Ordered();
+    Ordered estimates = Ordered::array();
+    if (settings.estimatesApply())
+        for (const auto& fit : state.measuring)
+            for (core::Estimator e : settings.estimators) {
+                Ordered values = Ordered::array();
+                for (double eps : state.grid)
+                    values.push_back(jsonNumber(core::meanEstimate(fit, e, eps)));
+                estimates.push_back({{"measure_at", fit.measureAt}, {"estimator", core::toString(e)}, {"values", values}});
+            }
+    r["estimates"] = estimates;
+    if (state.probe)
+        r["current"] = {{"eps", std::isinf(state.probe->eps) ? Ordered("inf") : Ordered(state.probe->eps)},
+                        {"mean", jsonNumber(state.probe->mean)},
+                        {"std", jsonNumber(state.probe->sd)},
+                        {"repeats", state.probe->repeats}};
+    if (state.verification) {
+        Ordered steps = Ordered::array();
+        for (const auto& s : state.verification->steps)
+            steps.push_back({{"eps", s.eps}, {"measured", jsonNumber(s.measured)}, {"meets", s.meets}, {"trainings", s.trainings}});
+        r["verification"] = {{"target", state.verifiedTarget}, {"steps", steps},
+                             {"chosen_eps", jsonNumber(state.verification->chosenEps)}};
+    }
+    return r;
+}
+
+} // namespace
+
+QByteArray sidecarJson(const Session& session, const UtilityState& state, const QString& figureFile) {
+    Ordered j = detail::sessionJson(session);
+    Ordered e = detail::exportHeader(figureFile);
+    if (state.data) {
+        Ordered data = {{"train", describe(state.data->train)}};
+        if (state.data->test)
+            data["test"] = describe(*state.data->test);
+        Ordered log = Ordered::array();
+        for (const auto& step : state.data->train.log)
+            log.push_back({{"step", step.name}, {"detail", step.detail}, {"leaks_privacy", step.leaksPrivacy}});
+        data["processing"] = log;
+        e["data"] = data;
+    }
+    e["guarantee_at_max_eps"] = core::guaranteeJson(state.guaranteeAtMax);
+    e["results"] = results(session.utility, state);
+    j["export"] = e;
+    return QByteArray::fromStdString(j.dump(2) + "\n");
+}
+
+QStringList exportFigure(const charts::ChartData& chart, const Session& session, const UtilityState& state,
+                         const FigureExport& request, QString* error) {
+    return writeFigure(chart, request.withSidecar ? sidecarJson(session, state, request.path) : QByteArray(), request,
+                       error);
+}
+
+} // namespace elab::ui

@@ -1,0 +1,14 @@
+#pragma once
+// The utility view's block in a session file ("utility": {…}), also in export sidecars.
+
+#include "ui/views/utility/utility_settings.h"
+
+#include <nlohmann/json.hpp>
+
+namespace elab::ui::detail {
+
+nlohmann::ordered_json toJson(const UtilitySettings& s);
+/// Throws std::runtime_error naming the field ("utility.repeats: …").
+UtilitySettings utilitySettingsFromJson(const nlohmann::json& j);
+
+} // namespace elab::ui::detail

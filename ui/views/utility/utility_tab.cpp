@@ -1,0 +1,66 @@
+#include "ui/views/utility/utility_tab.h"
+
+#include "ui/dataset/loaded_dataset.h"
+#include "ui/views/utility/utility_settings_json.h"
+#include "ui/views/utility/mechanism_panel.h"
+#include "ui/views/utility/utility_controller.h"
+#include "ui/views/utility/utility_export.h"
+#include "ui/views/utility/utility_view.h"
+
+namespace elab::ui {
+
+UtilityTab::UtilityTab(QWidget* parent, ViewHost& host)
+    : m_controller(new UtilityController(parent)), m_panel(new MechanismPanel(parent)),
+      m_view(new UtilityView(m_controller, m_panel, parent)) {
+    QObject::connect(m_controller, &UtilityController::failed, m_view, [&host](const QString& message) {
+        host.showStatusMessage(QObject::tr("Utility view: %1").arg(message), 8000);
+    });
+}
+
+QWidget* UtilityTab::widget() { return m_view; }
+QWidget* UtilityTab::sidePanel() { return m_panel; }
+ComputeControllerBase* UtilityTab::controller() { return m_controller; }
+
+void UtilityTab::prepareDataset(const LoadedDataset& loaded) {
+    const core::Dataset& d = *loaded.data;
+    const bool regression = d.targets.kind == core::TaskKind::Regression;
+    QStringList classes;
+    for (const auto& name : d.targets.classNames)
+        classes << QString::fromStdString(name);
+    const UtilitySettings settings = m_view->composedSettings();
+    const auto trainRows = static_cast<long long>(static_cast<double>(d.rows()) * (1.0 - settings.testFraction));
+    m_panel->setDataShape(trainRows, d.featureCount(), d.targets.kind == core::TaskKind::Multiclass, classes,
+                          regression);
+    m_view->setDatasetName(QString::fromStdString(d.name));
+}
+
+void UtilityTab::setDataset(const LoadedDataset& loaded) {
+    m_view->pushSettingsNow();
+    m_controller->setDataset(loaded.data);
+}
+
+void UtilityTab::saveSettings(Session& session) const { session.utility = m_view->composedSettings(); }
+void UtilityTab::restoreSettings(const Session& session) { m_view->applySettings(session.utility); }
+
+QList<ViewFigure> UtilityTab::figures() const {
+    const UtilityController* controller = m_controller;
+    return {{QString(), m_view->chartData(), [controller](const Session& session, const QString& file) {
+                 return sidecarJson(session, controller->state(), file);
+             }}};
+}
+
+bool UtilityTab::complete() const { return m_controller->state().sweepComplete; }
+
+ViewType utilityViewType() {
+    ViewType type;
+    type.id = QStringLiteral("utility");
+    type.title = QObject::tr("Utility vs ε");
+    type.hasFigures = true;
+    type.create = [](QWidget* parent, ViewHost& host) { return std::make_unique<UtilityTab>(parent, host); };
+    type.writeSettings = [](const Session& s) { return detail::toJson(s.utility); };
+    type.readSettings = [](const nlohmann::json& j, Session& s) { s.utility = detail::utilitySettingsFromJson(j); };
+    type.settingsRequired = true;
+    return type;
+}
+
+} // namespace elab::ui

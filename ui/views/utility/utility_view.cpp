@@ -1,0 +1,345 @@
+#include "ui/views/utility/utility_view.h"
+
+#include "ui/charts/chart_view.h"
+#include "ui/views/utility/utility_controller.h"
+#include "ui/views/utility/eps_slider.h"
+#include "ui/views/utility/mechanism_panel.h"
+#include "ui/views/utility/utility_chart_model.h"
+
+#include <QCheckBox>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace elab::ui {
+
+namespace {
+
+QString number(double v) { return QString::number(v, 'g', 4); }
+
+QLabel* wrappingLabel(QWidget* parent) {
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+} // namespace
+
+UtilityView::UtilityView(UtilityController* controller, MechanismPanel* panel, QWidget* parent)
+    : QWidget(parent), m_controller(controller), m_panel(panel) {
+    buildLayout();
+    connect(m_slider, &EpsSlider::epsChanged, this, &UtilityView::onEpsChanged);
+    connect(m_slider, &EpsSlider::dragFinished, this, [this](double eps) { onEpsChanged(eps, false); });
+    connect(m_panel, &MechanismPanel::settingsChanged, this, &UtilityView::pushSettings);
+    connect(m_target, &QLineEdit::textChanged, this, &UtilityView::pushSettings);
+    connect(m_chart, &charts::ChartView::clicked, this, [this](QPointF value) { addMeasuringPoint(value.x()); });
+    connect(m_removeMeasuring, &QPushButton::clicked, this, &UtilityView::removeSelectedMeasuringPoint);
+    connect(m_verify, &QPushButton::clicked, m_controller, &UtilityController::verifyTarget);
+    connect(m_useProposal, &QPushButton::clicked, this, [this] {
+        if (const auto eps = m_controller->proposedEps()) {
+            m_slider->setEps(*eps);
+            onEpsChanged(m_slider->eps(), false);
+        }
+    });
+    // Streamed results redraw at most once per frame; the slider's own move redraws at once
+    // (onEpsChanged), so the estimate follows the handle in the same frame.
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(16);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &UtilityView::refresh);
+    connect(m_controller, &UtilityController::stateChanged, this, [this] {
+        if (!m_refreshTimer.isActive())
+            m_refreshTimer.start();
+    });
+    m_slider->setGrid(composedSettings().grid());
+    refresh();
+}
+
+void UtilityView::buildLayout() {
+    m_slider = new EpsSlider(this);
+    m_chart = new charts::ChartView(this);
+    m_chart->setMinimumSize(480, 320);
+
+    auto* readoutBox = new QGroupBox(tr("At the current ε"), this);
+    m_readout = wrappingLabel(readoutBox);
+    m_readout->setObjectName(QStringLiteral("readout"));
+    // Changes on every slider step: plain, not selectable (no text document to relayout), and
+    // tall enough for its usual lines so that a new text does not relayout the column.
+    m_readout->setTextInteractionFlags(Qt::NoTextInteraction);
+    m_readout->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_readout->setMinimumHeight(8 * m_readout->fontMetrics().lineSpacing());
+    (new QVBoxLayout(readoutBox))->addWidget(m_readout);
+
+    auto* targetBox = new QGroupBox(tr("Target utility"), this);
+    m_target = new QLineEdit(targetBox);
+    m_target->setObjectName(QStringLiteral("targetEdit"));
+    m_target->setPlaceholderText(tr("e.g. 0.35 (loss) or 0.9 (accuracy)"));
+    m_target->setClearButtonEnabled(true);
+    m_proposal = wrappingLabel(targetBox);
+    m_proposal->setObjectName(QStringLiteral("proposal"));
+    m_warning = wrappingLabel(targetBox);
+    m_warning->setObjectName(QStringLiteral("warning"));
+    m_warning->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_verify = new QPushButton(tr("Verify"), targetBox);
+    m_verify->setObjectName(QStringLiteral("verifyButton"));
+    m_verify->setToolTip(tr("Measure at the proposed ε and refine until the measured utility meets the target"));
+    m_useProposal = new QPushButton(tr("Go to proposed ε"), targetBox);
+    m_steps = new QTableWidget(0, 4, targetBox);
+    m_steps->setObjectName(QStringLiteral("stepsTable"));
+    m_steps->setHorizontalHeaderLabels({tr("ε"), tr("measured"), tr("meets"), tr("trainings")});
+    m_steps->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_steps->verticalHeader()->setVisible(false);
+    m_steps->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_steps->setMinimumHeight(110);
+    m_stepsSummary = wrappingLabel(targetBox);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_verify);
+    buttons->addWidget(m_useProposal);
+    auto* targetLayout = new QVBoxLayout(targetBox);
+    targetLayout->addWidget(m_target);
+    targetLayout->addWidget(m_proposal);
+    targetLayout->addWidget(m_warning);
+    targetLayout->addLayout(buttons);
+    targetLayout->addWidget(m_steps);
+    targetLayout->addWidget(m_stepsSummary);
+
+    auto* measuringBox = new QGroupBox(tr("Measuring points"), this);
+    m_measuring = new QListWidget(measuringBox);
+    m_measuring->setObjectName(QStringLiteral("measuringList"));
+    m_measuring->setMaximumHeight(90);
+    m_removeMeasuring = new QPushButton(tr("Remove"), measuringBox);
+    auto* measuringHint = wrappingLabel(measuringBox);
+    measuringHint->setText(tr("Click the chart to add a measuring point."));
+    auto* measuringLayout = new QVBoxLayout(measuringBox);
+    measuringLayout->addWidget(m_measuring);
+    measuringLayout->addWidget(m_removeMeasuring);
+    measuringLayout->addWidget(measuringHint);
+
+    m_privacyNote = wrappingLabel(this);
+    m_privacyNote->setObjectName(QStringLiteral("privacyNote"));
+    m_privacyNote->setText(tr("Note: these curves are computed on the data itself and are not private. Choosing ε by "
+                              "looking at them spends privacy, unless the data is public or a proxy for the private "
+                              "data."));
+    m_privacyNote->setStyleSheet(QStringLiteral("color: #555;"));
+
+    auto* side = new QVBoxLayout;
+    side->addWidget(readoutBox);
+    side->addWidget(targetBox, 1);
+    side->addWidget(measuringBox);
+    auto* sideWidget = new QWidget(this);
+    sideWidget->setLayout(side);
+    sideWidget->setFixedWidth(320);
+    side->setContentsMargins(0, 0, 0, 0);
+
+    m_logY = new QCheckBox(tr("Log scale (utility axis)"), this);
+    m_logY->setObjectName(QStringLiteral("logYCheck"));
+    m_logY->setToolTip(tr("Losses at small ε can be many times the non-private loss: a log axis shows every decade"));
+    connect(m_logY, &QCheckBox::toggled, this, &UtilityView::refresh);
+    auto* chartColumn = new QVBoxLayout;
+    chartColumn->addWidget(m_chart, 1);
+    chartColumn->addWidget(m_logY);
+    auto* middle = new QHBoxLayout;
+    middle->addLayout(chartColumn, 1);
+    middle->addWidget(sideWidget);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_slider);
+    layout->addLayout(middle, 1);
+    layout->addWidget(m_privacyNote);
+}
+
+UtilitySettings UtilityView::composedSettings() const {
+    UtilitySettings s = m_panel->settings();
+    s.currentEps = m_slider->eps();
+    bool ok = false;
+    const double target = m_target->text().trimmed().toDouble(&ok);
+    s.target = ok && std::isfinite(target) ? std::optional<double>(target) : std::nullopt;
+    return s;
+}
+
+void UtilityView::applySettings(const UtilitySettings& settings) {
+    m_applying = true;
+    m_panel->setSettings(settings);
+    m_slider->setGrid(settings.grid());
+    m_slider->setEps(settings.currentEps);
+    m_panel->setCurrentEps(settings.currentEps);
+    m_target->setText(settings.target ? QString::number(*settings.target, 'g', 6) : QString());
+    m_applying = false;
+    pushSettings();
+}
+
+void UtilityView::setDatasetName(const QString& name) {
+    m_datasetName = name;
+    refresh();
+}
+
+void UtilityView::pushSettings() {
+    if (m_applying)
+        return;
+    const UtilitySettings s = composedSettings();
+    m_slider->setGrid(s.grid());
+    m_panel->setCurrentEps(s.currentEps);
+    m_controller->setSettings(s);
+    refreshMeasuringList();
+}
+
+void UtilityView::onEpsChanged(double eps, bool dragging) {
+    m_panel->setCurrentEps(eps);
+    m_controller->setCurrentEps(eps, dragging);
+    refresh(); // same frame: the instant estimate and the marker
+}
+
+void UtilityView::addMeasuringPoint(double eps) {
+    if (!(eps > 0.0) || !std::isfinite(eps))
+        return;
+    const double rounded = QString::number(eps, 'g', 3).toDouble();
+    UtilitySettings s = composedSettings();
+    if (std::find(s.measureAt.begin(), s.measureAt.end(), rounded) != s.measureAt.end())
+        return;
+    s.measureAt.push_back(rounded);
+    applySettings(s);
+}
+
+void UtilityView::removeSelectedMeasuringPoint() {
+    const int row = m_measuring->currentRow();
+    UtilitySettings s = composedSettings();
+    if (row < 0 || row >= static_cast<int>(s.measureAt.size()))
+        return;
+    s.measureAt.erase(s.measureAt.begin() + row);
+    applySettings(s);
+}
+
+charts::ChartData UtilityView::chartData() const {
+    return buildUtilityChart(m_controller->settings(), m_controller->state(), m_controller->proposedEps(),
+                             m_datasetName, m_logY && m_logY->isChecked());
+}
+
+void UtilityView::refresh() {
+    m_refreshTimer.stop();
+    m_chart->setData(chartData());
+    refreshReadout();
+    refreshTarget();
+}
+
+QString UtilityView::readoutText() const { return m_readout->text(); }
+QString UtilityView::proposalText() const { return m_proposal->text(); }
+QString UtilityView::warningText() const { return m_warning->text(); }
+
+void UtilityView::refreshReadout() {
+    const UtilitySettings& s = m_controller->settings();
+    const UtilityState& state = m_controller->state();
+    QStringList lines;
+    lines << tr("ε = %1").arg(formatEps(s.currentEps));
+    const auto& probe = state.probe;
+    if (probe && probe->eps == s.currentEps)
+        lines << tr("measured: %1 ± %2 (%3 repetitions%4)")
+                     .arg(number(probe->mean), number(probe->sd))
+                     .arg(probe->repeats)
+                     .arg(probe->full ? QString() : tr(", preview"));
+    else if (m_controller->hasDataset())
+        lines << tr("measured: computing…");
+    if (s.estimatesApply()) {
+        for (std::size_t m = 0; m < state.measuring.size(); ++m)
+            for (core::Estimator e : s.estimators)
+            {
+                const double v = m_controller->estimateAt(m, e, s.currentEps);
+                // A loss below 0 (or an accuracy outside [0, 1]) is the extrapolation leaving its range.
+                const bool impossible = core::isLossMetric(s.metric) ? v < 0.0 : (v < 0.0 || v > 1.0);
+                lines << tr("%1 (measured at ε = %2): %3%4")
+                             .arg(estimatorTitle(e), formatEps(state.measuring[m].measureAt))
+                             .arg(number(v))
+                             .arg(impossible ? tr(" — impossible value: too far from ε = %1")
+                                                   .arg(formatEps(state.measuring[m].measureAt))
+                                             : QString());
+            }
+    } else {
+        lines << tr("Taylor estimates: only for Gaussian objective perturbation with a loss metric.");
+    }
+    if (state.nonPrivate)
+        lines << tr("non-private: %1").arg(number(*state.nonPrivate));
+    const core::MonotonicityCheck check = state.monotonicity(s.metric);
+    for (const core::MonotonicityViolation& v : check.violations)
+        lines << tr("⚠ worse as ε grows: %1 at ε = %2 against %3 at ε = %4 (%5 standard errors) — "
+                    "the first sign of a broken mechanism")
+                     .arg(number(v.meanWorse), formatEps(v.epsWorse), number(v.meanBetter), formatEps(v.epsBetter))
+                     .arg(v.zScore(), 0, 'f', 1);
+    if (!m_controller->lastError().isEmpty())
+        lines << tr("Problem: %1").arg(m_controller->lastError());
+    m_readout->setText(lines.join(QLatin1Char('\n')));
+}
+
+void UtilityView::refreshTarget() {
+    const UtilitySettings& s = m_controller->settings();
+    const auto proposed = m_controller->proposedEps();
+    m_warning->clear();
+    if (!s.target) {
+        m_proposal->setText(tr("Enter a target to see the smallest ε that meets it."));
+    } else if (!proposed) {
+        m_proposal->setText(tr("No ε between %1 and %2 meets %3, by the estimate or the measured curve.")
+                                .arg(formatEps(s.epsMin), formatEps(s.epsMax))
+                                .arg(number(*s.target)));
+    } else {
+        const bool fromEstimate = m_controller->proposalFromEstimate();
+        m_proposal->setText(tr("Proposed ε = %1 (%2)")
+                                .arg(formatEps(*proposed))
+                                .arg(fromEstimate ? tr("%1 measured at ε = %2")
+                                                        .arg(estimatorTitle(s.estimators.front()),
+                                                             formatEps(m_controller->state().measuring.front().measureAt))
+                                                  : m_controller->estimatesAvailable()
+                                                        ? tr("the estimate never reaches the target; "
+                                                             "interpolated on the measured curve")
+                                                        : tr("interpolated on the measured curve")));
+        if (fromEstimate) {
+            const double ratio = *proposed / m_controller->state().measuring.front().measureAt;
+            if (ratio > 10.0 || ratio < 0.1)
+                m_warning->setText(tr("The proposed ε is more than 10× away from the measuring point: the Taylor "
+                                      "estimate may be far off. Add a measuring point nearer, or Verify."));
+        }
+    }
+    m_useProposal->setEnabled(proposed.has_value());
+    m_verify->setEnabled(s.target.has_value() && s.estimatesApply() && m_controller->state().data != nullptr);
+
+    const auto& v = m_controller->state().verification;
+    m_steps->setRowCount(v ? static_cast<int>(v->steps.size()) : 0);
+    if (!v) {
+        m_stepsSummary->clear();
+        return;
+    }
+    for (int row = 0; row < static_cast<int>(v->steps.size()); ++row) {
+        const auto& step = v->steps[static_cast<std::size_t>(row)];
+        const QStringList cells{formatEps(step.eps), number(step.measured), step.meets ? tr("yes") : tr("no"),
+                                QString::number(step.trainings)};
+        for (int c = 0; c < cells.size(); ++c)
+            m_steps->setItem(row, c, new QTableWidgetItem(cells[c]));
+    }
+    const int trainings = v->steps.empty() ? 0 : v->steps.back().trainings;
+    const int bisection = v->bisection.empty() ? 0 : v->bisection.back().trainings;
+    m_stepsSummary->setText(
+        !v->reachable ? tr("Even the non-private model misses the target %1.").arg(number(m_controller->state().verifiedTarget))
+        : std::isfinite(v->chosenEps)
+            ? tr("Target %1 met at ε = %2 after %3 trainings (bisection: ε = %4 after %5).")
+                  .arg(number(m_controller->state().verifiedTarget), formatEps(v->chosenEps))
+                  .arg(trainings)
+                  .arg(formatEps(v->bisectionEps))
+                  .arg(bisection)
+            : tr("Not met within %1 steps.").arg(v->steps.size()));
+}
+
+void UtilityView::refreshMeasuringList() {
+    const UtilitySettings s = composedSettings();
+    m_measuring->clear();
+    for (double e : s.measureAt)
+        m_measuring->addItem(tr("ε = %1").arg(formatEps(e)));
+    m_measuring->setEnabled(s.estimatesApply());
+}
+
+} // namespace elab::ui
