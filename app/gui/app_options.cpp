@@ -37,13 +37,7 @@ bool isInfoRequest(int argc, const char* const* argv) {
 }
 
 std::optional<core::MissingPolicy> parseMissingPolicy(const QString& text) {
-    if (text == QLatin1String("drop"))
-        return core::MissingPolicy::DropRows;
-    if (text == QLatin1String("mean"))
-        return core::MissingPolicy::ImputeMean;
-    if (text == QLatin1String("most-frequent"))
-        return core::MissingPolicy::ImputeMostFrequent;
-    return std::nullopt;
+    return core::fromOptionName(core::missingPolicyNames(), text.toStdString());
 }
 
 std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exitCode) {

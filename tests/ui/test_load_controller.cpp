@@ -168,13 +168,26 @@ private slots:
         QCOMPARE(cancelled.count(), 0);
     }
 
+    // Destroying the controller while its job runs (asserted: progress arrived) stops the job
+    // and waits for it. What would go wrong otherwise is a delivery to the dead object — a use
+    // after free, which this test turns into a crash under the asan preset — or a result
+    // reaching the receivers after the controller is gone, which the count below rules out.
     void destroyWhileLoadingIsSafe() {
         const QString path = m_dir.filePath(QStringLiteral("big.csv"));
         QVERIFY(QFile::exists(path) || !writeBigCsv(m_dir).isEmpty());
         auto controller = std::make_unique<LoadController>();
+        QObject receiver;
+        int deliveries = 0;
+        connect(controller.get(), &LoadController::loaded, &receiver, [&] { ++deliveries; });
+        connect(controller.get(), &LoadController::failed, &receiver, [&] { ++deliveries; });
+        QSignalSpy progress(controller.get(), &LoadController::progress);
         controller->load(request(path));
-        controller.reset(); // stops the job and waits; no delivery to a dead object
-        QTest::qWait(50);
+        QVERIFY(progress.wait(30000)); // the job is running
+        QVERIFY(controller->isBusy());
+        controller.reset(); // stops the job and waits for it
+        QCoreApplication::sendPostedEvents(); // any queued delivery would run now
+        QCoreApplication::processEvents();
+        QCOMPARE(deliveries, 0);
     }
 
 private:

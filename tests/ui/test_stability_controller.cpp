@@ -8,6 +8,8 @@
 
 #include <QSignalSpy>
 #include <QThread>
+#include "tests/support/gui_test_support.h"
+
 #include <QtTest>
 
 using namespace elab;
@@ -47,13 +49,7 @@ StabilitySettings smallSettings() {
     return s;
 }
 
-bool waitIdle(StabilityController& c, int ms = 30000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (c.isBusy() && timer.elapsed() < ms)
-        QTest::qWait(5);
-    return !c.isBusy();
-}
+using elab::test::waitIdle;
 
 } // namespace
 

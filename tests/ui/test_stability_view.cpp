@@ -15,6 +15,8 @@
 #include <QCheckBox>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include "tests/support/gui_test_support.h"
+
 #include <QtTest>
 
 using namespace elab;
@@ -43,13 +45,7 @@ StabilitySettings smallSettings() {
     return s;
 }
 
-bool waitIdle(StabilityController& c, int ms = 30000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (c.isBusy() && timer.elapsed() < ms)
-        QTest::qWait(5);
-    return !c.isBusy();
-}
+using elab::test::waitIdle;
 
 void saveShot(QWidget& w, const QString& name) {
     const QString dir = qEnvironmentVariable("STABILITY_SCREENSHOT_DIR");

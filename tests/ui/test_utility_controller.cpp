@@ -8,6 +8,8 @@
 
 #include <QSignalSpy>
 #include <QThread>
+#include "tests/support/gui_test_support.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -39,14 +41,7 @@ UtilitySettings smallSettings() {
     return s;
 }
 
-/// Waits until the controller has nothing running or pending.
-bool waitIdle(UtilityController& c, int ms = 30000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (c.isBusy() && timer.elapsed() < ms)
-        QTest::qWait(5);
-    return !c.isBusy();
-}
+using elab::test::waitIdle;
 
 } // namespace
 

@@ -15,19 +15,6 @@ namespace elab::ui {
 
 namespace detail {
 
-namespace {
-
-const char* missingName(core::MissingPolicy m) {
-    switch (m) {
-    case core::MissingPolicy::DropRows: return "drop";
-    case core::MissingPolicy::ImputeMean: return "mean";
-    case core::MissingPolicy::ImputeMostFrequent: return "most-frequent";
-    }
-    return "drop";
-}
-
-} // namespace
-
 Ordered sessionJson(const Session& session) {
     Ordered j;
     j["format"] = "epsilonlab-session";
@@ -35,7 +22,7 @@ Ordered sessionJson(const Session& session) {
     j["app_version"] = EPSILONLAB_VERSION;
     j["dataset"] = {{"spec", session.dataset.spec.toStdString()},
                     {"label", session.dataset.options.csv.labelColumn},
-                    {"missing", missingName(session.dataset.options.csv.missing)},
+                    {"missing", core::optionName(core::missingPolicyNames(), session.dataset.options.csv.missing)},
                     {"sha256", session.sha256.toStdString()}};
     j["view"] = session.view.toStdString();
     for (const ViewType& type : viewCatalog())
@@ -75,12 +62,8 @@ std::optional<Session> sessionFromJson(const QByteArray& json, QString* error) {
             throw std::runtime_error("dataset.spec: empty");
         s.dataset.options.csv.labelColumn = detail::value<std::string>(d, "dataset", "label");
         const std::string missing = detail::value<std::string>(d, "dataset", "missing");
-        if (missing == "drop")
-            s.dataset.options.csv.missing = core::MissingPolicy::DropRows;
-        else if (missing == "mean")
-            s.dataset.options.csv.missing = core::MissingPolicy::ImputeMean;
-        else if (missing == "most-frequent")
-            s.dataset.options.csv.missing = core::MissingPolicy::ImputeMostFrequent;
+        if (const auto policy = core::fromOptionName(core::missingPolicyNames(), missing))
+            s.dataset.options.csv.missing = *policy;
         else
             throw std::runtime_error("dataset.missing: unknown value '" + missing + "'");
         s.sha256 = QString::fromStdString(detail::value<std::string>(d, "dataset", "sha256"));

@@ -4,22 +4,9 @@
 
 namespace elab::ui::detail {
 
-namespace {
-
-const char* normName(core::NormPolicy n) {
-    switch (n) {
-    case core::NormPolicy::ClipRows: return "clip";
-    case core::NormPolicy::ScaleByMaxNorm: return "max";
-    case core::NormPolicy::None: return "none";
-    }
-    return "clip";
-}
-
-} // namespace
-
 Ordered toJson(const UtilitySettings& s) {
     Ordered j;
-    j["preprocess"] = {{"norm", normName(s.preprocess.norm)},
+    j["preprocess"] = {{"norm", core::optionName(core::normPolicyNames(), s.preprocess.norm)},
                        {"standardise", s.preprocess.standardise},
                        {"intercept", s.preprocess.intercept},
                        {"positive_class", s.preprocess.positiveClass ? Ordered(*s.preprocess.positiveClass) : Ordered()}};
@@ -49,12 +36,8 @@ UtilitySettings utilitySettingsFromJson(const Json& j) {
     UtilitySettings s;
     const Json& pre = member(j, u, "preprocess");
     const std::string norm = value<std::string>(pre, u + ".preprocess", "norm");
-    if (norm == "clip")
-        s.preprocess.norm = core::NormPolicy::ClipRows;
-    else if (norm == "max")
-        s.preprocess.norm = core::NormPolicy::ScaleByMaxNorm;
-    else if (norm == "none")
-        s.preprocess.norm = core::NormPolicy::None;
+    if (const auto policy = core::fromOptionName(core::normPolicyNames(), norm))
+        s.preprocess.norm = *policy;
     else
         fail(u + ".preprocess.norm", "unknown value '" + norm + "' (clip, max or none)");
     s.preprocess.standardise = value<bool>(pre, u + ".preprocess", "standardise");
