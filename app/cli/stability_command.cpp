@@ -1,6 +1,7 @@
 #include "app/cli/stability_command.h"
 
 #include "app/cli/split_list.h"
+#include "app/cli/write_output.h"
 
 #include "core/report/result_json.h"
 #include "core/stability/stability_sweep.h"
@@ -88,15 +89,6 @@ nlohmann::ordered_json methodJson(const core::StabilityResult& r, std::size_t m)
     return j;
 }
 
-void writeText(const std::string& out, const std::string& text) {
-    if (out.empty()) {
-        std::cout << text;
-        return;
-    }
-    std::ofstream file(out);
-    if (!(file << text))
-        throw std::runtime_error("cannot write " + out);
-}
 
 } // namespace
 
@@ -186,7 +178,7 @@ int StabilityCommand::run() const {
     const core::StabilityResult r = core::runStabilitySweep(stabilityData, spec);
 
     if (csv) {
-        writeText(out, csvText(r));
+        writeOutput(out, csvText(r));
         return 0;
     }
     nlohmann::ordered_json j;
@@ -228,7 +220,7 @@ int StabilityCommand::run() const {
                     {"seconds_sweep", r.secondsSweep},
                     {"seconds_stability", r.secondsStability}};
     j["cancelled"] = r.cancelled;
-    writeText(out, j.dump(2) + "\n");
+    writeOutput(out, j.dump(2) + "\n");
     return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "app/cli/utility_command.h"
 
 #include "app/cli/split_list.h"
+#include "app/cli/write_output.h"
 
 #include "core/report/result_json.h"
 #include "core/experiment/choose_eps.h"
@@ -118,15 +119,6 @@ nlohmann::ordered_json classCount(const ExperimentData& prepared) {
                                                      : nlohmann::ordered_json();
 }
 
-void writeText(const std::string& out, const std::string& text) {
-    if (out.empty()) {
-        std::cout << text;
-        return;
-    }
-    std::ofstream file(out);
-    if (!(file << text))
-        throw std::runtime_error("cannot write " + out);
-}
 
 } // namespace
 
@@ -216,7 +208,7 @@ int UtilityCommand::run() const {
         j["cancelled"] = r.cancelled;
         text = j.dump(2) + "\n";
     }
-    writeText(out, text);
+    writeOutput(out, text);
     return 0;
 }
 
@@ -292,7 +284,7 @@ int ChooseEpsCommand::run() const {
     j["solver"] = solverJson(r.solver, names);
     j["solver"]["bisection"] = solverJson(r.bisectionSolver, names);
     j["note"] = "choosing ε by measuring utility on the private data spends privacy unless the data is public or a proxy";
-    writeText(common.out, j.dump(2) + "\n");
+    writeOutput(common.out, j.dump(2) + "\n");
     return r.reachable ? 0 : 3;
 }
 
