@@ -98,13 +98,13 @@ void StabilityCommand::addTo(CLI::App& command) {
     command.add_option("--model", model, "logistic (labels ±1) or linear (squared loss, MSE). Default preprocessing "
                                          "(--norm auto): logistic → rows clipped to norm 1 (bag-of-words counts: unit "
                                          "rows); linear → columns standardised, norms left, intercept fitted")
-        ->check(CLI::IsMember({"logistic", "linear"}));
+        ->check(CLI::IsMember(core::optionNameList(core::stabilityModelNames())));
     command.add_option("--methods", methods, "Comma list of none, l2, dropout, deterministic-dropout");
     command.add_option("--dropout-rate", dropoutRate, "Dropout rate 1 − q (q: keep probability)")
         ->check(CLI::Range(0.0, 0.99));
     command.add_option("--removal", removal, "random: train on a random (1 − ρ) fraction; adversarial: drop the nρ "
                                              "rows with the smallest |⟨x, θ_full⟩|")
-        ->check(CLI::IsMember({"random", "adversarial"}));
+        ->check(CLI::IsMember(core::optionNameList(core::removalKindNames())));
     command.add_option("--rho", rho, "Fractions removed: A:B:K = K LINEARLY spaced points from A to B (0 ≤ A ≤ B < 1), "
                                      "or a list a,b,c");
     command.add_option("--repeats", repeats, "Repetitions per ρ")->check(CLI::PositiveNumber);

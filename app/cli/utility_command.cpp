@@ -56,17 +56,17 @@ std::string csvText(const core::UtilitySweepResult& r) {
 
 void UtilityCommand::addTo(CLI::App& command, bool utilityOnly) {
     data.addTo(command);
-    command.add_option("--loss", loss, "Loss")->check(CLI::IsMember({"logistic", "huber", "smooth-hinge", "squared"}));
+    command.add_option("--loss", loss, "Loss")->check(CLI::IsMember(core::optionNameList(core::lossKindNames())));
     command.add_option("--huber-width", huberWidth, "Huber SVM width h")->check(CLI::Range(1e-6, 0.999));
     command.add_option("--mechanism", mechanism, "Mechanism")
-        ->check(CLI::IsMember({"nonprivate", "objpert-gauss", "objpert-pure", "outpert-pure", "outpert-gauss"}));
+        ->check(CLI::IsMember(core::optionNameList(core::mechanismKindNames())));
     command.add_option("--lambda", lambda, "Λ of L(θ) + (Λ/2n)‖θ‖² (Li et al. eq. 1)")->check(CLI::NonNegativeNumber);
     command.add_option("--delta", delta, "δ of the Gaussian mechanisms");
     command.add_option("--eps", eps, "ε grid: A:B:K (K log-spaced from A to B) or a list a,b,c");
     command.add_option("--repeats", repeats, "Repetitions (noise draws) per ε")->check(CLI::PositiveNumber);
     command.add_option("--measure-at", measureAt, "Measuring points ε̄ for the Taylor estimates, e.g. 0.1,0.25");
     command.add_option("--estimators", estimators, "first-order,second-order,inverse-eps,anchored");
-    command.add_option("--metric", metric, "Utility")->check(CLI::IsMember({"train-loss", "test-loss", "train-acc", "test-acc"}));
+    command.add_option("--metric", metric, "Utility")->check(CLI::IsMember(core::optionNameList(core::utilityMetricNames())));
     command.add_option("--seed", seed, "Seed of every random stream (noise, split)");
     command.add_option("--threads", threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
     command.add_option("--max-iterations", maxIterations, "Newton iterations per fit before giving up (reported)")

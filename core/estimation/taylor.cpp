@@ -26,23 +26,14 @@ Eigen::VectorXd thirdDerivativeTerm(const FeatureMatrix& X, const LinearObjectiv
 }
 } // namespace
 
-const char* toString(Estimator estimator) {
-    switch (estimator) {
-    case Estimator::FirstOrder: return "first-order";
-    case Estimator::SecondOrder: return "second-order";
-    case Estimator::InverseEps: return "inverse-eps";
-    case Estimator::Anchored: return "anchored";
-    }
-    return "?";
+const OptionNames<Estimator>& estimatorNames() {
+    static const OptionNames<Estimator> names{{Estimator::FirstOrder, "first-order"}, {Estimator::SecondOrder, "second-order"}, {Estimator::InverseEps, "inverse-eps"}, {Estimator::Anchored, "anchored"}};
+    return names;
 }
 
-Estimator estimatorFromString(const std::string& name) {
-    for (Estimator e : {Estimator::FirstOrder, Estimator::SecondOrder, Estimator::InverseEps, Estimator::Anchored})
-        if (name == toString(e))
-            return e;
-    throw std::invalid_argument("unknown estimator '" + name +
-                                "' (first-order, second-order, inverse-eps, anchored)");
-}
+const char* toString(Estimator value) { return optionName(estimatorNames(), value); }
+
+Estimator estimatorFromString(const std::string& name) { return parseOptionName(estimatorNames(), name, "estimator"); }
 
 TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                         double eps, const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps,

@@ -10,6 +10,7 @@
 
 #include "core/data/feature_matrix.h"
 #include "core/privacy/mechanism.h"
+#include "core/util/option_names.h"
 
 #include <string>
 
@@ -18,6 +19,7 @@ namespace elab::core {
 enum class Estimator { FirstOrder, SecondOrder, InverseEps, Anchored };
 
 const char* toString(Estimator estimator); ///< "first-order", "second-order", "inverse-eps", "anchored"
+const OptionNames<Estimator>& estimatorNames(); ///< the names toString / estimatorFromString use
 Estimator estimatorFromString(const std::string& name);
 
 /// The utility F(θ) = mean loss of θ on an evaluation set (training set: the paper's default).

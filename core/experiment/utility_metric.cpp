@@ -6,23 +6,14 @@
 
 namespace elab::core {
 
-const char* toString(UtilityMetric metric) {
-    switch (metric) {
-    case UtilityMetric::TrainLoss: return "train-loss";
-    case UtilityMetric::TestLoss: return "test-loss";
-    case UtilityMetric::TrainAccuracy: return "train-acc";
-    case UtilityMetric::TestAccuracy: return "test-acc";
-    }
-    return "?";
+const OptionNames<UtilityMetric>& utilityMetricNames() {
+    static const OptionNames<UtilityMetric> names{{UtilityMetric::TrainLoss, "train-loss"}, {UtilityMetric::TestLoss, "test-loss"}, {UtilityMetric::TrainAccuracy, "train-acc"}, {UtilityMetric::TestAccuracy, "test-acc"}};
+    return names;
 }
 
-UtilityMetric utilityMetricFromString(const std::string& name) {
-    for (UtilityMetric m : {UtilityMetric::TrainLoss, UtilityMetric::TestLoss, UtilityMetric::TrainAccuracy,
-                            UtilityMetric::TestAccuracy})
-        if (name == toString(m))
-            return m;
-    throw std::invalid_argument("unknown metric '" + name + "' (train-loss, test-loss, train-acc, test-acc)");
-}
+const char* toString(UtilityMetric value) { return optionName(utilityMetricNames(), value); }
+
+UtilityMetric utilityMetricFromString(const std::string& name) { return parseOptionName(utilityMetricNames(), name, "metric"); }
 
 double utilityOfScores(UtilityMetric metric, const Loss& loss, const Eigen::MatrixXd& scores,
                        const Eigen::VectorXd& labels) {

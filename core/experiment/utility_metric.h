@@ -4,6 +4,7 @@
 
 #include "core/data/feature_matrix.h"
 #include "core/model/loss.h"
+#include "core/util/option_names.h"
 
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@ namespace elab::core {
 enum class UtilityMetric { TrainLoss, TestLoss, TrainAccuracy, TestAccuracy };
 
 const char* toString(UtilityMetric metric); ///< "train-loss", "test-loss", "train-acc", "test-acc"
+const OptionNames<UtilityMetric>& utilityMetricNames(); ///< the names toString / utilityMetricFromString use
 UtilityMetric utilityMetricFromString(const std::string& name);
 inline bool isLossMetric(UtilityMetric m) { return m == UtilityMetric::TrainLoss || m == UtilityMetric::TestLoss; }
 inline bool usesTestSet(UtilityMetric m) { return m == UtilityMetric::TestLoss || m == UtilityMetric::TestAccuracy; }

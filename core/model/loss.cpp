@@ -19,22 +19,14 @@ double sigmoid(double z) {
     return e / (1.0 + e);
 }
 
-const char* toString(LossKind kind) {
-    switch (kind) {
-    case LossKind::Logistic: return "logistic";
-    case LossKind::HuberSvm: return "huber";
-    case LossKind::SmoothHinge: return "smooth-hinge";
-    case LossKind::Squared: return "squared";
-    }
-    return "?";
+const OptionNames<LossKind>& lossKindNames() {
+    static const OptionNames<LossKind> names{{LossKind::Logistic, "logistic"}, {LossKind::HuberSvm, "huber"}, {LossKind::SmoothHinge, "smooth-hinge"}, {LossKind::Squared, "squared"}};
+    return names;
 }
 
-LossKind lossKindFromString(const std::string& name) {
-    for (LossKind k : {LossKind::Logistic, LossKind::HuberSvm, LossKind::SmoothHinge, LossKind::Squared})
-        if (name == toString(k))
-            return k;
-    throw std::invalid_argument("unknown loss '" + name + "' (logistic, huber, smooth-hinge, squared)");
-}
+const char* toString(LossKind value) { return optionName(lossKindNames(), value); }
+
+LossKind lossKindFromString(const std::string& name) { return parseOptionName(lossKindNames(), name, "loss"); }
 
 Loss::Loss(LossKind kind, double width, double temperature) : m_kind(kind), m_h(width), m_t(temperature) {}
 

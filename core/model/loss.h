@@ -5,6 +5,8 @@
 // Squared loss (regression) is (p − y)².
 // The bounds ζ (gradient) and λ (curvature) are per example for ‖x‖₂ ≤ 1 (docs/MATH.md §1).
 
+#include "core/util/option_names.h"
+
 #include <Eigen/Core>
 
 #include <string>
@@ -14,6 +16,7 @@ namespace elab::core {
 enum class LossKind { Logistic, HuberSvm, SmoothHinge, Squared };
 
 const char* toString(LossKind kind);
+const OptionNames<LossKind>& lossKindNames(); ///< the names toString / lossKindFromString use
 /// "logistic", "huber", "smooth-hinge", "squared"; throws std::invalid_argument otherwise.
 LossKind lossKindFromString(const std::string& name);
 

@@ -7,25 +7,14 @@ namespace elab::core {
 
 namespace mc = mechanism_constants;
 
-const char* toString(MechanismKind kind) {
-    switch (kind) {
-    case MechanismKind::NonPrivate: return "nonprivate";
-    case MechanismKind::ObjPertGauss: return "objpert-gauss";
-    case MechanismKind::ObjPertPure: return "objpert-pure";
-    case MechanismKind::OutPertPure: return "outpert-pure";
-    case MechanismKind::OutPertGauss: return "outpert-gauss";
-    }
-    return "?";
+const OptionNames<MechanismKind>& mechanismKindNames() {
+    static const OptionNames<MechanismKind> names{{MechanismKind::NonPrivate, "nonprivate"}, {MechanismKind::ObjPertGauss, "objpert-gauss"}, {MechanismKind::ObjPertPure, "objpert-pure"}, {MechanismKind::OutPertPure, "outpert-pure"}, {MechanismKind::OutPertGauss, "outpert-gauss"}};
+    return names;
 }
 
-MechanismKind mechanismKindFromString(const std::string& name) {
-    for (MechanismKind k : {MechanismKind::NonPrivate, MechanismKind::ObjPertGauss, MechanismKind::ObjPertPure,
-                            MechanismKind::OutPertPure, MechanismKind::OutPertGauss})
-        if (name == toString(k))
-            return k;
-    throw std::invalid_argument("unknown mechanism '" + name +
-                                "' (nonprivate, objpert-gauss, objpert-pure, outpert-pure, outpert-gauss)");
-}
+const char* toString(MechanismKind value) { return optionName(mechanismKindNames(), value); }
+
+MechanismKind mechanismKindFromString(const std::string& name) { return parseOptionName(mechanismKindNames(), name, "mechanism"); }
 
 std::string MechanismSpec::validate() const {
     if (std::string e = loss.validate(); !e.empty())

@@ -9,6 +9,7 @@
 
 #include "core/model/loss.h"
 #include "core/privacy/noise.h"
+#include "core/util/option_names.h"
 
 #include <Eigen/Core>
 
@@ -20,6 +21,7 @@ namespace elab::core {
 enum class MechanismKind { NonPrivate, ObjPertGauss, ObjPertPure, OutPertPure, OutPertGauss };
 
 const char* toString(MechanismKind kind); ///< "nonprivate", "objpert-gauss", ...
+const OptionNames<MechanismKind>& mechanismKindNames(); ///< the names toString / mechanismKindFromString use
 /// Throws std::invalid_argument for an unknown name.
 MechanismKind mechanismKindFromString(const std::string& name);
 

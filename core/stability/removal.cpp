@@ -11,15 +11,14 @@
 
 namespace elab::core {
 
-const char* toString(RemovalKind kind) { return kind == RemovalKind::Random ? "random" : "adversarial"; }
-
-RemovalKind removalKindFromString(const std::string& name) {
-    if (name == "random")
-        return RemovalKind::Random;
-    if (name == "adversarial")
-        return RemovalKind::Adversarial;
-    throw std::invalid_argument("unknown removal '" + name + "' (random, adversarial)");
+const OptionNames<RemovalKind>& removalKindNames() {
+    static const OptionNames<RemovalKind> names{{RemovalKind::Random, "random"}, {RemovalKind::Adversarial, "adversarial"}};
+    return names;
 }
+
+const char* toString(RemovalKind value) { return optionName(removalKindNames(), value); }
+
+RemovalKind removalKindFromString(const std::string& name) { return parseOptionName(removalKindNames(), name, "removal"); }
 
 Index removalCount(Index n, double rho) {
     const auto count = static_cast<Index>(std::llround(rho * static_cast<double>(n)));

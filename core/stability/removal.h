@@ -6,6 +6,7 @@
 // nρ is rounded to the nearest integer, and at most n − 2 rows are removed.
 
 #include "core/data/feature_matrix.h"
+#include "core/util/option_names.h"
 
 #include <cstdint>
 #include <string>
@@ -16,6 +17,7 @@ namespace elab::core {
 enum class RemovalKind { Random, Adversarial };
 
 const char* toString(RemovalKind kind);
+const OptionNames<RemovalKind>& removalKindNames(); ///< the names toString / removalKindFromString use
 /// "random" | "adversarial"; throws std::invalid_argument otherwise.
 RemovalKind removalKindFromString(const std::string& name);
 

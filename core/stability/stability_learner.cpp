@@ -15,33 +15,23 @@
 
 namespace elab::core {
 
-const char* toString(StabilityModel model) { return model == StabilityModel::Logistic ? "logistic" : "linear"; }
-
-const char* toString(StabilityMethod method) {
-    switch (method) {
-    case StabilityMethod::None: return "none";
-    case StabilityMethod::L2: return "l2";
-    case StabilityMethod::Dropout: return "dropout";
-    case StabilityMethod::DeterministicDropout: return "deterministic-dropout";
-    }
-    return "?";
+const OptionNames<StabilityModel>& stabilityModelNames() {
+    static const OptionNames<StabilityModel> names{{StabilityModel::Logistic, "logistic"}, {StabilityModel::Linear, "linear"}};
+    return names;
 }
 
-StabilityModel stabilityModelFromString(const std::string& name) {
-    if (name == "logistic")
-        return StabilityModel::Logistic;
-    if (name == "linear")
-        return StabilityModel::Linear;
-    throw std::invalid_argument("unknown model '" + name + "' (logistic, linear)");
+const char* toString(StabilityModel value) { return optionName(stabilityModelNames(), value); }
+
+const OptionNames<StabilityMethod>& stabilityMethodNames() {
+    static const OptionNames<StabilityMethod> names{{StabilityMethod::None, "none"}, {StabilityMethod::L2, "l2"}, {StabilityMethod::Dropout, "dropout"}, {StabilityMethod::DeterministicDropout, "deterministic-dropout"}};
+    return names;
 }
 
-StabilityMethod stabilityMethodFromString(const std::string& name) {
-    for (auto m : {StabilityMethod::None, StabilityMethod::L2, StabilityMethod::Dropout,
-                   StabilityMethod::DeterministicDropout})
-        if (name == toString(m))
-            return m;
-    throw std::invalid_argument("unknown method '" + name + "' (none, l2, dropout, deterministic-dropout)");
-}
+const char* toString(StabilityMethod value) { return optionName(stabilityMethodNames(), value); }
+
+StabilityModel stabilityModelFromString(const std::string& name) { return parseOptionName(stabilityModelNames(), name, "model"); }
+
+StabilityMethod stabilityMethodFromString(const std::string& name) { return parseOptionName(stabilityMethodNames(), name, "method"); }
 
 Loss lossOf(StabilityModel model) {
     return Loss(model == StabilityModel::Logistic ? LossKind::Logistic : LossKind::Squared);

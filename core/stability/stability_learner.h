@@ -20,6 +20,7 @@
 #include "core/data/feature_matrix.h"
 #include "core/model/loss.h"
 #include "core/optim/newton_cg.h"
+#include "core/util/option_names.h"
 
 #include <cstdint>
 #include <stop_token>
@@ -32,7 +33,9 @@ enum class StabilityModel { Logistic, Linear };
 enum class StabilityMethod { None, L2, Dropout, DeterministicDropout };
 
 const char* toString(StabilityModel model);
+const OptionNames<StabilityModel>& stabilityModelNames(); ///< the names toString / stabilityModelFromString use
 const char* toString(StabilityMethod method);
+const OptionNames<StabilityMethod>& stabilityMethodNames(); ///< the names toString / stabilityMethodFromString use
 /// "logistic" | "linear"; throws std::invalid_argument otherwise.
 StabilityModel stabilityModelFromString(const std::string& name);
 /// "none" | "l2" | "dropout" | "deterministic-dropout"; throws std::invalid_argument otherwise.

@@ -4,6 +4,7 @@
 // turn it into "name → value", "value → name" and the list of names (for --help and checks).
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,13 +24,13 @@ std::optional<E> fromOptionName(const OptionNames<E>& table, std::string_view na
     return std::nullopt;
 }
 
-/// The name of value in table ("" if absent).
+/// The name of value in table ("?" if absent).
 template <typename E>
-std::string optionName(const OptionNames<E>& table, E value) {
+const char* optionName(const OptionNames<E>& table, E value) {
     for (const auto& [v, n] : table)
         if (v == value)
             return n;
-    return {};
+    return "?";
 }
 
 /// Every name, in table order.
@@ -39,6 +40,23 @@ std::vector<std::string> optionNameList(const OptionNames<E>& table) {
     for (const auto& entry : table)
         names.emplace_back(entry.second);
     return names;
+}
+
+/// "a, b, c": the names for messages and --help.
+template <typename E>
+std::string joinedOptionNames(const OptionNames<E>& table) {
+    std::string text;
+    for (const auto& entry : table)
+        text += (text.empty() ? "" : ", ") + std::string(entry.second);
+    return text;
+}
+
+/// The value called name; throws std::invalid_argument "unknown <what> '<name>' (a, b, c)".
+template <typename E>
+E parseOptionName(const OptionNames<E>& table, const std::string& name, const char* what) {
+    if (const std::optional<E> value = fromOptionName(table, name))
+        return *value;
+    throw std::invalid_argument("unknown " + std::string(what) + " '" + name + "' (" + joinedOptionNames(table) + ")");
 }
 
 } // namespace elab::core

@@ -6,6 +6,8 @@
 #include "core/data/load_error.h"
 
 #include <QElapsedTimer>
+#include "tests/support/test_support.h"
+
 #include <QtTest>
 
 #include <cstdio>
@@ -338,6 +340,7 @@ void TestLibsvmLoader::a9a() {
     QFETCH(int, cols);
     QFETCH(int, negatives);
     QFETCH(int, positives);
+    ELAB_REQUIRE_SHARED_DATASETS();
     const std::string text = readFile(sharedPath(qPrintable(file)));
     QVERIFY(!text.empty());
     QElapsedTimer timer;
@@ -382,6 +385,7 @@ void TestLibsvmLoader::newsgroupsPair() {
     QFETCH(int, rows);
     QFETCH(int, negatives);
     QFETCH(int, positives);
+    ELAB_REQUIRE_SHARED_DATASETS();
     const std::string text = readFile(sharedPath(qPrintable("20newsgroups/" + file)));
     QVERIFY(!text.empty());
     const Dataset data = loadLibsvm(text, file.toStdString(), makeOptions(18089, kNoTask));

@@ -3,6 +3,8 @@
 
 #include "core/util/sha256.h"
 
+#include "tests/support/test_support.h"
+
 #include <QtTest>
 
 #include <fstream>
@@ -91,6 +93,7 @@ void TestSha256::datasetFile() {
     QFETCH(QString, relativePath);
     QFETCH(qint64, expectedSize);
     QFETCH(QString, digest);
+    ELAB_REQUIRE_SHARED_DATASETS();
     const std::string path = std::string(EPSILONLAB_SHARED_DIR) + "/" + relativePath.toStdString();
     const std::string bytes = readFile(path);
     QVERIFY2(!bytes.empty(), qPrintable("cannot read " + QString::fromStdString(path)));

@@ -9,6 +9,8 @@
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
+#include "tests/support/test_support.h"
+
 #include <QtTest>
 
 #include <zlib.h>
@@ -259,6 +261,7 @@ void TestSourceReader::sourceFromBytesNamesSource() {
 
 void TestSourceReader::kddCup99() {
     // ../shared/datasets/kddcup99/README.md: 494,021 rows + header, sha256 of the .gz.
+    ELAB_REQUIRE_SHARED_DATASETS();
     const std::string path = std::string(EPSILONLAB_SHARED_DIR) + "/datasets/kddcup99/kddcup99_10percent.csv.gz";
     QElapsedTimer timer;
     timer.start();

@@ -7,6 +7,7 @@
 #include "core/data/feature_matrix.h"
 #include "core/util/random.h"
 
+#include <QFileInfo>
 #include <QtTest>
 
 #include <algorithm>
@@ -48,6 +49,14 @@
                                 .arg(e_, 0, 'g', 17)                                               \
                                 .arg(a_, 0, 'g', 17)                                               \
                                 .arg(a_ - e_, 0, 'g', 3)));                                        \
+    } while (false)
+
+// Skips the current test when ../shared/datasets (beside the repository, not in a user's
+// clone) is absent: tests on the real datasets run in CI and are skipped on a bare clone.
+#define ELAB_REQUIRE_SHARED_DATASETS()                                                     \
+    do {                                                                                   \
+        if (!QFileInfo::exists(QStringLiteral(EPSILONLAB_SHARED_DIR "/datasets")))         \
+            QSKIP("../shared/datasets is not present beside this checkout");               \
     } while (false)
 
 namespace elab::test {
