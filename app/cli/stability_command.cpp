@@ -4,6 +4,7 @@
 #include "app/cli/write_output.h"
 
 #include "core/report/result_json.h"
+#include "core/stability/stability_defaults.h"
 #include "core/stability/stability_sweep.h"
 
 #include <fstream>
@@ -129,22 +130,20 @@ int StabilityCommand::run() const {
     const core::StabilityModel kind = core::stabilityModelFromString(model);
     ExperimentDataOptions options = data;
     if (options.norm == "auto") {
-        options.norm = kind == core::StabilityModel::Logistic ? "clip" : "none";
-        options.standardise = options.standardise || kind == core::StabilityModel::Linear;
+        const core::PreprocessOptions defaults = core::defaultStabilityPreprocess(kind);
+        options.norm = core::optionName(core::normPolicyNames(), defaults.norm);
+        options.standardise = options.standardise || defaults.standardise;
     }
     if (options.testSpec.empty() && !(options.split > 0.0))
         throw std::invalid_argument("the stability study needs a test set: --test FILE or --split FRACTION");
     const ExperimentData prepared = options.prepare(seed);
-    const core::TaskKind task = prepared.train.targets.kind;
-    if (kind == core::StabilityModel::Logistic && task != core::TaskKind::Binary)
-        throw std::invalid_argument("logistic regression needs a binary label (use --positive CLASS for a multiclass one)");
-    if (kind == core::StabilityModel::Linear && task != core::TaskKind::Regression)
-        throw std::invalid_argument("linear regression needs a regression target");
+    if (const std::string problem = core::stabilityTaskProblem(kind, prepared.train.targets.kind); !problem.empty())
+        throw std::invalid_argument(problem);
 
     core::StabilitySpec spec;
     spec.learner.model = kind;
     spec.learner.keep = 1.0 - dropoutRate;
-    spec.learner.fitIntercept = kind == core::StabilityModel::Linear && !noIntercept && !prepared.train.features.isSparse();
+    spec.learner.fitIntercept = !noIntercept && core::stabilityFitsIntercept(kind, prepared.train.features.isSparse());
     spec.learner.l2Grid.clear();
     for (const auto& v : splitList(l2Grid)) {
         std::size_t used = 0;

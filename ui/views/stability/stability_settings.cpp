@@ -1,6 +1,9 @@
 #include "ui/views/stability/stability_settings.h"
 
+#include "core/stability/stability_defaults.h"
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace elab::ui {
@@ -45,28 +48,23 @@ core::StabilityModel StabilitySettings::resolvedModel(core::TaskKind task) const
     case StabilityModelChoice::Linear: return core::StabilityModel::Linear;
     case StabilityModelChoice::FromTask: break;
     }
-    return task == core::TaskKind::Regression ? core::StabilityModel::Linear : core::StabilityModel::Logistic;
+    return core::defaultStabilityModel(task);
 }
 
 std::string StabilitySettings::checkTask(core::TaskKind task) const {
-    const core::StabilityModel m = resolvedModel(task);
-    if (m == core::StabilityModel::Linear && task != core::TaskKind::Regression)
-        return "Linear regression needs a numeric (regression) target; this dataset has class labels.";
-    if (m == core::StabilityModel::Logistic && task == core::TaskKind::Regression)
-        return "Logistic regression needs a binary label; this dataset has a numeric target (use linear regression).";
-    if (m == core::StabilityModel::Logistic && task == core::TaskKind::Multiclass && !positiveClass)
-        return "The stability view needs a binary label (or a regression target): choose a positive class "
-               "to compare against the rest.";
-    return {};
+    std::string problem = core::stabilityTaskProblem(resolvedModel(task), task, positiveClass.has_value());
+    if (!problem.empty()) { // a sentence for the status bar and the view
+        problem[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(problem[0])));
+        problem += '.';
+    }
+    return problem;
 }
 
 core::DataPreparation StabilitySettings::toPreparation(core::StabilityModel m) const {
     core::DataPreparation p;
     p.testFraction = testFraction;
-    const bool linear = m == core::StabilityModel::Linear;
-    p.preprocess.norm = linear ? core::NormPolicy::None : core::NormPolicy::ClipRows;
-    p.preprocess.standardise = linear;
-    if (!linear)
+    p.preprocess = core::defaultStabilityPreprocess(m);
+    if (m == core::StabilityModel::Logistic)
         p.preprocess.positiveClass = positiveClass;
     return p;
 }
@@ -75,7 +73,7 @@ core::StabilitySpec StabilitySettings::toSpec(core::StabilityModel m, bool spars
     core::StabilitySpec spec;
     spec.learner.model = m;
     spec.learner.keep = 1.0 - dropoutRate;
-    spec.learner.fitIntercept = m == core::StabilityModel::Linear && !sparseFeatures;
+    spec.learner.fitIntercept = core::stabilityFitsIntercept(m, sparseFeatures);
     spec.methods = methods;
     spec.removal = removal;
     spec.rho = rhoGrid();
