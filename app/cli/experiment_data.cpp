@@ -4,6 +4,7 @@
 #include "resources/builtin_resources.h"
 
 #include "core/experiment/experiment_data.h"
+#include "core/report/result_json.h"
 
 namespace elab::app {
 
@@ -44,25 +45,7 @@ ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const {
 }
 
 nlohmann::ordered_json dataJson(const ExperimentData& data) {
-    auto describe = [](const core::Dataset& d) {
-        nlohmann::ordered_json j;
-        j["name"] = d.name;
-        j["path"] = d.provenance.path;
-        j["sha256"] = d.provenance.sha256;
-        j["rows"] = d.rows();
-        j["features"] = d.featureCount();
-        j["task"] = core::toString(d.targets.kind);
-        nlohmann::ordered_json log = nlohmann::ordered_json::array();
-        for (const auto& step : d.log)
-            log.push_back({{"step", step.name}, {"detail", step.detail}, {"leaks_privacy", step.leaksPrivacy}});
-        j["processing"] = log;
-        return j;
-    };
-    nlohmann::ordered_json j;
-    j["train"] = describe(data.train);
-    if (data.test)
-        j["test"] = describe(*data.test);
-    return j;
+    return core::preparedDataJson(data.train, data.test ? &*data.test : nullptr);
 }
 
 } // namespace elab::app

@@ -20,6 +20,31 @@ nlohmann::ordered_json branchJson(const PrivacyGuarantee& g) {
 
 } // namespace
 
+nlohmann::ordered_json processingLogJson(const Dataset& d) {
+    nlohmann::ordered_json log = nlohmann::ordered_json::array();
+    for (const ProcessingStep& step : d.log)
+        log.push_back({{"step", step.name}, {"detail", step.detail}, {"leaks_privacy", step.leaksPrivacy}});
+    return log;
+}
+
+nlohmann::ordered_json datasetJson(const Dataset& d) {
+    return {{"name", d.name},
+            {"path", d.provenance.path},
+            {"sha256", d.provenance.sha256},
+            {"rows", d.rows()},
+            {"features", d.featureCount()},
+            {"task", toString(d.targets.kind)},
+            {"processing", processingLogJson(d)}};
+}
+
+nlohmann::ordered_json preparedDataJson(const Dataset& train, const Dataset* test) {
+    nlohmann::ordered_json j;
+    j["train"] = datasetJson(train);
+    if (test)
+        j["test"] = datasetJson(*test);
+    return j;
+}
+
 nlohmann::ordered_json guaranteeJson(const PrivacyGuarantee& g) {
     return {{"private", g.isPrivate}, {"notion", g.notion}, {"epsilon", numberOrNull(g.epsilon)},
             {"delta", numberOrNull(g.delta)}, {"source", g.source}, {"assumptions", g.assumptions},

@@ -4,6 +4,7 @@
 // the privacy guarantee with the constants behind it, the guarantee per grid ε, the one-vs-rest
 // budget split, the solver summary and the monotonicity self-check.
 
+#include "core/data/dataset.h"
 #include "core/experiment/monotonicity.h"
 #include "core/experiment/solver_summary.h"
 #include "core/privacy/mechanism.h"
@@ -17,6 +18,15 @@ namespace elab::core {
 
 /// v, or null when v is NaN or infinite (JSON has neither).
 nlohmann::ordered_json numberOrNull(double v);
+
+/// [{step, detail, leaks_privacy}]: what was done to d, in order (docs/MATH.md §1).
+nlohmann::ordered_json processingLogJson(const Dataset& d);
+
+/// {name, path, sha256, rows, features, task, processing}: the provenance of d.
+nlohmann::ordered_json datasetJson(const Dataset& d);
+
+/// {train: datasetJson, test: datasetJson (absent without a test set)}.
+nlohmann::ordered_json preparedDataJson(const Dataset& train, const Dataset* test);
 
 /// {private, notion, epsilon, delta, source, assumptions, notes, branch (null if none),
 ///  parameters: {name: value}}.

@@ -14,10 +14,6 @@ using Ordered = nlohmann::ordered_json;
 
 using detail::jsonNumber;
 
-Ordered describe(const core::Dataset& d) {
-    return {{"name", d.name}, {"rows", d.rows()}, {"features", d.featureCount()}, {"task", core::toString(d.targets.kind)}};
-}
-
 Ordered results(const UtilitySettings& settings, const UtilityState& state) {
     Ordered r;
     Ordered grid = Ordered::array(), mean = Ordered::array(), sd = Ordered::array();
@@ -64,13 +60,9 @@ QByteArray sidecarJson(const Session& session, const UtilityState& state, const 
     Ordered j = detail::sessionJson(session);
     Ordered e = detail::exportHeader(figureFile);
     if (state.data) {
-        Ordered data = {{"train", describe(state.data->train)}};
-        if (state.data->test)
-            data["test"] = describe(*state.data->test);
-        Ordered log = Ordered::array();
-        for (const auto& step : state.data->train.log)
-            log.push_back({{"step", step.name}, {"detail", step.detail}, {"leaks_privacy", step.leaksPrivacy}});
-        data["processing"] = log;
+        // The CLI's provenance (core/report); "processing" (the training set's log) as before.
+        Ordered data = core::preparedDataJson(state.data->train, state.data->test ? &*state.data->test : nullptr);
+        data["processing"] = core::processingLogJson(state.data->train);
         e["data"] = data;
     }
     e["guarantee_at_max_eps"] = core::guaranteeJson(state.guaranteeAtMax);
