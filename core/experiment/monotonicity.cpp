@@ -1,20 +1,12 @@
 #include "core/experiment/monotonicity.h"
 
+#include "core/util/format_number.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace elab::core {
-
-namespace {
-
-std::string number(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.4g", v);
-    return buffer;
-}
-
-} // namespace
 
 double MonotonicityViolation::zScore() const {
     const double gap = std::abs(meanWorse - meanBetter);
@@ -57,9 +49,9 @@ std::string MonotonicityCheck::message(bool higherIsBetter) const {
     for (const MonotonicityViolation& v : violations) {
         if (!text.empty())
             text += " ";
-        text += "Utility gets worse as ε grows: " + std::string(higherIsBetter ? "" : "loss ") + number(v.meanWorse) +
-                " at ε = " + number(v.epsWorse) + " against " + number(v.meanBetter) + " at ε = " +
-                number(v.epsBetter) + " (" + number(v.zScore()) + " standard errors; a sign of a broken mechanism).";
+        text += "Utility gets worse as ε grows: " + std::string(higherIsBetter ? "" : "loss ") + formatNumber(v.meanWorse) +
+                " at ε = " + formatNumber(v.epsWorse) + " against " + formatNumber(v.meanBetter) + " at ε = " +
+                formatNumber(v.epsBetter) + " (" + formatNumber(v.zScore()) + " standard errors; a sign of a broken mechanism).";
     }
     return text;
 }

@@ -1,6 +1,7 @@
 #include "core/experiment/one_vs_rest.h"
 
 #include "core/model/linear_objective.h"
+#include "core/util/format_number.h"
 #include "core/util/random.h"
 
 #include <tbb/parallel_for.h>
@@ -14,19 +15,13 @@ namespace elab::core {
 
 namespace {
 
-std::string number(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.4g", v);
-    return buffer;
-}
-
 // y_k = +1 where the class index is k, −1 elsewhere; throws unless every label is an index < K.
 std::vector<Eigen::VectorXd> oneVsRestLabels(const Eigen::VectorXd& labels, int classes, const char* set) {
     for (Index i = 0; i < labels.size(); ++i)
         if (!(labels[i] >= 0.0 && labels[i] < classes && labels[i] == std::floor(labels[i])))
             throw std::invalid_argument(std::string("one-vs-rest over ") + std::to_string(classes) +
                                         " classes needs class indices 0.." + std::to_string(classes - 1) + " as " + set +
-                                        " labels; row " + std::to_string(i) + " has " + number(labels[i]));
+                                        " labels; row " + std::to_string(i) + " has " + formatNumber(labels[i]));
     std::vector<Eigen::VectorXd> out;
     for (int k = 0; k < classes; ++k)
         out.push_back((labels.array() == static_cast<double>(k)).select(Eigen::VectorXd::Ones(labels.size()),
@@ -38,7 +33,7 @@ void requirePlusMinusOne(const Eigen::VectorXd& labels, const char* set) {
     for (Index i = 0; i < labels.size(); ++i)
         if (labels[i] != 1.0 && labels[i] != -1.0)
             throw std::invalid_argument(std::string("a margin loss needs ±1 ") + set + " labels; row " +
-                                        std::to_string(i) + " has " + number(labels[i]) +
+                                        std::to_string(i) + " has " + formatNumber(labels[i]) +
                                         " (multiclass data: give the class count for one-vs-rest, or binarise)");
 }
 
@@ -109,9 +104,9 @@ PrivacyGuarantee oneVsRestGuarantee(const MechanismSpec& spec, Index n, int mode
     g.source += "; one-vs-rest by basic sequential composition (Dwork & Roth 2014, Thm 3.16)";
     for (std::string& note : g.notes)
         note = "each model: " + note;
-    std::string split = "one-vs-rest over " + K + " classes: each model gets ε/K = " + number(modelEps);
+    std::string split = "one-vs-rest over " + K + " classes: each model gets ε/K = " + formatNumber(modelEps);
     if (g.delta > 0.0)
-        split += ", δ/K = " + number(modelSpec.delta);
+        split += ", δ/K = " + formatNumber(modelSpec.delta);
     split += " (basic composition: every row is used by all " + K + " models)";
     g.notes.insert(g.notes.begin(), split);
     g.assumptions.push_back("the " + K + " one-vs-rest models are released together; the (ε, δ) stated is for all of "

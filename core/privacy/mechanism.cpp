@@ -1,5 +1,7 @@
 #include "core/privacy/mechanism.h"
 
+#include "core/util/format_number.h"
+
 #include <cmath>
 #include <stdexcept>
 
@@ -85,12 +87,6 @@ double PrivacyGuarantee::parameter(const std::string& name) const {
 
 namespace {
 
-std::string number(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.4g", v);
-    return buffer;
-}
-
 PrivacyGuarantee privateGuarantee(double eps, double delta, const std::string& source) {
     PrivacyGuarantee g;
     g.isPrivate = true;
@@ -143,9 +139,9 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
         problem.guarantee = privateGuarantee(eps, 0.0, "Chaudhuri, Monteleoni & Sarwate 2011, Alg. 2 (branch rule corrected, docs/MATH.md §3.2)");
         problem.guarantee.branch = pure.secondBranch ? "second" : "first";
         problem.guarantee.notes.push_back(
-            pure.secondBranch ? "second branch (ε₁ = " + number(pure.eps1) + " < ε/2): extra ridge Δ = " +
-                                    number(pure.extraRidge) + " added, noise at ε' = ε/2 = " + number(pure.epsPrime)
-                              : "first branch (ε₁ ≥ ε/2): ε' = ε₁ = " + number(pure.epsPrime) + ", no extra ridge");
+            pure.secondBranch ? "second branch (ε₁ = " + formatNumber(pure.eps1) + " < ε/2): extra ridge Δ = " +
+                                    formatNumber(pure.extraRidge) + " added, noise at ε' = ε/2 = " + formatNumber(pure.epsPrime)
+                              : "first branch (ε₁ ≥ ε/2): ε' = ε₁ = " + formatNumber(pure.epsPrime) + ", no extra ridge");
         parameters = {{"eps_prime", "ε'", pure.epsPrime}, {"extra_ridge", "Δ (mean form)", pure.extraRidge}};
         break;
     }
@@ -165,7 +161,7 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
                       {"noise_sd", "σ", sigma}};
         if (eps >= 1.0)
             problem.guarantee.notes.push_back(
-                "the classical Gaussian-mechanism bound is proven for ε < 1 only: at ε = " + number(eps) +
+                "the classical Gaussian-mechanism bound is proven for ε < 1 only: at ε = " + formatNumber(eps) +
                 " this guarantee is not established");
         break;
     }

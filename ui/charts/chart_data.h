@@ -38,6 +38,16 @@ struct SeriesData {
     QString key;
 };
 
+/// A series with its identity, legend name, kind and colour; the rest at the defaults.
+inline SeriesData makeSeries(const QString& key, const QString& name, SeriesKind kind, const QColor& colour) {
+    SeriesData s;
+    s.key = key;
+    s.name = name;
+    s.kind = kind;
+    s.color = colour;
+    return s;
+}
+
 struct ChartData {
     QString title;
     QString xTitle;

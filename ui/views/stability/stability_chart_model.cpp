@@ -14,15 +14,6 @@ namespace {
 
 QString methodKey(core::StabilityMethod method) { return QString::fromLatin1(core::toString(method)); }
 
-SeriesData series(const QString& key, const QString& name, SeriesKind kind, const QColor& colour) {
-    SeriesData s;
-    s.key = key;
-    s.name = name;
-    s.kind = kind;
-    s.color = colour;
-    return s;
-}
-
 QString number(double v) { return QString::number(v, 'g', 3); }
 
 /// Legend names short enough for two charts side by side.
@@ -100,10 +91,10 @@ charts::ChartData buildStabilityChart(StabilityChart which, const StabilitySetti
         const QColor colour = methodColor(method);
         QColor faint = colour; // four overlapping bands stay readable
         faint.setAlphaF(0.6f);
-        SeriesData band = series(QStringLiteral("band:") + key, QString(), SeriesKind::Band, faint);
-        SeriesData mean = series(QStringLiteral("mean:") + key, shortMethodTitle(method),
+        SeriesData band = charts::makeSeries(QStringLiteral("band:") + key, QString(), SeriesKind::Band, faint);
+        SeriesData mean = charts::makeSeries(QStringLiteral("mean:") + key, shortMethodTitle(method),
                                  SeriesKind::Line, colour);
-        SeriesData points = series(QStringLiteral("points:") + key, QString(), SeriesKind::Points, colour);
+        SeriesData points = charts::makeSeries(QStringLiteral("points:") + key, QString(), SeriesKind::Points, colour);
         points.width = 6.0;
         for (std::size_t g = 0; g < state.rho.size(); ++g) {
             const core::StabilityCell* cell = state.cell(g, m);

@@ -23,15 +23,6 @@ const QColor kWarning(200, 0, 0);
 const QColor kEstimateColours[] = {QColor(230, 159, 0), QColor(0, 158, 115), QColor(86, 180, 233),
                                    QColor(240, 228, 66)};
 
-SeriesData series(const QString& key, const QString& name, SeriesKind kind, const QColor& colour) {
-    SeriesData s;
-    s.key = key;
-    s.name = name;
-    s.kind = kind;
-    s.color = colour;
-    return s;
-}
-
 /// The y range follows what was measured (band, non-private level, target, probe), not the
 /// estimates: an estimate far from its measuring point can run off to huge values and would
 /// squash the measured curve. Estimated lines beyond the range are clipped by the plot.
@@ -131,8 +122,8 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     chart.xMax = settings.epsMax;
     chart.footnote = guaranteeSummary(settings, state);
 
-    SeriesData band = series(QStringLiteral("band"), QStringLiteral("±1 sd"), SeriesKind::Band, kMeasured);
-    SeriesData mean = series(QStringLiteral("measured"), QStringLiteral("measured (%1 reps)").arg(settings.repeats),
+    SeriesData band = charts::makeSeries(QStringLiteral("band"), QStringLiteral("±1 sd"), SeriesKind::Band, kMeasured);
+    SeriesData mean = charts::makeSeries(QStringLiteral("measured"), QStringLiteral("measured (%1 reps)").arg(settings.repeats),
                              SeriesKind::Line, kMeasured);
     // Losses are ≥ 0 and accuracies in [0, 1]: the ±1 sd band is cut there.
     const bool loss = core::isLossMetric(settings.metric);
@@ -143,11 +134,11 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
         band.upper.append({p->eps, loss ? p->mean + p->sd : std::min(1.0, p->mean + p->sd)});
         mean.points.append({p->eps, p->mean});
     }
-    SeriesData dots = series(QStringLiteral("measured-points"), QString(), SeriesKind::Points, kMeasured);
+    SeriesData dots = charts::makeSeries(QStringLiteral("measured-points"), QString(), SeriesKind::Points, kMeasured);
     dots.points = mean.points;
     dots.width = 7.0;
     // The monotonicity self-check: a red ring around every point worse than a smaller ε's.
-    SeriesData worse = series(QStringLiteral("worse-as-eps-grows"), QString(), SeriesKind::Points, kWarning);
+    SeriesData worse = charts::makeSeries(QStringLiteral("worse-as-eps-grows"), QString(), SeriesKind::Points, kWarning);
     worse.width = 14.0;
     for (const core::MonotonicityViolation& v : state.monotonicity(settings.metric).violations)
         worse.points.append({v.epsWorse, v.meanWorse});
@@ -155,7 +146,7 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
         worse.name = QStringLiteral("worse than at a smaller ε");
     chart.series << band << mean << worse << dots;
 
-    SeriesData nonPrivate = series(QStringLiteral("nonprivate"), QStringLiteral("non-private"),
+    SeriesData nonPrivate = charts::makeSeries(QStringLiteral("nonprivate"), QStringLiteral("non-private"),
                                    SeriesKind::HorizontalLine, kNonPrivate);
     nonPrivate.style = Qt::DashLine;
     nonPrivate.width = 1.5;
@@ -171,7 +162,7 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
         for (std::size_t m = 0; m < state.measuring.size(); ++m) {
             const core::MeasuringFit& fit = state.measuring[m];
             for (core::Estimator estimator : settings.estimators) {
-                SeriesData line = series(QStringLiteral("estimate:%1:%2").arg(m).arg(estimatorTitle(estimator)),
+                SeriesData line = charts::makeSeries(QStringLiteral("estimate:%1:%2").arg(m).arg(estimatorTitle(estimator)),
                                          QStringLiteral("%1 from ε=%2").arg(estimatorTitle(estimator), formatEps(fit.measureAt)),
                                          SeriesKind::Line, kEstimateColours[colour++ % 4]);
                 line.style = Qt::DashLine;
@@ -187,16 +178,16 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
             double measuredAtBar = 0.0;
             for (const auto& t : fit.points)
                 measuredAtBar += t.value / static_cast<double>(fit.points.size());
-            SeriesData anchor = series(QStringLiteral("measuring:%1").arg(m), QString(), SeriesKind::Points, kNonPrivate);
+            SeriesData anchor = charts::makeSeries(QStringLiteral("measuring:%1").arg(m), QString(), SeriesKind::Points, kNonPrivate);
             anchor.points.append({fit.measureAt, measuredAtBar});
             anchor.width = 10.0;
             chart.series << anchor;
         }
     }
 
-    SeriesData target = series(QStringLiteral("target"), QString(), SeriesKind::HorizontalLine, kTarget);
+    SeriesData target = charts::makeSeries(QStringLiteral("target"), QString(), SeriesKind::HorizontalLine, kTarget);
     target.style = Qt::DotLine;
-    SeriesData proposed = series(QStringLiteral("proposed"), QString(), SeriesKind::VerticalLine, kTarget);
+    SeriesData proposed = charts::makeSeries(QStringLiteral("proposed"), QString(), SeriesKind::VerticalLine, kTarget);
     proposed.style = Qt::DotLine;
     if (settings.target) {
         target.value = *settings.target;
@@ -206,7 +197,7 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
             proposed.name = QStringLiteral("proposed ε=%1").arg(formatEps(*proposedEps));
         }
     }
-    SeriesData verify = series(QStringLiteral("verify"), QString(), SeriesKind::Points, kVerify);
+    SeriesData verify = charts::makeSeries(QStringLiteral("verify"), QString(), SeriesKind::Points, kVerify);
     verify.width = 9.0;
     if (state.verification) {
         verify.name = QStringLiteral("verified");
@@ -215,11 +206,11 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     }
     chart.series << target << proposed << verify;
 
-    SeriesData current = series(QStringLiteral("current"), QString(), SeriesKind::VerticalLine, kCurrent);
+    SeriesData current = charts::makeSeries(QStringLiteral("current"), QString(), SeriesKind::VerticalLine, kCurrent);
     current.width = 1.0;
     if (std::isfinite(settings.currentEps))
         current.value = settings.currentEps;
-    SeriesData probe = series(QStringLiteral("probe"), QString(), SeriesKind::Points, kCurrent);
+    SeriesData probe = charts::makeSeries(QStringLiteral("probe"), QString(), SeriesKind::Points, kCurrent);
     probe.width = 11.0;
     if (state.probe && std::isfinite(state.probe->eps) && state.probe->eps == settings.currentEps) {
         probe.points.append({state.probe->eps, state.probe->mean});
