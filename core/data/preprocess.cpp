@@ -1,10 +1,10 @@
 #include "core/data/preprocess.h"
 
-#include "core/util/random.h"
+#include "core/data/processing_log.h"
+#include "core/util/format_number.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 namespace elab::core {
@@ -15,17 +15,7 @@ const OptionNames<NormPolicy>& normPolicyNames() {
     return names;
 }
 
-
 namespace {
-
-// Stream tag of the split, so a split seed never reuses a mechanism's (seed, grid, rep) stream.
-constexpr std::uint64_t kSplitStream = 0x73706C6974ULL; // "split"
-
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
 
 std::string count(Index v) { return std::to_string(v); }
 
@@ -38,18 +28,7 @@ std::string joined(const std::vector<std::string>& names, std::size_t maxShown =
     return out;
 }
 
-void appendStep(Dataset& train, Dataset* test, const ProcessingStep& step) {
-    train.log.push_back(step);
-    if (test)
-        test->log.push_back(step);
-}
-
-// A step whose detail differs per set (counts of that set's own rows).
-void appendStep(Dataset& train, Dataset* test, const ProcessingStep& trainStep, const std::string& testDetail) {
-    train.log.push_back(trainStep);
-    if (test)
-        test->log.push_back({trainStep.name, testDetail, trainStep.leaksPrivacy});
-}
+using detail::appendStep;
 
 int findClass(const Targets& t, const std::string& name) {
     for (int c = 0; c < t.classCount(); ++c)
@@ -205,7 +184,7 @@ void standardiseStep(Dataset& train, Dataset* test) {
                 sdMin = std::min(sdMin, s.sd[j]);
                 sdMax = std::max(sdMax, s.sd[j]);
             }
-        detail += ", sds " + num(sdMin) + " … " + num(sdMax);
+        detail += ", sds " + formatNumber(sdMin) + " … " + formatNumber(sdMax);
     }
     if (s.constantCount > 0)
         detail += "; " + count(s.constantCount) + " constant column(s) (sd 0) " +
@@ -268,12 +247,12 @@ void normStep(Dataset& train, Dataset* test, NormPolicy policy) {
     if (policy == NormPolicy::ClipRows) {
         const ClipCount tr = clipRows(train.features);
         const std::string detail = "x ← x / max(1, ‖x‖₂): clipped " + count(tr.clipped) + " of " + count(n) +
-                                   " training rows (largest norm " + num(tr.maxNorm) + ") to ‖x‖₂ ≤ 1";
+                                   " training rows (largest norm " + formatNumber(tr.maxNorm) + ") to ‖x‖₂ ≤ 1";
         std::string testDetail;
         if (test) {
             const ClipCount te = clipRows(test->features);
             testDetail = "x ← x / max(1, ‖x‖₂): clipped " + count(te.clipped) + " of " + count(test->rows()) +
-                         " test rows (largest norm " + num(te.maxNorm) + ") to ‖x‖₂ ≤ 1";
+                         " test rows (largest norm " + formatNumber(te.maxNorm) + ") to ‖x‖₂ ≤ 1";
         }
         appendStep(train, test, {"clip rows", detail, false}, testDetail);
         return;
@@ -285,12 +264,12 @@ void normStep(Dataset& train, Dataset* test, NormPolicy policy) {
         if (maxNorm > 0.0) {
             const double factor = 1.0 / maxNorm;
             train.features.scaleRows(Eigen::VectorXd::Constant(n, factor));
-            detail = "divided every row by the largest training row norm " + num(maxNorm);
+            detail = "divided every row by the largest training row norm " + formatNumber(maxNorm);
             if (test) {
                 test->features.scaleRows(Eigen::VectorXd::Constant(test->rows(), factor));
                 const Eigen::VectorXd testNorms = test->features.rowNorms();
                 detail += " (test rows too: " + count(rowsAbove(testNorms, 1.0)) +
-                          " of them still have ‖x‖₂ > 1, largest " + num(maxOf(testNorms)) + ")";
+                          " of them still have ‖x‖₂ > 1, largest " + formatNumber(maxOf(testNorms)) + ")";
             }
         } else {
             detail = "all training rows are zero: nothing to scale";
@@ -303,29 +282,13 @@ void normStep(Dataset& train, Dataset* test, NormPolicy policy) {
     if (policy != NormPolicy::None)
         throw std::invalid_argument("unknown norm policy");
     std::string detail = "rows left as they are: " + count(rowsAbove(norms, 1.0)) + " of " +
-                         count(n) + " training rows have ‖x‖₂ > 1 (largest " + num(maxNorm) + ")";
+                         count(n) + " training rows have ‖x‖₂ > 1 (largest " + formatNumber(maxNorm) + ")";
     if (test)
         detail += ", " + count(rowsAbove(test->features.rowNorms(), 1.0)) + " of " +
                   count(test->rows()) + " test rows";
     detail += ". Every privacy guarantee assumes ‖x‖₂ ≤ 1; nothing enforces it, so the "
               "reported ε does not hold";
     appendStep(train, test, {"no norm bound", detail, true});
-}
-
-// Test rows put in test for a class (or a regression set) of n rows: round(f·n), half
-// away from zero, then kept in [1, n − 1] so both sides get a row; a lone row trains.
-Index testRowCount(std::size_t rows, double fraction) {
-    const auto n = static_cast<Index>(rows);
-    if (n < 2)
-        return 0;
-    const auto k = static_cast<Index>(std::floor(fraction * double(n) + 0.5));
-    return std::clamp<Index>(k, 1, n - 1);
-}
-
-void takeSplit(std::vector<Index>& rows, Index nTest, std::vector<Index>& train,
-               std::vector<Index>& test) {
-    test.insert(test.end(), rows.begin(), rows.begin() + nTest);
-    train.insert(train.end(), rows.begin() + nTest, rows.end());
 }
 
 } // namespace
@@ -357,54 +320,6 @@ void preprocess(Dataset& train, Dataset* test, const PreprocessOptions& options)
     if (options.intercept)
         interceptStep(train, test);
     normStep(train, test, options.norm);
-}
-
-TrainTestSplit splitTrainTest(const Dataset& data, double testFraction, std::uint64_t seed) {
-    if (!(testFraction > 0.0 && testFraction < 1.0))
-        throw std::invalid_argument("test fraction must be in (0, 1), got " + num(testFraction));
-    if (const std::string problem = data.validate(); !problem.empty())
-        throw std::invalid_argument("cannot split an invalid dataset: " + problem);
-    std::vector<Index> train, test;
-    std::string detail;
-    const Targets& t = data.targets;
-    if (t.isClassification()) {
-        std::vector<std::vector<Index>> byClass(static_cast<std::size_t>(t.classCount()));
-        for (Index i = 0; i < t.size(); ++i)
-            byClass[static_cast<std::size_t>(t.classIndex[i])].push_back(i);
-        std::string perClass;
-        for (std::size_t c = 0; c < byClass.size(); ++c) {
-            Rng rng(deriveSeed(seed, kSplitStream, c));
-            shuffleInPlace(byClass[c], rng);
-            const Index nTest = testRowCount(byClass[c].size(), testFraction);
-            takeSplit(byClass[c], nTest, train, test);
-            perClass += (c ? ", " : "") + t.classNames[c] + " " + count(nTest) + "/" +
-                        std::to_string(byClass[c].size());
-        }
-        detail = "stratified by class (test/all per class: " + perClass + ")";
-    } else {
-        std::vector<Index> rows(static_cast<std::size_t>(data.rows()));
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            rows[i] = static_cast<Index>(i);
-        Rng rng(deriveSeed(seed, kSplitStream));
-        shuffleInPlace(rows, rng);
-        takeSplit(rows, testRowCount(rows.size(), testFraction), train, test);
-        detail = "random (regression target, not stratified)";
-    }
-    if (train.empty() || test.empty())
-        throw std::invalid_argument(
-            "splitting " + count(data.rows()) + " rows with test fraction " + num(testFraction) +
-            " leaves the " + (train.empty() ? "training" : "test") + " set empty");
-    std::sort(train.begin(), train.end());
-    std::sort(test.begin(), test.end());
-    TrainTestSplit out{data.selectRows(train), data.selectRows(test)};
-    const ProcessingStep step{"split",
-                              count(static_cast<Index>(train.size())) + " train / " +
-                                  count(static_cast<Index>(test.size())) +
-                                  " test rows, test fraction " + num(testFraction) + ", seed " +
-                                  std::to_string(seed) + ", " + detail,
-                              false};
-    appendStep(out.train, &out.test, step);
-    return out;
 }
 
 } // namespace elab::core
