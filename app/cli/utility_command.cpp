@@ -8,6 +8,7 @@
 #include "core/experiment/monotonicity.h"
 #include "core/experiment/proposed_eps.h"
 #include "core/experiment/utility_sweep.h"
+#include "core/learner/mechanism_catalog.h"
 
 #include <fstream>
 #include <iostream>
@@ -56,7 +57,8 @@ std::string csvText(const core::UtilitySweepResult& r) {
 
 void UtilityCommand::addTo(CLI::App& command, bool utilityOnly) {
     data.addTo(command);
-    command.add_option("--loss", loss, "Loss")->check(CLI::IsMember(core::optionNameList(core::lossKindNames())));
+    lossOption = command.add_option("--loss", loss, "Loss (gaussian-lm: huber, its only loss)")
+                     ->check(CLI::IsMember(core::optionNameList(core::lossKindNames())));
     command.add_option("--huber-width", huberWidth, "Huber SVM width h")->check(CLI::Range(1e-6, 0.999));
     command.add_option("--mechanism", mechanism, "Mechanism")
         ->check(CLI::IsMember(core::optionNameList(core::mechanismKindNames())));
@@ -86,9 +88,11 @@ void UtilityCommand::addTo(CLI::App& command, bool utilityOnly) {
 core::MechanismSpec UtilityCommand::mechanismSpec() const {
     core::MechanismSpec spec;
     spec.kind = core::mechanismKindFromString(mechanism);
-    spec.loss = core::Loss(core::lossKindFromString(loss), huberWidth);
-    spec.lambda = lambda;
-    spec.delta = delta;
+    const auto required = core::mechanismInfo(spec.kind).requiredLoss;
+    const bool lossGiven = lossOption != nullptr && lossOption->count() > 0;
+    spec.model.loss = core::Loss(required && !lossGiven ? *required : core::lossKindFromString(loss), huberWidth);
+    spec.model.lambda = lambda;
+    spec.privacy.delta = delta;
     return spec;
 }
 
@@ -97,11 +101,11 @@ namespace {
 // Margin losses take a binary label, or a multiclass one (one-vs-rest, budget split).
 void requireLabelKind(const core::MechanismSpec& spec, const ExperimentData& prepared) {
     const core::TaskKind task = prepared.train.targets.kind;
-    if (spec.loss.isMargin() && task == core::TaskKind::Regression)
-        throw std::invalid_argument(std::string("the ") + core::toString(spec.loss.kind()) +
+    if (spec.model.loss.isMargin() && task == core::TaskKind::Regression)
+        throw std::invalid_argument(std::string("the ") + core::toString(spec.model.loss.kind()) +
                                     " loss needs a class label, the data has a regression target (the squared loss "
                                     "fits it, non-private only)");
-    if (!spec.loss.isMargin() && task != core::TaskKind::Regression)
+    if (!spec.model.loss.isMargin() && task != core::TaskKind::Regression)
         throw std::invalid_argument("squared loss needs a regression target");
 }
 
@@ -157,10 +161,10 @@ int UtilityCommand::run() const {
         j["data"] = dataJson(prepared);
         j["classes"] = classCount(prepared);
         j["mechanism"] = {{"name", mechanism},
-                          {"loss", loss},
+                          {"loss", core::toString(spec.mechanism.model.loss.kind())},
                           {"lambda", lambda},
                           {"lambda_convention", "L(θ) + (Λ/2n)‖θ‖²"},
-                          {"delta", spec.mechanism.isGaussian() ? delta : 0.0},
+                          {"delta", spec.mechanism.usesDelta() ? delta : 0.0},
                           {"one_vs_rest", oneVsRestJson(r.classes, prepared.train.targets.classNames, spec.mechanism)},
                           {"guarantee", guaranteeJson(r.guaranteeAtMax)},
                           {"privacy_by_eps", core::privacyByEpsJson(r.grid, r.guarantees, r.models)}};
@@ -260,7 +264,7 @@ int ChooseEpsCommand::run() const {
     j["seed"] = common.seed;
     j["data"] = dataJson(prepared);
     j["classes"] = classCount(prepared);
-    j["mechanism"] = {{"name", common.mechanism}, {"loss", common.loss}, {"lambda", common.lambda},
+    j["mechanism"] = {{"name", common.mechanism}, {"loss", core::toString(spec.mechanism.model.loss.kind())}, {"lambda", common.lambda},
                       {"delta", common.delta},
                       {"one_vs_rest", oneVsRestJson(r.classes, prepared.train.targets.classNames, spec.mechanism)},
                       {"guarantee_at_chosen_eps",

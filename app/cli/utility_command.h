@@ -15,7 +15,8 @@ namespace elab::app {
 
 struct UtilityCommand {
     ExperimentDataOptions data;
-    std::string loss = "logistic";
+    std::string loss = "logistic"; ///< unless --loss is absent and the mechanism fixes its loss (gaussian-lm: huber)
+    CLI::Option* lossOption = nullptr;
     double huberWidth = 0.1;
     std::string mechanism = "objpert-gauss";
     double lambda = 1e-2;

@@ -41,12 +41,12 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
     if (spec.kind != MechanismKind::ObjPertGauss)
         throw std::invalid_argument("the Taylor estimate is derived for Gaussian objective perturbation");
     const double n = static_cast<double>(X.rows());
-    const double lambda = spec.loss.curvatureBound();
-    const double zeta = spec.loss.gradientBound();
+    const double lambda = spec.model.loss.curvatureBound();
+    const double zeta = spec.model.loss.gradientBound();
     const double dDelta = -2.0 * lambda / (eps * eps);
 
     // W at θ_ε is the Hessian of the perturbed objective: μ = (Λ + Δ_ε)/n.
-    LinearObjective training(X, y, spec.loss, (spec.lambda + mc::gaussExtraRidge(eps, lambda)) / n);
+    LinearObjective training(X, y, spec.model.loss, (spec.model.lambda + mc::gaussExtraRidge(eps, lambda)) / n);
     if (gram && gram->size() > 0)
         training.setGram(gram);
     training.evaluate(thetaEps);
@@ -54,10 +54,10 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
         training.hessianVector(v, out);
     };
     const Preconditioner preconditioner = training.preconditioner();
-    const Eigen::VectorXd r1 = -(mc::gaussNoiseScaleD1(eps, spec.delta, zeta) * z + dDelta * thetaEps) / n;
+    const Eigen::VectorXd r1 = -(mc::gaussNoiseScaleD1(eps, spec.privacy.delta, zeta) * z + dDelta * thetaEps) / n;
     CgResult cg1 = conjugateGradient(W, r1, kCgTolerance, kCgMaxIterations, nullptr, preconditioner);
 
-    LinearObjective metric(utility.X, utility.y, spec.loss, 0.0);
+    LinearObjective metric(utility.X, utility.y, spec.model.loss, 0.0);
     TaylorPoint point;
     point.eps = eps;
     point.value = metric.evaluate(thetaEps);
@@ -70,7 +70,7 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
         const double d2Delta = 4.0 * lambda / (eps * eps * eps);
         const Eigen::VectorXd& t1 = point.thetaD1;
         const Eigen::VectorXd r2 =
-            -(mc::gaussNoiseScaleD2(eps, spec.delta, zeta) * z + d2Delta * thetaEps + 2.0 * dDelta * t1) / n -
+            -(mc::gaussNoiseScaleD2(eps, spec.privacy.delta, zeta) * z + d2Delta * thetaEps + 2.0 * dDelta * t1) / n -
             thirdDerivativeTerm(X, training, t1);
         CgResult cg2 = conjugateGradient(W, r2, kCgTolerance, kCgMaxIterations, nullptr, preconditioner);
         Eigen::VectorXd hessFt1;
@@ -85,16 +85,16 @@ TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, cons
                           const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z,
                           const UtilityData& utility, const Eigen::MatrixXd* gram) {
     const double n = static_cast<double>(X.rows());
-    LinearObjective training(X, y, spec.loss, spec.lambda / n);
+    LinearObjective training(X, y, spec.model.loss, spec.model.lambda / n);
     if (gram && gram->size() > 0)
         training.setGram(gram);
     training.evaluate(thetaNonPrivate);
     const LinearOperator W = [&training](const Eigen::VectorXd& v, Eigen::VectorXd& out) {
         training.hessianVector(v, out);
     };
-    const Eigen::VectorXd r = -(2.0 * spec.loss.gradientBound() / n) * z;
+    const Eigen::VectorXd r = -(2.0 * spec.model.loss.gradientBound() / n) * z;
     const CgResult cg = conjugateGradient(W, r, kCgTolerance, kCgMaxIterations, nullptr, training.preconditioner());
-    LinearObjective metric(utility.X, utility.y, spec.loss, 0.0);
+    LinearObjective metric(utility.X, utility.y, spec.model.loss, 0.0);
     TaylorAnchor anchor;
     anchor.value = metric.evaluate(thetaNonPrivate);
     Eigen::VectorXd gradF;

@@ -1,6 +1,6 @@
 #include "core/experiment/choose_eps.h"
 
-#include "core/learner/prepared_problem.h"
+#include "core/learner/mechanism_catalog.h"
 #include "core/util/parallel_grid.h"
 
 #include <cmath>
@@ -94,8 +94,9 @@ double solveLine(const ChooseEpsSpec& s, double eps, const Measurement& m) {
 std::string ChooseEpsSpec::validate() const {
     if (std::string e = mechanism.validate(); !e.empty())
         return e;
-    if (mechanism.kind != MechanismKind::ObjPertGauss)
-        return "choosing ε by Taylor estimates is derived for objpert-gauss only";
+    if (const MechanismInfo& info = mechanismInfo(mechanism.kind); !info.taylor)
+        return std::string("choosing ε by Taylor estimates is not available for ") + toString(mechanism.kind) + ": " +
+               info.noTaylorReason;
     if (!isLossMetric(metric))
         return "choosing ε needs a loss metric (train-loss or test-loss)";
     return validateRun();
@@ -118,7 +119,7 @@ std::string ChooseEpsSpec::validateRun() const {
 ChooseEpsResult chooseEpsilon(const SweepData& data, const ChooseEpsSpec& spec, RunContext* ctx) {
     if (std::string e = spec.validate(); !e.empty())
         throw std::invalid_argument(e);
-    return chooseEpsilon(*prepareLinearProblem(data, spec.mechanism, spec.metric), spec, ctx);
+    return chooseEpsilon(*prepareProblem(data, spec.mechanism, spec.metric), spec, ctx);
 }
 
 ChooseEpsResult chooseEpsilon(const PreparedProblem& prepared, const ChooseEpsSpec& spec, RunContext* ctx) {

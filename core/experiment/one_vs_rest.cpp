@@ -49,14 +49,14 @@ OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMe
         throw std::invalid_argument("the class count must be 0 (binary labels) or ≥ 2 (one-vs-rest)");
     const bool testUsed = usesTestSet(metric);
     if (data.classes >= 2) {
-        if (!spec.loss.isMargin())
+        if (!spec.model.loss.isMargin())
             throw std::invalid_argument("one-vs-rest trains binary classifiers: use a margin loss (logistic, huber, "
                                         "smooth-hinge), not the squared loss");
         m_models = data.classes;
-        m_modelSpec.delta = spec.delta / m_models;
+        m_modelSpec.privacy.delta = spec.privacy.delta / m_models;
         m_trainLabels = oneVsRestLabels(data.trainY, data.classes, "training");
         m_metricLabels = testUsed ? oneVsRestLabels(*data.testY, data.classes, "test") : m_trainLabels;
-    } else if (spec.loss.isMargin()) {
+    } else if (spec.model.loss.isMargin()) {
         requirePlusMinusOne(data.trainY, "training");
         if (testUsed)
             requirePlusMinusOne(*data.testY, "test");
@@ -92,7 +92,7 @@ PrivacyGuarantee OneVsRest::guarantee(double eps) const {
 PrivacyGuarantee oneVsRestGuarantee(const MechanismSpec& spec, Index n, int models, double eps) {
     MechanismSpec modelSpec = spec;
     if (models > 1)
-        modelSpec.delta = spec.delta / models;
+        modelSpec.privacy.delta = spec.privacy.delta / models;
     const double modelEps = eps / models;
     PrivacyGuarantee g = perturbedProblem(modelSpec, n, modelEps, NoiseDraw{}).guarantee;
     if (models == 1 || !g.isPrivate)
@@ -100,13 +100,13 @@ PrivacyGuarantee oneVsRestGuarantee(const MechanismSpec& spec, Index n, int mode
     const std::string K = std::to_string(models);
     // K·(ε/K) may differ from ε in the last bit; the composed budget is the one asked for.
     g.epsilon = g.epsilon == modelEps ? eps : g.epsilon * models;
-    g.delta = g.delta == modelSpec.delta ? spec.delta : g.delta * models;
+    g.delta = g.delta == modelSpec.privacy.delta ? spec.privacy.delta : g.delta * models;
     g.source += "; one-vs-rest by basic sequential composition (Dwork & Roth 2014, Thm 3.16)";
     for (std::string& note : g.notes)
         note = "each model: " + note;
     std::string split = "one-vs-rest over " + K + " classes: each model gets ε/K = " + formatNumber(modelEps);
     if (g.delta > 0.0)
-        split += ", δ/K = " + formatNumber(modelSpec.delta);
+        split += ", δ/K = " + formatNumber(modelSpec.privacy.delta);
     split += " (basic composition: every row is used by all " + K + " models)";
     g.notes.insert(g.notes.begin(), split);
     g.assumptions.push_back("the " + K + " one-vs-rest models are released together; the (ε, δ) stated is for all of "
@@ -142,11 +142,11 @@ OneVsRest::Models OneVsRest::fitNonPrivate(std::stop_token stop, const NewtonCgO
 
 double OneVsRest::utility(const Models& fits) const {
     if (m_models == 1)
-        return evaluateUtility(m_metric, m_spec.loss, metricX(), metricLabels(0), fits.front().theta);
+        return evaluateUtility(m_metric, m_spec.model.loss, metricX(), metricLabels(0), fits.front().theta);
     std::vector<Eigen::VectorXd> thetas;
     for (const PrivateFit& f : fits)
         thetas.push_back(f.theta);
-    return evaluateOneVsRest(m_metric, m_spec.loss, metricX(), usesTestSet(m_metric) ? *m_data.testY : m_data.trainY,
+    return evaluateOneVsRest(m_metric, m_spec.model.loss, metricX(), usesTestSet(m_metric) ? *m_data.testY : m_data.trainY,
                              thetas);
 }
 

@@ -1,6 +1,6 @@
 #include "core/experiment/utility_sweep.h"
 
-#include "core/learner/prepared_problem.h"
+#include "core/learner/mechanism_catalog.h"
 
 #include "core/util/grid_text.h"
 #include "core/util/parallel_grid.h"
@@ -63,8 +63,9 @@ std::string UtilitySweepSpec::validate() const {
     if (std::string e = mechanism.validate(); !e.empty())
         return e;
     if (!measureAt.empty()) {
-        if (mechanism.kind != MechanismKind::ObjPertGauss)
-            return "Taylor estimates (measuring points) are derived for objpert-gauss only";
+        if (const MechanismInfo& info = mechanismInfo(mechanism.kind); !info.taylor)
+            return std::string("no Taylor estimates (measuring points) for ") + toString(mechanism.kind) + ": " +
+                   info.noTaylorReason;
         if (!isLossMetric(metric))
             return "Taylor estimates need a differentiable metric (train-loss or test-loss); accuracies are measured only";
     }
@@ -100,7 +101,7 @@ UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec
                                    const SweepPointSink& sink) {
     if (std::string e = spec.validate(); !e.empty())
         throw std::invalid_argument(e);
-    return runUtilitySweep(*prepareLinearProblem(data, spec.mechanism, spec.metric), spec, ctx, sink);
+    return runUtilitySweep(*prepareProblem(data, spec.mechanism, spec.metric), spec, ctx, sink);
 }
 
 UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const UtilitySweepSpec& spec, RunContext* ctx,

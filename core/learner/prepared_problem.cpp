@@ -1,7 +1,5 @@
 #include "core/learner/prepared_problem.h"
 
-#include "core/learner/linear_erm_learner.h"
-
 namespace elab::core {
 
 namespace {
@@ -24,12 +22,6 @@ std::shared_ptr<const TrainedModel> PreparedProblem::reference(std::stop_token s
         m_referenceOptions = options;
     }
     return fit;
-}
-
-std::shared_ptr<const PreparedProblem> prepareLinearProblem(const SweepData& data, const MechanismSpec& spec,
-                                                            UtilityMetric metric, std::shared_ptr<const void> keepAlive) {
-    return std::make_shared<const PreparedProblem>(std::make_shared<const LinearErmLearner>(data, spec, metric),
-                                                   std::move(keepAlive));
 }
 
 } // namespace elab::core

@@ -35,11 +35,6 @@ private:
     mutable NewtonCgOptions m_referenceOptions;
 };
 
-/// The linear ERM problem (core/learner/linear_erm_learner.h) of data at spec and metric.
-/// Throws std::invalid_argument as OneVsRest. data's matrices must outlive the problem, or be
-/// owned by keepAlive.
-std::shared_ptr<const PreparedProblem> prepareLinearProblem(const SweepData& data, const MechanismSpec& spec,
-                                                            UtilityMetric metric,
-                                                            std::shared_ptr<const void> keepAlive = {});
+/// Built by prepareProblem (core/learner/mechanism_catalog.h).
 
 } // namespace elab::core

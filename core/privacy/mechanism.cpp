@@ -10,7 +10,7 @@ namespace elab::core {
 namespace mc = mechanism_constants;
 
 const OptionNames<MechanismKind>& mechanismKindNames() {
-    static const OptionNames<MechanismKind> names{{MechanismKind::NonPrivate, "nonprivate"}, {MechanismKind::ObjPertGauss, "objpert-gauss"}, {MechanismKind::ObjPertPure, "objpert-pure"}, {MechanismKind::OutPertPure, "outpert-pure"}, {MechanismKind::OutPertGauss, "outpert-gauss"}};
+    static const OptionNames<MechanismKind> names{{MechanismKind::NonPrivate, "nonprivate"}, {MechanismKind::ObjPertGauss, "objpert-gauss"}, {MechanismKind::ObjPertPure, "objpert-pure"}, {MechanismKind::OutPertPure, "outpert-pure"}, {MechanismKind::OutPertGauss, "outpert-gauss"}, {MechanismKind::GaussianLm, "gaussian-lm"}};
     return names;
 }
 
@@ -18,19 +18,32 @@ const char* toString(MechanismKind value) { return optionName(mechanismKindNames
 
 MechanismKind mechanismKindFromString(const std::string& name) { return parseOptionName(mechanismKindNames(), name, "mechanism"); }
 
-std::string MechanismSpec::validate() const {
+std::string ModelSpec::validate() const {
     if (std::string e = loss.validate(); !e.empty())
         return e;
     if (!(lambda >= 0.0) || !std::isfinite(lambda))
         return "Λ must be a finite number ≥ 0";
+    return {};
+}
+
+bool MechanismSpec::usesDelta() const {
+    return kind == MechanismKind::ObjPertGauss || kind == MechanismKind::OutPertGauss;
+}
+
+std::string MechanismSpec::validate() const {
+    if (std::string e = model.validate(); !e.empty())
+        return e;
     if (kind == MechanismKind::NonPrivate)
         return {};
-    if (!loss.isMargin())
+    if (!model.loss.isMargin())
         return "the private mechanisms need a bounded loss gradient ζ; squared loss has none "
                "without a label bound, so use a margin loss (logistic, huber, smooth-hinge)";
-    if (isGaussian() && !(delta > 0.0 && delta < 1.0))
+    if (kind == MechanismKind::GaussianLm && model.loss.kind() != LossKind::HuberSvm)
+        return "the Gaussian classifier (gaussian-lm) is trained with the Huber SVM loss of docs/MATH.md §3.4: "
+               "choose the huber loss";
+    if (usesDelta() && !(privacy.delta > 0.0 && privacy.delta < 1.0))
         return "δ must be in (0, 1)";
-    if ((kind == MechanismKind::OutPertPure || kind == MechanismKind::OutPertGauss) && !(lambda > 0.0))
+    if ((kind == MechanismKind::OutPertPure || kind == MechanismKind::OutPertGauss) && !(model.lambda > 0.0))
         return "output perturbation needs Λ > 0: its sensitivity 2ζ/(nΛ) is infinite at Λ = 0";
     return {};
 }
@@ -108,7 +121,9 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
         throw std::invalid_argument(e);
     const double n = static_cast<double>(rows);
     PerturbedProblem problem;
-    problem.mu = spec.lambda / n;
+    problem.mu = spec.model.lambda / n;
+    if (spec.kind == MechanismKind::GaussianLm)
+        throw std::invalid_argument("gaussian-lm is not a linear mechanism (core/gaussian_lm/)");
     if (spec.kind == MechanismKind::NonPrivate) {
         problem.guarantee.notion = "none";
         problem.guarantee.source = "non-private regularised ERM (reference)";
@@ -116,18 +131,18 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
     }
     if (!(eps > 0.0) || !std::isfinite(eps))
         throw std::invalid_argument("ε must be a finite number > 0");
-    const double zeta = spec.loss.gradientBound();
-    const double curvature = spec.loss.curvatureBound();
-    const double lambdaMean = spec.lambda / n;
+    const double zeta = spec.model.loss.gradientBound();
+    const double curvature = spec.model.loss.curvatureBound();
+    const double lambdaMean = spec.model.lambda / n;
 
     auto& parameters = problem.guarantee.parameters;
     switch (spec.kind) {
     case MechanismKind::ObjPertGauss: {
         // §3.1: μ = (Λ + Δ_ε)/n, c = s(ε) z / n.
-        const double ridge = mc::gaussExtraRidge(eps, curvature), scale = mc::gaussNoiseScale(eps, spec.delta, zeta);
-        problem.mu = (spec.lambda + ridge) / n;
+        const double ridge = mc::gaussExtraRidge(eps, curvature), scale = mc::gaussNoiseScale(eps, spec.privacy.delta, zeta);
+        problem.mu = (spec.model.lambda + ridge) / n;
         problem.linear = (scale / n) * noise.z;
-        problem.guarantee = privateGuarantee(eps, spec.delta, "Kifer, Smith & Thakurta 2012 (Li et al. Thm 1)");
+        problem.guarantee = privateGuarantee(eps, spec.privacy.delta, "Kifer, Smith & Thakurta 2012 (Li et al. Thm 1)");
         parameters = {{"extra_ridge", "Δ_ε (sum form)", ridge}, {"noise_scale", "s(ε)", scale}};
         break;
     }
@@ -154,9 +169,9 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
         break;
     }
     case MechanismKind::OutPertGauss: {
-        const double sigma = mc::outputGaussSigma(eps, spec.delta, zeta, n, lambdaMean);
+        const double sigma = mc::outputGaussSigma(eps, spec.privacy.delta, zeta, n, lambdaMean);
         problem.outputNoise = sigma * noise.z;
-        problem.guarantee = privateGuarantee(eps, spec.delta, "Gaussian mechanism on the minimiser (Dwork & Roth, Thm A.1)");
+        problem.guarantee = privateGuarantee(eps, spec.privacy.delta, "Gaussian mechanism on the minimiser (Dwork & Roth, Thm A.1)");
         parameters = {{"sensitivity", "2ζ/(nΛ_c)", mc::outputSensitivity(zeta, n, lambdaMean)},
                       {"noise_sd", "σ", sigma}};
         if (eps >= 1.0)
@@ -165,7 +180,8 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
                 " this guarantee is not established");
         break;
     }
-    case MechanismKind::NonPrivate: break;
+    case MechanismKind::NonPrivate:
+    case MechanismKind::GaussianLm: break;
     }
     return problem;
 }

@@ -18,24 +18,43 @@
 
 namespace elab::core {
 
-enum class MechanismKind { NonPrivate, ObjPertGauss, ObjPertPure, OutPertPure, OutPertGauss };
+/// The mechanism a user chooses. It selects the learner (core/learner/mechanism_catalog.h): the
+/// first five are the linear ERM mechanisms of §3.1–3.3 (one-vs-rest for K classes); GaussianLm is
+/// the corrected DP large-margin Gaussian classifier of §3.4 (natively multiclass).
+enum class MechanismKind { NonPrivate, ObjPertGauss, ObjPertPure, OutPertPure, OutPertGauss, GaussianLm };
 
 const char* toString(MechanismKind kind); ///< "nonprivate", "objpert-gauss", ...
 const OptionNames<MechanismKind>& mechanismKindNames(); ///< the names toString / mechanismKindFromString use
 /// Throws std::invalid_argument for an unknown name.
 MechanismKind mechanismKindFromString(const std::string& name);
 
-struct MechanismSpec {
-    MechanismKind kind = MechanismKind::ObjPertGauss;
+/// What is learned, whatever the mechanism: the loss and the L2 regulariser. (The model family
+/// follows from the mechanism kind: linear for §3.1–3.3, the Gaussian classifier for §3.4.)
+struct ModelSpec {
     Loss loss{LossKind::Logistic};
     double lambda = 1e-2; ///< Λ ≥ 0, sum form (see above)
-    double delta = 1e-5;  ///< δ ∈ (0, 1) for the Gaussian mechanisms
+
+    /// "" if valid; else why.
+    std::string validate() const;
+};
+
+/// How the model is made private, beyond the mechanism's kind: its privacy parameters other than ε.
+struct PrivacySpec {
+    double delta = 1e-5; ///< δ ∈ (0, 1) for the (ε, δ) mechanisms (usesDelta), ignored otherwise
+};
+
+/// A mechanism as chosen: its kind, the model it trains and its privacy parameters.
+struct MechanismSpec {
+    MechanismKind kind = MechanismKind::ObjPertGauss;
+    ModelSpec model;
+    PrivacySpec privacy;
 
     /// "" if valid; else why (e.g. output perturbation needs Λ > 0).
     std::string validate() const;
-    bool isGaussian() const {
-        return kind == MechanismKind::ObjPertGauss || kind == MechanismKind::OutPertGauss;
-    }
+    /// The kind's guarantee is (ε, δ), so privacy.delta is used.
+    bool usesDelta() const;
+    /// δ as guaranteed: privacy.delta for the (ε, δ) mechanisms, 0 for the pure-ε ones.
+    double effectiveDelta() const { return usesDelta() ? privacy.delta : 0.0; }
 };
 
 /// One constant a mechanism used at this ε (e.g. ε', the extra ridge Δ, the noise scale), so that

@@ -8,7 +8,7 @@ PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const Me
                       double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart,
                       std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram) {
     PerturbedProblem problem = perturbedProblem(spec, X.rows(), eps, noise);
-    LinearObjective objective(X, y, spec.loss, problem.mu, problem.linear);
+    LinearObjective objective(X, y, spec.model.loss, problem.mu, problem.linear);
     if (gram && gram->size() > 0)
         objective.setGram(gram);
     PrivateFit fit;

@@ -89,7 +89,7 @@ nlohmann::ordered_json oneVsRestJson(int classes, const std::vector<std::string>
             {"class_names", classNames},
             {"models", classes},
             {"epsilon_per_model", "ε/" + K},
-            {"delta_per_model", spec.isGaussian() ? nlohmann::ordered_json(spec.delta / classes) : nlohmann::ordered_json()},
+            {"delta_per_model", spec.usesDelta() ? nlohmann::ordered_json(spec.privacy.delta / classes) : nlohmann::ordered_json()},
             {"composition", "basic sequential (Dwork & Roth 2014, Thm 3.16): every row is used by all " + K +
                                 " models, so their budgets add up to the (ε, δ) asked for"}};
 }

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     auto prepared = data.prepare(seed);
     const auto& X = prepared.train.features; const auto& y = prepared.train.targets.values;
     core::MechanismSpec spec; spec.kind = core::MechanismKind::ObjPertGauss;
-    spec.loss = core::Loss(core::lossKindFromString(loss), h); spec.lambda = lambda; spec.delta = delta;
+    spec.model.loss = core::Loss(core::lossKindFromString(loss), h); spec.model.lambda = lambda; spec.privacy.delta = delta;
     auto grid = core::parseEpsGrid(eps);
     std::vector<core::NoiseDraw> noise;
     for (int r = 0; r < R; ++r) { core::Rng rng(core::deriveSeed(seed, r)); noise.push_back(core::drawNoise(X.cols(), rng)); }

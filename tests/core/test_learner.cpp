@@ -6,8 +6,8 @@
 #include "core/experiment/experiment_data.h"
 #include "core/experiment/utility_sweep.h"
 #include "core/learner/linear_erm_learner.h"
+#include "core/learner/mechanism_catalog.h"
 #include "core/learner/prediction.h"
-#include "core/learner/prepared_problem.h"
 #include "core/model/linear_objective.h"
 #include "core/stability/stability_learner.h"
 
@@ -134,7 +134,7 @@ private slots:
 
     void preparedProblemKeepsReference() {
         const auto d = elab::test::syntheticBinary(150, 4, 7, {1.0, 1.0}, 0.3, true);
-        const auto problem = prepareLinearProblem({d.X, d.y}, spec(MechanismKind::ObjPertGauss), UtilityMetric::TrainLoss);
+        const auto problem = prepareProblem({d.X, d.y}, spec(MechanismKind::ObjPertGauss), UtilityMetric::TrainLoss);
         std::stop_source stopped;
         stopped.request_stop();
         QVERIFY(problem->reference(stopped.get_token(), {})->stopped()); // cut short: not kept
@@ -152,7 +152,7 @@ private slots:
         s.measureAt = {1.0};
         s.estimators = {Estimator::FirstOrder, Estimator::Anchored};
         const auto direct = runUtilitySweep({d.X, d.y}, s);
-        const auto problem = prepareLinearProblem({d.X, d.y}, s.mechanism, s.metric);
+        const auto problem = prepareProblem({d.X, d.y}, s.mechanism, s.metric);
         for (int pass = 0; pass < 2; ++pass) { // the second pass reuses the kept reference
             const auto viaProblem = runUtilitySweep(*problem, s);
             QCOMPARE(viaProblem.points.size(), direct.points.size());

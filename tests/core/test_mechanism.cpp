@@ -171,8 +171,8 @@ private slots:
         const NoiseDraw noise = drawNoise(3, rng);
         MechanismSpec spec;
         spec.kind = MechanismKind::ObjPertGauss;
-        spec.lambda = 0.01;
-        spec.delta = 1e-5;
+        spec.model.lambda = 0.01;
+        spec.privacy.delta = 1e-5;
         const auto gauss = perturbedProblem(spec, 1000, 1.0, noise);
         ELAB_RELATIVE(gauss.mu, (0.01 + 2 * 0.25 / 1.0) / 1000, 1e-14);
         QVERIFY((gauss.linear - (10.0820921025 / 1000) * noise.z).norm() < 1e-12);
@@ -182,7 +182,7 @@ private slots:
         QVERIFY(!gauss.guarantee.assumptions.empty());
 
         spec.kind = MechanismKind::OutPertGauss;
-        spec.lambda = 10.0; // sum form: Λ_c = 10/1000
+        spec.model.lambda = 10.0; // sum form: Λ_c = 10/1000
         const auto out = perturbedProblem(spec, 1000, 0.5, noise);
         QVERIFY((out.outputNoise - 1.9379221050421558 * noise.z).norm() < 1e-12);
         QVERIFY(out.guarantee.notes.empty());
@@ -194,7 +194,7 @@ private slots:
         ELAB_EXACT(pure.guarantee.delta, 0.0);
 
         spec.kind = MechanismKind::ObjPertPure;
-        spec.lambda = 1.0; // Λ_c = 1e-3, the branch example above
+        spec.model.lambda = 1.0; // Λ_c = 1e-3, the branch example above
         const auto objPure = perturbedProblem(spec, 1000, 0.4, noise);
         ELAB_RELATIVE(objPure.mu, 1e-3 + 0.001377082986193762, 1e-12);
         ELAB_RELATIVE(objPure.linear.norm(), 2.0 / 0.2 * noise.gammaNorm / 1000, 1e-12);

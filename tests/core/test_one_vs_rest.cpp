@@ -122,7 +122,7 @@ private slots:
         const NoiseDraw stream1 = drawNoise(3, rng);
         QCOMPARE(noise[1].z, stream1.z);
         MechanismSpec half = kGauss;
-        half.delta = kGauss.delta / 2;
+        half.privacy.delta = kGauss.privacy.delta / 2;
         const PrivateFit direct = fitPrivate(b.X, b.y, half, 0.5, stream1);
         const Eigen::VectorXd model1 = ovr.fit(1.0, noise, nullptr)[1].theta; // (its preconditioner differs)
         ELAB_FUZZY((model1 - direct.theta).norm(), 0.0, 1e-8 * direct.theta.norm());
@@ -144,7 +144,7 @@ private slots:
         // 2/3 (no warning), at ε = 6 each has 2 (warned, for each model).
         MechanismSpec outpert = kGauss;
         outpert.kind = MechanismKind::OutPertGauss;
-        outpert.lambda = 1.0;
+        outpert.model.lambda = 1.0;
         const OneVsRest out(sweepDataOf(d), outpert, UtilityMetric::TrainLoss);
         QCOMPARE(out.guarantee(2.0).notes.size(), std::size_t(1));
         const auto warned = out.guarantee(6.0).notes;

@@ -118,7 +118,7 @@ private slots:
         const UtilityData train{pr.X, pr.y};
         const TaylorAnchor anchor = taylorAnchor(pr.X, pr.y, spec, np.theta, noise.z, train);
         QVERIFY(std::abs(anchor.slopeV) > 1e-6); // one repetition's slope is not zero
-        LinearObjective metric(pr.X, pr.y, spec.loss, 0.0);
+        LinearObjective metric(pr.X, pr.y, spec.model.loss, 0.0);
         double previousError = INFINITY;
         for (double v : {1e-2, 1e-3}) {
             const PrivateFit fit = fitPrivate(pr.X, pr.y, spec, 1.0 / (v * v), noise, &np.theta, {}, tight());

@@ -193,8 +193,8 @@ private slots:
         QVERIFY(QString::fromStdString(spec.validate()).contains("differentiable"));
         spec.metric = UtilityMetric::TrainLoss;
         spec.mechanism.kind = MechanismKind::OutPertPure;
-        spec.mechanism.lambda = 1.0;
-        QVERIFY(QString::fromStdString(spec.validate()).contains("objpert-gauss"));
+        spec.mechanism.model.lambda = 1.0;
+        QVERIFY(QString::fromStdString(spec.validate()).contains("need Gaussian objective perturbation"));
         spec = baseSpec();
         spec.grid = {1.0, 0.5};
         QVERIFY(QString::fromStdString(spec.validate()).contains("ascending"));

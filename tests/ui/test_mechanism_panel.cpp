@@ -46,9 +46,9 @@ UtilitySettings unusual() {
     s.preprocess.positiveClass = "versicolor";
     s.testFraction = 0.25;
     s.mechanism.kind = MechanismKind::OutPertGauss;
-    s.mechanism.loss = core::Loss(LossKind::HuberSvm, 0.2, 0.5);
-    s.mechanism.lambda = 0.37;
-    s.mechanism.delta = 1e-6;
+    s.mechanism.model.loss = core::Loss(LossKind::HuberSvm, 0.2, 0.5);
+    s.mechanism.model.lambda = 0.37;
+    s.mechanism.privacy.delta = 1e-6;
     s.metric = UtilityMetric::TestAccuracy;
     s.repeats = 7;
     s.seed = 123456789012345ULL;
@@ -90,11 +90,11 @@ private slots:
         QCOMPARE(out.preprocess.positiveClass, in.preprocess.positiveClass);
         QCOMPARE(out.testFraction, in.testFraction);
         QCOMPARE(out.mechanism.kind, in.mechanism.kind);
-        QCOMPARE(out.mechanism.loss.kind(), in.mechanism.loss.kind());
-        QCOMPARE(out.mechanism.loss.huberWidth(), in.mechanism.loss.huberWidth());
-        QCOMPARE(out.mechanism.loss.temperature(), in.mechanism.loss.temperature());
-        QCOMPARE(out.mechanism.lambda, in.mechanism.lambda);
-        QCOMPARE(out.mechanism.delta, in.mechanism.delta);
+        QCOMPARE(out.mechanism.model.loss.kind(), in.mechanism.model.loss.kind());
+        QCOMPARE(out.mechanism.model.loss.huberWidth(), in.mechanism.model.loss.huberWidth());
+        QCOMPARE(out.mechanism.model.loss.temperature(), in.mechanism.model.loss.temperature());
+        QCOMPARE(out.mechanism.model.lambda, in.mechanism.model.lambda);
+        QCOMPARE(out.mechanism.privacy.delta, in.mechanism.privacy.delta);
         QCOMPARE(out.metric, in.metric);
         QCOMPARE(out.repeats, in.repeats);
         QCOMPARE(out.seed, in.seed);
@@ -159,8 +159,8 @@ private slots:
         QCOMPARE(changed.count(), 1);
         QCOMPARE(field->text(), shown);
         const UtilitySettings s = panel.settings();
-        const QString value = edit == "lambdaEdit"    ? elab::ui::formatNumber(s.mechanism.lambda, 6)
-                              : edit == "deltaEdit"   ? elab::ui::formatNumber(s.mechanism.delta, 6)
+        const QString value = edit == "lambdaEdit"    ? elab::ui::formatNumber(s.mechanism.model.lambda, 6)
+                              : edit == "deltaEdit"   ? elab::ui::formatNumber(s.mechanism.privacy.delta, 6)
                               : edit == "seedEdit"    ? QString::number(s.seed)
                               : edit == "measureEdit" ? elab::ui::formatEpsList(s.measureAt)
                               : edit == "epsMinEdit"  ? elab::ui::formatNumber(s.epsMin, 6)
@@ -178,7 +178,7 @@ private slots:
         QCOMPARE(changed.count(), 0);
         QVERIFY2(panel.problemText().contains(QStringLiteral("Λ: “abc” is not a number")),
                  qPrintable(panel.problemText()));
-        QCOMPARE(panel.settings().mechanism.lambda, UtilitySettings{}.mechanism.lambda);
+        QCOMPARE(panel.settings().mechanism.model.lambda, UtilitySettings{}.mechanism.model.lambda);
         lambda->setText(QStringLiteral("0.5"));
         emit lambda->editingFinished();
         QCOMPARE(changed.count(), 1);
@@ -189,7 +189,7 @@ private slots:
         MechanismPanel panel;
         panel.show();
         UtilitySettings s;
-        s.mechanism.lambda = 0.0;
+        s.mechanism.model.lambda = 0.0;
         panel.setSettings(s);
         QVERIFY(panel.problemText().isEmpty());
         auto* problems = child<QLabel>(panel, "problemLabel");
@@ -208,7 +208,7 @@ private slots:
     void deltaOutOfRange() {
         MechanismPanel panel;
         UtilitySettings s;
-        s.mechanism.delta = 1.5;
+        s.mechanism.privacy.delta = 1.5;
         panel.setSettings(s);
         QVERIFY(panel.problemText().startsWith(QStringLiteral("δ must be in (0, 1)")));
         s.mechanism.kind = MechanismKind::ObjPertPure; // δ unused: no problem, no δ row
@@ -392,11 +392,11 @@ private slots:
         loss->setCurrentIndex(loss->findData(int(LossKind::HuberSvm)));
         QVERIFY(!h->isHidden() && t->isHidden());
         h->setValue(0.3);
-        QCOMPARE(panel.settings().mechanism.loss.huberWidth(), 0.3);
+        QCOMPARE(panel.settings().mechanism.model.loss.huberWidth(), 0.3);
         loss->setCurrentIndex(loss->findData(int(LossKind::SmoothHinge)));
         QVERIFY(h->isHidden() && !t->isHidden());
         t->setValue(2.0);
-        QCOMPARE(panel.settings().mechanism.loss.temperature(), 2.0);
+        QCOMPARE(panel.settings().mechanism.model.loss.temperature(), 2.0);
     }
 };
 

@@ -65,11 +65,11 @@ private slots:
         QVERIFY(y.preprocess.positiveClass == x.preprocess.positiveClass);
         QCOMPARE(y.testFraction, x.testFraction);
         QVERIFY(y.mechanism.kind == x.mechanism.kind);
-        QVERIFY(y.mechanism.loss.kind() == x.mechanism.loss.kind());
-        QCOMPARE(y.mechanism.loss.huberWidth(), x.mechanism.loss.huberWidth());
-        QCOMPARE(y.mechanism.loss.temperature(), x.mechanism.loss.temperature());
-        QCOMPARE(y.mechanism.lambda, x.mechanism.lambda);
-        QCOMPARE(y.mechanism.delta, x.mechanism.delta);
+        QVERIFY(y.mechanism.model.loss.kind() == x.mechanism.model.loss.kind());
+        QCOMPARE(y.mechanism.model.loss.huberWidth(), x.mechanism.model.loss.huberWidth());
+        QCOMPARE(y.mechanism.model.loss.temperature(), x.mechanism.model.loss.temperature());
+        QCOMPARE(y.mechanism.model.lambda, x.mechanism.model.lambda);
+        QCOMPARE(y.mechanism.privacy.delta, x.mechanism.privacy.delta);
         QVERIFY(y.metric == x.metric);
         QCOMPARE(y.repeats, x.repeats);
         QCOMPARE(y.seed, x.seed);

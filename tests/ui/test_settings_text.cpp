@@ -19,13 +19,10 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 QString guarantee(const UtilitySettings& s, long long rows, double eps) {
-    elab::core::NoiseDraw noise;
-    noise.z = Eigen::VectorXd::Zero(5);
-    noise.direction = Eigen::VectorXd::Unit(5, 0);
     DataShape shape;
     shape.trainRows = rows;
     shape.features = 5;
-    return ui::describeGuarantee(s, shape, eps, noise).plain;
+    return ui::describeGuarantee(s, shape, eps).plain;
 }
 
 } // namespace
@@ -86,11 +83,11 @@ private slots:
     void pureObjPertBranches() {
         UtilitySettings s;
         s.mechanism.kind = MechanismKind::ObjPertPure;
-        s.mechanism.lambda = 1e-4; // too small for Chaudhuri's first branch at small ε
+        s.mechanism.model.lambda = 1e-4; // too small for Chaudhuri's first branch at small ε
         const QString second = guarantee(s, 100, 0.1);
         QVERIFY2(second.startsWith(QStringLiteral("ε-DP: ε = 0.1\n")), qPrintable(second));
         QVERIFY(second.contains(QStringLiteral("extra ridge")));
-        s.mechanism.lambda = 100.0;
+        s.mechanism.model.lambda = 100.0;
         QVERIFY(guarantee(s, 100, 1.0).contains(QStringLiteral("First branch")));
         QVERIFY(guarantee(s, 0, 1.0).contains(QStringLiteral("depends on n")));
     }
@@ -116,8 +113,8 @@ private slots:
     void problemsSpecificFirstWithoutRepeats() {
         UtilitySettings s;
         s.mechanism.kind = MechanismKind::OutPertGauss;
-        s.mechanism.lambda = 0.0;
-        s.mechanism.delta = 0.0;
+        s.mechanism.model.lambda = 0.0;
+        s.mechanism.privacy.delta = 0.0;
         s.repeats = 0;
         const QStringList problems = ui::settingsProblems(s, DataShape{});
         QCOMPARE(problems.size(), 3);

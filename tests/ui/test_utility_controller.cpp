@@ -83,12 +83,12 @@ private slots:
         c.setDataset(moons());
         UtilitySettings s = smallSettings();
         for (int k = 0; k < 10; ++k) {
-            s.mechanism.lambda = 0.01 * (k + 1);
+            s.mechanism.model.lambda = 0.01 * (k + 1);
             c.setSettings(s);
         }
         QVERIFY(waitIdle(c));
         QCOMPARE(sweeps.count(), 1);
-        QCOMPARE(c.settings().mechanism.lambda, 0.1);
+        QCOMPARE(c.settings().mechanism.model.lambda, 0.1);
     }
 
     void estimatorOrTargetChangeStartsNoJob() {

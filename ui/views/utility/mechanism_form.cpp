@@ -2,6 +2,8 @@
 
 #include "ui/views/utility/settings_text.h"
 
+#include "core/learner/mechanism_catalog.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -76,11 +78,9 @@ MechanismForm::MechanismForm(QWidget* panel) {
 
     auto* mechanismBox = new QGroupBox(tr("Mechanism"), panel);
     mechanism = newCombo(mechanismBox, "mechanismCombo");
-    for (MechanismKind kind :
-         {MechanismKind::NonPrivate, MechanismKind::ObjPertGauss, MechanismKind::ObjPertPure,
-          MechanismKind::OutPertPure, MechanismKind::OutPertGauss}) {
-        mechanism->addItem(mechanismName(kind), int(kind));
-        mechanism->setItemData(mechanism->count() - 1, mechanismToolTip(kind), Qt::ToolTipRole);
+    for (const core::MechanismInfo& info : core::mechanismCatalog()) {
+        mechanism->addItem(mechanismName(info.kind), int(info.kind));
+        mechanism->setItemData(mechanism->count() - 1, mechanismToolTip(info.kind), Qt::ToolTipRole);
     }
     loss = newCombo(mechanismBox, "lossCombo");
     huberWidth = newSpin<QDoubleSpinBox>(

@@ -1,5 +1,7 @@
 #include "ui/views/utility/mechanism_panel.h"
 
+#include "core/learner/mechanism_catalog.h"
+
 #include "ui/views/utility/eps_text.h"
 
 #include <QCheckBox>
@@ -61,13 +63,20 @@ void MechanismPanel::connectEdits() {
         edited();
     };
     connect(m_form.mechanism, &QComboBox::currentIndexChanged, this, [this, apply](int) {
-        apply([&](UtilitySettings& s) {
-            s.mechanism.kind = MechanismKind(m_form.mechanism->currentData().toInt());
-        });
+        if (m_applying)
+            return;
+        core::MechanismSpec& spec = m_settings.mechanism;
+        spec.kind = MechanismKind(m_form.mechanism->currentData().toInt());
+        // A mechanism defined with one loss (the Gaussian classifier: Huber) gets it, shown in the combo.
+        if (const auto required = core::mechanismInfo(spec.kind).requiredLoss;
+            required && spec.model.loss.kind() != *required)
+            spec.model.loss = core::Loss(*required, spec.model.loss.huberWidth(), spec.model.loss.temperature());
+        showSettings();
+        emit settingsChanged();
     });
     auto setLoss = [this, apply] {
         apply([&](UtilitySettings& s) {
-            s.mechanism.loss = core::Loss(LossKind(m_form.loss->currentData().toInt()),
+            s.mechanism.model.loss = core::Loss(LossKind(m_form.loss->currentData().toInt()),
                                           m_form.huberWidth->value(), m_form.temperature->value());
         });
     };
@@ -134,9 +143,9 @@ void MechanismPanel::commitText(QLineEdit* edit) {
                                : tr("%1: “%2” is not a number").arg(name, text);
     };
     if (edit == m_form.lambda) {
-        number(next.mechanism.lambda, tr("Λ"), false);
+        number(next.mechanism.model.lambda, tr("Λ"), false);
     } else if (edit == m_form.delta) {
-        number(next.mechanism.delta, tr("δ"), false);
+        number(next.mechanism.privacy.delta, tr("δ"), false);
     } else if (edit == m_form.epsMin) {
         number(next.epsMin, tr("ε min"), true);
     } else if (edit == m_form.epsMax) {
@@ -159,8 +168,8 @@ void MechanismPanel::commitText(QLineEdit* edit) {
         return;
     }
     const bool hadProblem = m_parseProblems.remove(edit) > 0;
-    const bool changed = next.mechanism.lambda != m_settings.mechanism.lambda ||
-                         next.mechanism.delta != m_settings.mechanism.delta ||
+    const bool changed = next.mechanism.model.lambda != m_settings.mechanism.model.lambda ||
+                         next.mechanism.privacy.delta != m_settings.mechanism.privacy.delta ||
                          next.epsMin != m_settings.epsMin || next.epsMax != m_settings.epsMax ||
                          next.seed != m_settings.seed || next.measureAt != m_settings.measureAt;
     m_settings = next;
@@ -201,9 +210,9 @@ void MechanismPanel::setDataShape(long long trainRows, long long features, bool 
     std::optional<std::string>& positive = m_settings.preprocess.positiveClass;
     if (!multiclass || (positive && !classNames.contains(QString::fromStdString(*positive))))
         positive.reset(); // default for multiclass data: all classes, one-vs-rest
-    const core::Loss& loss = m_settings.mechanism.loss;
+    const core::Loss& loss = m_settings.mechanism.model.loss;
     if (!regression && loss.kind() == LossKind::Squared)
-        m_settings.mechanism.loss = core::Loss(LossKind::Logistic, loss.huberWidth(), loss.temperature());
+        m_settings.mechanism.model.loss = core::Loss(LossKind::Logistic, loss.huberWidth(), loss.temperature());
     showSettings();
 }
 
@@ -221,10 +230,10 @@ void MechanismPanel::showSettings() {
     const UtilitySettings& s = m_settings;
     m_form.mechanism->setCurrentIndex(m_form.mechanism->findData(int(s.mechanism.kind)));
     fillLossCombo();
-    m_form.huberWidth->setValue(s.mechanism.loss.huberWidth());
-    m_form.temperature->setValue(s.mechanism.loss.temperature());
-    m_form.lambda->setText(formatNumber(s.mechanism.lambda, 6));
-    m_form.delta->setText(formatNumber(s.mechanism.delta, 6));
+    m_form.huberWidth->setValue(s.mechanism.model.loss.huberWidth());
+    m_form.temperature->setValue(s.mechanism.model.loss.temperature());
+    m_form.lambda->setText(formatNumber(s.mechanism.model.lambda, 6));
+    m_form.delta->setText(formatNumber(s.mechanism.privacy.delta, 6));
     m_form.norm->setCurrentIndex(m_form.norm->findData(int(s.preprocess.norm)));
     m_form.standardise->setChecked(s.preprocess.standardise);
     m_form.intercept->setChecked(s.preprocess.intercept);
@@ -250,10 +259,12 @@ void MechanismPanel::showSettings() {
 }
 
 void MechanismPanel::fillLossCombo() {
-    const LossKind current = m_settings.mechanism.loss.kind();
+    const LossKind current = m_settings.mechanism.model.loss.kind();
     m_form.loss->clear();
+    const auto required = core::mechanismInfo(m_settings.mechanism.kind).requiredLoss;
     for (LossKind kind : {LossKind::Logistic, LossKind::HuberSvm, LossKind::SmoothHinge, LossKind::Squared})
-        if (kind != LossKind::Squared || m_shape.regression || current == LossKind::Squared)
+        if ((kind != LossKind::Squared || m_shape.regression || current == LossKind::Squared) &&
+            (!required || kind == *required || kind == current))
             m_form.loss->addItem(lossName(kind), int(kind));
     m_form.loss->setCurrentIndex(m_form.loss->findData(int(current)));
 }
@@ -270,9 +281,9 @@ void MechanismPanel::fillClassCombo() {
 
 void MechanismPanel::refresh() {
     const core::MechanismSpec& spec = m_settings.mechanism;
-    m_form.mechanismForm->setRowVisible(m_form.huberWidth, spec.loss.kind() == LossKind::HuberSvm);
-    m_form.mechanismForm->setRowVisible(m_form.temperature, spec.loss.kind() == LossKind::SmoothHinge);
-    m_form.mechanismForm->setRowVisible(m_form.delta, spec.isGaussian());
+    m_form.mechanismForm->setRowVisible(m_form.huberWidth, spec.model.loss.kind() == LossKind::HuberSvm);
+    m_form.mechanismForm->setRowVisible(m_form.temperature, spec.model.loss.kind() == LossKind::SmoothHinge);
+    m_form.mechanismForm->setRowVisible(m_form.delta, spec.usesDelta());
     m_form.preparationForm->setRowVisible(m_form.positiveClass, m_shape.multiclass);
 
     QStringList notes;
@@ -308,15 +319,7 @@ void MechanismPanel::refresh() {
 }
 
 void MechanismPanel::refreshGuarantee() {
-    // Only the noise's dimension matters to the guarantee; reuse one zero draw.
-    const Eigen::Index p =
-        std::max<Eigen::Index>(1, m_shape.features + (m_settings.preprocess.intercept ? 1 : 0));
-    if (m_noise.z.size() != p) {
-        m_noise.z = Eigen::VectorXd::Zero(p);
-        m_noise.direction = Eigen::VectorXd::Unit(p, 0);
-        m_noise.gammaNorm = 1.0;
-    }
-    m_guarantee = describeGuarantee(m_settings, m_shape, m_settings.currentEps, m_noise);
+    m_guarantee = describeGuarantee(m_settings, m_shape, m_settings.currentEps);
     m_form.guarantee->setText(m_guarantee.html);
 }
 

@@ -64,7 +64,6 @@ private:
 
     UtilitySettings m_settings;
     DataShape m_shape;
-    core::NoiseDraw m_noise;
     GuaranteeText m_guarantee;
     QMap<QLineEdit*, QString> m_parseProblems;
     bool m_applying = false;

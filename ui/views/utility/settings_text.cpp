@@ -1,6 +1,6 @@
 #include "ui/views/utility/settings_text.h"
 
-#include "core/experiment/one_vs_rest.h"
+#include "core/learner/mechanism_catalog.h"
 
 #include "ui/views/utility/eps_text.h"
 
@@ -33,31 +33,11 @@ QString red(const QString& text) {
 } // namespace
 
 QString mechanismName(core::MechanismKind kind) {
-    switch (kind) {
-    case core::MechanismKind::NonPrivate: return tr("Non-private (reference)");
-    case core::MechanismKind::ObjPertGauss: return tr("Objective perturbation (ε, δ)");
-    case core::MechanismKind::ObjPertPure: return tr("Objective perturbation (pure ε)");
-    case core::MechanismKind::OutPertPure: return tr("Output perturbation (pure ε)");
-    case core::MechanismKind::OutPertGauss: return tr("Output perturbation (ε, δ)");
-    }
-    return {};
+    return QString::fromUtf8(core::mechanismInfo(kind).title);
 }
 
 QString mechanismToolTip(core::MechanismKind kind) {
-    switch (kind) {
-    case core::MechanismKind::NonPrivate:
-        return tr("Regularised ERM without noise: the utility a private model aims for");
-    case core::MechanismKind::ObjPertGauss:
-        return tr("Gaussian noise in the objective (Kifer, Smith & Thakurta 2012; Li et al. Thm 1). "
-                  "The only mechanism with Taylor estimates.");
-    case core::MechanismKind::ObjPertPure:
-        return tr("Noise with density ∝ exp(−ε'‖b‖/2) in the objective (Chaudhuri et al. 2011, Alg. 2)");
-    case core::MechanismKind::OutPertPure:
-        return tr("Noise added to the non-private minimiser (Chaudhuri et al. 2011, Alg. 1); needs Λ > 0");
-    case core::MechanismKind::OutPertGauss:
-        return tr("Gaussian noise added to the minimiser; needs Λ > 0, proven for ε < 1 only");
-    }
-    return {};
+    return QString::fromUtf8(core::mechanismInfo(kind).summary);
 }
 
 QString lossName(core::LossKind kind) {
@@ -89,8 +69,7 @@ QString normPolicyName(core::NormPolicy policy) {
     return {};
 }
 
-GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps,
-                                const core::NoiseDraw& noise) {
+GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps) {
     QString headline;
     QStringList details; // plain
     QStringList warnings;
@@ -105,13 +84,12 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
         details << sentence(problem);
     } else {
         try {
-            // One-vs-rest over K classes unless a positive class binarises the labels.
-            const int models = shape.multiclass && !settings.preprocess.positiveClass
-                                   ? std::max(2, static_cast<int>(shape.classNames.size()))
-                                   : 1;
-            const core::PrivacyGuarantee g =
-                models == 1 ? core::perturbedProblem(spec, std::max(1LL, shape.trainRows), eps, noise).guarantee
-                            : core::oneVsRestGuarantee(spec, std::max(1LL, shape.trainRows), models, eps);
+            // K classes unless a positive class binarises the labels.
+            const int classes = shape.multiclass && !settings.preprocess.positiveClass
+                                    ? std::max(2, static_cast<int>(shape.classNames.size()))
+                                    : 0;
+            const core::PrivacyGuarantee g = core::mechanismInfo(spec.kind).guarantee(
+                spec, std::max(Eigen::Index{1}, static_cast<Eigen::Index>(shape.trainRows)), classes, eps);
             headline = QString::fromStdString(g.notion) + QStringLiteral(": ε = ") + formatNumber(g.epsilon);
             if (g.delta > 0.0)
                 headline += QStringLiteral(", δ = ") + formatNumber(g.delta);
@@ -135,7 +113,7 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
                                             : tr("No dataset loaded: n unknown."));
             for (const std::string& a : g.assumptions)
                 details << QStringLiteral("• ") + tr("Assumes %1").arg(QString::fromStdString(a));
-            if (shape.trainRows <= 0 && spec.kind == core::MechanismKind::ObjPertPure)
+            if (shape.trainRows <= 0 && !g.branch.empty())
                 details << QStringLiteral("• ") + tr("The branch taken (extra ridge or not) depends on n.");
             else
                 for (const std::string& n : g.notes)
@@ -176,14 +154,14 @@ QStringList settingsProblems(const UtilitySettings& settings, const DataShape& s
     if (shape.regression)
         add(tr("Regression is not supported yet: the engine fits margin losses (logistic, "
                "Huber SVM, smoothed hinge) on binary labels only."));
-    else if (settings.mechanism.loss.kind() == core::LossKind::Squared)
+    else if (settings.mechanism.model.loss.kind() == core::LossKind::Squared)
         add(tr("Squared loss is for regression datasets: pick a margin loss."));
-    if (settings.mechanism.isGaussian() &&
-        !(settings.mechanism.delta > 0.0 && settings.mechanism.delta < 1.0))
+    if (settings.mechanism.usesDelta() &&
+        !(settings.mechanism.privacy.delta > 0.0 && settings.mechanism.privacy.delta < 1.0))
         add(tr("δ must be in (0, 1), and well below 1/n (e.g. 1e-5)."));
     const auto kind = settings.mechanism.kind;
     if ((kind == core::MechanismKind::OutPertPure || kind == core::MechanismKind::OutPertGauss) &&
-        !(settings.mechanism.lambda > 0.0))
+        !(settings.mechanism.model.lambda > 0.0))
         add(tr("Output perturbation needs Λ > 0: its sensitivity 2ζ/(nΛ) is infinite at Λ = 0."));
     add(sentence(settings.mechanism.validate()));
     add(sentence(settings.preprocess.validate()));
@@ -197,9 +175,8 @@ QStringList settingsProblems(const UtilitySettings& settings, const DataShape& s
 }
 
 QString estimatesUnavailableReason(const UtilitySettings& settings) {
-    if (settings.mechanism.kind != core::MechanismKind::ObjPertGauss)
-        return tr("Taylor estimates need Gaussian objective perturbation: its noise is one fixed draw "
-                  "rescaled with ε, so the model moves smoothly with ε.");
+    if (const auto& info = core::mechanismInfo(settings.mechanism.kind); !info.taylor)
+        return QString::fromUtf8(info.noTaylorReason);
     if (!core::isLossMetric(settings.metric))
         return tr("Taylor estimates need a loss metric: accuracy is a step function of the model, "
                   "with no derivative in ε.");

@@ -31,11 +31,10 @@ struct GuaranteeText {
     QString html;
 };
 
-/// The guarantee of settings' mechanism at eps (+∞: none) on shape.trainRows rows, from
-/// core::perturbedProblem with `noise` (any draw of dimension p: only its size matters),
-/// plus what the preprocessing does to its assumption ‖x‖₂ ≤ 1. Microseconds for small p.
-GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps,
-                                const core::NoiseDraw& noise);
+/// The guarantee of settings' mechanism at eps (+∞: none) on shape.trainRows rows, from the
+/// mechanism catalog (core/learner/mechanism_catalog.h), plus what the preprocessing does to its
+/// assumption ‖x‖₂ ≤ 1. Microseconds.
+GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps);
 
 /// Every problem that stops a run, most specific first (UtilitySettings::validate() last,
 /// without repeats); empty if the settings can run on this dataset.

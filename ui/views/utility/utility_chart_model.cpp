@@ -97,9 +97,9 @@ QString guaranteeSummary(const UtilitySettings& settings, const UtilityState& st
     QStringList parts;
     const core::PrivacyGuarantee& g = state.guaranteeAtMax;
     parts << QStringLiteral("%1, Λ = %2").arg(QString::fromLatin1(core::toString(settings.mechanism.kind)))
-                 .arg(settings.mechanism.lambda, 0, 'g', 3);
-    if (settings.mechanism.isGaussian())
-        parts << QStringLiteral("δ = %1").arg(settings.mechanism.delta, 0, 'g', 3);
+                 .arg(settings.mechanism.model.lambda, 0, 'g', 3);
+    if (settings.mechanism.usesDelta())
+        parts << QStringLiteral("δ = %1").arg(settings.mechanism.privacy.delta, 0, 'g', 3);
     if (!g.notion.empty())
         parts << QString::fromStdString(g.notion + " (" + g.source + ")");
     parts << QStringLiteral("rows clipped to ‖x‖ ≤ 1: %1")

@@ -1,5 +1,7 @@
 #include "ui/views/utility/utility_controller.h"
 
+#include "core/learner/mechanism_catalog.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -22,8 +24,8 @@ bool sameData(const UtilitySettings& a, const UtilitySettings& b) {
 }
 
 bool sameSweep(const UtilitySettings& a, const UtilitySettings& b) {
-    return sameData(a, b) && a.mechanism.kind == b.mechanism.kind && sameLoss(a.mechanism.loss, b.mechanism.loss) &&
-           a.mechanism.lambda == b.mechanism.lambda && a.mechanism.delta == b.mechanism.delta &&
+    return sameData(a, b) && a.mechanism.kind == b.mechanism.kind && sameLoss(a.mechanism.model.loss, b.mechanism.model.loss) &&
+           a.mechanism.model.lambda == b.mechanism.model.lambda && a.mechanism.privacy.delta == b.mechanism.privacy.delta &&
            a.metric == b.metric && a.repeats == b.repeats && a.epsMin == b.epsMin && a.epsMax == b.epsMax &&
            a.gridPoints == b.gridPoints;
 }
@@ -49,7 +51,7 @@ void checkSupported(const core::PreparedData& d, const UtilitySettings& s) {
     if (d.train.targets.kind == core::TaskKind::Regression)
         throw std::invalid_argument("regression targets: the utility view needs a classification dataset "
                                     "(the squared loss has no bounded gradient, so no private mechanism here)");
-    if (!s.mechanism.loss.isMargin())
+    if (!s.mechanism.model.loss.isMargin())
         throw std::invalid_argument("the squared loss is for regression; choose a margin loss");
     if (core::usesTestSet(s.metric) && !d.test)
         throw std::invalid_argument("the test metrics need a held-out test fraction > 0");
@@ -138,7 +140,7 @@ void UtilityController::startSweep() {
         auto prepared = std::make_shared<const core::PreparedData>(
             core::prepareExperimentData(*dataset, std::nullopt, preparation, s.seed));
         checkSupported(*prepared, s);
-        auto problem = core::prepareLinearProblem(sweepData(*prepared), s.mechanism, s.metric, prepared);
+        auto problem = core::prepareProblem(sweepData(*prepared), s.mechanism, s.metric, prepared);
         job.post([this, prepared, problem] {
             m_state.data = prepared;
             m_state.problem = problem;

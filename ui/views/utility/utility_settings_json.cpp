@@ -12,11 +12,11 @@ Ordered toJson(const UtilitySettings& s) {
                        {"positive_class", s.preprocess.positiveClass ? Ordered(*s.preprocess.positiveClass) : Ordered()}};
     j["test_fraction"] = s.testFraction;
     j["mechanism"] = {{"kind", core::toString(s.mechanism.kind)},
-                      {"loss", core::toString(s.mechanism.loss.kind())},
-                      {"huber_width", s.mechanism.loss.huberWidth()},
-                      {"temperature", s.mechanism.loss.temperature()},
-                      {"lambda", s.mechanism.lambda},
-                      {"delta", s.mechanism.delta}};
+                      {"loss", core::toString(s.mechanism.model.loss.kind())},
+                      {"huber_width", s.mechanism.model.loss.huberWidth()},
+                      {"temperature", s.mechanism.model.loss.temperature()},
+                      {"lambda", s.mechanism.model.lambda},
+                      {"delta", s.mechanism.privacy.delta}};
     j["metric"] = core::toString(s.metric);
     j["repeats"] = s.repeats;
     j["seed"] = s.seed;
@@ -51,9 +51,9 @@ UtilitySettings utilitySettingsFromJson(const Json& j) {
     const std::string mp = u + ".mechanism";
     s.mechanism.kind = parseName(mp + ".kind", value<std::string>(m, mp, "kind"), core::mechanismKindFromString);
     const core::LossKind loss = parseName(mp + ".loss", value<std::string>(m, mp, "loss"), core::lossKindFromString);
-    s.mechanism.loss = core::Loss(loss, value<double>(m, mp, "huber_width"), value<double>(m, mp, "temperature"));
-    s.mechanism.lambda = value<double>(m, mp, "lambda");
-    s.mechanism.delta = value<double>(m, mp, "delta");
+    s.mechanism.model.loss = core::Loss(loss, value<double>(m, mp, "huber_width"), value<double>(m, mp, "temperature"));
+    s.mechanism.model.lambda = value<double>(m, mp, "lambda");
+    s.mechanism.privacy.delta = value<double>(m, mp, "delta");
     s.metric = parseName(u + ".metric", value<std::string>(j, u, "metric"), core::utilityMetricFromString);
     s.repeats = value<int>(j, u, "repeats");
     s.seed = value<std::uint64_t>(j, u, "seed");

@@ -1,0 +1,63 @@
+#include "core/learner/mechanism_catalog.h"
+
+#include "core/experiment/one_vs_rest.h"
+#include "core/learner/linear_erm_learner.h"
+
+#include <stdexcept>
+
+namespace elab::core {
+
+namespace {
+
+std::shared_ptr<const PrivateLearner> makeLinear(const SweepData& data, const MechanismSpec& spec, UtilityMetric metric) {
+    return std::make_shared<const LinearErmLearner>(data, spec, metric);
+}
+
+PrivacyGuarantee linearGuarantee(const MechanismSpec& spec, Eigen::Index n, int classes, double eps) {
+    return classes >= 2 ? oneVsRestGuarantee(spec, n, classes, eps) : perturbedProblem(spec, n, eps, NoiseDraw{}).guarantee;
+}
+
+constexpr const char* kNoTaylorNoise =
+    "Taylor estimates need Gaussian objective perturbation: its noise is one fixed draw rescaled with ε, so "
+    "the model moves smoothly with ε (docs/MATH.md §4).";
+
+} // namespace
+
+const std::vector<MechanismInfo>& mechanismCatalog() {
+    static const std::vector<MechanismInfo> catalog{
+        {MechanismKind::NonPrivate, "Non-private (reference)",
+         "Regularised ERM without noise: the utility a private model aims for", std::nullopt, false,
+         "The non-private model does not depend on ε.", linearGuarantee, makeLinear},
+        {MechanismKind::ObjPertGauss, "Objective perturbation (ε, δ)",
+         "Gaussian noise in the objective (Kifer, Smith & Thakurta 2012; Li et al. Thm 1). "
+         "The only mechanism with Taylor estimates.",
+         std::nullopt, true, "", linearGuarantee, makeLinear},
+        {MechanismKind::ObjPertPure, "Objective perturbation (pure ε)",
+         "Noise with density ∝ exp(−ε'‖b‖/2) in the objective (Chaudhuri et al. 2011, Alg. 2)", std::nullopt,
+         false, kNoTaylorNoise, linearGuarantee, makeLinear},
+        {MechanismKind::OutPertPure, "Output perturbation (pure ε)",
+         "Noise added to the non-private minimiser (Chaudhuri et al. 2011, Alg. 1); needs Λ > 0", std::nullopt,
+         false, kNoTaylorNoise, linearGuarantee, makeLinear},
+        {MechanismKind::OutPertGauss, "Output perturbation (ε, δ)",
+         "Gaussian noise added to the minimiser; needs Λ > 0, proven for ε < 1 only", std::nullopt, false,
+         kNoTaylorNoise, linearGuarantee, makeLinear},
+    };
+    return catalog;
+}
+
+const MechanismInfo& mechanismInfo(MechanismKind kind) {
+    for (const MechanismInfo& info : mechanismCatalog())
+        if (info.kind == kind)
+            return info;
+    throw std::invalid_argument(std::string("mechanism ") + toString(kind) + " is not available in this build");
+}
+
+std::shared_ptr<const PreparedProblem> prepareProblem(const SweepData& data, const MechanismSpec& spec,
+                                                      UtilityMetric metric, std::shared_ptr<const void> keepAlive) {
+    if (std::string e = spec.validate(); !e.empty())
+        throw std::invalid_argument(e);
+    return std::make_shared<const PreparedProblem>(mechanismInfo(spec.kind).make(data, spec, metric),
+                                                   std::move(keepAlive));
+}
+
+} // namespace elab::core

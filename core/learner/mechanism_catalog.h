@@ -1,0 +1,50 @@
+#pragma once
+// The one place that knows which learner implements which mechanism (issue 10): callers — the
+// utility sweep, choose-ε, the regions engine, the CLI, the GUI's mechanism menu — look a
+// mechanism up here and never switch on its kind. Adding a mechanism is one entry
+// (README: "Adding a mechanism").
+
+#include "core/experiment/sweep_data.h"
+#include "core/experiment/utility_metric.h"
+#include "core/learner/prepared_problem.h"
+#include "core/learner/private_learner.h"
+#include "core/privacy/mechanism.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace elab::core {
+
+struct MechanismInfo {
+    MechanismKind kind;
+    const char* title;   ///< menu text, e.g. "Objective perturbation (ε, δ)"
+    const char* summary; ///< one sentence with its source, for tool tips and --help
+    /// The loss the model is defined with, when the mechanism fixes it (else any margin loss).
+    std::optional<LossKind> requiredLoss;
+    /// Taylor estimates of utility vs ε exist (docs/MATH.md §4): the same as the learner's
+    /// capabilities().taylor, known before any data is loaded (for spec checks and the UI).
+    bool taylor = false;
+    /// Why not, in one sentence, when !taylor (shown in the UI and by the CLI).
+    const char* noTaylorReason = "";
+    /// What the mechanism guarantees at ε on n training rows with classes = K (0: binary labels),
+    /// before any data is seen (the guarantee box while the settings are edited).
+    PrivacyGuarantee (*guarantee)(const MechanismSpec& spec, Eigen::Index n, int classes, double eps) = nullptr;
+    /// The learner of data at spec and metric. Throws std::invalid_argument for data the
+    /// mechanism cannot train on (with the reason).
+    std::shared_ptr<const PrivateLearner> (*make)(const SweepData& data, const MechanismSpec& spec,
+                                                  UtilityMetric metric) = nullptr;
+};
+
+/// Every mechanism, in menu order.
+const std::vector<MechanismInfo>& mechanismCatalog();
+/// The entry of kind (every MechanismKind has one).
+const MechanismInfo& mechanismInfo(MechanismKind kind);
+
+/// The prepared problem of data at spec and metric, with the learner mechanismInfo(spec.kind)
+/// makes. Throws std::invalid_argument (invalid spec, or data the learner cannot train on).
+/// data's matrices must outlive the problem, or be owned by keepAlive.
+std::shared_ptr<const PreparedProblem> prepareProblem(const SweepData& data, const MechanismSpec& spec,
+                                                      UtilityMetric metric, std::shared_ptr<const void> keepAlive = {});
+
+} // namespace elab::core
