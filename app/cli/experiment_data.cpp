@@ -25,12 +25,15 @@ void ExperimentDataOptions::addTo(CLI::App& command) {
         ->check(CLI::PositiveNumber);
 }
 
-ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const {
-    const core::LoadOptions load = data.toLoadOptions();
-    core::Dataset train = core::loadDataset(data.spec, load, resources::builtinBytesProvider());
-    std::optional<core::Dataset> test;
+ExperimentData ExperimentDataOptions::load() const {
+    const core::LoadOptions options = data.toLoadOptions();
+    ExperimentData loaded{core::loadDataset(data.spec, options, resources::builtinBytesProvider()), std::nullopt};
     if (!testSpec.empty())
-        test = core::loadDataset(testSpec, load, resources::builtinBytesProvider());
+        loaded.test = core::loadDataset(testSpec, options, resources::builtinBytesProvider());
+    return loaded;
+}
+
+core::DataPreparation ExperimentDataOptions::preparation() const {
     core::DataPreparation preparation;
     preparation.testFraction = testSpec.empty() ? split : 0.0;
     preparation.subsample = subsample;
@@ -39,8 +42,13 @@ ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const {
     preparation.preprocess.norm = core::fromOptionName(core::normPolicyNames(), norm).value_or(core::NormPolicy::ClipRows);
     if (!positive.empty())
         preparation.preprocess.positiveClass = positive;
+    return preparation;
+}
+
+ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const {
+    ExperimentData loaded = load();
     core::PreparedData prepared =
-        core::prepareExperimentData(std::move(train), std::move(test), preparation, splitSeed);
+        core::prepareExperimentData(std::move(loaded.train), std::move(loaded.test), preparation(), splitSeed);
     return ExperimentData{std::move(prepared.train), std::move(prepared.test)};
 }
 

@@ -7,6 +7,7 @@
 #include "app/cli/data_options.h"
 #include "core/data/dataset.h"
 #include "core/data/preprocess.h"
+#include "core/experiment/experiment_data.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -34,6 +35,10 @@ struct ExperimentDataOptions {
     void addTo(CLI::App& command);
     /// Loads, splits (with splitSeed) and preprocesses. Throws LoadError / invalid_argument.
     ExperimentData prepare(std::uint64_t splitSeed) const;
+    /// The datasets as loaded (--data, --test if given), nothing else done. Throws LoadError.
+    ExperimentData load() const;
+    /// The split, subsample and preprocessing the options ask for.
+    core::DataPreparation preparation() const;
 };
 
 /// Provenance and processing log of the prepared data, for JSON outputs.

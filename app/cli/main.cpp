@@ -2,6 +2,7 @@
 
 #include "app/cli/data_options.h"
 #include "app/cli/info_report.h"
+#include "app/cli/regions_command.h"
 #include "app/cli/stability_command.h"
 #include "app/cli/utility_command.h"
 #include "core/data/builtin_catalog.h"
@@ -84,6 +85,12 @@ int main(int argc, char** argv) {
                      "deterministic dropout (Jain et al.)");
     stability.addTo(*stabilityCommand);
 
+    app::RegionsCommand regions;
+    auto* regionsCommand = cli.add_subcommand(
+        "regions", "Decision regions of a private classifier in a 2-D plane at one ε: R noise draws, their agreement, "
+                   "boundaries and accuracies");
+    regions.addTo(*regionsCommand);
+
     CLI11_PARSE(cli, argc, argv);
     try {
         if (datasets->parsed())
@@ -96,6 +103,8 @@ int main(int argc, char** argv) {
             return chooseEps.run();
         if (stabilityCommand->parsed())
             return stability.run();
+        if (regionsCommand->parsed())
+            return regions.run();
     } catch (const core::LoadError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return 2;

@@ -57,13 +57,7 @@ std::string csvText(const core::UtilitySweepResult& r) {
 
 void UtilityCommand::addTo(CLI::App& command, bool utilityOnly) {
     data.addTo(command);
-    lossOption = command.add_option("--loss", loss, "Loss (gaussian-lm: huber, its only loss)")
-                     ->check(CLI::IsMember(core::optionNameList(core::lossKindNames())));
-    command.add_option("--huber-width", huberWidth, "Huber SVM width h")->check(CLI::Range(1e-6, 0.999));
-    command.add_option("--mechanism", mechanism, "Mechanism")
-        ->check(CLI::IsMember(core::optionNameList(core::mechanismKindNames())));
-    command.add_option("--lambda", lambda, "Λ of L(θ) + (Λ/2n)‖θ‖² (Li et al. eq. 1)")->check(CLI::NonNegativeNumber);
-    command.add_option("--delta", delta, "δ of the Gaussian mechanisms");
+    mech.addTo(command);
     command.add_option("--eps", eps, "ε grid: A:B:K (K log-spaced from A to B) or a list a,b,c");
     command.add_option("--repeats", repeats, "Repetitions (noise draws) per ε")->check(CLI::PositiveNumber);
     command.add_option("--measure-at", measureAt, "Measuring points ε̄ for the Taylor estimates, e.g. 0.1,0.25");
@@ -85,16 +79,7 @@ void UtilityCommand::addTo(CLI::App& command, bool utilityOnly) {
                        "estimator from the first measuring point meets it, else the measured curve (the GUI's rule)");
 }
 
-core::MechanismSpec UtilityCommand::mechanismSpec() const {
-    core::MechanismSpec spec;
-    spec.kind = core::mechanismKindFromString(mechanism);
-    const auto required = core::mechanismInfo(spec.kind).requiredLoss;
-    const bool lossGiven = lossOption != nullptr && lossOption->count() > 0;
-    spec.model.loss = core::Loss(required && !lossGiven ? *required : core::lossKindFromString(loss), huberWidth);
-    spec.model.lambda = lambda;
-    spec.privacy.delta = delta;
-    return spec;
-}
+core::MechanismSpec UtilityCommand::mechanismSpec() const { return mech.spec(); }
 
 namespace {
 
@@ -160,11 +145,11 @@ int UtilityCommand::run() const {
         j["seed"] = seed;
         j["data"] = dataJson(prepared);
         j["classes"] = classCount(prepared);
-        j["mechanism"] = {{"name", mechanism},
+        j["mechanism"] = {{"name", mech.mechanism},
                           {"loss", core::toString(spec.mechanism.model.loss.kind())},
-                          {"lambda", lambda},
+                          {"lambda", mech.lambda},
                           {"lambda_convention", "L(θ) + (Λ/2n)‖θ‖²"},
-                          {"delta", spec.mechanism.usesDelta() ? delta : 0.0},
+                          {"delta", spec.mechanism.usesDelta() ? mech.delta : 0.0},
                           {"one_vs_rest", oneVsRestJson(r.classes, r.models, prepared.train.targets.classNames, spec.mechanism)},
                           {"guarantee", guaranteeJson(r.guaranteeAtMax)},
                           {"privacy_by_eps", core::privacyByEpsJson(r.grid, r.guarantees, r.models)}};
@@ -264,8 +249,8 @@ int ChooseEpsCommand::run() const {
     j["seed"] = common.seed;
     j["data"] = dataJson(prepared);
     j["classes"] = classCount(prepared);
-    j["mechanism"] = {{"name", common.mechanism}, {"loss", core::toString(spec.mechanism.model.loss.kind())}, {"lambda", common.lambda},
-                      {"delta", common.delta},
+    j["mechanism"] = {{"name", common.mech.mechanism}, {"loss", core::toString(spec.mechanism.model.loss.kind())}, {"lambda", common.mech.lambda},
+                      {"delta", common.mech.delta},
                       {"one_vs_rest", oneVsRestJson(r.classes, r.models, prepared.train.targets.classNames, spec.mechanism)},
                       {"guarantee_at_chosen_eps",
                        r.guarantee.notion.empty() ? nlohmann::ordered_json() : guaranteeJson(r.guarantee)}};

@@ -3,6 +3,7 @@
 // estimates from measuring points (issue 3), as JSON (stable field names) or CSV.
 
 #include "app/cli/experiment_data.h"
+#include "app/cli/mechanism_options.h"
 #include "core/privacy/mechanism.h"
 
 #include <CLI/CLI.hpp>
@@ -15,12 +16,7 @@ namespace elab::app {
 
 struct UtilityCommand {
     ExperimentDataOptions data;
-    std::string loss = "logistic"; ///< unless --loss is absent and the mechanism fixes its loss (gaussian-lm: huber)
-    CLI::Option* lossOption = nullptr;
-    double huberWidth = 0.1;
-    std::string mechanism = "objpert-gauss";
-    double lambda = 1e-2;
-    double delta = 1e-5;
+    MechanismOptions mech;
     std::string eps = "0.05:10:20";
     int repeats = 10;
     std::string measureAt;
