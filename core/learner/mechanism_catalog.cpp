@@ -1,6 +1,7 @@
 #include "core/learner/mechanism_catalog.h"
 
 #include "core/experiment/one_vs_rest.h"
+#include "core/gaussian_lm/gaussian_lm_learner.h"
 #include "core/learner/linear_erm_learner.h"
 
 #include <stdexcept>
@@ -15,6 +16,11 @@ std::shared_ptr<const PrivateLearner> makeLinear(const SweepData& data, const Me
 
 PrivacyGuarantee linearGuarantee(const MechanismSpec& spec, Eigen::Index n, int classes, double eps) {
     return classes >= 2 ? oneVsRestGuarantee(spec, n, classes, eps) : perturbedProblem(spec, n, eps, NoiseDraw{}).guarantee;
+}
+
+std::shared_ptr<const PrivateLearner> makeGaussianLm(const SweepData& data, const MechanismSpec& spec,
+                                                     UtilityMetric metric) {
+    return std::make_shared<const GaussianLmLearner>(data, spec, metric);
 }
 
 constexpr const char* kNoTaylorNoise =
@@ -41,6 +47,13 @@ const std::vector<MechanismInfo>& mechanismCatalog() {
         {MechanismKind::OutPertGauss, "Output perturbation (ε, δ)",
          "Gaussian noise added to the minimiser; needs Λ > 0, proven for ε < 1 only", std::nullopt, false,
          kNoTaylorNoise, linearGuarantee, makeLinear},
+        {MechanismKind::GaussianLm, "Gaussian classifier, corrected (pure ε)",
+         "Large-margin multiclass Gaussian classifier (Pathak & Raj 2010) made private by Chaudhuri et al.'s "
+         "Alg. 2 on all classes at once (docs/MATH.md §3.4); quadratic boundaries, no budget split",
+         LossKind::HuberSvm, false,
+         "Taylor estimates (docs/MATH.md §4) are derived for Gaussian objective perturbation of linear models; "
+         "the Gaussian classifier uses pure-ε noise with a branch rule, where they are not derived.",
+         GaussianLmLearner::guaranteeFor, makeGaussianLm, true},
     };
     return catalog;
 }
