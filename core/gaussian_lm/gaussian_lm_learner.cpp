@@ -14,11 +14,6 @@ namespace elab::core {
 
 namespace {
 
-struct GaussianLmNoise final : LearnerNoise {
-    Eigen::VectorXd direction; ///< uniform on S^{d−1}
-    double gammaNorm = 0.0;    ///< Gamma(d, 1)
-};
-
 const GaussianLmModel& glmModel(const TrainedModel& model) {
     const auto* m = dynamic_cast<const GaussianLmModel*>(&model);
     if (!m)
@@ -128,7 +123,7 @@ std::shared_ptr<const TrainedModel> GaussianLmLearner::fit(double eps, const Lea
     const GaussianLmConstants k = gaussianLmConstants(eps, n, lambdaMean, m_C, m_spec.model.loss.huberWidth());
     // J = (1/n) Σ L_i + ((Λ_c + Δ)/2)‖φ‖² + (1/n) bᵀφ, ‖b‖ = (2ζ/ε')·Gamma(d, 1) along the draw's direction.
     glm::GaussianLmObjective objective(m_W, m_cls, m_C, m_spec.model.loss, lambdaMean + k.extraRidge,
-                                       (k.noiseScale * draw->gammaNorm / n) * draw->direction);
+                                       draw->b(k.noiseScale) / n);
     Eigen::VectorXd start = Eigen::VectorXd::Zero(dimension());
     if (warm)
         start = glmModel(*warm).phi();
@@ -150,36 +145,46 @@ std::shared_ptr<const TrainedModel> GaussianLmLearner::fitNonPrivate(std::stop_t
         trace.segment(c * m, m) = lambdaTrace * glm::svec(E);
     }
     glm::GaussianLmObjective f(m_W, m_cls, m_C, m_spec.model.loss, 0.0, trace);
-    Eigen::VectorXd x = Eigen::VectorXd::Zero(dimension()), g;
-    double fx = f.evaluate(x);
-    f.gradient(g);
-    double t = 1.0;
+    // FISTA (Beck & Teboulle 2009) with backtracking and adaptive restart (O'Donoghue & Candès 2015):
+    // extrapolate, take a projected step from there, restart the momentum when the objective rises.
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(dimension()), previous = x, g;
+    double fx = f.evaluate(x), momentum = 1.0, t = 1.0;
     NewtonCgResult result;
     result.status = NewtonCgStatus::MaxIterations;
-    const int maxIterations = std::max(1000, 10 * options.maxIterations);
+    const int maxIterations = std::max(3000, 30 * options.maxIterations);
     for (int it = 0; it < maxIterations; ++it) {
         if (stop.stop_requested()) {
             result.status = NewtonCgStatus::Stopped;
             break;
         }
+        const double nextMomentum = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * momentum * momentum));
+        const Eigen::VectorXd y = x + ((momentum - 1.0) / nextMomentum) * (x - previous);
+        const double fy = f.evaluate(y);
+        f.gradient(g);
         t *= 2.0;
         Eigen::VectorXd next;
         double fNext = 0.0;
         for (int shrink = 0; shrink < 60; ++shrink) {
-            next = projectPsd(x - t * g, m_C, q);
+            next = projectPsd(y - t * g, m_C, q);
             fNext = f.evaluate(next);
-            const Eigen::VectorXd step = next - x;
-            if (fNext <= fx + g.dot(step) + step.squaredNorm() / (2.0 * t) + 1e-15 * std::abs(fx))
+            const Eigen::VectorXd step = next - y;
+            if (fNext <= fy + g.dot(step) + step.squaredNorm() / (2.0 * t) + 1e-15 * std::abs(fy))
                 break;
             t *= 0.5;
         }
         const double moved = (next - x).norm();
+        if (fNext > fx) { // restart: drop the momentum, keep x
+            momentum = 1.0;
+            previous = x;
+            continue;
+        }
+        previous = std::move(x);
         x = std::move(next);
         fx = fNext;
-        f.gradient(g);
+        momentum = nextMomentum;
         result.iterations = it + 1;
-        result.gradientNorm = moved / t; // the projected-gradient norm
-        if (moved <= 1e-7 * std::max(1.0, x.norm())) {
+        result.gradientNorm = moved / t;
+        if (moved <= 1e-10 * std::max(1.0, x.norm())) {
             result.status = NewtonCgStatus::Converged;
             break;
         }

@@ -29,6 +29,14 @@ GaussianLmConstants gaussianLmConstants(double eps, double n, double lambdaMean,
 /// The classifier's: ζ, r, c from C and h.
 GaussianLmConstants gaussianLmConstants(double eps, double n, double lambdaMean, int classes, double huberWidth);
 
+/// One repetition's standard noise in R^d: b = scale·gammaNorm·direction has ‖b‖ ~ Gamma(d, scale)
+/// and a uniform direction, i.e. density ∝ exp(−‖b‖/scale) (scale = 2ζ/ε', docs/MATH.md §3.4).
+struct GaussianLmNoise final : LearnerNoise {
+    Eigen::VectorXd direction; ///< uniform on S^{d−1}
+    double gammaNorm = 0.0;    ///< Gamma(d, 1)
+    Eigen::VectorXd b(double scale) const { return (scale * gammaNorm) * direction; }
+};
+
 /// Φ_c per class (stacked svec), the released classifier.
 class GaussianLmModel final : public TrainedModel {
 public:
