@@ -20,12 +20,14 @@ nlohmann::ordered_json branchJson(const PrivacyGuarantee& g) {
 
 } // namespace
 
-nlohmann::ordered_json processingLogJson(const Dataset& d) {
+nlohmann::ordered_json processingLogJson(const std::vector<ProcessingStep>& steps) {
     nlohmann::ordered_json log = nlohmann::ordered_json::array();
-    for (const ProcessingStep& step : d.log)
+    for (const ProcessingStep& step : steps)
         log.push_back({{"step", step.name}, {"detail", step.detail}, {"leaks_privacy", step.leaksPrivacy}});
     return log;
 }
+
+nlohmann::ordered_json processingLogJson(const Dataset& d) { return processingLogJson(d.log); }
 
 nlohmann::ordered_json datasetJson(const Dataset& d) {
     return {{"name", d.name},
