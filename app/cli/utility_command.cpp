@@ -165,7 +165,7 @@ int UtilityCommand::run() const {
                           {"lambda", lambda},
                           {"lambda_convention", "L(θ) + (Λ/2n)‖θ‖²"},
                           {"delta", spec.mechanism.usesDelta() ? delta : 0.0},
-                          {"one_vs_rest", oneVsRestJson(r.classes, prepared.train.targets.classNames, spec.mechanism)},
+                          {"one_vs_rest", oneVsRestJson(r.classes, r.models, prepared.train.targets.classNames, spec.mechanism)},
                           {"guarantee", guaranteeJson(r.guaranteeAtMax)},
                           {"privacy_by_eps", core::privacyByEpsJson(r.grid, r.guarantees, r.models)}};
         j["metric"] = metric;
@@ -266,7 +266,7 @@ int ChooseEpsCommand::run() const {
     j["classes"] = classCount(prepared);
     j["mechanism"] = {{"name", common.mechanism}, {"loss", core::toString(spec.mechanism.model.loss.kind())}, {"lambda", common.lambda},
                       {"delta", common.delta},
-                      {"one_vs_rest", oneVsRestJson(r.classes, prepared.train.targets.classNames, spec.mechanism)},
+                      {"one_vs_rest", oneVsRestJson(r.classes, r.models, prepared.train.targets.classNames, spec.mechanism)},
                       {"guarantee_at_chosen_eps",
                        r.guarantee.notion.empty() ? nlohmann::ordered_json() : guaranteeJson(r.guarantee)}};
     j["metric"] = common.metric;

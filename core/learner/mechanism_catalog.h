@@ -34,6 +34,8 @@ struct MechanismInfo {
     /// mechanism cannot train on (with the reason).
     std::shared_ptr<const PrivateLearner> (*make)(const SweepData& data, const MechanismSpec& spec,
                                                   UtilityMetric metric) = nullptr;
+    /// K classes are one model (no budget split), else K one-vs-rest models each at ε/K.
+    bool nativeMulticlass = false;
 };
 
 /// Every mechanism, in menu order.

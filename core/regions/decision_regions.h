@@ -20,6 +20,7 @@
 #include "core/learner/prepared_problem.h"
 #include "core/optim/newton_cg.h"
 #include "core/privacy/mechanism.h"
+#include "core/regions/marching_squares.h"
 #include "core/util/option_names.h"
 
 #include <Eigen/Core>
@@ -63,9 +64,6 @@ struct RegionsSpec {
     /// "" if valid; else why (names the field).
     std::string validate() const;
 };
-
-/// A polyline in plane coordinates (x, y).
-using Polyline = std::vector<std::array<double, 2>>;
 
 /// One trained model's picture: the class of every grid cell (row-major, y from bottom to top:
 /// cell (ix, iy) at index iy·G + ix, centre x = x0 + (ix + ½)·(x1 − x0)/G), its boundaries

@@ -82,9 +82,9 @@ nlohmann::ordered_json monotonicityJson(const MonotonicityCheck& check, bool hig
             {"violations", violations}};
 }
 
-nlohmann::ordered_json oneVsRestJson(int classes, const std::vector<std::string>& classNames,
+nlohmann::ordered_json oneVsRestJson(int classes, int models, const std::vector<std::string>& classNames,
                                      const MechanismSpec& spec) {
-    if (classes < 2)
+    if (classes < 2 || models < 2)
         return nullptr;
     const std::string K = std::to_string(classes);
     return {{"classes", classes},

@@ -39,9 +39,10 @@ nlohmann::ordered_json guaranteeJson(const PrivacyGuarantee& g);
 nlohmann::ordered_json privacyByEpsJson(const std::vector<double>& grid, const std::vector<PrivacyGuarantee>& guarantees,
                                         int models);
 
-/// null for a binary classifier; else {classes, class_names, models, epsilon_per_model
-/// ("ε/K"), delta_per_model (δ/K, null for pure ε-DP), composition}.
-nlohmann::ordered_json oneVsRestJson(int classes, const std::vector<std::string>& classNames,
+/// null for a binary classifier or a natively multiclass one (models < 2: no budget split); else
+/// {classes, class_names, models, epsilon_per_model ("ε/K"), delta_per_model (δ/K, null for pure
+/// ε-DP), composition}.
+nlohmann::ordered_json oneVsRestJson(int classes, int models, const std::vector<std::string>& classNames,
                                      const MechanismSpec& spec);
 
 /// {fits, converged, max_iterations, worst_gradient_norm, not_converged: [{eps (null: the

@@ -161,11 +161,13 @@ private slots:
         Session a;
         a.dataset.spec = QStringLiteral("builtin:moons?rows=120&seed=4");
         a.view = QStringLiteral("regions");
-        a.viewSettings[QStringLiteral("regions")] = QByteArray::fromStdString(detail::toJson(s).dump());
+        storeRegionsSettings(a, s);
         QString error;
         const auto file = sessionFromJson(sessionToJson(a), &error);
         QVERIFY2(file.has_value(), qPrintable(error));
         QCOMPARE(file->viewSettings.value(QStringLiteral("regions")), a.viewSettings.value(QStringLiteral("regions")));
+        QVERIFY(*regionsSettingsOf(*file) == s);
+        QVERIFY(!regionsSettingsOf(Session{})); // none: the dataset's teaching defaults stay
 
         // Opened in a window: the view takes the settings and saves them back unchanged.
         MainWindow w;

@@ -8,6 +8,7 @@
 #include "tests/ui/gui_test_support.h"
 #include "tests/support/gui_test_support.h"
 #include "ui/charts/chart_view.h"
+#include "ui/session/session.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/regions/regions_controller.h"
 #include "ui/views/regions/regions_panel.h"

@@ -10,6 +10,9 @@
 #include "ui/jobs/compute_controller.h"
 #include "ui/session/session_actions.h"
 #include "ui/shell/main_window.h"
+#include "ui/views/regions/regions_settings_json.h"
+#include "ui/views/stability/stability_settings_json.h"
+#include "ui/views/utility/utility_settings_json.h"
 #include "ui/views/view_catalog.h"
 
 #include <QFileInfo>
@@ -32,19 +35,29 @@ const QString kData = QStringLiteral("builtin:moons?rows=200&noise=0.3&seed=5");
 Session smallSession() {
     Session s;
     s.dataset.spec = kData;
-    s.utility.repeats = 2;
-    s.utility.gridPoints = 5;
-    s.utility.epsMin = 0.1;
-    s.utility.epsMax = 10.0;
-    s.utility.measureAt = {1.0};
-    s.utility.estimators = {core::Estimator::InverseEps};
-    s.utility.seed = 23;
-    s.utility.currentEps = 1.0;
-    s.stability.rhoMax = 0.5;
-    s.stability.rhoPoints = 3;
-    s.stability.repeats = 2;
-    s.stability.stabilitySamples = 2;
-    s.stability.seed = 29;
+    ui::UtilitySettings u;
+    u.repeats = 2;
+    u.gridPoints = 5;
+    u.epsMin = 0.1;
+    u.epsMax = 10.0;
+    u.measureAt = {1.0};
+    u.estimators = {core::Estimator::InverseEps};
+    u.seed = 23;
+    u.currentEps = 1.0;
+    ui::storeUtilitySettings(s, u);
+    ui::StabilitySettings st;
+    st.rhoMax = 0.5;
+    st.rhoPoints = 3;
+    st.repeats = 2;
+    st.stabilitySamples = 2;
+    st.seed = 29;
+    ui::storeStabilitySettings(s, st);
+    ui::RegionsSettings r;
+    r.draws = 3;
+    r.gridSize = 64;
+    r.seed = 31;
+    r.currentEps = 0.5;
+    ui::storeRegionsSettings(s, r);
     return s;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// Loads datasets off the GUI thread (docs/STYLE.md §2): one job per request on a private
-// thread pool, a std::stop_source per job, a generation counter so that only the latest
-// request's result is delivered, progress posted to the GUI thread (throttled to ~20/s).
+// Loads datasets off the GUI thread (docs/STYLE.md §2) through one JobSlot (ui/jobs/job_slot.h):
+// latest request wins, a stop token per job, stale results dropped, progress throttled to
+// ~20/s. This class adds the load itself and the request each signal is about.
 //
 // Threads: every public function is for the GUI thread (the thread that owns the object);
 // every signal is emitted on that thread. The worker never touches widgets or members other
@@ -10,13 +10,10 @@
 #include "core/data/dataset_loader.h"
 #include "ui/dataset/load_request.h"
 #include "ui/dataset/loaded_dataset.h"
+#include "ui/jobs/job_slot.h"
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
-
-#include <optional>
-#include <stop_token>
 
 namespace elab::ui {
 
@@ -35,11 +32,11 @@ public:
     /// returns is dropped. No-op when idle.
     void cancel();
 
-    bool isBusy() const { return m_pending; }
+    bool isBusy() const { return m_slot.isBusy(); }
     /// The spec of the load in flight (empty when idle).
-    QString pendingSpec() const { return m_pending ? m_pendingRequest.spec : QString(); }
+    QString pendingSpec() const { return isBusy() ? m_pendingRequest.spec : QString(); }
     /// Number of the latest request; results of older ones are stale.
-    quint64 generation() const { return m_generation; }
+    quint64 generation() const { return m_slot.generation(); }
     /// Waits for every worker (running or stopping) to return; for tests and shutdown.
     void waitForIdle();
 
@@ -47,6 +44,7 @@ signals:
     void started(const elab::ui::LoadRequest& request);
     /// fraction in [0, 1]; stage is a short label from the loader ("parse", "gunzip", …).
     void progress(double fraction, const QString& stage);
+    /// Emitted while isBusy() is still true (busyChanged(false) follows), as JobSlot delivers.
     void loaded(const elab::ui::LoadedDataset& result);
     /// message is the loader's error, "file:line:column: message" for bad input.
     void failed(const QString& message, const elab::ui::LoadRequest& request);
@@ -56,17 +54,9 @@ signals:
     void staleResultDropped(quint64 generation);
 
 private:
-    struct Outcome;
-    void deliver(quint64 generation, const Outcome& outcome);
-    void postProgress(quint64 generation, double fraction, const QString& stage);
-    void setPending(bool pending);
-
     core::BuiltinBytes m_builtinBytes;
-    QThreadPool m_pool;
-    quint64 m_generation = 0;
-    bool m_pending = false;
+    JobSlot m_slot;
     LoadRequest m_pendingRequest;
-    std::optional<std::stop_source> m_stop;
 };
 
 } // namespace elab::ui

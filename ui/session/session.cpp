@@ -79,6 +79,15 @@ Ordered jsonNumber(double v) { return std::isfinite(v) ? Ordered(v) : Ordered();
 
 } // namespace detail
 
+nlohmann::json Session::settingsBlock(const QString& id) const {
+    const auto it = viewSettings.constFind(id);
+    return it == viewSettings.cend() ? nlohmann::json() : nlohmann::json::parse(it->toStdString());
+}
+
+void Session::setSettingsBlock(const QString& id, const nlohmann::ordered_json& block) {
+    viewSettings[id] = QByteArray::fromStdString(block.dump());
+}
+
 QByteArray sessionToJson(const Session& session) {
     return QByteArray::fromStdString(detail::sessionJson(session).dump(2) + "\n");
 }

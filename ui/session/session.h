@@ -8,8 +8,8 @@
 // session. Any thread (plain values).
 
 #include "ui/dataset/load_request.h"
-#include "ui/views/stability/stability_settings.h"
-#include "ui/views/utility/utility_settings.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QByteArray>
 #include <QMap>
@@ -23,11 +23,13 @@ struct Session {
     LoadRequest dataset;
     QString sha256;          ///< of the dataset's stored bytes when saved ("" if unknown)
     QString view = QStringLiteral("utility"); ///< a registered view's id
-    UtilitySettings utility;
-    StabilitySettings stability; ///< optional in the file (older sessions: the defaults)
-    /// The blocks of views without a member above, by view id, as JSON text (a new view's
-    /// ViewType reads and writes its block here; ui/views/view_catalog.h).
+    /// Every view's settings block, by view id, as JSON text (each view reads and writes its own
+    /// through settingsBlock / setSettingsBlock; ui/views/view_catalog.h: keepSettingsInSession).
     QMap<QString, QByteArray> viewSettings;
+
+    /// The block of view id, or null when the session has none (the view's defaults apply).
+    nlohmann::json settingsBlock(const QString& id) const;
+    void setSettingsBlock(const QString& id, const nlohmann::ordered_json& block);
 };
 
 /// Pretty-printed JSON (UTF-8).

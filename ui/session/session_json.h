@@ -4,6 +4,9 @@
 
 #include "ui/session/session.h"
 
+#include "core/data/preprocess.h"
+#include "core/privacy/mechanism.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>

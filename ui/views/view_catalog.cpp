@@ -38,7 +38,7 @@ void keepSettingsInSession(ViewType& type, std::function<void(const nlohmann::js
     };
     type.readSettings = [id, validate = std::move(validate)](const nlohmann::json& block, Session& session) {
         validate(block);
-        session.viewSettings[id] = QByteArray::fromStdString(block.dump());
+        session.setSettingsBlock(id, block);
     };
 }
 

@@ -31,10 +31,11 @@ struct ViewType {
     bool settingsRequired = false;
 };
 
-/// For a view whose session block is kept as JSON text in Session::viewSettings[id] (its
-/// saveSettings/restoreSettings write and read it there): sets type.writeSettings and
-/// type.readSettings. validate(block) throws std::runtime_error naming the field; a session
-/// without the block opens with the view's defaults. Call after setting type.id.
+/// Every view keeps its session block as JSON text in Session::viewSettings[id] (its
+/// saveSettings/restoreSettings write and read it there with Session::setSettingsBlock /
+/// settingsBlock): sets type.writeSettings and type.readSettings. validate(block) throws
+/// std::runtime_error naming the field; a session without the block opens with the view's
+/// defaults unless type.settingsRequired. Call after setting type.id.
 void keepSettingsInSession(ViewType& type, std::function<void(const nlohmann::json&)> validate);
 
 /// Every view, in tab order.

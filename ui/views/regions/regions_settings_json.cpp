@@ -50,3 +50,16 @@ RegionsSettings regionsSettingsFromJson(const Json& j) {
 }
 
 } // namespace elab::ui::detail
+
+namespace elab::ui {
+
+std::optional<RegionsSettings> regionsSettingsOf(const Session& session) {
+    const nlohmann::json block = session.settingsBlock(QStringLiteral("regions"));
+    return block.is_null() ? std::nullopt : std::optional(detail::regionsSettingsFromJson(block));
+}
+
+void storeRegionsSettings(Session& session, const RegionsSettings& settings) {
+    session.setSettingsBlock(QStringLiteral("regions"), detail::toJson(settings));
+}
+
+} // namespace elab::ui

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 namespace elab::ui::detail {
 
 nlohmann::ordered_json toJson(const RegionsSettings& s);
@@ -12,3 +14,13 @@ nlohmann::ordered_json toJson(const RegionsSettings& s);
 RegionsSettings regionsSettingsFromJson(const nlohmann::json& j);
 
 } // namespace elab::ui::detail
+
+namespace elab::ui {
+
+struct Session;
+/// The view's settings in session (its "regions" block), or nullopt when it has none (then the
+/// dataset's teaching defaults stay).
+std::optional<RegionsSettings> regionsSettingsOf(const Session& session);
+void storeRegionsSettings(Session& session, const RegionsSettings& settings);
+
+} // namespace elab::ui

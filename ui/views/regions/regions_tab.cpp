@@ -49,15 +49,12 @@ void RegionsTab::applyStartOptions(const StartOptions& options) {
     m_view->applySettings(settings);
 }
 
-void RegionsTab::saveSettings(Session& session) const {
-    session.viewSettings[kId] = QByteArray::fromStdString(detail::toJson(m_view->composedSettings()).dump());
-}
+void RegionsTab::saveSettings(Session& session) const { storeRegionsSettings(session, m_view->composedSettings()); }
 
 void RegionsTab::restoreSettings(const Session& session) {
-    const auto it = session.viewSettings.constFind(kId);
-    if (it == session.viewSettings.cend())
-        return; // an older session: the dataset's teaching defaults stay
-    m_view->applySettings(detail::regionsSettingsFromJson(nlohmann::json::parse(it->toStdString())));
+    if (const auto settings = regionsSettingsOf(session))
+        m_view->applySettings(*settings);
+    // else an older session: the dataset's teaching defaults stay
 }
 
 QList<ViewFigure> RegionsTab::figures() const {
@@ -79,6 +76,8 @@ ViewType regionsViewType() {
     type.hasFigures = true;
     type.create = [](QWidget* parent, ViewHost& host) { return std::make_unique<RegionsTab>(parent, host); };
     keepSettingsInSession(type, [](const nlohmann::json& block) { (void)detail::regionsSettingsFromJson(block); });
+    // Kept as the view writes it (its key order), so that a block read back compares equal.
+    type.readSettings = [](const nlohmann::json& j, Session& s) { storeRegionsSettings(s, detail::regionsSettingsFromJson(j)); };
     return type;
 }
 

@@ -1,5 +1,7 @@
 #include "ui/views/stability/stability_settings_json.h"
 
+#include "ui/session/session.h"
+
 #include "ui/session/session_json.h"
 
 namespace elab::ui::detail {
@@ -61,3 +63,16 @@ StabilitySettings stabilitySettingsFromJson(const Json& j) {
 }
 
 } // namespace elab::ui::detail
+
+namespace elab::ui {
+
+StabilitySettings stabilitySettingsOf(const Session& session) {
+    const nlohmann::json block = session.settingsBlock(QStringLiteral("stability"));
+    return block.is_null() ? StabilitySettings{} : detail::stabilitySettingsFromJson(block);
+}
+
+void storeStabilitySettings(Session& session, const StabilitySettings& settings) {
+    session.setSettingsBlock(QStringLiteral("stability"), detail::toJson(settings));
+}
+
+} // namespace elab::ui

@@ -12,3 +12,12 @@ nlohmann::ordered_json toJson(const StabilitySettings& s);
 StabilitySettings stabilitySettingsFromJson(const nlohmann::json& j);
 
 } // namespace elab::ui::detail
+
+namespace elab::ui {
+
+struct Session;
+/// The view's settings in session (its "stability" block), or the defaults when it has none.
+StabilitySettings stabilitySettingsOf(const Session& session);
+void storeStabilitySettings(Session& session, const StabilitySettings& settings);
+
+} // namespace elab::ui::detail

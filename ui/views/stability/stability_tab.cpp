@@ -25,8 +25,8 @@ void StabilityTab::becameCurrent() {
         m_controller->setDataset(m_shown);
 }
 
-void StabilityTab::saveSettings(Session& session) const { session.stability = m_view->settings(); }
-void StabilityTab::restoreSettings(const Session& session) { m_view->applySettings(session.stability); }
+void StabilityTab::saveSettings(Session& session) const { storeStabilitySettings(session, m_view->settings()); }
+void StabilityTab::restoreSettings(const Session& session) { m_view->applySettings(stabilitySettingsOf(session)); }
 
 QList<ViewFigure> StabilityTab::figures() const {
     // Two charts: NAME-test-error.EXT and NAME-marginal-error.EXT, each with CSV and sidecar.
@@ -46,9 +46,10 @@ ViewType stabilityViewType() {
     type.title = QObject::tr("Stability");
     type.hasFigures = true;
     type.create = [](QWidget* parent, ViewHost&) { return std::make_unique<StabilityTab>(parent); };
-    type.writeSettings = [](const Session& s) { return detail::toJson(s.stability); };
     // Sessions saved before the stability view existed open with its defaults.
-    type.readSettings = [](const nlohmann::json& j, Session& s) { s.stability = detail::stabilitySettingsFromJson(j); };
+    keepSettingsInSession(type, [](const nlohmann::json& j) { (void)detail::stabilitySettingsFromJson(j); });
+    // Kept as the view writes it (its key order), so that a block read back compares equal.
+    type.readSettings = [](const nlohmann::json& j, Session& s) { storeStabilitySettings(s, detail::stabilitySettingsFromJson(j)); };
     return type;
 }
 

@@ -271,7 +271,10 @@ void MechanismPanel::fillLossCombo() {
 
 void MechanismPanel::fillClassCombo() {
     m_form.positiveClass->clear();
-    m_form.positiveClass->addItem(tr("All %1 (one-vs-rest, ε split)").arg(m_shape.classNames.size()), QString());
+    m_form.positiveClass->addItem(core::mechanismInfo(m_settings.mechanism.kind).nativeMulticlass
+                                      ? tr("All %1 (one multiclass model)").arg(m_shape.classNames.size())
+                                      : tr("All %1 (one-vs-rest, ε split)").arg(m_shape.classNames.size()),
+                                  QString());
     for (const QString& name : m_shape.classNames)
         m_form.positiveClass->addItem(tr("%1 vs rest").arg(name), name);
     const auto& positive = m_settings.preprocess.positiveClass;

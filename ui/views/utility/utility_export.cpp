@@ -1,4 +1,5 @@
 #include "ui/views/utility/utility_export.h"
+#include "ui/views/utility/utility_settings_json.h"
 
 #include "ui/session/session_json.h"
 
@@ -66,7 +67,7 @@ QByteArray sidecarJson(const Session& session, const UtilityState& state, const 
         e["data"] = data;
     }
     e["guarantee_at_max_eps"] = core::guaranteeJson(state.guaranteeAtMax);
-    e["results"] = results(session.utility, state);
+    e["results"] = results(utilitySettingsOf(session), state);
     j["export"] = e;
     return QByteArray::fromStdString(j.dump(2) + "\n");
 }

@@ -1,5 +1,7 @@
 #include "ui/views/utility/utility_settings_json.h"
 
+#include "ui/session/session.h"
+
 #include "ui/session/session_json.h"
 
 namespace elab::ui::detail {
@@ -62,3 +64,16 @@ UtilitySettings utilitySettingsFromJson(const Json& j) {
 }
 
 } // namespace elab::ui::detail
+
+namespace elab::ui {
+
+UtilitySettings utilitySettingsOf(const Session& session) {
+    const nlohmann::json block = session.settingsBlock(QStringLiteral("utility"));
+    return block.is_null() ? UtilitySettings{} : detail::utilitySettingsFromJson(block);
+}
+
+void storeUtilitySettings(Session& session, const UtilitySettings& settings) {
+    session.setSettingsBlock(QStringLiteral("utility"), detail::toJson(settings));
+}
+
+} // namespace elab::ui

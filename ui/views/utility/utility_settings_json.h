@@ -12,3 +12,12 @@ nlohmann::ordered_json toJson(const UtilitySettings& s);
 UtilitySettings utilitySettingsFromJson(const nlohmann::json& j);
 
 } // namespace elab::ui::detail
+
+namespace elab::ui {
+
+struct Session;
+/// The view's settings in session (its "utility" block), or the defaults when it has none.
+UtilitySettings utilitySettingsOf(const Session& session);
+void storeUtilitySettings(Session& session, const UtilitySettings& settings);
+
+} // namespace elab::ui::detail

@@ -50,8 +50,8 @@ void UtilityTab::applyStartOptions(const StartOptions& options) {
     m_view->applySettings(settings);
 }
 
-void UtilityTab::saveSettings(Session& session) const { session.utility = m_view->composedSettings(); }
-void UtilityTab::restoreSettings(const Session& session) { m_view->applySettings(session.utility); }
+void UtilityTab::saveSettings(Session& session) const { storeUtilitySettings(session, m_view->composedSettings()); }
+void UtilityTab::restoreSettings(const Session& session) { m_view->applySettings(utilitySettingsOf(session)); }
 
 QList<ViewFigure> UtilityTab::figures() const {
     const UtilityController* controller = m_controller;
@@ -68,9 +68,9 @@ ViewType utilityViewType() {
     type.title = QObject::tr("Utility vs ε");
     type.hasFigures = true;
     type.create = [](QWidget* parent, ViewHost& host) { return std::make_unique<UtilityTab>(parent, host); };
-    type.writeSettings = [](const Session& s) { return detail::toJson(s.utility); };
-    type.readSettings = [](const nlohmann::json& j, Session& s) { s.utility = detail::utilitySettingsFromJson(j); };
-    type.settingsRequired = true;
+    keepSettingsInSession(type, [](const nlohmann::json& j) { (void)detail::utilitySettingsFromJson(j); });
+    // Kept as the view writes it (its key order), so that a block read back compares equal.
+    type.readSettings = [](const nlohmann::json& j, Session& s) { storeUtilitySettings(s, detail::utilitySettingsFromJson(j)); };
     return type;
 }
 
