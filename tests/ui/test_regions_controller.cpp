@@ -107,6 +107,7 @@ private slots:
         c.setCurrentEps(0.3, true); // starts an evaluation of the old plane now …
         RegionsSettings s = small();
         s.quadratic = true;
+        s.currentEps = 0.3; // the view sends the slider's ε with every change
         c.setSettings(s); // … which the new plane (one frame later) supersedes, or which finished first
         QVERIFY(waitIdle(c));
         QCOMPARE(prepared.count(), 1);

@@ -107,6 +107,7 @@ private slots:
             QCOMPARE(s.featureB, 1);
             QCOMPARE(s.quadratic, std::string(name) == "xor" || std::string(name) == "circles");
             QVERIFY(s.preprocess.intercept);
+            QVERIFY(!s.preprocess.standardise);
         }
         const std::pair<const char*, std::pair<const char*, const char*>> pairs[] = {
             {"iris", {"petal_length_cm", "petal_width_cm"}},
@@ -119,6 +120,7 @@ private slots:
             QCOMPARE(d.featureName(s.featureA), std::string(features.first));
             QCOMPARE(d.featureName(s.featureB), std::string(features.second));
             QVERIFY(!s.quadratic);
+            QVERIFY(s.preprocess.standardise); // physical units: clipping alone squashes the rows
         }
     }
 

@@ -18,7 +18,7 @@ namespace {
 
 constexpr double kFullOpacity = 0.55;  // a cell all draws agree on: points stay readable on it
 constexpr double kFaintOpacity = 0.05; // the draws split evenly
-constexpr double kMapOpacity = 0.9;    // the agreement map
+constexpr double kMapOpacity = 0.8;    // the agreement map: the grid shows through faintly
 constexpr double kPointSize = 7.0;
 constexpr double kRingSize = 15.0;
 const QColor kDrawLine(60, 60, 60, 110);
@@ -103,7 +103,7 @@ QString footnote(const RegionsSettings& s, const RegionsState& state, const QStr
     QStringList parts;
     parts << QStringLiteral("Dots: training rows; small rings: test rows; large red rings: misclassified by most "
                             "draws; thin grey lines: each draw's boundary; dashed: the non-private boundary.");
-    parts << QStringLiteral("%1, %2: %3, %4 draws, seed %5, grid %6².")
+    parts << QStringLiteral("%1, %2: %3, %4 draws, seed %5, grid %6 × %6.")
                  .arg(datasetName, mechanismName(s.mechanism.kind), regionsFillTitle(s.fill).toLower())
                  .arg(s.draws)
                  .arg(s.seed)
@@ -199,14 +199,15 @@ charts::ChartData buildRegionsChart(const RegionsSettings& s, const RegionsState
                   QStringLiteral("non-private boundary"));
     addPoints(chart, QStringLiteral("train"), problem->trainPoints(), problem->trainClass(), problem->classNames(), false);
     addPoints(chart, QStringLiteral("test"), problem->testPoints(), problem->testClass(), problem->classNames(), true);
-    SeriesData wrong = charts::makeSeries(QStringLiteral("misclassified"), QStringLiteral("misclassified by most draws"),
+    // At ε = ∞ the fractions are the non-private model's own mistakes (0 or 1).
+    SeriesData wrong = charts::makeSeries(QStringLiteral("misclassified"),
+                                          r->draws.empty() ? QStringLiteral("misclassified (non-private)")
+                                                           : QStringLiteral("misclassified by most draws"),
                                           SeriesKind::Points, misclassifiedColor());
     wrong.width = kRingSize;
     wrong.hollow = true;
-    if (!r->draws.empty()) {
-        addMisclassified(wrong.points, problem->trainPoints(), r->trainMisclassified);
-        addMisclassified(wrong.points, problem->testPoints(), r->testMisclassified);
-    }
+    addMisclassified(wrong.points, problem->trainPoints(), r->trainMisclassified);
+    addMisclassified(wrong.points, problem->testPoints(), r->testMisclassified);
     chart.series << wrong;
     return chart;
 }

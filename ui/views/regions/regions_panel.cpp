@@ -85,6 +85,10 @@ void RegionsPanel::buildForm() {
     m_fill = combo(box, "fillCombo");
     for (RegionsFill fill : {RegionsFill::Majority, RegionsFill::Draw, RegionsFill::Agreement})
         m_fill->addItem(regionsFillTitle(fill), int(fill));
+    m_fill->setToolTip(tr("Agreement-shaded majority: each cell in the colour of the class most draws predict, "
+                          "fainter where the draws disagree. Draw k: the regions of one draw, a model the "
+                          "mechanism could have released. Agreement map: the share of draws voting with the "
+                          "majority, on a colour scale."));
     m_form->addRow(tr("Fill"), m_fill);
     m_fillDraw = new QSpinBox(box);
     m_fillDraw->setObjectName(QStringLiteral("fillDrawSpin"));
@@ -165,6 +169,7 @@ void RegionsPanel::setDataset(const core::Dataset& d) {
     }
     m_applying = false;
     adaptRegionsToDataset(m_settings, d);
+    m_mechanism->setSettings(mechanismPart(m_settings)); // standardising is part of the teaching plane
     QStringList classes;
     for (const std::string& name : d.targets.classNames)
         classes << QString::fromStdString(name);

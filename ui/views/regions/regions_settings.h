@@ -54,8 +54,8 @@ struct RegionsSettings {
     bool operator==(const RegionsSettings& other) const;
 };
 
-/// The teaching defaults for dataset (README, "Decision regions"): the plane and whether it
-/// needs the quadratic expansion; the other settings are kept.
+/// The teaching defaults for dataset (README, "Decision regions"): the plane, whether it needs
+/// the quadratic expansion and whether it is standardised; the other settings are kept.
 void adaptRegionsToDataset(RegionsSettings& settings, const core::Dataset& dataset);
 
 } // namespace elab::ui

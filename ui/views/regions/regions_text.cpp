@@ -23,8 +23,8 @@ int mostlyMisclassified(const Eigen::VectorXd& fractions) {
 
 QString regionsFillTitle(RegionsFill fill) {
     switch (fill) {
-    case RegionsFill::Majority: return tr("Majority class, shaded by agreement");
-    case RegionsFill::Draw: return tr("One draw's regions");
+    case RegionsFill::Majority: return tr("Agreement-shaded majority");
+    case RegionsFill::Draw: return tr("Draw k");
     case RegionsFill::Agreement: return tr("Agreement map");
     }
     return {};
@@ -52,9 +52,9 @@ QStringList regionsReadoutLines(const RegionsSettings& settings, const RegionsSt
     if (!r)
         return lines;
     const int draws = static_cast<int>(r->draws.size());
-    QString grid = tr("grid %1²").arg(state.shownGrid());
+    QString grid = tr("grid %1 × %1").arg(state.shownGrid());
     if (state.preview())
-        grid = tr("grid %1² while dragging (%2² on release)").arg(state.shownGrid()).arg(settings.gridSize);
+        grid = tr("grid %1 × %1 while dragging (%2 × %2 on release)").arg(state.shownGrid()).arg(settings.gridSize);
     lines << (draws > 0 ? tr("%1 · %2 draws · %3").arg(regionsEpsText(r->eps)).arg(draws).arg(grid)
                         : tr("%1 · %2").arg(regionsEpsText(r->eps), grid));
     const bool test = std::isfinite(r->nonPrivate.testAccuracy);
@@ -63,13 +63,21 @@ QStringList regionsReadoutLines(const RegionsSettings& settings, const RegionsSt
         if (test)
             lines << tr("Test accuracy: %1 ± %2").arg(accuracy(r->testAccuracyMean), accuracy(r->testAccuracySd));
         lines << tr("(mean ± sd over the %1 draws)").arg(draws);
+        if (settings.fill == RegionsFill::Draw && settings.fillDraw < draws) {
+            const core::RegionsModel& shown = r->draws[static_cast<std::size_t>(settings.fillDraw)];
+            lines << (test ? tr("Draw %1: train %2, test %3")
+                                 .arg(settings.fillDraw + 1)
+                                 .arg(accuracy(shown.trainAccuracy), accuracy(shown.testAccuracy))
+                           : tr("Draw %1: train %2").arg(settings.fillDraw + 1).arg(accuracy(shown.trainAccuracy)));
+        }
     }
     lines << (test ? tr("Non-private: train %1, test %2")
                          .arg(accuracy(r->nonPrivate.trainAccuracy), accuracy(r->nonPrivate.testAccuracy))
                    : tr("Non-private: train %1").arg(accuracy(r->nonPrivate.trainAccuracy)));
-    if (draws > 0) {
+    {
         const auto& trainPoints = state.resultProblem->trainPoints();
-        QString wrong = tr("Misclassified by most draws: %1 of %2 training rows")
+        QString wrong = (draws > 0 ? tr("Misclassified by most draws: %1 of %2 training rows")
+                                   : tr("Misclassified: %1 of %2 training rows"))
                             .arg(mostlyMisclassified(r->trainMisclassified))
                             .arg(trainPoints.rows());
         if (test)
