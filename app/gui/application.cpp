@@ -35,7 +35,6 @@ int runApplication(const AppOptions& options) {
         job.screenshot = options.screenshot;
         job.exports = options.exports;
         job.dpi = options.dpi;
-        job.view = options.view;
         batch = std::make_unique<BatchRunner>(&window, job);
     }
     window.show();

@@ -202,7 +202,6 @@ private slots:
         for (const ViewType& type : viewCatalog()) {
             MainWindow w;
             BatchJob job;
-            job.view = type.id;
             job.screenshot = m_dir.filePath(QStringLiteral("batch-%1.png").arg(type.id));
             if (type.hasFigures)
                 job.exports << m_dir.filePath(QStringLiteral("batch-%1.svg").arg(type.id));

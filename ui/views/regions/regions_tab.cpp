@@ -27,6 +27,8 @@ QWidget* RegionsTab::sidePanel() { return m_panel; }
 ComputeControllerBase* RegionsTab::controller() { return m_controller; }
 
 void RegionsTab::prepareDataset(const LoadedDataset& loaded) {
+    // Kept now: a session shows this tab (becameCurrent) before setDataset() is called.
+    m_shown = loaded.data;
     m_panel->setDataset(*loaded.data); // its teaching plane; a session's settings come after
     m_view->setDatasetName(QString::fromStdString(loaded.data->name));
 }
