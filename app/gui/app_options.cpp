@@ -3,6 +3,7 @@
 #include "ui/views/view_catalog.h"
 
 #include "core/data/builtin_catalog.h"
+#include "core/learner/mechanism_catalog.h"
 #include "core/privacy/mechanism.h"
 
 #include <QCommandLineParser>
@@ -40,6 +41,21 @@ std::optional<core::MissingPolicy> parseMissingPolicy(const QString& text) {
     return core::fromOptionName(core::missingPolicyNames(), text.toStdString());
 }
 
+/// "nonprivate, objpert-gauss, …": the mechanisms of the catalog, in menu order.
+QString mechanismNames() {
+    QStringList names;
+    for (const core::MechanismInfo& info : core::mechanismCatalog())
+        names << QString::fromLatin1(core::toString(info.kind));
+    return names.join(QStringLiteral(", "));
+}
+
+bool inCatalog(const std::string& name) {
+    for (const core::MechanismInfo& info : core::mechanismCatalog())
+        if (name == core::toString(info.kind))
+            return true;
+    return false;
+}
+
 std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exitCode) {
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -75,8 +91,8 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
         QStringLiteral("WxH"), QStringLiteral("1400x900"));
     const QCommandLineOption mechanism(
         QStringLiteral("mechanism"),
-        QCoreApplication::translate("main", "Mechanism of the utility view: nonprivate, objpert-gauss "
-                                            "(default), objpert-pure, outpert-pure, outpert-gauss."),
+        QCoreApplication::translate("main", "Mechanism of the views that train one (default objpert-gauss): %1.")
+            .arg(mechanismNames()),
         QStringLiteral("M"));
     const QCommandLineOption session(
         QStringLiteral("session"),
@@ -94,7 +110,7 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
                                  QCoreApplication::translate("main", "PNG export resolution (default 150)."),
                                  QStringLiteral("N"), QStringLiteral("150"));
     const QCommandLineOption eps(QStringLiteral("eps"),
-                                 QCoreApplication::translate("main", "ε of the slider (a number > 0, or inf)."),
+                                 QCoreApplication::translate("main", "ε of the views' sliders (a number > 0, or inf)."),
                                  QStringLiteral("E"));
     const QCommandLineOption target(QStringLiteral("target"),
                                     QCoreApplication::translate("main", "Target utility."), QStringLiteral("U"));
@@ -148,12 +164,8 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
     };
     if (parser.isSet(mechanism)) {
         options.mechanism = parser.value(mechanism);
-        try {
-            core::mechanismKindFromString(options.mechanism.toStdString());
-        } catch (const std::exception&) {
-            return reject(QStringLiteral("bad --mechanism '%1' (nonprivate, objpert-gauss, objpert-pure, "
-                                         "outpert-pure or outpert-gauss)").arg(options.mechanism));
-        }
+        if (!inCatalog(options.mechanism.toStdString()))
+            return reject(QStringLiteral("bad --mechanism '%1' (%2)").arg(options.mechanism, mechanismNames()));
     }
     options.session = parser.value(session);
     options.view = parser.value(view);

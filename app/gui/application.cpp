@@ -4,7 +4,6 @@
 #include "ui/shell/main_window.h"
 #include "app/gui/batch_runner.h"
 #include "ui/session/session_actions.h"
-#include "ui/views/utility/utility_view.h"
 
 #include <QApplication>
 #include <QStyleFactory>
@@ -36,7 +35,6 @@ int runApplication(const AppOptions& options) {
         job.screenshot = options.screenshot;
         job.exports = options.exports;
         job.dpi = options.dpi;
-        job.view = options.view;
         batch = std::make_unique<BatchRunner>(&window, job);
     }
     window.show();
@@ -47,14 +45,13 @@ int runApplication(const AppOptions& options) {
     if (!options.session.isEmpty() && batch)
         return 1; // the session was rejected (message printed); nothing to compute
 
-    UtilitySettings settings = window.utilityView()->composedSettings();
+    StartOptions start;
     if (!options.mechanism.isEmpty())
-        settings.mechanism.kind = core::mechanismKindFromString(options.mechanism.toStdString());
-    if (options.eps)
-        settings.currentEps = *options.eps;
-    if (options.target)
-        settings.target = options.target;
-    window.utilityView()->applySettings(settings);
+        start.mechanism = core::mechanismKindFromString(options.mechanism.toStdString());
+    start.eps = options.eps;
+    start.target = options.target;
+    for (const auto& view : window.views())
+        view->applyStartOptions(start);
 
     LoadRequest request;
     request.spec = options.data;

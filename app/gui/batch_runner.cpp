@@ -50,7 +50,7 @@ BatchRunner::BatchRunner(MainWindow* window, BatchJob job, QObject* parent)
         const QString id = window->viewType(i).id;
         connect(controller, &ComputeControllerBase::idle, this, &BatchRunner::checkDone);
         connect(controller, &ComputeControllerBase::failed, this, [this, id](const QString& message) {
-            if (id != m_job.view)
+            if (id != m_window->currentView())
                 return;
             std::fprintf(stderr, "epsilonlab: %s view: %s\n", qPrintable(id), qPrintable(message));
             finish(1);
@@ -72,7 +72,9 @@ void BatchRunner::onDatasetShown() {
 void BatchRunner::checkDone() {
     if (!m_shown || m_done)
         return;
-    if (View* view = m_window->view(m_job.view); view && view->controller()) {
+    // The view shown: the one exported and captured (a view without a controller, like
+    // "data", waits for nothing).
+    if (View* view = m_window->view(m_window->currentView()); view && view->controller()) {
         if (view->controller()->isBusy() || !view->complete())
             return; // idle() fires again when the rest has finished
     }

@@ -1,8 +1,9 @@
 #pragma once
 // Batch mode of the GUI (--screenshot, --export): once the window shows the requested
-// dataset (and a session's settings, if one was given) and the chosen view's computation
-// has run to completion (View::complete, its controller idle), write the files, print their paths and quit the event loop with 0 — or 1
-// when loading, computing or writing failed, 3 on timeout. GUI thread only.
+// dataset (and a session's settings, if one was given) and the computation of the view shown
+// (--view, or the session's view) has run to completion (View::complete, its controller idle),
+// write the files, print their paths and quit the event loop with 0 — or 1 when loading,
+// computing or writing failed, 3 on timeout. GUI thread only.
 
 #include <QObject>
 #include <QString>
@@ -16,9 +17,6 @@ struct BatchJob {
     QString screenshot;  ///< window PNG, or empty
     QStringList exports; ///< figures (.png/.svg/.pdf), each with .csv and .json beside it
     int dpi = 150;
-    /// The view whose computation must run to completion (its id; a view without a
-    /// controller, like "data", waits for nothing).
-    QString view = QStringLiteral("utility");
 };
 
 class BatchRunner : public QObject {

@@ -4,6 +4,7 @@
 #include "app/gui/application.h"
 
 #include <QApplication>
+#include <QStringList>
 
 int main(int argc, char* argv[]) {
     int exitCode = 0;
@@ -14,9 +15,14 @@ int main(int argc, char* argv[]) {
         elab::ui::parseAppOptions(QCoreApplication::arguments(), &exitCode);
         return exitCode;
     }
+    // Our arguments as given: QGuiApplication takes "-session ID" (and "--session ID") for the
+    // X11 session manager out of argv, which would swallow --session FILE.
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
     QApplication app(argc, argv);
     elab::ui::initialiseApplication();
-    const auto options = elab::ui::parseAppOptions(QApplication::arguments(), &exitCode);
+    const auto options = elab::ui::parseAppOptions(arguments, &exitCode);
     if (!options)
         return exitCode;
     return elab::ui::runApplication(*options);

@@ -21,6 +21,7 @@ nlohmann::ordered_json numberOrNull(double v);
 
 /// [{step, detail, leaks_privacy}]: what was done to d, in order (docs/MATH.md §1).
 nlohmann::ordered_json processingLogJson(const Dataset& d);
+/// The same for a log of steps (e.g. a decision-regions plane's).
 nlohmann::ordered_json processingLogJson(const std::vector<ProcessingStep>& steps);
 
 /// {name, path, sha256, rows, features, task, processing}: the provenance of d.

@@ -11,11 +11,16 @@
 // and setSliderPosition every 16 ms, as a mouse drag does, then release and wait until idle;
 // also the synchronous cost of each drag step: the instant estimate and the chart update),
 // and the same drag while a sweep runs (a new seed). Start to first frame is measured once
-// (main() → first paint of the window completed).
+// (main() → first paint of the window completed). On the Decision regions tab (issue 11): the
+// same drag of its ε slider, each step re-evaluating the regions on a worker and redrawing the
+// raster, boundaries, points and readout on the GUI thread; reported with the pictures drawn
+// during the drag and the evaluation time per step.
 //
 // Usage: bench_gui_stall [--reps N] [SPEC ...]   (SPEC: builtin:NAME or a file path;
 // default builtin:breast_cancer and Adult a9a from ../shared/datasets/adult if present; the
-// environment variable EPSILONLAB_STALL_DATA, comma-separated, replaces the default).
+// environment variable EPSILONLAB_STALL_DATA, comma-separated, replaces the default). The
+// regions tab is dragged on builtin:moons?rows=5000 and builtin:penguins
+// (EPSILONLAB_STALL_REGIONS_DATA, comma-separated, replaces them).
 // Writes bench_gui_stall.json in the working directory and appends JSON lines to
 // EPSILONLAB_BENCH_OUT. QT_QPA_PLATFORM defaults to offscreen.
 
@@ -23,6 +28,9 @@
 #include "ui/dataset/load_request.h"
 #include "ui/views/utility/utility_controller.h"
 #include "ui/shell/main_window.h"
+#include "ui/views/regions/regions_controller.h"
+#include "ui/views/regions/regions_tab.h"
+#include "ui/views/regions/regions_view.h"
 #include "ui/views/utility/eps_slider.h"
 #include "ui/views/utility/utility_view.h"
 
@@ -507,6 +515,53 @@ int main(int argc, char** argv) {
             ok = waitFor(controller, &UtilityController::idle, kTimeout, idle);
             end(QStringLiteral("sweep+drag"), name, rep, start, ok, steps);
             spin(200);
+        }
+    }
+
+    // (5) The Decision regions tab: a drag of its slider across the range, release, until idle.
+    QStringList regionSpecs = qEnvironmentVariable("EPSILONLAB_STALL_REGIONS_DATA").split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (regionSpecs.isEmpty())
+        regionSpecs << QStringLiteral("builtin:moons?rows=5000") << QStringLiteral("builtin:penguins");
+    RegionsTab* regions = window.view<RegionsTab>();
+    RegionsController* rc = regions->regionsController();
+    QSlider* regionsSlider = regions->view()->slider()->slider();
+    auto regionsIdle = [&] { return !rc->isBusy() && rc->upToDate(); };
+    int pictures = 0;
+    std::vector<double> evaluationMs;
+    QObject::connect(regions->view(), &RegionsView::redrawn, &app, [&] {
+        ++pictures;
+        evaluationMs.push_back(rc->state().evaluationMs);
+    });
+    window.showView(QStringLiteral("regions"));
+    for (const QString& spec : regionSpecs) {
+        const QString name = shortName(spec);
+        LoadRequest request;
+        request.spec = spec;
+        auto start = begin();
+        window.load(request);
+        bool ok = waitFor(&window, &MainWindow::datasetShown, kTimeout);
+        ok = ok && waitFor(rc, &RegionsController::idle, kTimeout, regionsIdle);
+        end(QStringLiteral("regions open"), name, 0, start, ok);
+        // The utility view computes its sweep for every dataset: let it finish first.
+        ok = ok && waitFor(controller, &UtilityController::idle, kTimeout, idle);
+        if (!ok)
+            return 1;
+        for (int rep = 1; rep <= reps; ++rep) {
+            spin(200);
+            pictures = 0;
+            evaluationMs.clear();
+            start = begin();
+            const bool up = rep % 2 == 1;
+            std::vector<double> steps = drag(regionsSlider, up ? 0 : sweepEnd, up ? sweepEnd : 0, 3000);
+            ok = waitFor(rc, &RegionsController::idle, kTimeout, regionsIdle);
+            end(QStringLiteral("regions drag"), name, rep, start, ok, steps);
+            const Stats eval = statsOf(evaluationMs);
+            std::printf("      regions: %d pictures drawn during the drag and after release; evaluation at the full "
+                        "grid %.1f ms median, %.1f ms worst (%s)\n",
+                        pictures, eval.median, eval.worst,
+                        rc->state().evaluationMs > RegionsController::kLiveBudgetMs ? "drag steps on the coarse grid"
+                                                                                     : "every step on the full grid");
+            std::fflush(stdout);
         }
     }
 

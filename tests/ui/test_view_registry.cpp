@@ -10,6 +10,7 @@
 #include "ui/jobs/compute_controller.h"
 #include "ui/session/session_actions.h"
 #include "ui/shell/main_window.h"
+#include "ui/views/regions/regions_settings_json.h"
 #include "ui/views/stability/stability_settings_json.h"
 #include "ui/views/utility/utility_settings_json.h"
 #include "ui/views/view_catalog.h"
@@ -51,6 +52,12 @@ Session smallSession() {
     st.stabilitySamples = 2;
     st.seed = 29;
     ui::storeStabilitySettings(s, st);
+    ui::RegionsSettings r;
+    r.draws = 3;
+    r.gridSize = 64;
+    r.seed = 31;
+    r.currentEps = 0.5;
+    ui::storeRegionsSettings(s, r);
     return s;
 }
 
@@ -195,7 +202,6 @@ private slots:
         for (const ViewType& type : viewCatalog()) {
             MainWindow w;
             BatchJob job;
-            job.view = type.id;
             job.screenshot = m_dir.filePath(QStringLiteral("batch-%1.png").arg(type.id));
             if (type.hasFigures)
                 job.exports << m_dir.filePath(QStringLiteral("batch-%1.svg").arg(type.id));

@@ -2,6 +2,7 @@
 
 #include "ui/charts/chart_geometry.h"
 #include "ui/charts/chart_style.h"
+#include "ui/charts/raster_item.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -26,6 +27,7 @@ const QColor kAxisLine(0x80, 0x80, 0x80);
 const QColor kText(0x20, 0x20, 0x20);
 // A marker of two pixels is invisible; SeriesData::width defaults to a pen width.
 constexpr double kMinMarkerSize = 5.0;
+constexpr double kRingWidth = 1.6;
 constexpr double kLogSlack = 1e-9;
 constexpr double kBandLegendAlpha = 0.45;
 constexpr int kMaxBottomLegendEntries = 5;
@@ -108,10 +110,17 @@ void applyLook(const SeriesItems& items, const SeriesData& series, int index) {
     } else if (auto* scatter = qobject_cast<QScatterSeries*>(items.series)) {
         scatter->setMarkerShape(QScatterSeries::MarkerShapeCircle);
         scatter->setMarkerSize(std::max(series.width, kMinMarkerSize));
-        scatter->setColor(colour);
-        QColor border(Qt::white);
-        border.setAlpha(colour.alpha());
-        scatter->setBorderColor(border);
+        if (series.hollow) {
+            scatter->setColor(Qt::transparent);
+            QPen ring(colour);
+            ring.setWidthF(kRingWidth);
+            scatter->setPen(ring);
+        } else {
+            scatter->setColor(colour);
+            QColor border(Qt::white);
+            border.setAlpha(colour.alpha());
+            scatter->setBorderColor(border);
+        }
     } else if (auto* line = qobject_cast<QLineSeries*>(items.series)) {
         QPen pen(colour);
         pen.setWidthF(series.width);
@@ -193,6 +202,7 @@ SeriesItems createSeries(const SeriesData& series) {
 QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFont& font) {
     removeEverything(chart);
     applyChartStyle(chart);
+    chart->setMargins(chart->margins() + overlayMargins(data, font));
     chart->setDropShadowEnabled(false);
     chart->setTitleBrush(kText);
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -244,6 +254,7 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
     }
     updateLegend(chart, items, data);
     setChartFonts(chart, font);
+    setChartOverlays(chart, data);
     return items;
 }
 
@@ -270,6 +281,7 @@ void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartDa
     }
     if (lookChanged)
         updateLegend(chart, items, data);
+    setChartOverlays(chart, data);
 }
 
 void setChartFonts(QChart* chart, const QFont& font) {

@@ -11,17 +11,6 @@ struct ChartCsv {
     Q_DECLARE_TR_FUNCTIONS(ChartCsv)
 };
 
-QString number(double value) { return QString::asprintf("%.17g", value); }
-
-QString field(const QString& text) {
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
-        !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')))
-        return text;
-    QString quoted = text;
-    quoted.replace(QLatin1Char('"'), QLatin1String("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
 void appendRow(QString& out, const QString& prefix, const QString& x, const QString& y,
                const QString& upper) {
     out += prefix;
@@ -33,7 +22,21 @@ void appendRow(QString& out, const QString& prefix, const QString& x, const QStr
     out += QLatin1Char('\n');
 }
 
+QString number(double value) { return csvNumber(value); }
+QString field(const QString& text) { return csvField(text); }
+
 } // namespace
+
+QString csvNumber(double value) { return QString::asprintf("%.17g", value); }
+
+QString csvField(const QString& text) {
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+        !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')))
+        return text;
+    QString quoted = text;
+    quoted.replace(QLatin1Char('"'), QLatin1String("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
 
 QString csvKindName(SeriesKind kind) {
     switch (kind) {

@@ -14,6 +14,11 @@
 
 namespace elab::ui::charts {
 
+/// A number as the CSV writers print it: %.17g (reads back exactly).
+QString csvNumber(double value);
+/// A text field, quoted as RFC 4180 says when it holds a comma, quote or line break.
+QString csvField(const QString& text);
+
 /// "line", "band", "points", "horizontal_line", "vertical_line".
 QString csvKindName(SeriesKind kind);
 

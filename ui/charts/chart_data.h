@@ -1,11 +1,12 @@
 #pragma once
-// What a chart shows, as a plain value: the utility view (issue 4) and the stability view
-// (issue 5) describe their figures with it; ChartView draws it live and chart_export draws
-// the same value onto any export device (one paint routine, docs/STYLE.md §7). Built on
-// any thread, drawn on the GUI thread. No Qt Charts types here, so views outside
+// What a chart shows, as a plain value: the utility view (issue 4), the stability view
+// (issue 5) and the decision regions (issue 11) describe their figures with it; ChartView
+// draws it live and chart_export draws the same value onto any export device (one paint
+// routine, docs/STYLE.md §7). Built on any thread, drawn on the GUI thread. No Qt Charts types here, so views outside
 // ui/charts/ can fill it in.
 
 #include <QColor>
+#include <QImage>
 #include <QPointF>
 #include <QString>
 #include <QVector>
@@ -33,6 +34,8 @@ struct SeriesData {
     double width = 2.0;           ///< pen width (Points: marker size)
     /// Drawn faded (stale or preview results shown while fresh ones are computed).
     bool dimmed = false;
+    /// Points only: rings — the colour as the outline (width: marker size), no fill.
+    bool hollow = false;
     /// Identifies the series across updates ("measured", "estimate:1:inverse-eps"); the
     /// live view reuses the Qt series whose key matches and only replace()s its points.
     QString key;
@@ -48,6 +51,23 @@ inline SeriesData makeSeries(const QString& key, const QString& name, SeriesKind
     return s;
 }
 
+/// A picture under every series (Qt Charts has no image series), e.g. a classifier's regions on
+/// a grid: the image stretched over the data rectangle [x0, x1] × [y0, y1], row 0 at y1 (the
+/// top). Drawn in the plot area only, moved with the axes; exports keep it an image under the
+/// vector series (ui/charts/raster_item.h).
+struct RasterData {
+    QImage image; ///< null: no raster
+    double x0 = 0.0, x1 = 1.0, y0 = 0.0, y1 = 1.0;
+};
+
+/// A sequential colour scale drawn as a bar right of the plot area: what a raster's colours
+/// mean (ui/charts/raster_item.h).
+struct ColorScale {
+    QString title;
+    QVector<QColor> colors; ///< evenly spaced stops from min to max; empty: no bar
+    double min = 0.0, max = 1.0;
+};
+
 struct ChartData {
     QString title;
     QString xTitle;
@@ -60,6 +80,8 @@ struct ChartData {
     double yMin = std::numeric_limits<double>::quiet_NaN();
     double yMax = std::numeric_limits<double>::quiet_NaN();
     QVector<SeriesData> series;       ///< drawn in order (later on top)
+    RasterData raster;                ///< under the series; null image: none
+    ColorScale colorScale;            ///< beside the plot area; no colours: none
     /// Small text under the plot area in exports (e.g. the privacy guarantee and seed).
     QString footnote;
 };

@@ -1,6 +1,7 @@
 #include "ui/charts/chart_export.h"
 
 #include "ui/charts/chart_builder.h"
+#include "ui/charts/raster_item.h"
 
 #include <QChart>
 #include <QClipboard>
@@ -107,7 +108,7 @@ void paintChart(const ChartData& data, QPainter& painter, const QRectF& target) 
     auto* chart = new QChart;
     scene.addItem(chart);
     buildChart(chart, data, exportFont(kTextPx));
-    chart->setMargins(QMargins(8, 8, 16, 4));
+    chart->setMargins(QMargins(8, 8, 16, 4) + overlayMargins(data, exportFont(kTextPx)));
     chart->setBackgroundPen(Qt::NoPen);
     chart->setBackgroundBrush(Qt::white);
     chart->setGeometry(QRectF(QPointF(0, 0), chartSize));

@@ -13,6 +13,9 @@ namespace {
 // Okabe & Ito (2008), "Color Universal Design"; yellow last, it is faint on white.
 constexpr std::array<QRgb, 8> kPalette = {0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7,
                                           0xE69F00, 0x56B4E9, 0x000000, 0xF0E442};
+// Viridis (van der Walt & Smith, matplotlib) at t = 0, 1/8, …, 1.
+constexpr std::array<QRgb, 9> kViridis = {0x440154, 0x472D7B, 0x3B528B, 0x2C728E, 0x21918C,
+                                          0x28AE80, 0x5EC962, 0xADDC30, 0xFDE725};
 constexpr double kDimmedAlpha = 0.35;
 constexpr double kBandAlpha = 0.18;
 constexpr double kMargin = 0.05;
@@ -41,6 +44,15 @@ std::pair<QList<QPointF>, QList<QPointF>> bandEdges(const SeriesData& series, bo
 QColor paletteColor(int index) {
     const auto n = static_cast<int>(kPalette.size());
     return QColor::fromRgb(kPalette[static_cast<std::size_t>(((index % n) + n) % n)]);
+}
+
+QColor sequentialColor(double t) {
+    const double x = std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * static_cast<double>(kViridis.size() - 1);
+    const auto i = std::min(static_cast<std::size_t>(x), kViridis.size() - 2);
+    const double f = x - static_cast<double>(i);
+    const QColor a = QColor::fromRgb(kViridis[i]), b = QColor::fromRgb(kViridis[i + 1]);
+    auto mix = [f](int u, int v) { return static_cast<int>(std::lround(u + f * (v - u))); };
+    return QColor(mix(a.red(), b.red()), mix(a.green(), b.green()), mix(a.blue(), b.blue()));
 }
 
 QColor seriesColor(const SeriesData& series, int index) {
@@ -209,7 +221,8 @@ QList<QPointF> drawnUpper(const SeriesData& series, bool logX, bool logY) {
 }
 
 bool sameStructure(const ChartData& a, const ChartData& b) {
-    if (a.logX != b.logX || a.logY != b.logY || a.series.size() != b.series.size())
+    if (a.logX != b.logX || a.logY != b.logY || a.series.size() != b.series.size() ||
+        a.colorScale.colors.isEmpty() != b.colorScale.colors.isEmpty()) // a colour bar takes a margin
         return false;
     for (qsizetype i = 0; i < a.series.size(); ++i)
         if (a.series[i].key != b.series[i].key || a.series[i].kind != b.series[i].kind)
@@ -219,7 +232,7 @@ bool sameStructure(const ChartData& a, const ChartData& b) {
 
 bool sameLook(const SeriesData& a, const SeriesData& b) {
     return a.name == b.name && a.color == b.color && a.style == b.style && a.width == b.width &&
-           a.dimmed == b.dimmed;
+           a.dimmed == b.dimmed && a.hollow == b.hollow;
 }
 
 } // namespace elab::ui::charts

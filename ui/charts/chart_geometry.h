@@ -26,6 +26,9 @@ struct ValueTicks {
 
 /// Okabe–Ito colours (readable with every common colour-vision deficiency), cycled by index.
 QColor paletteColor(int index);
+/// A sequential scale for t in [0, 1] (viridis: perceptually uniform, readable with every
+/// common colour-vision deficiency and in grey): dark blue-purple at 0 to yellow at 1.
+QColor sequentialColor(double t);
 /// What series `index` is drawn in: its own colour or the palette's, faded when dimmed.
 QColor seriesColor(const SeriesData& series, int index);
 /// Fill of a band: the series colour, mostly transparent (more so when dimmed).
@@ -54,10 +57,10 @@ QList<QPointF> drawnPoints(const SeriesData& series, bool logX, AxisRange x, Axi
 /// Band only: the upper edge matching drawnPoints().
 QList<QPointF> drawnUpper(const SeriesData& series, bool logX, bool logY = false);
 
-/// Same number of series with the same keys and kinds in the same order, same axis type:
-/// the shown chart can be updated in place.
+/// Same number of series with the same keys and kinds in the same order, same axis type, a
+/// colour bar in both or neither: the shown chart can be updated in place.
 bool sameStructure(const ChartData& a, const ChartData& b);
-/// Same name, colour, pen and dimming: the Qt series need no new pen or brush.
+/// Same name, colour, pen, dimming and marker fill: the Qt series need no new pen or brush.
 bool sameLook(const SeriesData& a, const SeriesData& b);
 
 } // namespace elab::ui::charts

@@ -15,13 +15,23 @@ QString withSuffix(const QString& figurePath, const char* suffix) {
     return info.dir().filePath(info.completeBaseName() + QLatin1String(suffix));
 }
 
+bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 QString csvPathFor(const QString& figurePath) { return withSuffix(figurePath, ".csv"); }
 QString sidecarPathFor(const QString& figurePath) { return withSuffix(figurePath, ".json"); }
 
 QStringList writeFigure(const charts::ChartData& chart, const QByteArray& sidecar, const FigureExport& request,
-                        QString* error) {
+                        QString* error, const std::function<QByteArray()>& csvText) {
     QStringList written;
     QString problem;
     if (!charts::exportChart(chart, request.path, request.options, &problem)) {
@@ -32,7 +42,7 @@ QStringList writeFigure(const charts::ChartData& chart, const QByteArray& sideca
     written << request.path;
     if (request.withCsv) {
         const QString csv = csvPathFor(request.path);
-        if (!charts::writeChartCsv(chart, csv, &problem)) {
+        if (csvText ? !writeBytes(csv, csvText(), &problem) : !charts::writeChartCsv(chart, csv, &problem)) {
             if (error)
                 *error = problem;
             return written;
@@ -41,13 +51,8 @@ QStringList writeFigure(const charts::ChartData& chart, const QByteArray& sideca
     }
     if (request.withSidecar) {
         const QString json = sidecarPathFor(request.path);
-        QSaveFile file(json);
-        const QByteArray& bytes = sidecar;
-        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-            if (error)
-                *error = QStringLiteral("%1: %2").arg(json, file.errorString());
+        if (!writeBytes(json, sidecar, error))
             return written;
-        }
         written << json;
     }
     return written;

@@ -13,6 +13,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 namespace elab::ui {
 
 struct FigureExport {
@@ -26,10 +28,10 @@ struct FigureExport {
 QString csvPathFor(const QString& figurePath);
 QString sidecarPathFor(const QString& figurePath);
 
-/// Writes the figure and, as asked, the CSV and the sidecar (bytes as given). Returns the
-/// files written; on failure sets *error (naming the file) and returns what was written
-/// before it.
+/// Writes the figure and, as asked, the CSV (csv() if given, else the chart's series) and the
+/// sidecar (bytes as given). Returns the files written; on failure sets *error (naming the
+/// file) and returns what was written before it.
 QStringList writeFigure(const charts::ChartData& chart, const QByteArray& sidecar, const FigureExport& request,
-                        QString* error);
+                        QString* error, const std::function<QByteArray()>& csv = {});
 
 } // namespace elab::ui

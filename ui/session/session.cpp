@@ -32,6 +32,42 @@ Ordered sessionJson(const Session& session) {
     return j;
 }
 
+Ordered preprocessJson(const core::PreprocessOptions& p) {
+    return {{"norm", core::optionName(core::normPolicyNames(), p.norm)},
+            {"standardise", p.standardise},
+            {"intercept", p.intercept},
+            {"positive_class", p.positiveClass ? Ordered(*p.positiveClass) : Ordered()}};
+}
+
+core::PreprocessOptions preprocessFromJson(const Json& j, const std::string& path) {
+    core::PreprocessOptions p;
+    p.norm = parseOption(core::normPolicyNames(), path + ".norm", value<std::string>(j, path, "norm"));
+    p.standardise = value<bool>(j, path, "standardise");
+    p.intercept = value<bool>(j, path, "intercept");
+    if (!member(j, path, "positive_class").is_null())
+        p.positiveClass = value<std::string>(j, path, "positive_class");
+    return p;
+}
+
+Ordered mechanismJson(const core::MechanismSpec& m) {
+    return {{"kind", core::toString(m.kind)},
+            {"loss", core::toString(m.model.loss.kind())},
+            {"huber_width", m.model.loss.huberWidth()},
+            {"temperature", m.model.loss.temperature()},
+            {"lambda", m.model.lambda},
+            {"delta", m.privacy.delta}};
+}
+
+core::MechanismSpec mechanismFromJson(const Json& j, const std::string& path) {
+    core::MechanismSpec m;
+    m.kind = parseName(path + ".kind", value<std::string>(j, path, "kind"), core::mechanismKindFromString);
+    const core::LossKind loss = parseName(path + ".loss", value<std::string>(j, path, "loss"), core::lossKindFromString);
+    m.model.loss = core::Loss(loss, value<double>(j, path, "huber_width"), value<double>(j, path, "temperature"));
+    m.model.lambda = value<double>(j, path, "lambda");
+    m.privacy.delta = value<double>(j, path, "delta");
+    return m;
+}
+
 Ordered exportHeader(const QString& figureFile) {
     Ordered e;
     e["figure"] = QFileInfo(figureFile).fileName().toStdString();

@@ -4,6 +4,9 @@
 
 #include "ui/session/session.h"
 
+#include "core/data/preprocess.h"
+#include "core/privacy/mechanism.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -66,6 +69,22 @@ auto parseName(const std::string& field, const std::string& name, F parse) {
     }
 }
 
+
+/// The value of an option-name table called name; else fails naming field and the names.
+template <typename E>
+E parseOption(const core::OptionNames<E>& names, const std::string& field, const std::string& name) {
+    if (const auto v = core::fromOptionName(names, name))
+        return *v;
+    fail(field, "unknown value '" + name + "' (" + core::joinedOptionNames(names) + ")");
+}
+
+// The blocks several views' settings share, written and read the same way everywhere:
+// {"norm", "standardise", "intercept", "positive_class"} and
+// {"kind", "loss", "huber_width", "temperature", "lambda", "delta"}; path names the block.
+Ordered preprocessJson(const core::PreprocessOptions& p);
+core::PreprocessOptions preprocessFromJson(const Json& j, const std::string& path);
+Ordered mechanismJson(const core::MechanismSpec& m);
+core::MechanismSpec mechanismFromJson(const Json& j, const std::string& path);
 
 nlohmann::ordered_json sessionJson(const Session& session);
 

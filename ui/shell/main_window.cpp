@@ -153,11 +153,18 @@ void MainWindow::syncCurrentView() {
     View* shown = currentViewObject();
     if (!shown)
         return;
-    // A side panel shows with its view, and with a view that has no form of its own.
-    const bool othersToo = !shown->sidePanel() && !shown->hidesSidePanels();
+    // A side panel shows with its view; a view with no form of its own keeps the panel of the
+    // view shown last that had one (at first: the first such view).
+    if (shown->sidePanel())
+        m_panelView = shown;
+    if (!m_panelView)
+        for (const auto& v : m_views)
+            if (v->sidePanel() && !m_panelView)
+                m_panelView = v.get();
+    const View* panelView = shown->hidesSidePanels() ? nullptr : m_panelView;
     for (const auto& v : m_views)
         if (QWidget* side = v->sidePanel())
-            side->setVisible(v.get() == shown || othersToo);
+            side->setVisible(v.get() == panelView);
     if (m_current.isValid())
         shown->becameCurrent();
 }
@@ -286,7 +293,7 @@ QStringList MainWindow::exportCurrentView(const QString& path, const charts::Exp
                            : info.dir().filePath(info.completeBaseName() + figure.suffix + QLatin1Char('.') + info.suffix());
         request.options = options;
         const QByteArray sidecar = request.withSidecar ? figure.sidecar(session, request.path) : QByteArray();
-        written << writeFigure(figure.chart, sidecar, request, error);
+        written << writeFigure(figure.chart, sidecar, request, error, figure.csv);
         if (error && !error->isEmpty())
             break;
     }

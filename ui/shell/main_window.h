@@ -121,6 +121,7 @@ private:
     JobIndicator* m_jobs = nullptr;
     JobIndicator* m_computeJobs = nullptr;
     LoadedDataset m_current;
+    const View* m_panelView = nullptr; ///< whose side panel the left column shows
     bool m_errorDialogs = true;
 };
 

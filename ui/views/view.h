@@ -5,11 +5,14 @@
 
 #include "ui/charts/chart_data.h"
 
+#include "core/privacy/mechanism.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
 
 #include <functional>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QWidget;
@@ -28,6 +31,17 @@ struct ViewFigure {
     charts::ChartData chart;
     /// The sidecar for the figure written to figureFile: the session plus what was exported.
     std::function<QByteArray(const Session& session, const QString& figureFile)> sidecar;
+    /// The CSV beside the figure; empty: the chart's series (charts::chartCsv). A view whose
+    /// figure shows more than its series (a raster's cells) writes its own.
+    std::function<QByteArray()> csv = {};
+};
+
+/// What the command line sets before the first dataset loads (--mechanism, --eps, --target);
+/// each view applies what it has.
+struct StartOptions {
+    std::optional<core::MechanismKind> mechanism;
+    std::optional<double> eps; ///< the slider's ε (+∞: the non-private stop)
+    std::optional<double> target;
 };
 
 /// What a view may ask of the window that hosts it.
@@ -45,7 +59,7 @@ public:
     /// The tab's page (owned by the window once added).
     virtual QWidget* widget() = 0;
     /// A form shown in the left column under the dataset panel while this view is shown
-    /// (and while a view without a form of its own is shown); null: none.
+    /// (and while a view without a form of its own is shown after it); null: none.
     virtual QWidget* sidePanel() { return nullptr; }
     /// True if the view brings its own form in its page: other views' side panels are
     /// hidden while it is shown.
@@ -59,6 +73,9 @@ public:
     virtual void setDataset(const LoadedDataset& loaded) { (void)loaded; }
     /// The view's tab became the current one (a costly view may start its work only now).
     virtual void becameCurrent() {}
+
+    /// The command line's settings (before the first dataset; sessions come later and win).
+    virtual void applyStartOptions(const StartOptions& options) { (void)options; }
 
     /// Settings to and from a session (Session's typed members or its viewSettings block).
     virtual void saveSettings(Session& session) const { (void)session; }

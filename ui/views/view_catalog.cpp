@@ -1,6 +1,7 @@
 #include "ui/views/view_catalog.h"
 
 #include "ui/views/data/data_tab.h"
+#include "ui/views/regions/regions_tab.h"
 #include "ui/views/stability/stability_tab.h"
 #include "ui/views/utility/utility_tab.h"
 
@@ -15,6 +16,7 @@ const std::vector<ViewType>& viewCatalog() {
     static const std::vector<ViewType> catalog = {
         utilityViewType(),
         stabilityViewType(),
+        regionsViewType(),
         dataViewType(),
     };
     return catalog;

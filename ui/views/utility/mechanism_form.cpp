@@ -71,7 +71,7 @@ QLineEdit* newEdit(QWidget* parent, const char* name, const QString& toolTip) {
 
 } // namespace
 
-MechanismForm::MechanismForm(QWidget* panel) {
+MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
     problems = newNote(panel, "problemLabel");
     problems->setStyleSheet(QStringLiteral("QLabel { color: #b01e1e; background: #fdece6; border: 1px solid "
                                            "#e8b4a8; border-radius: 3px; padding: 4px; }"));
@@ -215,6 +215,14 @@ MechanismForm::MechanismForm(QWidget* panel) {
                        static_cast<QWidget*>(gridBox)})
         layout->addWidget(w);
     layout->addStretch(1);
+    if (parts == MechanismFormParts::AtOneEps) {
+        for (QWidget* w : {static_cast<QWidget*>(guaranteeBox), static_cast<QWidget*>(taylorBox),
+                           static_cast<QWidget*>(gridBox)})
+            w->hide();
+        measurementForm->setRowVisible(metric, false);
+        measurementForm->setRowVisible(repeats, false);
+        measurementBox->setTitle(tr("Split and noise draws"));
+    }
 }
 
 } // namespace elab::ui

@@ -23,10 +23,18 @@ QT_END_NAMESPACE
 
 namespace elab::ui {
 
+/// Which parts of the form a view shows.
+enum class MechanismFormParts {
+    All,    ///< the utility view: everything
+    AtOneEps ///< a view computed at the slider's ε only (decision regions): no metric, repetitions,
+             ///< Taylor estimates, sweep grid, nor a guarantee box (it shows the guarantee of its result)
+};
+
 struct MechanismForm {
     /// Creates every widget as a child of panel and lays them out in it, top to bottom:
-    /// problems, mechanism, privacy guarantee, data preparation, measurement, Taylor, grid.
-    explicit MechanismForm(QWidget* panel);
+    /// problems, mechanism, privacy guarantee, data preparation, measurement, Taylor, grid
+    /// (parts: which of them are shown).
+    explicit MechanismForm(QWidget* panel, MechanismFormParts parts = MechanismFormParts::All);
 
     QLabel* problems = nullptr; ///< "problemLabel"
     QFormLayout* mechanismForm = nullptr;

@@ -40,7 +40,7 @@ void markInvalid(QLineEdit* edit, bool invalid) {
 
 } // namespace
 
-MechanismPanel::MechanismPanel(QWidget* parent) : QWidget(parent), m_form(this) {
+MechanismPanel::MechanismPanel(QWidget* parent, MechanismFormParts parts) : QWidget(parent), m_form(this, parts) {
     connect(m_form.newSeed, &QPushButton::clicked, this, &MechanismPanel::drawNewSeed);
     for (QLineEdit* edit : m_form.textEdits())
         connect(edit, &QLineEdit::editingFinished, this, [this, edit] { commitText(edit); });

@@ -1,6 +1,7 @@
 #pragma once
 // The explorer's left-column form: mechanism, loss, Λ, δ, data preparation, metric,
-// repetitions, seed, Taylor estimators with their measuring points, and the sweep grid. It
+// repetitions, seed, Taylor estimators with their measuring points, and the sweep grid (a view
+// at one ε shows the mechanism, preparation and seed only: MechanismFormParts). It
 // edits a UtilitySettings (settings() returns exactly what was set and then edited, invalid
 // combinations included) and explains every problem inline. The privacy guarantee actually
 // given at the current ε is always shown. Widgets and their objectNames (e.g. "seedEdit",
@@ -23,7 +24,7 @@ namespace elab::ui {
 class MechanismPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit MechanismPanel(QWidget* parent = nullptr);
+    explicit MechanismPanel(QWidget* parent = nullptr, MechanismFormParts parts = MechanismFormParts::All);
     ~MechanismPanel() override;
 
     UtilitySettings settings() const { return m_settings; }

@@ -69,65 +69,10 @@ QString normPolicyName(core::NormPolicy policy) {
     return {};
 }
 
-GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps) {
-    QString headline;
-    QStringList details; // plain
-    QStringList warnings;
-    const core::MechanismSpec& spec = settings.mechanism;
-    if (spec.kind == core::MechanismKind::NonPrivate || std::isinf(eps)) {
-        headline = tr("No privacy");
-        details << (spec.kind == core::MechanismKind::NonPrivate
-                        ? tr("Non-private reference: the model is fitted without noise.")
-                        : tr("ε = ∞ is the non-private end: the model is fitted without noise."));
-    } else if (const std::string problem = spec.validate(); !problem.empty()) {
-        headline = tr("No guarantee");
-        details << sentence(problem);
-    } else {
-        try {
-            // K classes unless a positive class binarises the labels.
-            const int classes = shape.multiclass && !settings.preprocess.positiveClass
-                                    ? std::max(2, static_cast<int>(shape.classNames.size()))
-                                    : 0;
-            const core::PrivacyGuarantee g = core::mechanismInfo(spec.kind).guarantee(
-                spec, std::max(Eigen::Index{1}, static_cast<Eigen::Index>(shape.trainRows)), classes, eps);
-            headline = QString::fromStdString(g.notion) + QStringLiteral(": ε = ") + formatNumber(g.epsilon);
-            if (g.delta > 0.0)
-                headline += QStringLiteral(", δ = ") + formatNumber(g.delta);
-            if (settings.preprocess.norm == core::NormPolicy::ScaleByMaxNorm)
-                warnings << tr("Rows are scaled by the data's largest norm, a step that leaks privacy: "
-                               "the assumption ‖x‖₂ ≤ 1 is met by a leaking step, so this guarantee "
-                               "does not hold as stated.");
-            else if (settings.preprocess.norm == core::NormPolicy::None)
-                warnings << tr("No norm step: rows may have ‖x‖₂ > 1, so the assumption ‖x‖₂ ≤ 1 is not "
-                               "met and there is no privacy guarantee.");
-            if (g.delta > 0.0 && shape.trainRows > 0 && g.delta >= 1.0 / static_cast<double>(shape.trainRows))
-                warnings << tr("δ = %1 is not below 1/n = %2: a δ that large allows publishing a "
-                               "few rows outright.")
-                                .arg(formatNumber(g.delta),
-                                     formatNumber(1.0 / static_cast<double>(shape.trainRows)));
-            if (settings.preprocess.standardise)
-                warnings << tr("Standardising with the data's own mean and sd leaks privacy; "
-                               "the leak is not counted in ε.");
-            details << tr("Source: %1").arg(QString::fromStdString(g.source));
-            details << (shape.trainRows > 0 ? tr("n = %1 training rows").arg(shape.trainRows)
-                                            : tr("No dataset loaded: n unknown."));
-            for (const std::string& a : g.assumptions)
-                details << QStringLiteral("• ") + tr("Assumes %1").arg(QString::fromStdString(a));
-            if (shape.trainRows <= 0 && !g.branch.empty())
-                details << QStringLiteral("• ") + tr("The branch taken (extra ridge or not) depends on n.");
-            else
-                for (const std::string& n : g.notes)
-                    details << QStringLiteral("• ") + sentence(n);
-        } catch (const std::exception& e) {
-            headline = tr("No guarantee");
-            details << sentence(e.what());
-        }
-    }
-    // A guarantee whose row-norm assumption is not met by a private step is not one.
-    const bool assumptionBroken =
-        !warnings.isEmpty() && settings.preprocess.norm != core::NormPolicy::ClipRows;
-    if (assumptionBroken)
-        headline += tr(" (assumption not met)");
+namespace {
+
+GuaranteeText textOf(const QString& headline, const QStringList& warnings, const QStringList& details,
+                     bool assumptionBroken) {
     GuaranteeText text;
     text.plain = (QStringList{headline} + warnings + details).join(QLatin1Char('\n'));
     text.html = assumptionBroken ? QStringLiteral("<b>%1</b>").arg(red(headline))
@@ -137,6 +82,76 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
     for (const QString& d : details)
         text.html += QStringLiteral("<br>") + d.toHtmlEscaped();
     return text;
+}
+
+} // namespace
+
+GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const GuaranteeContext& context) {
+    if (!g.isPrivate)
+        return textOf(tr("No privacy"), {}, {tr("ε = ∞ is the non-private end: the model is fitted without noise.")},
+                      false);
+    QString headline = QString::fromStdString(g.notion) + QStringLiteral(": ε = ") + formatNumber(g.epsilon);
+    if (g.delta > 0.0)
+        headline += QStringLiteral(", δ = ") + formatNumber(g.delta);
+    QStringList warnings, details;
+    const core::PreprocessOptions& pre = context.preprocess;
+    if (pre.norm == core::NormPolicy::ScaleByMaxNorm)
+        warnings << tr("Rows are scaled by the data's largest norm, a step that leaks privacy: "
+                       "the assumption ‖x‖₂ ≤ 1 is met by a leaking step, so this guarantee "
+                       "does not hold as stated.");
+    else if (pre.norm == core::NormPolicy::None)
+        warnings << tr("No norm step: rows may have ‖x‖₂ > 1, so the assumption ‖x‖₂ ≤ 1 is not "
+                       "met and there is no privacy guarantee.");
+    const long long n = context.trainRows;
+    if (g.delta > 0.0 && n > 0 && g.delta >= 1.0 / static_cast<double>(n))
+        warnings << tr("δ = %1 is not below 1/n = %2: a δ that large allows publishing a "
+                       "few rows outright.")
+                        .arg(formatNumber(g.delta), formatNumber(1.0 / static_cast<double>(n)));
+    if (pre.standardise)
+        warnings << tr("Standardising with the data's own mean and sd leaks privacy; "
+                       "the leak is not counted in ε.");
+    warnings << context.leaks;
+    details << tr("Source: %1").arg(QString::fromStdString(g.source));
+    details << (n > 0 ? tr("n = %1 training rows").arg(n) : tr("No dataset loaded: n unknown."));
+    for (const std::string& a : g.assumptions)
+        details << QStringLiteral("• ") + tr("Assumes %1").arg(QString::fromStdString(a));
+    if (n <= 0 && !g.branch.empty())
+        details << QStringLiteral("• ") + tr("The branch taken (extra ridge or not) depends on n.");
+    else
+        for (const std::string& note : g.notes)
+            details << QStringLiteral("• ") + sentence(note);
+    if (context.constants && n > 0 && !g.parameters.empty()) {
+        QStringList constants;
+        for (const core::MechanismParameter& p : g.parameters)
+            constants << QString::fromStdString(p.symbol) + QStringLiteral(" = ") + formatNumber(p.value);
+        details << QStringLiteral("• ") + tr("Constants: %1").arg(constants.join(QStringLiteral(", ")));
+    }
+    // A guarantee whose row-norm assumption is not met by a private step is not one.
+    const bool assumptionBroken = !warnings.isEmpty() && pre.norm != core::NormPolicy::ClipRows;
+    if (assumptionBroken)
+        headline += tr(" (assumption not met)");
+    return textOf(headline, warnings, details, assumptionBroken);
+}
+
+GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps) {
+    const core::MechanismSpec& spec = settings.mechanism;
+    if (spec.kind == core::MechanismKind::NonPrivate)
+        return textOf(tr("No privacy"), {}, {tr("Non-private reference: the model is fitted without noise.")}, false);
+    if (std::isinf(eps))
+        return describePrivacyGuarantee(core::PrivacyGuarantee{}, {});
+    if (const std::string problem = spec.validate(); !problem.empty())
+        return textOf(tr("No guarantee"), {}, {sentence(problem)}, false);
+    try {
+        // K classes unless a positive class binarises the labels.
+        const int classes = shape.multiclass && !settings.preprocess.positiveClass
+                                ? std::max(2, static_cast<int>(shape.classNames.size()))
+                                : 0;
+        const core::PrivacyGuarantee g = core::mechanismInfo(spec.kind).guarantee(
+            spec, std::max(Eigen::Index{1}, static_cast<Eigen::Index>(shape.trainRows)), classes, eps);
+        return describePrivacyGuarantee(g, {shape.trainRows, settings.preprocess, {}, false});
+    } catch (const std::exception& e) {
+        return textOf(tr("No guarantee"), {}, {sentence(e.what())}, false);
+    }
 }
 
 QStringList settingsProblems(const UtilitySettings& settings, const DataShape& shape) {

@@ -1,6 +1,7 @@
 #pragma once
 // Words for the utility explorer's settings: readable names, the privacy guarantee actually
-// given at an ε, and every problem of a settings value in words a user can act on.
+// given at an ε (also any view's guarantee of what it computed: describePrivacyGuarantee),
+// and every problem of a settings value in words a user can act on.
 // Pure functions of their arguments: any thread.
 
 #include "ui/views/utility/utility_settings.h"
@@ -30,6 +31,19 @@ struct GuaranteeText {
     QString plain;
     QString html;
 };
+
+/// What the data preparation and the view add to a guarantee.
+struct GuaranteeContext {
+    long long trainRows = 0;           ///< n (0: unknown)
+    core::PreprocessOptions preprocess; ///< its norm step and standardising (the ‖x‖₂ ≤ 1 assumption, leaks)
+    QStringList leaks;                  ///< other steps that read the private data (e.g. a PCA plane)
+    bool constants = true;              ///< list the constants the mechanism used (ε', Δ, noise scale)
+};
+
+/// g in words: headline (notion, ε, δ), warnings (leaks, an unmet assumption, a large δ) and
+/// details (source, n, assumptions, notes such as the branch taken, the constants). A
+/// non-private g reads "No privacy".
+GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const GuaranteeContext& context);
 
 /// The guarantee of settings' mechanism at eps (+∞: none) on shape.trainRows rows, from the
 /// mechanism catalog (core/learner/mechanism_catalog.h), plus what the preprocessing does to its

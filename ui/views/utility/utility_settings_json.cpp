@@ -8,17 +8,9 @@ namespace elab::ui::detail {
 
 Ordered toJson(const UtilitySettings& s) {
     Ordered j;
-    j["preprocess"] = {{"norm", core::optionName(core::normPolicyNames(), s.preprocess.norm)},
-                       {"standardise", s.preprocess.standardise},
-                       {"intercept", s.preprocess.intercept},
-                       {"positive_class", s.preprocess.positiveClass ? Ordered(*s.preprocess.positiveClass) : Ordered()}};
+    j["preprocess"] = preprocessJson(s.preprocess);
     j["test_fraction"] = s.testFraction;
-    j["mechanism"] = {{"kind", core::toString(s.mechanism.kind)},
-                      {"loss", core::toString(s.mechanism.model.loss.kind())},
-                      {"huber_width", s.mechanism.model.loss.huberWidth()},
-                      {"temperature", s.mechanism.model.loss.temperature()},
-                      {"lambda", s.mechanism.model.lambda},
-                      {"delta", s.mechanism.privacy.delta}};
+    j["mechanism"] = mechanismJson(s.mechanism);
     j["metric"] = core::toString(s.metric);
     j["repeats"] = s.repeats;
     j["seed"] = s.seed;
@@ -36,26 +28,9 @@ Ordered toJson(const UtilitySettings& s) {
 UtilitySettings utilitySettingsFromJson(const Json& j) {
     const std::string u = "utility";
     UtilitySettings s;
-    const Json& pre = member(j, u, "preprocess");
-    const std::string norm = value<std::string>(pre, u + ".preprocess", "norm");
-    if (const auto policy = core::fromOptionName(core::normPolicyNames(), norm))
-        s.preprocess.norm = *policy;
-    else
-        fail(u + ".preprocess.norm", "unknown value '" + norm + "' (clip, max or none)");
-    s.preprocess.standardise = value<bool>(pre, u + ".preprocess", "standardise");
-    s.preprocess.intercept = value<bool>(pre, u + ".preprocess", "intercept");
-    const Json& positive = member(pre, u + ".preprocess", "positive_class");
-    if (!positive.is_null())
-        s.preprocess.positiveClass = value<std::string>(pre, u + ".preprocess", "positive_class");
+    s.preprocess = preprocessFromJson(member(j, u, "preprocess"), u + ".preprocess");
     s.testFraction = value<double>(j, u, "test_fraction");
-
-    const Json& m = member(j, u, "mechanism");
-    const std::string mp = u + ".mechanism";
-    s.mechanism.kind = parseName(mp + ".kind", value<std::string>(m, mp, "kind"), core::mechanismKindFromString);
-    const core::LossKind loss = parseName(mp + ".loss", value<std::string>(m, mp, "loss"), core::lossKindFromString);
-    s.mechanism.model.loss = core::Loss(loss, value<double>(m, mp, "huber_width"), value<double>(m, mp, "temperature"));
-    s.mechanism.model.lambda = value<double>(m, mp, "lambda");
-    s.mechanism.privacy.delta = value<double>(m, mp, "delta");
+    s.mechanism = mechanismFromJson(member(j, u, "mechanism"), u + ".mechanism");
     s.metric = parseName(u + ".metric", value<std::string>(j, u, "metric"), core::utilityMetricFromString);
     s.repeats = value<int>(j, u, "repeats");
     s.seed = value<std::uint64_t>(j, u, "seed");

@@ -39,6 +39,17 @@ void UtilityTab::setDataset(const LoadedDataset& loaded) {
     m_controller->setDataset(loaded.data);
 }
 
+void UtilityTab::applyStartOptions(const StartOptions& options) {
+    UtilitySettings settings = m_view->composedSettings();
+    if (options.mechanism)
+        settings.mechanism.kind = *options.mechanism;
+    if (options.eps)
+        settings.currentEps = *options.eps;
+    if (options.target)
+        settings.target = options.target;
+    m_view->applySettings(settings);
+}
+
 void UtilityTab::saveSettings(Session& session) const { storeUtilitySettings(session, m_view->composedSettings()); }
 void UtilityTab::restoreSettings(const Session& session) { m_view->applySettings(utilitySettingsOf(session)); }
 

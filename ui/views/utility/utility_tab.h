@@ -20,6 +20,7 @@ public:
     ComputeControllerBase* controller() override;
     void prepareDataset(const LoadedDataset& loaded) override;
     void setDataset(const LoadedDataset& loaded) override;
+    void applyStartOptions(const StartOptions& options) override;
     void saveSettings(Session& session) const override;
     void restoreSettings(const Session& session) override;
     QList<ViewFigure> figures() const override;

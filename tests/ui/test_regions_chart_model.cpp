@@ -1,0 +1,175 @@
+// The Decision regions chart model: class colours shared by regions and points, the regions
+// shaded by the draws' agreement (faint where they disagree), the agreement map's colour bar,
+// one boundary series per draw and chain with fixed keys, the non-private boundary dashed and
+// dark, test rows hollow, misclassified points ringed, and the picture's ε in the title.
+
+#include "ui/views/regions/regions_chart_model.h"
+
+#include "ui/charts/chart_geometry.h"
+
+#include "core/data/generators.h"
+
+#include <QtTest>
+
+using namespace elab;
+using namespace elab::ui;
+
+namespace {
+
+/// A 2×2 grid by hand: class 0 on the left, 1 on the right; the top row unanimous, the bottom
+/// row split evenly between two draws.
+core::RegionsResult handMade() {
+    core::RegionsResult r;
+    r.eps = 1.0;
+    r.majority = {0, 1, 0, 1};
+    r.agreement = {0.5f, 0.5f, 1.0f, 1.0f};
+    r.nonPrivate.cellClass = {0, 1, 0, 1};
+    core::RegionsModel a, b;
+    a.cellClass = {0, 1, 0, 1};
+    b.cellClass = {1, 0, 0, 1};
+    r.draws = {a, b};
+    return r;
+}
+
+const charts::SeriesData* byKey(const charts::ChartData& chart, const QString& key) {
+    for (const auto& s : chart.series)
+        if (s.key == key)
+            return &s;
+    return nullptr;
+}
+
+RegionsState computed(RegionsSettings& s, double eps) {
+    core::GeneratorOptions options;
+    options.rows = 120;
+    options.noise = 0.25;
+    options.seed = 3;
+    const core::Dataset moons = core::generateDataset("moons", options);
+    s.draws = 4;
+    s.gridSize = 48;
+    s.currentEps = eps;
+    RegionsState state;
+    state.problem = std::make_shared<const core::RegionsProblem>(moons, std::nullopt, s.toSpec());
+    state.problemSettings = s;
+    state.resultProblem = state.problem;
+    state.result = std::make_shared<const core::RegionsResult>(core::evaluateRegions(*state.problem, eps));
+    return state;
+}
+
+} // namespace
+
+class TestRegionsChartModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void regionsTakeTheClassColoursShadedByAgreement() {
+        const core::RegionsResult r = handMade();
+        const QImage image = regionsImage(r, 2, 2, RegionsFill::Majority, 0);
+        QCOMPARE(image.size(), QSize(2, 2));
+        // Row 0 of the image is the top of the plane (iy = 1): unanimous cells.
+        const QColor topLeft = image.pixelColor(0, 0), topRight = image.pixelColor(1, 0);
+        const QColor bottomLeft = image.pixelColor(0, 1);
+        QCOMPARE(topLeft.rgb() & 0xffffff, regionsClassColor(0).rgb() & 0xffffff);
+        QCOMPARE(topRight.rgb() & 0xffffff, regionsClassColor(1).rgb() & 0xffffff);
+        QCOMPARE(bottomLeft.rgb() & 0xffffff, regionsClassColor(0).rgb() & 0xffffff);
+        // Where the draws split evenly the region is much fainter than where they agree.
+        QVERIFY2(bottomLeft.alphaF() < 0.25 * topLeft.alphaF(),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(bottomLeft.alphaF()).arg(topLeft.alphaF())));
+        QVERIFY(std::abs(topLeft.alphaF() - agreementOpacity(1.0, 2)) < 0.01);
+        QVERIFY(agreementOpacity(0.75, 2) > agreementOpacity(0.5, 2));
+        QVERIFY(agreementOpacity(1.0, 3) > agreementOpacity(0.5, 3));
+    }
+
+    void oneDrawAndTheAgreementMap() {
+        const core::RegionsResult r = handMade();
+        // Draw 1 (second) puts class 1 bottom left, at full strength.
+        const QImage draw = regionsImage(r, 2, 2, RegionsFill::Draw, 1);
+        QCOMPARE(draw.pixelColor(0, 1).rgb() & 0xffffff, regionsClassColor(1).rgb() & 0xffffff);
+        QCOMPARE(draw.pixelColor(0, 1).alpha(), draw.pixelColor(0, 0).alpha());
+        // The map: the sequential scale's ends at the split and the unanimous cells.
+        const QImage map = regionsImage(r, 2, 2, RegionsFill::Agreement, 0);
+        QCOMPARE(map.pixelColor(0, 0).rgb() & 0xffffff, charts::sequentialColor(1.0).rgb() & 0xffffff);
+        QCOMPARE(map.pixelColor(0, 1).rgb() & 0xffffff, charts::sequentialColor(0.0).rgb() & 0xffffff);
+        // A result that does not fit the grid draws nothing.
+        QVERIFY(regionsImage(r, 3, 2, RegionsFill::Majority, 0).isNull());
+    }
+
+    void seriesBoundariesPointsAndMarker() {
+        RegionsSettings s;
+        const RegionsState state = computed(s, 0.5);
+        const charts::ChartData chart = buildRegionsChart(s, state, QStringLiteral("moons"));
+        QVERIFY(chart.title.contains(QStringLiteral("ε = 0.5"))); // the marker: the picture's ε
+        QVERIFY(!chart.raster.image.isNull());
+        QCOMPARE(chart.raster.image.width(), 48);
+        QCOMPARE(chart.raster.x0, state.problem->x0());
+        QCOMPARE(chart.raster.y1, state.problem->y1());
+        QVERIFY(chart.colorScale.colors.isEmpty());
+        QCOMPARE(chart.xTitle, QString::fromStdString(state.problem->axisName(0)));
+
+        // Boundaries: the same number of series per draw (a chain capacity), the non-private ones dashed and dark.
+        int perDraw = 0, nonPrivate = 0;
+        for (const auto& series : chart.series) {
+            if (series.key.startsWith(QStringLiteral("boundary:0:")))
+                ++perDraw;
+            if (series.key.startsWith(QStringLiteral("boundary:nonprivate:"))) {
+                ++nonPrivate;
+                QCOMPARE(series.style, Qt::DashLine);
+                QVERIFY(series.color.lightnessF() < 0.2);
+                QCOMPARE(series.kind, charts::SeriesKind::Line);
+            }
+        }
+        QVERIFY(perDraw >= 2);
+        QCOMPARE(nonPrivate, perDraw);
+        for (int d = 0; d < s.draws; ++d)
+            for (int c = 0; c < perDraw; ++c) {
+                const auto* b = byKey(chart, QStringLiteral("boundary:%1:%2").arg(d).arg(c));
+                QVERIFY(b);
+                QCOMPARE(b->style, Qt::SolidLine);
+                QVERIFY(b->color.alphaF() < 1.0); // semi-transparent
+            }
+        QVERIFY(!byKey(chart, QStringLiteral("boundary:0:0"))->points.isEmpty());
+        QVERIFY(!byKey(chart, QStringLiteral("boundary:nonprivate:0"))->points.isEmpty());
+
+        // Points: per class, in the class colours; training filled and named, test hollow.
+        for (int k = 0; k < 2; ++k) {
+            const auto* train = byKey(chart, QStringLiteral("train:%1").arg(k));
+            const auto* test = byKey(chart, QStringLiteral("test:%1").arg(k));
+            QVERIFY(train && test);
+            QCOMPARE(train->color, regionsClassColor(k));
+            QCOMPARE(test->color, regionsClassColor(k));
+            QVERIFY(!train->hollow);
+            QVERIFY(test->hollow);
+            QCOMPARE(train->name, QString::fromStdString(state.problem->classNames()[static_cast<std::size_t>(k)]));
+        }
+        const auto* wrong = byKey(chart, QStringLiteral("misclassified"));
+        QVERIFY(wrong && wrong->hollow);
+        int mostlyWrong = 0;
+        for (Eigen::Index i = 0; i < state.result->trainMisclassified.size(); ++i)
+            mostlyWrong += state.result->trainMisclassified(i) > 0.5;
+        for (Eigen::Index i = 0; i < state.result->testMisclassified.size(); ++i)
+            mostlyWrong += state.result->testMisclassified(i) > 0.5;
+        QCOMPARE(wrong->points.size(), mostlyWrong);
+
+        // The same keys at another ε: the live chart updates in place.
+        RegionsSettings t = s;
+        const RegionsState other = computed(t, 0.05);
+        QVERIFY(charts::sameStructure(chart, buildRegionsChart(t, other, QStringLiteral("moons"))));
+    }
+
+    void fillModes() {
+        RegionsSettings s;
+        RegionsState state = computed(s, 2.0);
+        s.fill = RegionsFill::Agreement;
+        const charts::ChartData map = buildRegionsChart(s, state, QStringLiteral("moons"));
+        QCOMPARE(map.colorScale.colors.size(), 9);
+        QCOMPARE(map.colorScale.min, 0.5);
+        QCOMPARE(map.colorScale.max, 1.0);
+        s.fill = RegionsFill::Draw;
+        s.fillDraw = 2;
+        const charts::ChartData draw = buildRegionsChart(s, state, QStringLiteral("moons"));
+        QVERIFY(draw.colorScale.colors.isEmpty());
+        QVERIFY(byKey(draw, QStringLiteral("boundary:2:0"))->width > byKey(draw, QStringLiteral("boundary:1:0"))->width);
+    }
+};
+
+QTEST_MAIN(TestRegionsChartModel)
+#include "test_regions_chart_model.moc"

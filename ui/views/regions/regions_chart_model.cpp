@@ -1,0 +1,215 @@
+#include "ui/views/regions/regions_chart_model.h"
+
+#include "ui/charts/chart_geometry.h"
+#include "ui/views/regions/regions_text.h"
+#include "ui/views/utility/settings_text.h"
+
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+
+namespace elab::ui {
+
+using charts::SeriesData;
+using charts::SeriesKind;
+
+namespace {
+
+constexpr double kFullOpacity = 0.55;  // a cell all draws agree on: points stay readable on it
+constexpr double kFaintOpacity = 0.05; // the draws split evenly
+constexpr double kMapOpacity = 0.8;    // the agreement map: the grid shows through faintly
+constexpr double kPointSize = 7.0;
+constexpr double kRingSize = 15.0;
+const QColor kDrawLine(60, 60, 60, 110);
+const QColor kShownDrawLine(30, 30, 30, 230);
+const QColor kNonPrivateLine(0, 0, 0);
+
+QRgb withOpacity(const QColor& c, double opacity) {
+    return qRgba(c.red(), c.green(), c.blue(), static_cast<int>(std::lround(255.0 * std::clamp(opacity, 0.0, 1.0))));
+}
+
+/// Agreement a among K classes as t in [0, 1]: 0 when the draws split evenly, 1 when unanimous.
+double agreementLevel(double a, int classes) {
+    const double floor = 1.0 / std::max(2, classes);
+    return std::clamp((a - floor) / (1.0 - floor), 0.0, 1.0);
+}
+
+/// Series per draw: enough for the most chains any model has, rounded up to a power of two so
+/// that the keys (and the Qt series) stay the same while the slider moves.
+int chainCapacity(const core::RegionsResult* r) {
+    std::size_t most = 1;
+    if (r) {
+        for (const core::RegionsModel& m : r->draws)
+            most = std::max(most, m.boundaries.size());
+        most = std::max(most, r->nonPrivate.boundaries.size());
+    }
+    int capacity = 2;
+    while (static_cast<std::size_t>(capacity) < most)
+        capacity *= 2;
+    return capacity;
+}
+
+QVector<QPointF> polyline(const core::Polyline& line) {
+    QVector<QPointF> points;
+    points.reserve(static_cast<qsizetype>(line.size()));
+    for (const auto& p : line)
+        points.append(QPointF(p[0], p[1]));
+    return points;
+}
+
+/// The chains of one model as series boundary:<prefix>:<c>, c < capacity.
+void addBoundaries(charts::ChartData& chart, const QString& prefix, const core::RegionsModel* model, int capacity,
+                   const QColor& colour, double width, Qt::PenStyle style, const QString& name) {
+    for (int c = 0; c < capacity; ++c) {
+        SeriesData s = charts::makeSeries(QStringLiteral("boundary:%1:%2").arg(prefix).arg(c), c == 0 ? name : QString(),
+                                          SeriesKind::Line, colour);
+        s.width = width;
+        s.style = style;
+        if (model && static_cast<std::size_t>(c) < model->boundaries.size())
+            s.points = polyline(model->boundaries[static_cast<std::size_t>(c)]);
+        chart.series << s;
+    }
+}
+
+/// One Points series per class: key prefix:k.
+void addPoints(charts::ChartData& chart, const QString& prefix, const Eigen::MatrixX2d& points,
+               const Eigen::VectorXi& classes, const std::vector<std::string>& names, bool hollow) {
+    const int k = static_cast<int>(names.size());
+    QVector<SeriesData> series;
+    for (int c = 0; c < k; ++c) {
+        SeriesData s = charts::makeSeries(QStringLiteral("%1:%2").arg(prefix).arg(c),
+                                          hollow ? QString() : QString::fromStdString(names[static_cast<std::size_t>(c)]),
+                                          SeriesKind::Points, regionsClassColor(c));
+        s.width = kPointSize;
+        s.hollow = hollow;
+        series << s;
+    }
+    for (Eigen::Index i = 0; i < points.rows(); ++i)
+        if (classes(i) >= 0 && classes(i) < k)
+            series[classes(i)].points.append(QPointF(points(i, 0), points(i, 1)));
+    chart.series << series;
+}
+
+void addMisclassified(QVector<QPointF>& out, const Eigen::MatrixX2d& points, const Eigen::VectorXd& fractions) {
+    if (fractions.size() != points.rows())
+        return;
+    for (Eigen::Index i = 0; i < points.rows(); ++i)
+        if (fractions(i) > 0.5)
+            out.append(QPointF(points(i, 0), points(i, 1)));
+}
+
+QString footnote(const RegionsSettings& s, const RegionsState& state, const QString& datasetName) {
+    QStringList parts;
+    parts << QStringLiteral("Dots: training rows; small rings: test rows; large red rings: misclassified by most "
+                            "draws; thin grey lines: each draw's boundary; dashed: the non-private boundary.");
+    parts << QStringLiteral("%1, %2: %3, %4 draws, seed %5, grid %6 × %6.")
+                 .arg(datasetName, mechanismName(s.mechanism.kind), regionsFillTitle(s.fill).toLower())
+                 .arg(s.draws)
+                 .arg(s.seed)
+                 .arg(state.shownGrid() > 0 ? state.shownGrid() : s.gridSize);
+    const GuaranteeText guarantee = regionsGuarantee(s, state);
+    if (!guarantee.plain.isEmpty())
+        parts << guarantee.plain.section(QLatin1Char('\n'), 0, 0) + QLatin1Char('.');
+    return parts.join(QLatin1Char(' '));
+}
+
+} // namespace
+
+QColor regionsClassColor(int k) { return charts::paletteColor(k); }
+QColor misclassifiedColor() { return QColor(215, 25, 28); }
+
+double agreementOpacity(double agreement, int classes) {
+    const double t = agreementLevel(agreement, classes);
+    return kFaintOpacity + (kFullOpacity - kFaintOpacity) * t * t;
+}
+
+QImage regionsImage(const core::RegionsResult& r, int gridSize, int classes, RegionsFill fill, int fillDraw) {
+    const auto cells = static_cast<std::size_t>(gridSize) * static_cast<std::size_t>(gridSize);
+    const bool noDraws = r.draws.empty(); // ε = ∞: the non-private model alone, unanimous
+    const std::vector<std::uint8_t>* cls = &r.nonPrivate.cellClass;
+    if (!noDraws && fill == RegionsFill::Draw)
+        cls = &r.draws[static_cast<std::size_t>(std::clamp(fillDraw, 0, static_cast<int>(r.draws.size()) - 1))].cellClass;
+    else if (!noDraws)
+        cls = &r.majority;
+    const std::vector<float>* agreement = noDraws || fill == RegionsFill::Draw ? nullptr : &r.agreement;
+    if (gridSize <= 0 || cls->size() != cells || (agreement && agreement->size() != cells))
+        return {};
+    QVector<QColor> colours;
+    for (int k = 0; k < std::max(2, classes); ++k)
+        colours << regionsClassColor(k);
+    QImage image(gridSize, gridSize, QImage::Format_ARGB32);
+    for (int iy = 0; iy < gridSize; ++iy) {
+        auto* row = reinterpret_cast<QRgb*>(image.scanLine(gridSize - 1 - iy)); // y grows upwards
+        for (int ix = 0; ix < gridSize; ++ix) {
+            const std::size_t cell = static_cast<std::size_t>(iy) * static_cast<std::size_t>(gridSize) +
+                                     static_cast<std::size_t>(ix);
+            const double a = agreement ? (*agreement)[cell] : 1.0;
+            if (fill == RegionsFill::Agreement) {
+                row[ix] = withOpacity(charts::sequentialColor(agreementLevel(a, classes)), kMapOpacity);
+                continue;
+            }
+            const int k = std::min<int>((*cls)[cell], static_cast<int>(colours.size()) - 1);
+            row[ix] = withOpacity(colours[k], agreementOpacity(a, classes));
+        }
+    }
+    return image;
+}
+
+charts::ChartData buildRegionsChart(const RegionsSettings& s, const RegionsState& state, const QString& datasetName) {
+    charts::ChartData chart;
+    chart.logX = false;
+    const core::RegionsProblem* problem = state.resultProblem.get();
+    const core::RegionsResult* r = state.result.get();
+    chart.title = r ? QStringLiteral("Decision regions at %1 — %2").arg(regionsEpsText(r->eps), mechanismName(s.mechanism.kind))
+                    : QStringLiteral("Decision regions");
+    chart.footnote = footnote(s, state, datasetName);
+    if (!problem || !r) {
+        chart.xMin = 0.0;
+        chart.xMax = 1.0;
+        chart.yMin = 0.0;
+        chart.yMax = 1.0;
+        return chart;
+    }
+    chart.xTitle = QString::fromStdString(problem->axisName(0));
+    chart.yTitle = QString::fromStdString(problem->axisName(1));
+    chart.xMin = problem->x0();
+    chart.xMax = problem->x1();
+    chart.yMin = problem->y0();
+    chart.yMax = problem->y1();
+    const int classes = problem->classes();
+    chart.raster = {regionsImage(*r, problem->spec().gridSize, classes, s.fill, s.fillDraw), chart.xMin, chart.xMax,
+                    chart.yMin, chart.yMax};
+    if (s.fill == RegionsFill::Agreement) {
+        chart.colorScale.title = QStringLiteral("agreement: share of draws voting with the majority");
+        for (int i = 0; i <= 8; ++i)
+            chart.colorScale.colors << charts::sequentialColor(i / 8.0);
+        chart.colorScale.min = 1.0 / std::max(2, classes);
+        chart.colorScale.max = 1.0;
+    }
+
+    const int capacity = chainCapacity(r);
+    for (int d = 0; d < s.draws; ++d) {
+        const bool shown = s.fill == RegionsFill::Draw && d == s.fillDraw;
+        const core::RegionsModel* model = static_cast<std::size_t>(d) < r->draws.size() ? &r->draws[static_cast<std::size_t>(d)] : nullptr;
+        addBoundaries(chart, QString::number(d), model, capacity, shown ? kShownDrawLine : kDrawLine, shown ? 2.0 : 1.0,
+                      Qt::SolidLine, QString());
+    }
+    addBoundaries(chart, QStringLiteral("nonprivate"), &r->nonPrivate, capacity, kNonPrivateLine, 2.0, Qt::DashLine,
+                  QStringLiteral("non-private boundary"));
+    addPoints(chart, QStringLiteral("train"), problem->trainPoints(), problem->trainClass(), problem->classNames(), false);
+    addPoints(chart, QStringLiteral("test"), problem->testPoints(), problem->testClass(), problem->classNames(), true);
+    // At ε = ∞ the fractions are the non-private model's own mistakes (0 or 1).
+    SeriesData wrong = charts::makeSeries(QStringLiteral("misclassified"),
+                                          r->draws.empty() ? QStringLiteral("misclassified (non-private)")
+                                                           : QStringLiteral("misclassified by most draws"),
+                                          SeriesKind::Points, misclassifiedColor());
+    wrong.width = kRingSize;
+    wrong.hollow = true;
+    addMisclassified(wrong.points, problem->trainPoints(), r->trainMisclassified);
+    addMisclassified(wrong.points, problem->testPoints(), r->testMisclassified);
+    chart.series << wrong;
+    return chart;
+}
+
+} // namespace elab::ui

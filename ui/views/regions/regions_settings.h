@@ -1,0 +1,61 @@
+#pragma once
+// Everything the Decision regions view computes and draws from (issue 11), as one plain value:
+// the plane (two features or PCA, optional quadratic expansion), the data preparation, the
+// mechanism, R noise draws, the grid, the seed, the slider's ε and how the regions are filled.
+// The side panel edits it, the controller copies it into its worker, sessions save it. No Qt
+// types: it is copied freely across threads.
+
+#include "core/data/dataset.h"
+#include "core/regions/decision_regions.h"
+#include "core/util/option_names.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace elab::ui {
+
+/// What fills the plane: each cell's majority class shaded by the draws' agreement, one draw's
+/// regions, or the agreement alone on a sequential scale.
+enum class RegionsFill { Majority, Draw, Agreement };
+const core::OptionNames<RegionsFill>& regionsFillNames(); ///< "majority", "draw", "agreement"
+
+struct RegionsSettings {
+    core::PlaneKind plane = core::PlaneKind::Features;
+    int featureA = 0; ///< PlaneKind::Features: the two feature columns
+    int featureB = 1;
+    bool quadratic = false; ///< (x₁, x₂, x₁², x₁x₂, x₂²): conics for linear models
+    /// Applied in the plane; the intercept is on: a boundary through the origin teaches nothing.
+    core::PreprocessOptions preprocess = [] {
+        core::PreprocessOptions p;
+        p.intercept = true;
+        return p;
+    }();
+    double testFraction = 0.3; ///< held-out rows: the hollow points and the test accuracy
+    core::MechanismSpec mechanism; ///< objective perturbation (ε, δ) by default
+    int draws = 10;                ///< R noise draws, 1..kMaxDraws
+    int gridSize = 256;            ///< G×G cells
+    std::uint64_t seed = 1;        ///< split and noise draws
+    double currentEps = 1.0;       ///< the slider's ε; +∞: the non-private model only
+    RegionsFill fill = RegionsFill::Majority;
+    int fillDraw = 0;              ///< RegionsFill::Draw: which draw (0-based, < draws)
+
+    static constexpr int kMaxDraws = 20;
+    static constexpr int kMinGrid = 32;
+    static constexpr int kMaxGrid = 512;
+    static double nonPrivateEps() { return std::numeric_limits<double>::infinity(); }
+
+    /// "" if valid; otherwise the first problem, in words a user can act on.
+    std::string validate() const;
+    /// The engine's spec: everything but ε and the fill.
+    core::RegionsSpec toSpec() const;
+    /// Same plane, preparation, mechanism, draws, grid and seed: a prepared problem still holds.
+    bool sameProblem(const RegionsSettings& other) const;
+    bool operator==(const RegionsSettings& other) const;
+};
+
+/// The teaching defaults for dataset (README, "Decision regions"): the plane, whether it needs
+/// the quadratic expansion and whether it is standardised; the other settings are kept.
+void adaptRegionsToDataset(RegionsSettings& settings, const core::Dataset& dataset);
+
+} // namespace elab::ui

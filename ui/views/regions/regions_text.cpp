@@ -1,0 +1,92 @@
+#include "ui/views/regions/regions_text.h"
+
+#include "ui/views/utility/eps_text.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+namespace elab::ui {
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("elab::ui::RegionsText", text); }
+
+QString accuracy(double v) { return std::isfinite(v) ? QString::number(v, 'f', 3) : QStringLiteral("—"); }
+
+/// Points that more than half of the draws misclassify.
+int mostlyMisclassified(const Eigen::VectorXd& fractions) {
+    return static_cast<int>((fractions.array() > 0.5).count());
+}
+
+} // namespace
+
+QString regionsFillTitle(RegionsFill fill) {
+    switch (fill) {
+    case RegionsFill::Majority: return tr("Agreement-shaded majority");
+    case RegionsFill::Draw: return tr("Draw k");
+    case RegionsFill::Agreement: return tr("Agreement map");
+    }
+    return {};
+}
+
+QString regionsEpsText(double eps) {
+    return std::isinf(eps) ? tr("ε = ∞ (non-private)") : tr("ε = %1").arg(formatNumber(eps));
+}
+
+GuaranteeText regionsGuarantee(const RegionsSettings& settings, const RegionsState& state) {
+    if (!state.result || !state.resultProblem)
+        return {};
+    GuaranteeContext context;
+    context.trainRows = static_cast<long long>(state.resultProblem->trainPoints().rows());
+    context.preprocess = settings.preprocess;
+    if (settings.plane == core::PlaneKind::Pca)
+        context.leaks << tr("The PCA plane is computed from the training rows: it leaks privacy, and the leak is "
+                            "not counted in ε.");
+    return describePrivacyGuarantee(state.result->guarantee, context);
+}
+
+QStringList regionsReadoutLines(const RegionsSettings& settings, const RegionsState& state) {
+    QStringList lines;
+    const core::RegionsResult* r = state.result.get();
+    if (!r)
+        return lines;
+    const int draws = static_cast<int>(r->draws.size());
+    QString grid = tr("grid %1 × %1").arg(state.shownGrid());
+    if (state.preview())
+        grid = tr("grid %1 × %1 while dragging (%2 × %2 on release)").arg(state.shownGrid()).arg(settings.gridSize);
+    lines << (draws > 0 ? tr("%1 · %2 draws · %3").arg(regionsEpsText(r->eps)).arg(draws).arg(grid)
+                        : tr("%1 · %2").arg(regionsEpsText(r->eps), grid));
+    const bool test = std::isfinite(r->nonPrivate.testAccuracy);
+    if (draws > 0) {
+        lines << tr("Train accuracy: %1 ± %2").arg(accuracy(r->trainAccuracyMean), accuracy(r->trainAccuracySd));
+        if (test)
+            lines << tr("Test accuracy: %1 ± %2").arg(accuracy(r->testAccuracyMean), accuracy(r->testAccuracySd));
+        lines << tr("(mean ± sd over the %1 draws)").arg(draws);
+        if (settings.fill == RegionsFill::Draw && settings.fillDraw < draws) {
+            const core::RegionsModel& shown = r->draws[static_cast<std::size_t>(settings.fillDraw)];
+            lines << (test ? tr("Draw %1: train %2, test %3")
+                                 .arg(settings.fillDraw + 1)
+                                 .arg(accuracy(shown.trainAccuracy), accuracy(shown.testAccuracy))
+                           : tr("Draw %1: train %2").arg(settings.fillDraw + 1).arg(accuracy(shown.trainAccuracy)));
+        }
+    }
+    lines << (test ? tr("Non-private: train %1, test %2")
+                         .arg(accuracy(r->nonPrivate.trainAccuracy), accuracy(r->nonPrivate.testAccuracy))
+                   : tr("Non-private: train %1").arg(accuracy(r->nonPrivate.trainAccuracy)));
+    {
+        const auto& trainPoints = state.resultProblem->trainPoints();
+        QString wrong = (draws > 0 ? tr("Misclassified by most draws: %1 of %2 training rows")
+                                   : tr("Misclassified: %1 of %2 training rows"))
+                            .arg(mostlyMisclassified(r->trainMisclassified))
+                            .arg(trainPoints.rows());
+        if (test)
+            wrong += tr(", %1 of %2 test rows")
+                         .arg(mostlyMisclassified(r->testMisclassified))
+                         .arg(state.resultProblem->testPoints().rows());
+        lines << wrong;
+    }
+    return lines;
+}
+
+} // namespace elab::ui
