@@ -7,7 +7,7 @@
 
 #include "ui/charts/chart_geometry.h"
 
-#include "core/data/generators.h"
+#include "tests/support/generated_data.h"
 
 #include <QtTest>
 
@@ -39,16 +39,12 @@ const charts::SeriesData* byKey(const charts::ChartData& chart, const QString& k
 }
 
 RegionsState computed(RegionsSettings& s, double eps) {
-    core::GeneratorOptions options;
-    options.rows = 120;
-    options.noise = 0.25;
-    options.seed = 3;
-    const core::Dataset moons = core::generateDataset("moons", options);
+    const auto moons = test::generated("moons", 120, 2, 0.25, 3);
     s.draws = 4;
     s.gridSize = 48;
     s.currentEps = eps;
     RegionsState state;
-    state.problem = std::make_shared<const core::RegionsProblem>(moons, std::nullopt, s.toSpec());
+    state.problem = std::make_shared<const core::RegionsProblem>(*moons, std::nullopt, s.toSpec());
     state.problemSettings = s;
     state.resultProblem = state.problem;
     state.result = std::make_shared<const core::RegionsResult>(core::evaluateRegions(*state.problem, eps));

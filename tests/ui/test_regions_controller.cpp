@@ -9,7 +9,7 @@
 
 #include "tests/support/gui_test_support.h"
 
-#include "core/data/generators.h"
+#include "tests/support/generated_data.h"
 
 #include <QSignalSpy>
 #include <QThread>
@@ -24,13 +24,7 @@ using elab::ui::RegionsSettings;
 
 namespace {
 
-std::shared_ptr<const core::Dataset> moons(core::Index rows = 200) {
-    core::GeneratorOptions options;
-    options.rows = rows;
-    options.noise = 0.25;
-    options.seed = 5;
-    return std::make_shared<const core::Dataset>(core::generateDataset("moons", options));
-}
+std::shared_ptr<const core::Dataset> moons(core::Index rows = 200) { return elab::test::generated("moons", rows, 2, 0.25); }
 
 RegionsSettings small() {
     RegionsSettings s;

@@ -213,6 +213,7 @@ private slots:
         QCOMPARE(e["guarantee"]["epsilon"].get<double>(), 1.0);
         QCOMPARE(e["plane"]["grid"].get<int>(), g);
         QVERIFY(e["plane"]["processing"].is_array());
+        QCOMPARE(e["data"]["sha256"].get<std::string>(), m_window->current().data->provenance.sha256);
         QString error;
         QVERIFY2(sessionFromJson(QByteArray::fromStdString(j.dump()), &error), qPrintable(error)); // opens as a session
     }

@@ -5,6 +5,7 @@
 #include "ui/views/stability/stability_controller.h"
 
 #include "core/data/generators.h"
+#include "tests/support/generated_data.h"
 
 #include <QSignalSpy>
 #include <QThread>
@@ -18,14 +19,7 @@ using elab::ui::StabilitySettings;
 
 namespace {
 
-std::shared_ptr<const core::Dataset> generated(const char* name, core::Index rows, int classes = 2) {
-    core::GeneratorOptions options;
-    options.rows = rows;
-    options.noise = 0.3;
-    options.classes = classes;
-    options.seed = 5;
-    return std::make_shared<const core::Dataset>(core::generateDataset(name, options));
-}
+using elab::test::generated;
 
 /// y = 2 x₁ − x₂ + noise on the moons' features: a small regression problem.
 std::shared_ptr<const core::Dataset> regression(core::Index rows) {

@@ -7,7 +7,7 @@
 #include "ui/charts/chart_view.h"
 #include "ui/views/stability/stability_controller.h"
 
-#include "core/data/generators.h"
+#include "tests/support/generated_data.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -26,14 +26,7 @@ using elab::ui::StabilityView;
 
 namespace {
 
-std::shared_ptr<const core::Dataset> generated(const char* name, core::Index rows, int classes = 2) {
-    core::GeneratorOptions options;
-    options.rows = rows;
-    options.noise = 0.3;
-    options.classes = classes;
-    options.seed = 5;
-    return std::make_shared<const core::Dataset>(core::generateDataset(name, options));
-}
+using elab::test::generated;
 
 StabilitySettings smallSettings() {
     StabilitySettings s;

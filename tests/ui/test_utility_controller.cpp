@@ -4,7 +4,7 @@
 
 #include "ui/views/utility/utility_controller.h"
 
-#include "core/data/generators.h"
+#include "tests/support/generated_data.h"
 
 #include <QSignalSpy>
 #include <QThread>
@@ -20,13 +20,7 @@ using elab::ui::UtilitySettings;
 
 namespace {
 
-std::shared_ptr<const core::Dataset> moons(core::Index rows = 300) {
-    core::GeneratorOptions options;
-    options.rows = rows;
-    options.noise = 0.3;
-    options.seed = 5;
-    return std::make_shared<const core::Dataset>(core::generateDataset("moons", options));
-}
+std::shared_ptr<const core::Dataset> moons(core::Index rows = 300) { return elab::test::generated("moons", rows); }
 
 UtilitySettings smallSettings() {
     UtilitySettings s;

@@ -50,9 +50,11 @@ void RegionsController::setCurrentEps(double eps, bool dragging) {
 }
 
 void RegionsController::reportFailure(const QString& message) {
+    m_evaluationPending = false; // nothing more to start from a failed step
     setLastError(message);
     emit stateChanged(); // the readout says what went wrong
     emit failed(message);
+    updateBusy();
 }
 
 void RegionsController::cancel() {

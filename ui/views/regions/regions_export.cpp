@@ -60,9 +60,11 @@ void appendBoundaries(QString& out, const char* kind, const QString& draw, const
 } // namespace
 
 QByteArray regionsSidecarJson(const Session& session, const RegionsSettings& settings, const RegionsState& state,
-                              const QString& figureFile) {
+                              const core::Dataset* dataset, const QString& figureFile) {
     Ordered j = detail::sessionJson(session);
     Ordered e = detail::exportHeader(figureFile);
+    if (dataset)
+        e["data"] = core::datasetJson(*dataset); // as loaded; the plane's own steps are below
     if (const core::RegionsProblem* p = state.resultProblem.get()) {
         e["plane"] = {{"axes", {p->axisName(0), p->axisName(1)}},
                       {"extent", {{"x0", p->x0()}, {"x1", p->x1()}, {"y0", p->y0()}, {"y1", p->y1()}}},

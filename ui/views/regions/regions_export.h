@@ -12,9 +12,10 @@
 
 namespace elab::ui {
 
-/// The sidecar of the regions in state (at state.result->eps).
+/// The sidecar of the regions in state (at state.result->eps); dataset (may be null): the loaded
+/// data's provenance (core/report).
 QByteArray regionsSidecarJson(const Session& session, const RegionsSettings& settings, const RegionsState& state,
-                              const QString& figureFile);
+                              const core::Dataset* dataset, const QString& figureFile);
 
 /// The CSV, one row per grid cell, point or boundary vertex:
 ///   kind,draw,chain,class,x,y,agreement,nonprivate_class,misclassified

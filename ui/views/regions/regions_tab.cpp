@@ -63,7 +63,8 @@ QList<ViewFigure> RegionsTab::figures() const {
     const RegionsController* controller = m_controller;
     ViewFigure figure{QString(), m_view->chartData(),
                       [controller](const Session& session, const QString& file) {
-                          return regionsSidecarJson(session, controller->settings(), controller->state(), file);
+                          return regionsSidecarJson(session, controller->settings(), controller->state(),
+                                                    controller->dataset().get(), file);
                       },
                       [controller] { return regionsCsv(controller->state()); }};
     return {figure};

@@ -143,7 +143,12 @@ void RegionsView::refresh() {
 
 void RegionsView::refreshStatus() {
     QString text;
-    if (!m_controller->lastError().isEmpty())
+    const bool problem = !m_controller->lastError().isEmpty();
+    if (problem != m_statusIsProblem) { // a style sheet costs a relayout: only when it changes
+        m_statusIsProblem = problem;
+        m_status->setStyleSheet(problem ? QStringLiteral("color: #b01e1e;") : QStringLiteral("color: #555;"));
+    }
+    if (problem)
         text = tr("Problem: %1").arg(m_controller->lastError());
     else if (m_controller->isBusy() && m_controller->state().result &&
              m_controller->state().result->eps != m_slider->eps())

@@ -68,6 +68,7 @@ private:
     QLabel* m_status = nullptr;
     QString m_datasetName;
     bool m_applying = false;
+    bool m_statusIsProblem = false;
 };
 
 } // namespace elab::ui
