@@ -97,6 +97,8 @@ void RegionsCommand::addTo(CLI::App& command) {
     command.add_option("--margin", margin, "Grid extent: the data's box grown by this fraction per side")
         ->check(CLI::Range(0.0, 1.0));
     command.add_option("--seed", seed, "Seed of the noise draws and the split");
+    command.add_option("--threads", threads, "Worker threads (0: all cores; the output is the same for any)")
+        ->check(CLI::NonNegativeNumber);
     command.add_option("--out", out, "Write to this file instead of stdout");
     command.add_flag("--csv", csv,
                      "CSV instead of JSON: three sections (cells: x,y,majority,agreement,nonprivate_class; points; "
@@ -116,6 +118,7 @@ int RegionsCommand::run() const {
     spec.gridSize = grid;
     spec.margin = margin;
     spec.seed = seed;
+    spec.threads = threads;
     spec.plane.quadratic = expand == "quadratic";
     if (pca) {
         spec.plane.kind = core::PlaneKind::Pca;

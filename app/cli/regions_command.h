@@ -23,6 +23,7 @@ struct RegionsCommand {
     int grid = 256;
     double margin = 0.1;
     unsigned long long seed = 1;
+    int threads = 0;
     std::string out;
     bool csv = false;
 

@@ -75,8 +75,17 @@ void BatchRunner::checkDone() {
     // The view shown: the one exported and captured (a view without a controller, like
     // "data", waits for nothing).
     if (View* view = m_window->view(m_window->currentView()); view && view->controller()) {
-        if (view->controller()->isBusy() || !view->complete())
+        if (view->controller()->isBusy())
             return; // idle() fires again when the rest has finished
+        if (!view->complete()) {
+            // Idle yet incomplete: the settings were refused (nothing will compute); say why.
+            if (const QString error = view->controller()->lastError(); !error.isEmpty()) {
+                std::fprintf(stderr, "epsilonlab: %s view: %s\n", qPrintable(m_window->currentView()),
+                             qPrintable(error));
+                finish(1);
+            }
+            return;
+        }
     }
     QTimer::singleShot(kSettleMs, this, [this] { finish(writeAll() ? 0 : 1); });
 }

@@ -65,6 +65,12 @@ const MechanismInfo& mechanismInfo(MechanismKind kind) {
     throw std::invalid_argument(std::string("mechanism ") + toString(kind) + " is not available in this build");
 }
 
+void selectMechanism(MechanismSpec& spec, MechanismKind kind) {
+    spec.kind = kind;
+    if (const auto required = mechanismInfo(kind).requiredLoss; required && spec.model.loss.kind() != *required)
+        spec.model.loss = Loss(*required, spec.model.loss.huberWidth(), spec.model.loss.temperature());
+}
+
 std::shared_ptr<const PreparedProblem> prepareProblem(const SweepData& data, const MechanismSpec& spec,
                                                       UtilityMetric metric, std::shared_ptr<const void> keepAlive) {
     if (std::string e = spec.validate(); !e.empty())

@@ -43,6 +43,10 @@ const std::vector<MechanismInfo>& mechanismCatalog();
 /// The entry of kind (every MechanismKind has one).
 const MechanismInfo& mechanismInfo(MechanismKind kind);
 
+/// spec switched to kind: the kind's required loss (if any) replaces the loss, keeping its
+/// parameters (Huber width, temperature). Every place that changes the mechanism uses this.
+void selectMechanism(MechanismSpec& spec, MechanismKind kind);
+
 /// The prepared problem of data at spec and metric, with the learner mechanismInfo(spec.kind)
 /// makes. Throws std::invalid_argument (invalid spec, or data the learner cannot train on).
 /// data's matrices must outlive the problem, or be owned by keepAlive.

@@ -28,6 +28,8 @@ std::string RegionsSpec::validate() const {
         return "grid size must be in 16..1024";
     if (!(margin >= 0.0 && margin <= 1.0))
         return "margin must be in [0, 1]";
+    if (threads < 0)
+        return "threads must be ≥ 0";
     if (std::string e = preparation.validate(); !e.empty())
         return e;
     if (std::string e = mechanism.validate(); !e.empty())

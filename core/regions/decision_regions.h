@@ -60,6 +60,7 @@ struct RegionsSpec {
     double margin = 0.1;     ///< grid extent: the data's bounding box grown by this fraction per side
     std::uint64_t seed = 1;  ///< noise draw r from the learner's stream (seed, r); also the split
     NewtonCgOptions solver;
+    int threads = 0;         ///< worker threads over the draws, 0 = all cores (results identical for any)
 
     /// "" if valid; else why (names the field).
     std::string validate() const;

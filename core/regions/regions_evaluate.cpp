@@ -126,7 +126,7 @@ RegionsResult evaluateRegions(const RegionsProblem& problem, double eps, std::st
     const bool useWarm = warm && !warm->stopped && warm->fits.size() == static_cast<std::size_t>(R) &&
                          learner.capabilities().warmStart;
     RunContext ctx(stop, {});
-    ParallelGrid grid(0, &ctx, "regions");
+    ParallelGrid grid(spec.threads, &ctx, "regions");
     grid.run(static_cast<std::size_t>(R), [&](std::size_t r) {
         const TrainedModel* start = useWarm ? warm->fits[r].get() : nullptr;
         auto fit = learner.fit(eps, *m.noises[r], start, stop, spec.solver);

@@ -132,6 +132,19 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, runUtilitySweep(*problem, s));
     }
 
+    void selectMechanismTakesItsRequiredLoss() {
+        MechanismSpec mspec;
+        mspec.model.loss = Loss(LossKind::Logistic, 0.25, 1.0);
+        selectMechanism(mspec, MechanismKind::GaussianLm);
+        QCOMPARE(mspec.kind, MechanismKind::GaussianLm);
+        QCOMPARE(mspec.model.loss.kind(), LossKind::HuberSvm); // its only loss
+        QCOMPARE(mspec.model.loss.huberWidth(), 0.25);               // the width kept
+        QVERIFY(mspec.validate().empty());
+        mspec.model.loss = Loss(LossKind::SmoothHinge, 0.25, 1.0);
+        selectMechanism(mspec, MechanismKind::ObjPertPure); // any margin loss: kept
+        QCOMPARE(mspec.model.loss.kind(), LossKind::SmoothHinge);
+    }
+
     void preparedProblemKeepsReference() {
         const auto d = elab::test::syntheticBinary(150, 4, 7, {1.0, 1.0}, 0.3, true);
         const auto problem = prepareProblem({d.X, d.y}, spec(MechanismKind::ObjPertGauss), UtilityMetric::TrainLoss);

@@ -1,5 +1,6 @@
 #include "ui/views/regions/regions_tab.h"
 
+#include "core/learner/mechanism_catalog.h"
 #include "ui/dataset/loaded_dataset.h"
 #include "ui/session/session.h"
 #include "ui/views/regions/regions_controller.h"
@@ -45,7 +46,7 @@ void RegionsTab::becameCurrent() {
 void RegionsTab::applyStartOptions(const StartOptions& options) {
     RegionsSettings settings = m_view->composedSettings();
     if (options.mechanism)
-        settings.mechanism.kind = *options.mechanism;
+        core::selectMechanism(settings.mechanism, *options.mechanism);
     if (options.eps)
         settings.currentEps = *options.eps;
     m_view->applySettings(settings);

@@ -65,12 +65,8 @@ void MechanismPanel::connectEdits() {
     connect(m_form.mechanism, &QComboBox::currentIndexChanged, this, [this, apply](int) {
         if (m_applying)
             return;
-        core::MechanismSpec& spec = m_settings.mechanism;
-        spec.kind = MechanismKind(m_form.mechanism->currentData().toInt());
         // A mechanism defined with one loss (the Gaussian classifier: Huber) gets it, shown in the combo.
-        if (const auto required = core::mechanismInfo(spec.kind).requiredLoss;
-            required && spec.model.loss.kind() != *required)
-            spec.model.loss = core::Loss(*required, spec.model.loss.huberWidth(), spec.model.loss.temperature());
+        core::selectMechanism(m_settings.mechanism, MechanismKind(m_form.mechanism->currentData().toInt()));
         showSettings();
         emit settingsChanged();
     });

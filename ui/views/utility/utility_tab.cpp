@@ -1,5 +1,6 @@
 #include "ui/views/utility/utility_tab.h"
 
+#include "core/learner/mechanism_catalog.h"
 #include "ui/dataset/loaded_dataset.h"
 #include "ui/views/utility/utility_settings_json.h"
 #include "ui/views/utility/mechanism_panel.h"
@@ -42,7 +43,7 @@ void UtilityTab::setDataset(const LoadedDataset& loaded) {
 void UtilityTab::applyStartOptions(const StartOptions& options) {
     UtilitySettings settings = m_view->composedSettings();
     if (options.mechanism)
-        settings.mechanism.kind = *options.mechanism;
+        core::selectMechanism(settings.mechanism, *options.mechanism);
     if (options.eps)
         settings.currentEps = *options.eps;
     if (options.target)
