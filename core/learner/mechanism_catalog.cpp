@@ -1,6 +1,7 @@
 #include "core/learner/mechanism_catalog.h"
 
 #include "core/experiment/one_vs_rest.h"
+#include "core/dpsgd/dpsgd_learner.h"
 #include "core/gaussian_lm/gaussian_lm_learner.h"
 #include "core/learner/linear_erm_learner.h"
 
@@ -21,6 +22,10 @@ PrivacyGuarantee linearGuarantee(const MechanismSpec& spec, Eigen::Index n, int 
 std::shared_ptr<const PrivateLearner> makeGaussianLm(const SweepData& data, const MechanismSpec& spec,
                                                      UtilityMetric metric) {
     return std::make_shared<const GaussianLmLearner>(data, spec, metric);
+}
+
+std::shared_ptr<const PrivateLearner> makeDpsgd(const SweepData& data, const MechanismSpec& spec, UtilityMetric metric) {
+    return std::make_shared<const DpsgdLearner>(data, spec, metric);
 }
 
 constexpr const char* kNoTaylorNoise =
@@ -54,6 +59,14 @@ const std::vector<MechanismInfo>& mechanismCatalog() {
          "Taylor estimates (docs/MATH.md §4) are derived for Gaussian objective perturbation of linear models; "
          "the Gaussian classifier uses pure-ε noise with a branch rule, where they are not derived.",
          GaussianLmLearner::guaranteeFor, makeGaussianLm, true},
+        {MechanismKind::Dpsgd, "DP-SGD (gradient perturbation)",
+         "Clipped per-example gradients plus Gaussian noise at every step of SGD on a softmax-linear model or a "
+         "one-hidden-layer network (Abadi et al. 2016; Ermis & Cemgil's dropout), σ calibrated by an accountant "
+         "(docs/MATH.md §3.6); add/remove adjacency",
+         LossKind::Logistic, false,
+         "Taylor estimates (docs/MATH.md §4) are derived for objective perturbation, where the released model is "
+         "an exact minimiser; DP-SGD's model is the end of a noisy trajectory, where they do not apply.",
+         DpsgdLearner::guaranteeFor, makeDpsgd, true},
     };
     return catalog;
 }

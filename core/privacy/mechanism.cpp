@@ -10,7 +10,7 @@ namespace elab::core {
 namespace mc = mechanism_constants;
 
 const OptionNames<MechanismKind>& mechanismKindNames() {
-    static const OptionNames<MechanismKind> names{{MechanismKind::NonPrivate, "nonprivate"}, {MechanismKind::ObjPertGauss, "objpert-gauss"}, {MechanismKind::ObjPertPure, "objpert-pure"}, {MechanismKind::OutPertPure, "outpert-pure"}, {MechanismKind::OutPertGauss, "outpert-gauss"}, {MechanismKind::GaussianLm, "gaussian-lm"}};
+    static const OptionNames<MechanismKind> names{{MechanismKind::NonPrivate, "nonprivate"}, {MechanismKind::ObjPertGauss, "objpert-gauss"}, {MechanismKind::ObjPertPure, "objpert-pure"}, {MechanismKind::OutPertPure, "outpert-pure"}, {MechanismKind::OutPertGauss, "outpert-gauss"}, {MechanismKind::GaussianLm, "gaussian-lm"}, {MechanismKind::Dpsgd, "dpsgd"}};
     return names;
 }
 
@@ -27,7 +27,7 @@ std::string ModelSpec::validate() const {
 }
 
 bool MechanismSpec::usesDelta() const {
-    return kind == MechanismKind::ObjPertGauss || kind == MechanismKind::OutPertGauss;
+    return kind == MechanismKind::ObjPertGauss || kind == MechanismKind::OutPertGauss || kind == MechanismKind::Dpsgd;
 }
 
 std::string MechanismSpec::validate() const {
@@ -35,6 +35,11 @@ std::string MechanismSpec::validate() const {
         return e;
     if (kind == MechanismKind::NonPrivate)
         return {};
+    if (kind == MechanismKind::Dpsgd) {
+        if (!(privacy.delta > 0.0 && privacy.delta < 1.0))
+            return "δ must be in (0, 1)";
+        return sgd.validate();
+    }
     if (!model.loss.isMargin())
         return "the private mechanisms need a bounded loss gradient ζ; squared loss has none "
                "without a label bound, so use a margin loss (logistic, huber, smooth-hinge)";
@@ -122,8 +127,8 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
     const double n = static_cast<double>(rows);
     PerturbedProblem problem;
     problem.mu = spec.model.lambda / n;
-    if (spec.kind == MechanismKind::GaussianLm)
-        throw std::invalid_argument("gaussian-lm is not a linear mechanism (core/gaussian_lm/)");
+    if (spec.kind == MechanismKind::GaussianLm || spec.kind == MechanismKind::Dpsgd)
+        throw std::invalid_argument(std::string(toString(spec.kind)) + " is not a linear ERM mechanism");
     if (spec.kind == MechanismKind::NonPrivate) {
         problem.guarantee.notion = "none";
         problem.guarantee.source = "non-private regularised ERM (reference)";
@@ -181,7 +186,8 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
         break;
     }
     case MechanismKind::NonPrivate:
-    case MechanismKind::GaussianLm: break;
+    case MechanismKind::GaussianLm:
+    case MechanismKind::Dpsgd: break;
     }
     return problem;
 }

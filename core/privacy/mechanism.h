@@ -7,7 +7,9 @@
 // i.e. Λ is the sum-form coefficient. Chaudhuri et al.'s mean-form coefficient is Λ/n.
 // Every guarantee assumes rows clipped to ‖x‖₂ ≤ 1 (docs/MATH.md §1).
 
+#include "core/dpsgd/sgd_spec.h"
 #include "core/model/loss.h"
+#include "core/privacy/mechanism_parameter.h"
 #include "core/privacy/noise.h"
 #include "core/util/option_names.h"
 
@@ -20,8 +22,9 @@ namespace elab::core {
 
 /// The mechanism a user chooses. It selects the learner (core/learner/mechanism_catalog.h): the
 /// first five are the linear ERM mechanisms of §3.1–3.3 (one-vs-rest for K classes); GaussianLm is
-/// the corrected DP large-margin Gaussian classifier of §3.4 (natively multiclass).
-enum class MechanismKind { NonPrivate, ObjPertGauss, ObjPertPure, OutPertPure, OutPertGauss, GaussianLm };
+/// the corrected DP large-margin Gaussian classifier of §3.4 (natively multiclass); Dpsgd is
+/// gradient perturbation (DP-SGD) of a softmax-linear model or a one-hidden-layer network (§3.6).
+enum class MechanismKind { NonPrivate, ObjPertGauss, ObjPertPure, OutPertPure, OutPertGauss, GaussianLm, Dpsgd };
 
 const char* toString(MechanismKind kind); ///< "nonprivate", "objpert-gauss", ...
 const OptionNames<MechanismKind>& mechanismKindNames(); ///< the names toString / mechanismKindFromString use
@@ -48,6 +51,7 @@ struct MechanismSpec {
     MechanismKind kind = MechanismKind::ObjPertGauss;
     ModelSpec model;
     PrivacySpec privacy;
+    SgdSpec sgd; ///< the network and schedule of Dpsgd (ignored otherwise)
 
     /// "" if valid; else why (e.g. output perturbation needs Λ > 0).
     std::string validate() const;
@@ -57,13 +61,6 @@ struct MechanismSpec {
     double effectiveDelta() const { return usesDelta() ? privacy.delta : 0.0; }
 };
 
-/// One constant a mechanism used at this ε (e.g. ε', the extra ridge Δ, the noise scale), so that
-/// every number behind a guarantee can be shown and checked (docs/MATH.md §3).
-struct MechanismParameter {
-    std::string name;    ///< stable identifier, e.g. "eps_prime" (JSON / CSV column name)
-    std::string symbol;  ///< as written in docs/MATH.md, e.g. "ε'"
-    double value = 0.0;
-};
 
 struct PrivacyGuarantee {
     bool isPrivate = false;

@@ -10,6 +10,8 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QImage>
+#include <QPainter>
 #include <QPen>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -100,8 +102,35 @@ void setRanges(QChart* chart, const ChartData& data, AxisRange x, AxisRange y) {
     chart->setTitle(data.title);
 }
 
+/// One marker as an image: a filled disc with a thin white border, or a ring (hollow), the
+/// same look as the vector markers, rendered at twice the size for high-DPI screens.
+QImage lightMarker(const QColor& colour, qreal size, bool hollow) {
+    constexpr qreal kScale = 2.0;
+    const int px = static_cast<int>(std::ceil(size * kScale));
+    QImage image(px, px, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.scale(kScale, kScale);
+    if (hollow) {
+        QPen ring(colour);
+        ring.setWidthF(kRingWidth);
+        painter.setPen(ring);
+        painter.setBrush(Qt::NoBrush);
+        const qreal inset = kRingWidth / 2.0;
+        painter.drawEllipse(QRectF(inset, inset, size - 2.0 * inset, size - 2.0 * inset));
+    } else {
+        QColor border(Qt::white);
+        border.setAlpha(colour.alpha());
+        painter.setPen(QPen(border, 1.0));
+        painter.setBrush(colour);
+        painter.drawEllipse(QRectF(0.5, 0.5, size - 1.0, size - 1.0));
+    }
+    return image;
+}
+
 // Pen, brush and name of the Qt series for series number `index`.
-void applyLook(const SeriesItems& items, const SeriesData& series, int index) {
+void applyLook(const SeriesItems& items, const SeriesData& series, int index, MarkerPainting markers) {
     const QColor colour = seriesColor(series, index);
     items.series->setName(series.name);
     if (auto* area = qobject_cast<QAreaSeries*>(items.series)) {
@@ -110,6 +139,9 @@ void applyLook(const SeriesItems& items, const SeriesData& series, int index) {
     } else if (auto* scatter = qobject_cast<QScatterSeries*>(items.series)) {
         scatter->setMarkerShape(QScatterSeries::MarkerShapeCircle);
         scatter->setMarkerSize(std::max(series.width, kMinMarkerSize));
+        const bool light = markers == MarkerPainting::Light;
+        scatter->setPointsVisible(!light); // the per-point items stay hidden; paint() draws the images
+        scatter->setLightMarker(light ? lightMarker(colour, scatter->markerSize(), series.hollow) : QImage());
         if (series.hollow) {
             scatter->setColor(Qt::transparent);
             QPen ring(colour);
@@ -199,7 +231,7 @@ SeriesItems createSeries(const SeriesData& series) {
 
 } // namespace
 
-QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFont& font) {
+QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFont& font, MarkerPainting markers) {
     removeEverything(chart);
     applyChartStyle(chart);
     chart->setMargins(chart->margins() + overlayMargins(data, font));
@@ -249,7 +281,7 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
         chart->addSeries(created.series);
         created.series->attachAxis(x);
         created.series->attachAxis(y);
-        applyLook(created, series, static_cast<int>(i));
+        applyLook(created, series, static_cast<int>(i), markers);
         items.append(created);
     }
     updateLegend(chart, items, data);
@@ -259,7 +291,7 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
 }
 
 void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartData& shown,
-                 const ChartData& data) {
+                 const ChartData& data, MarkerPainting markers) {
     const AxisRange xr = xRange(data);
     const AxisRange yr = yRange(data);
     setRanges(chart, data, xr, yr);
@@ -275,7 +307,7 @@ void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartDa
                 items[i].upper->replace(upper);
         }
         if (!sameLook(shown.series[i], series)) {
-            applyLook(items[i], series, static_cast<int>(i));
+            applyLook(items[i], series, static_cast<int>(i), markers);
             lookChanged = true;
         }
     }

@@ -25,17 +25,23 @@ struct SeriesItems {
     QLineSeries* upper = nullptr;      ///< Band only: the upper edge
 };
 
+/// How points are painted. Vector: each marker a path (crisp in SVG/PDF; export). Light: each
+/// marker one pre-rendered image (QXYSeries::setLightMarker), many times cheaper to repaint —
+/// the live view, where thousands of points are repainted with every slider step.
+enum class MarkerPainting { Vector, Light };
+
 /// Empties chart and fills it from data: axes (log x with decade labels, or linear),
 /// one Qt series per data series in order, legend at the bottom with the named series only,
 /// no animation, texts in font (setChartFonts). Returns the Qt series index for index with
 /// data.series.
-QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFont& font);
+QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFont& font,
+                                MarkerPainting markers = MarkerPainting::Vector);
 
 /// Moves a chart built by buildChart(chart, shown) to data; sameStructure(shown, data)
 /// must hold. Titles and ranges are updated, series whose points changed are replace()d,
 /// pens and brushes are only touched when the look of a series changed.
 void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartData& shown,
-                 const ChartData& data);
+                 const ChartData& data, MarkerPainting markers = MarkerPainting::Vector);
 
 /// Sets every text of the chart from font: tick labels, axis titles and legend as given,
 /// title bold and a little larger.

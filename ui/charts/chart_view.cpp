@@ -38,16 +38,16 @@ ChartView::ChartView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
-    m_items = buildChart(m_chart, m_data, font());
+    m_items = buildChart(m_chart, m_data, font(), MarkerPainting::Light);
 }
 
 ChartView::~ChartView() = default;
 
 void ChartView::setData(const ChartData& data) {
     if (sameStructure(m_data, data)) {
-        updateChart(m_chart, m_items, m_data, data);
+        updateChart(m_chart, m_items, m_data, data, MarkerPainting::Light);
     } else {
-        m_items = buildChart(m_chart, data, font());
+        m_items = buildChart(m_chart, data, font(), MarkerPainting::Light);
         ++m_rebuilds;
     }
     m_data = data;

@@ -35,10 +35,11 @@ double agreementLevel(double a, int classes) {
     return std::clamp((a - floor) / (1.0 - floor), 0.0, 1.0);
 }
 
-/// Series per draw: enough for the most chains any model has, rounded up to a power of two so
-/// that the keys (and the Qt series) stay the same while the slider moves.
-int chainCapacity(const core::RegionsResult* r) {
-    std::size_t most = 1;
+/// Series per draw: enough for the most chains any model has had on this plane (state.chainsSeen)
+/// and has now, rounded up to a power of two so that the keys (and the Qt series) stay the same
+/// while the slider moves.
+int chainCapacity(const core::RegionsResult* r, std::size_t seen) {
+    std::size_t most = std::max<std::size_t>(1, seen);
     if (r) {
         for (const core::RegionsModel& m : r->draws)
             most = std::max(most, m.boundaries.size());
@@ -188,7 +189,7 @@ charts::ChartData buildRegionsChart(const RegionsSettings& s, const RegionsState
         chart.colorScale.max = 1.0;
     }
 
-    const int capacity = chainCapacity(r);
+    const int capacity = chainCapacity(r, state.chainsSeen);
     for (int d = 0; d < s.draws; ++d) {
         const bool shown = s.fill == RegionsFill::Draw && d == s.fillDraw;
         const core::RegionsModel* model = static_cast<std::size_t>(d) < r->draws.size() ? &r->draws[static_cast<std::size_t>(d)] : nullptr;

@@ -105,8 +105,7 @@ void RegionsController::startPreparation() {
         return [this, problem, result, s, ms] {
             m_state.problem = problem;
             m_state.problemSettings = s;
-            m_state.result = result;
-            m_state.resultProblem = problem;
+            m_state.show(result, problem);
             m_state.evaluationMs = ms;
             emit stateChanged();
             requestEvaluation(); // the slider may have moved meanwhile
@@ -153,8 +152,7 @@ void RegionsController::startEvaluation() {
                                   m_state.dragProblem = p;
                               else
                                   m_state.evaluationMs = ms;
-                              m_state.result = result;
-                              m_state.resultProblem = p;
+                              m_state.show(result, p);
                               emit stateChanged();
                               // The latest step, or the full grid after a preview (released).
                               const bool pending = std::exchange(m_evaluationPending, false);

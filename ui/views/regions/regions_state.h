@@ -7,6 +7,7 @@
 
 #include "core/regions/decision_regions.h"
 
+#include <algorithm>
 #include <memory>
 
 namespace elab::ui {
@@ -22,6 +23,21 @@ struct RegionsState {
     std::shared_ptr<const core::RegionsResult> result;
     std::shared_ptr<const core::RegionsProblem> resultProblem;
     double evaluationMs = 0.0; ///< wall time of the last evaluation at the full grid
+    /// The most boundary chains one model has had since the plane was prepared: the chart keeps
+    /// room for them, so that its series (and the Qt chart) stay the same while the slider
+    /// moves instead of being rebuilt whenever a draw's boundary splits or joins.
+    std::size_t chainsSeen = 0;
+
+    /// Sets result (computed on resultProblem) and widens chainsSeen to it.
+    void show(std::shared_ptr<const core::RegionsResult> next, std::shared_ptr<const core::RegionsProblem> on) {
+        result = std::move(next);
+        resultProblem = std::move(on);
+        if (!result)
+            return;
+        for (const core::RegionsModel& m : result->draws)
+            chainsSeen = std::max(chainsSeen, m.boundaries.size());
+        chainsSeen = std::max(chainsSeen, result->nonPrivate.boundaries.size());
+    }
 
     /// The regions shown are on the drag grid (a preview while the slider moves).
     bool preview() const { return result && resultProblem && resultProblem != problem; }

@@ -1,0 +1,96 @@
+#pragma once
+// The three DP-SGD accountants of docs/MATH.md §3.6, side by side, behind one interface: ε for
+// a noise multiplier σ, sampling rate q, T steps and δ; and σ for a target ε (calibration that
+// never overshoots: bracket, then bisect on the accountant's own ε, returning a σ whose ε is
+// ≤ the target).
+//
+// Adjacency for all three: add/remove one row with L2 sensitivity C (the clip norm), σ the noise
+// multiplier (noise sd = σC). Replace-one follows by group privacy: (2ε, (1 + e^ε)δ). The paper
+// (Ermis & Cemgil) applies the same formulas to replace-one adjacency with sensitivity 2C, i.e.
+// twice the noise for the same σ.
+//
+//  - Rdp (default): the Poisson-subsampled Gaussian's RDP at integer and fractional orders,
+//    converted to (ε, δ) (core/accounting/rdp.h). Rigorous, the tightest of the three.
+//  - AdvancedComposition (the paper's DPD-AC): per step the classical Gaussian mechanism
+//    (ε_it, δ_it) with σ = √(2 log(1.25/δ_it))/ε_it — valid for ε_it < 1 only — amplified by
+//    sampling to ε₁ = log(1 + q(e^{ε_it} − 1)), δ₁ = qδ_it, composed over T steps:
+//    ε = √(2T log(1/δ'))ε₁ + Tε₁(e^{ε₁} − 1), δ = Tδ₁ + δ'. The split of δ between δ' and the
+//    steps is free; we take the one giving the smallest ε (any split is a valid guarantee). Where
+//    no split keeps ε_it < 1 (σ too small), there is no guarantee: ε = +∞.
+//  - ZcdpPublished (the paper's DPD-zCDP, "as published"): maps a total (ε, δ) to σ by
+//    ρ + 2√(ρ log(1/δ)) = ε, τ/Δ² = T/(2ρ), ε' = Δ√(2 log(1.25/δ')/τ) with δ' = δ (the paper
+//    does not say which δ'; this is our reading), then "amplification" backwards:
+//    ε_iter = log(1 + (e^{ε'} − 1)/q), δ_iter = δ'/q, σ = √(2 log(1.25/δ_iter))/ε_iter. It
+//    converts a per-step (ε, δ) guarantee into zCDP, which is not valid in general, so it is NOT
+//    a proven guarantee (valid = false); ε for a σ inverts the map.
+
+#include "core/privacy/mechanism_parameter.h"
+#include "core/util/option_names.h"
+
+#include <string>
+#include <vector>
+
+namespace elab::core {
+
+enum class AccountantKind { Rdp, AdvancedComposition, ZcdpPublished };
+
+const OptionNames<AccountantKind>& accountantKindNames(); ///< "rdp", "ac", "zcdp-published"
+const char* toString(AccountantKind kind);
+/// Throws std::invalid_argument for an unknown name.
+AccountantKind accountantKindFromString(const std::string& name);
+/// For people: "RDP (Mironov et al. 2019)", "advanced composition (paper's DPD-AC)", ...
+std::string accountantTitle(AccountantKind kind);
+
+/// What an accountant needs to know of a DP-SGD run.
+struct SgdPrivacyParams {
+    double sigma = 1.0;   ///< noise multiplier: noise sd / L2 sensitivity, ≥ 0
+    double q = 0.01;      ///< Poisson sampling rate S/N ∈ (0, 1]
+    long long steps = 1;  ///< T ≥ 0
+    double delta = 1e-5;  ///< δ ∈ (0, 1)
+
+    /// "" if valid; else why.
+    std::string validate() const;
+};
+
+/// What an accountant says about a run.
+struct AccountantResult {
+    AccountantKind kind = AccountantKind::Rdp;
+    double epsilon = 0.0;  ///< +∞: no guarantee at these settings
+    double delta = 0.0;    ///< the δ guaranteed (the one asked for)
+    bool proven = true;    ///< false for the published zCDP procedure
+    std::vector<MechanismParameter> parameters; ///< e.g. the optimal RDP order, δ', ε_it, ε₁
+    std::vector<std::string> notes;
+
+    /// The parameter called name, or NaN.
+    double parameter(const std::string& name) const;
+};
+
+/// ε for params (throws std::invalid_argument on invalid params).
+AccountantResult accountEpsilon(AccountantKind kind, const SgdPrivacyParams& params);
+
+/// The calibrated noise: the smallest σ found (to 1e-4 relative in ε) with ε(σ) ≤ target.
+struct Calibration {
+    double sigma = 0.0;
+    AccountantResult result; ///< at sigma: result.epsilon ≤ target
+    bool reachedTarget = true; ///< false when the accountant certifies less than the target at any σ (AC: ε_it < 1)
+};
+
+/// σ for a target ε > 0 (params.sigma is ignored). Throws std::invalid_argument on invalid
+/// input and std::runtime_error if no σ ≤ 1e6 reaches the target.
+Calibration calibrateSigma(AccountantKind kind, double targetEps, const SgdPrivacyParams& params);
+
+/// The replace-one guarantee implied by an add/remove (ε, δ) guarantee: (2ε, (1 + e^ε)δ).
+struct EpsDelta {
+    double epsilon = 0.0;
+    double delta = 0.0;
+};
+EpsDelta replaceOneEquivalent(double epsilon, double delta);
+
+/// The AC bound for one split of δ: δ' = deltaPrime, the rest shared by the T steps (+∞ where
+/// ε_it ≥ 1); exposed for tests. accountEpsilon takes the best split.
+double advancedCompositionEpsilon(const SgdPrivacyParams& params, double deltaPrime);
+
+/// The published zCDP procedure's σ for a total (ε, δ) (see above); exposed for tests.
+double zcdpPublishedSigma(double epsTotal, double delta, double q, long long steps);
+
+} // namespace elab::core

@@ -1,0 +1,149 @@
+#include "core/dpsgd/dpsgd_learner.h"
+
+#include "core/learner/prediction.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace elab::core {
+
+namespace {
+
+Eigen::VectorXi classIndices(const Eigen::VectorXd& labels, int classes) {
+    Eigen::VectorXi cls(labels.size());
+    for (Index i = 0; i < labels.size(); ++i)
+        cls(i) = classes >= 2 ? static_cast<int>(labels(i)) : (labels(i) > 0.0 ? 1 : 0);
+    return cls;
+}
+
+SgdPrivacyParams privacyParams(const MechanismSpec& spec, Index n) {
+    SgdPrivacyParams p;
+    p.q = spec.sgd.samplingRate(n);
+    p.steps = spec.sgd.totalSteps(n);
+    p.delta = spec.privacy.delta;
+    return p;
+}
+
+std::string fmt(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+} // namespace
+
+Eigen::MatrixXd DpsgdModel::scores(const FeatureMatrix& X) const {
+    Eigen::MatrixXd logits = networkLogits(m_net, X);
+    if (!m_binary)
+        return logits;
+    return logits.col(1) - logits.col(0);
+}
+
+DpsgdLearner::DpsgdLearner(const SweepData& data, const MechanismSpec& spec, UtilityMetric metric)
+    : m_data(data), m_spec(spec), m_metric(metric), m_K(data.classes >= 2 ? data.classes : 2) {
+    if (std::string e = spec.sgd.validate(); !e.empty())
+        throw std::invalid_argument("DP-SGD: " + e);
+    if (data.trainX.rows() == 0)
+        throw std::invalid_argument("DP-SGD: no training rows");
+    if (usesTestSet(metric) && (!data.testX || !data.testY))
+        throw std::invalid_argument("DP-SGD: the metric needs a test set");
+    m_cls = classIndices(data.trainY, data.classes);
+    if (data.testY)
+        m_testCls = classIndices(*data.testY, data.classes);
+}
+
+std::shared_ptr<const LearnerNoise> DpsgdLearner::drawNoise(std::uint64_t seed, int repetition) const {
+    auto noise = std::make_shared<DpsgdNoise>();
+    noise->seed = seed;
+    noise->repetition = repetition;
+    return noise;
+}
+
+double DpsgdLearner::sigmaFor(double eps) const {
+    return calibrateSigma(m_spec.sgd.accountant, eps, privacyParams(m_spec, m_data.trainX.rows())).sigma;
+}
+
+SgdResult DpsgdLearner::train(double eps, std::uint64_t seed, int repetition, std::stop_token stop,
+                              const SgdMonitor* monitor) const {
+    SgdRun run;
+    run.seed = seed;
+    run.repetition = repetition;
+    run.isPrivate = std::isfinite(eps);
+    run.sigma = run.isPrivate ? sigmaFor(eps) : 0.0;
+    return trainSgd(m_data.trainX, m_cls, m_K, m_spec.sgd, run, std::move(stop), monitor);
+}
+
+std::shared_ptr<const TrainedModel> DpsgdLearner::fit(double eps, const LearnerNoise& noise, const TrainedModel*,
+                                                      std::stop_token stop, const NewtonCgOptions&) const {
+    const auto& n = dynamic_cast<const DpsgdNoise&>(noise);
+    const double sigma = sigmaFor(eps);
+    SgdRun run{sigma, true, n.seed, n.repetition};
+    SgdResult r = trainSgd(m_data.trainX, m_cls, m_K, m_spec.sgd, run, std::move(stop));
+    return std::make_shared<DpsgdModel>(std::move(r.net), m_data.classes < 2, sigma, r.stopped);
+}
+
+std::shared_ptr<const TrainedModel> DpsgdLearner::fitNonPrivate(std::stop_token stop, const NewtonCgOptions&) const {
+    SgdRun run{0.0, false, 0, 0};
+    SgdResult r = trainSgd(m_data.trainX, m_cls, m_K, m_spec.sgd, run, std::move(stop));
+    return std::make_shared<DpsgdModel>(std::move(r.net), m_data.classes < 2, 0.0, r.stopped);
+}
+
+PrivacyGuarantee DpsgdLearner::guarantee(double eps) const {
+    return guaranteeFor(m_spec, m_data.trainX.rows(), m_data.classes, eps);
+}
+
+double DpsgdLearner::utility(const TrainedModel& model) const {
+    const auto& m = dynamic_cast<const DpsgdModel&>(model);
+    const bool test = usesTestSet(m_metric);
+    const FeatureMatrix& X = test ? *m_data.testX : m_data.trainX;
+    const ClassificationMetrics c = classificationMetrics(networkLogits(m.network(), X), test ? m_testCls : m_cls);
+    return isLossMetric(m_metric) ? c.loss : c.accuracy;
+}
+
+PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, int classes, double eps) {
+    (void)classes;
+    PrivacyGuarantee g;
+    const SgdSpec& s = spec.sgd;
+    SgdPrivacyParams p = privacyParams(spec, n);
+    const Calibration cal = calibrateSigma(s.accountant, eps, p);
+    p.sigma = cal.sigma;
+    // The proven ε of this σ: the chosen accountant's, or RDP's where the chosen one is not a proof.
+    const AccountantResult proven = cal.result.proven ? cal.result : accountEpsilon(AccountantKind::Rdp, p);
+    g.isPrivate = std::isfinite(proven.epsilon);
+    g.epsilon = proven.epsilon;
+    g.delta = p.delta;
+    g.notion = "(ε, δ)-DP";
+    g.source = "DP-SGD (Abadi et al. 2016; Ermis & Cemgil for dropout), σ by " + accountantTitle(s.accountant);
+    g.branch = toString(s.accountant);
+    const EpsDelta replace = replaceOneEquivalent(g.epsilon, g.delta);
+    g.assumptions = {
+        "adjacency: add or remove one training row; replacing one row is (" + fmt(replace.epsilon) + ", " +
+            fmt(replace.delta) + ")-DP by group privacy",
+        "each row is in each step's batch independently with probability q = S/N (Poisson sampling)",
+        std::string("each example's gradient is clipped to ") +
+            (s.clipMode == ClipMode::PerLayer ? "C_l = " + fmt(s.clip) + " per layer (sensitivity C = " + fmt(s.sensitivity()) + ")"
+                                              : "norm C = " + fmt(s.clip)),
+        "only the final network is released; the per-epoch curves of the training view are not private",
+        "rows clipped to ‖x‖ ≤ 1 as everywhere (not needed by DP-SGD's proof, which clips gradients)"};
+    if (!cal.result.proven)
+        g.notes.push_back("σ from the paper's zCDP procedure as published, which claims ε = " + fmt(eps) +
+                          " but is not a valid proof; the RDP accountant certifies ε = " + fmt(proven.epsilon) + " for this σ");
+    if (!cal.reachedTarget)
+        g.notes.push_back("the accountant certifies at most ε = " + fmt(cal.result.epsilon) +
+                          " at any σ it can analyse (advanced composition needs ε_it < 1); the guarantee is that ε");
+    for (const std::string& note : cal.result.notes)
+        g.notes.push_back(note);
+    g.parameters = {{"sigma", "σ", cal.sigma},
+                    {"q", "q", p.q},
+                    {"steps", "T", static_cast<double>(p.steps)},
+                    {"sensitivity", "C", s.sensitivity()},
+                    {"noise_sd", "σC", cal.sigma * s.sensitivity()},
+                    {"eps_replace_one", "ε (replace-one)", replace.epsilon},
+                    {"delta_replace_one", "δ (replace-one)", replace.delta}};
+    for (const MechanismParameter& m : cal.result.parameters)
+        g.parameters.push_back(m);
+    return g;
+}
+
+} // namespace elab::core

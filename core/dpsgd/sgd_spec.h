@@ -1,0 +1,48 @@
+#pragma once
+// The settings of DP-SGD (docs/MATH.md §3.6; issue 12): the model (softmax-linear, or one ReLU
+// hidden layer of H units), the schedule (epochs, expected batch size S → q = S/N, learning rate
+// η_t = η₀/t^γ with t the epoch, 1-based), clipping (total, or per layer as the paper does),
+// dropout on the hidden units (the paper's DPD: Gaussian; or Bernoulli), and the accountant that
+// turns (σ, q, T, δ) into ε. Part of MechanismSpec for the `dpsgd` mechanism.
+
+#include "core/accounting/accountant.h"
+#include "core/util/option_names.h"
+
+#include <string>
+
+namespace elab::core {
+
+enum class ClipMode { Total, PerLayer };
+enum class DropoutKind { None, Bernoulli, Gaussian };
+
+const OptionNames<ClipMode>& clipModeNames();       ///< "total", "per-layer"
+const OptionNames<DropoutKind>& dropoutKindNames(); ///< "none", "bernoulli", "gaussian"
+
+struct SgdSpec {
+    int hidden = 0;            ///< H ≥ 0 hidden ReLU units; 0: the softmax-linear model
+    int epochs = 20;           ///< passes of ⌈1/q⌉ steps each
+    double batchSize = 64.0;   ///< expected batch size S (Poisson sampling at q = S/N)
+    double clip = 1.0;         ///< C: the clip norm (Total), or each layer's C_l (PerLayer)
+    ClipMode clipMode = ClipMode::Total;
+    double learningRate = 0.1; ///< η₀
+    double gamma = 0.0;        ///< η_t = η₀/t^γ, t = epoch (1-based); the paper: γ = 1
+    DropoutKind dropout = DropoutKind::None;
+    double dropoutRate = 0.5;  ///< Bernoulli: the drop probability p; Gaussian: noise variance p/(1−p)
+    double weightDecay = 0.0;  ///< L2 coefficient added to the mean gradient (data-independent)
+    AccountantKind accountant = AccountantKind::Rdp;
+    int threads = 0;           ///< inside one run (0: all cores); results do not depend on it
+
+    /// "" if valid; else why.
+    std::string validate() const;
+    /// The number of parameter groups clipped separately: 2 with a hidden layer, 1 without.
+    int layers() const { return hidden > 0 ? 2 : 1; }
+    /// The L2 sensitivity of the clipped sum under add/remove: C, or C·√L per layer.
+    double sensitivity() const;
+    /// q = S/N for N training rows (capped at 1).
+    double samplingRate(long long rows) const;
+    /// Steps per epoch ⌈1/q⌉ and in all.
+    long long stepsPerEpoch(long long rows) const;
+    long long totalSteps(long long rows) const { return stepsPerEpoch(rows) * epochs; }
+};
+
+} // namespace elab::core

@@ -1,0 +1,206 @@
+#include "core/dpsgd/sgd_trainer.h"
+
+#include "core/util/normal_sampler.h"
+#include "core/util/random.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace elab::core {
+
+namespace {
+
+// Stream ids under (seed, repetition).
+constexpr std::uint64_t kInitStream = 1;
+constexpr std::uint64_t kStepStream = 2;
+// Sub-streams of one step.
+constexpr std::uint64_t kSampleStream = 0;
+constexpr std::uint64_t kDropoutStream = 1;
+constexpr std::uint64_t kNoiseStream = 2;
+constexpr Index kNoiseChunk = 1 << 15;
+
+std::uint64_t stepSeed(std::uint64_t seed, int repetition, long long step, std::uint64_t stream) {
+    return deriveSeed(deriveSeed(seed, static_cast<std::uint64_t>(repetition), kStepStream),
+                      static_cast<std::uint64_t>(step), stream);
+}
+
+/// The dropout multipliers of a b × H batch: Bernoulli (kept with 1 − p, scaled by 1/(1 − p))
+/// or Gaussian N(1, p/(1 − p)); mean 1 either way.
+void dropoutMask(Eigen::MatrixXd& mask, Index rows, Index hidden, DropoutKind kind, double p, std::uint64_t streamSeed) {
+    mask.resize(rows, hidden);
+    Rng rng(streamSeed);
+    if (kind == DropoutKind::Bernoulli) {
+        const double keep = 1.0 - p;
+        for (Index j = 0; j < hidden; ++j)
+            for (Index i = 0; i < rows; ++i)
+                mask(i, j) = uniform01(rng) < keep ? 1.0 / keep : 0.0;
+    } else {
+        NormalSampler normal(rng);
+        const double sd = std::sqrt(p / (1.0 - p));
+        for (Index j = 0; j < hidden; ++j)
+            for (Index i = 0; i < rows; ++i)
+                mask(i, j) = 1.0 + sd * normal();
+    }
+}
+
+/// Adds scale·noise to every parameter, layer by layer (W column-major, then b).
+void addNoise(Network& net, const Eigen::VectorXd& noise, double scale) {
+    Index at = 0;
+    for (DenseLayer& l : net.layers) {
+        l.W.reshaped() += scale * noise.segment(at, l.W.size());
+        at += l.W.size();
+        l.b += scale * noise.segment(at, l.b.size());
+        at += l.b.size();
+    }
+}
+
+/// Evenly spaced rows 0, n/m, 2n/m, … (m = min(n, cap)).
+std::vector<Index> evenlySpaced(Index n, Index cap) {
+    const Index m = std::min(n, std::max<Index>(1, cap));
+    std::vector<Index> rows(static_cast<std::size_t>(m));
+    for (Index k = 0; k < m; ++k)
+        rows[static_cast<std::size_t>(k)] = k * n / m;
+    return rows;
+}
+
+Eigen::VectorXi selectClasses(const Eigen::VectorXi& y, const std::vector<Index>& rows) {
+    Eigen::VectorXi out(static_cast<Index>(rows.size()));
+    for (std::size_t k = 0; k < rows.size(); ++k)
+        out(static_cast<Index>(k)) = y(rows[k]);
+    return out;
+}
+
+} // namespace
+
+std::vector<Index> poissonSample(Index n, double q, std::uint64_t seed, int repetition, long long step) {
+    std::vector<Index> rows;
+    rows.reserve(static_cast<std::size_t>(std::ceil(q * static_cast<double>(n) * 1.2)) + 8);
+    Rng rng(stepSeed(seed, repetition, step, kSampleStream));
+    for (Index i = 0; i < n; ++i)
+        if (uniform01(rng) < q)
+            rows.push_back(i);
+    return rows;
+}
+
+void stepNoise(Eigen::VectorXd& out, Index count, std::uint64_t seed, int repetition, long long step, int threads) {
+    out.resize(count);
+    const std::uint64_t base = stepSeed(seed, repetition, step, kNoiseStream);
+    const Index chunks = (count + kNoiseChunk - 1) / kNoiseChunk;
+    const auto fill = [&](Index c) {
+        Rng rng(deriveSeed(base, static_cast<std::uint64_t>(c)));
+        NormalSampler normal(rng);
+        const Index end = std::min(count, (c + 1) * kNoiseChunk);
+        for (Index i = c * kNoiseChunk; i < end; ++i)
+            out(i) = normal();
+    };
+    if (threads == 1 || chunks <= 1) {
+        for (Index c = 0; c < chunks; ++c)
+            fill(c);
+        return;
+    }
+    tbb::parallel_for(tbb::blocked_range<Index>(0, chunks), [&](const tbb::blocked_range<Index>& r) {
+        for (Index c = r.begin(); c < r.end(); ++c)
+            fill(c);
+    });
+}
+
+SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes, const SgdSpec& spec, const SgdRun& run,
+                   std::stop_token stop, const SgdMonitor* monitor) {
+    if (std::string e = spec.validate(); !e.empty())
+        throw std::invalid_argument("DP-SGD: " + e);
+    if (y.size() != X.rows())
+        throw std::invalid_argument("DP-SGD: one class per training row is needed");
+    if (classes < 2)
+        throw std::invalid_argument("DP-SGD: at least two classes are needed");
+    if (X.rows() == 0)
+        throw std::invalid_argument("DP-SGD: no training rows");
+    if (y.minCoeff() < 0 || y.maxCoeff() >= classes)
+        throw std::invalid_argument("DP-SGD: class indices must lie in 0 … K−1");
+    if (run.isPrivate && !(run.sigma >= 0.0 && std::isfinite(run.sigma)))
+        throw std::invalid_argument("DP-SGD: the noise multiplier σ must be a finite number ≥ 0");
+
+    const Index n = X.rows();
+    const double q = spec.samplingRate(n);
+    const long long perEpoch = spec.stepsPerEpoch(n);
+    const double noiseSd = run.isPrivate ? run.sigma * spec.sensitivity() : 0.0;
+    const ClipRule rule{run.isPrivate, spec.clipMode, spec.clip};
+    const int threads = spec.threads;
+
+    SgdResult result;
+    result.net = initialNetwork(X.cols(), spec.hidden, classes,
+                                deriveSeed(run.seed, static_cast<std::uint64_t>(run.repetition), kInitStream));
+    Network grad = result.net;
+    BatchWork work;
+    Eigen::MatrixXd mask;
+    Eigen::VectorXd noise;
+    const Index parameters = result.net.parameterCount();
+
+    std::vector<Index> evalRows;
+    FeatureMatrix evalX;
+    Eigen::VectorXi evalY;
+    if (monitor && monitor->onEpoch) {
+        evalRows = evenlySpaced(n, monitor->trainRows);
+        evalX = X.selectRows(evalRows);
+        evalY = selectClasses(y, evalRows);
+    }
+
+    tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+    arena.execute([&] {
+        long long step = 0;
+        double batchTotal = 0.0;
+        for (int epoch = 1; epoch <= spec.epochs; ++epoch) {
+            const double eta = spec.learningRate / std::pow(static_cast<double>(epoch), spec.gamma);
+            for (long long s = 0; s < perEpoch; ++s, ++step) {
+                if (stop.stop_requested()) {
+                    result.stopped = true;
+                    result.steps = step;
+                    return;
+                }
+                const std::vector<Index> rows = poissonSample(n, q, run.seed, run.repetition, step);
+                batchTotal += static_cast<double>(rows.size());
+                const FeatureMatrix batch = X.selectRows(rows);
+                const Eigen::VectorXi batchY = selectClasses(y, rows);
+                const Eigen::MatrixXd* maskPtr = nullptr;
+                if (spec.dropout != DropoutKind::None) {
+                    dropoutMask(mask, batch.rows(), spec.hidden, spec.dropout, spec.dropoutRate,
+                                stepSeed(run.seed, run.repetition, step, kDropoutStream));
+                    maskPtr = &mask;
+                }
+                clippedGradientSum(result.net, batch, batchY, maskPtr, rule, work, grad);
+                if (noiseSd > 0.0) {
+                    stepNoise(noise, parameters, run.seed, run.repetition, step, threads);
+                    addNoise(grad, noise, noiseSd);
+                }
+                // θ ← θ − η (G/S + λθ)
+                if (spec.weightDecay > 0.0)
+                    for (DenseLayer& l : result.net.layers) {
+                        l.W *= 1.0 - eta * spec.weightDecay;
+                        l.b *= 1.0 - eta * spec.weightDecay;
+                    }
+                result.net.addScaled(grad, -eta / spec.batchSize);
+            }
+            if (monitor && monitor->onEpoch) {
+                EpochReport report;
+                report.epoch = epoch;
+                report.steps = step;
+                report.learningRate = eta;
+                report.train = classificationMetrics(networkLogits(result.net, evalX), evalY);
+                if (monitor->testX && monitor->testClasses)
+                    report.test = classificationMetrics(networkLogits(result.net, *monitor->testX), *monitor->testClasses);
+                else
+                    report.test = {std::nan(""), std::nan("")};
+                result.epochs.push_back(report);
+                monitor->onEpoch(report);
+            }
+        }
+        result.steps = step;
+        result.meanBatch = step > 0 ? batchTotal / static_cast<double>(step) : 0.0;
+    });
+    return result;
+}
+
+} // namespace elab::core
