@@ -1,9 +1,11 @@
 // epsilonlab-cli: the headless face of the engine. Same core calls as the GUI.
 
+#include "app/cli/accountant_command.h"
 #include "app/cli/data_options.h"
 #include "app/cli/info_report.h"
 #include "app/cli/regions_command.h"
 #include "app/cli/stability_command.h"
+#include "app/cli/train_command.h"
 #include "app/cli/utility_command.h"
 #include "core/data/builtin_catalog.h"
 #include "core/data/dataset_loader.h"
@@ -91,6 +93,17 @@ int main(int argc, char** argv) {
                    "boundaries and accuracies");
     regions.addTo(*regionsCommand);
 
+    app::AccountantCommand accountant;
+    auto* accountantCommand = cli.add_subcommand(
+        "accountant", "DP-SGD privacy accounting: ε for a noise multiplier σ, or σ for a target ε, at sampling rate q, "
+                      "T steps and δ; RDP, advanced composition and the paper's zCDP procedure side by side");
+    accountant.addTo(*accountantCommand);
+
+    app::TrainCommand train;
+    auto* trainCommand = cli.add_subcommand(
+        "train", "One DP-SGD run at ε: train/test loss and accuracy per epoch, ε spent, the final guarantee");
+    train.addTo(*trainCommand);
+
     CLI11_PARSE(cli, argc, argv);
     try {
         if (datasets->parsed())
@@ -105,6 +118,10 @@ int main(int argc, char** argv) {
             return stability.run();
         if (regionsCommand->parsed())
             return regions.run();
+        if (accountantCommand->parsed())
+            return accountant.run();
+        if (trainCommand->parsed())
+            return train.run();
     } catch (const core::LoadError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return 2;

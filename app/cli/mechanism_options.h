@@ -1,10 +1,13 @@
 #pragma once
 // The mechanism options every command that trains a private model shares: --mechanism, --loss,
-// --huber-width, --lambda, --delta (utility, choose-eps, regions).
+// --huber-width, --lambda, --delta (utility, choose-eps, regions, train), and DP-SGD's settings
+// (--hidden, --epochs, --batch-size, --clip, --clip-mode, --learning-rate, --lr-decay, --dropout,
+// --dropout-rate, --weight-decay, --accountant; docs/MATH.md §3.6).
 
 #include "core/privacy/mechanism.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -16,11 +19,17 @@ struct MechanismOptions {
     double huberWidth = 0.1;
     double lambda = 1e-2;
     double delta = 1e-5;
+    core::SgdSpec sgd;
+    std::string clipMode = "total";
+    std::string dropout = "none";
+    std::string accountant = "rdp";
     CLI::Option* lossOption = nullptr;
 
     void addTo(CLI::App& command);
     /// The spec as given (the mechanism catalog's required loss when --loss is absent).
     core::MechanismSpec spec() const;
+    /// DP-SGD's settings for JSON outputs (null for the other mechanisms).
+    nlohmann::ordered_json sgdJson() const;
 };
 
 } // namespace elab::app

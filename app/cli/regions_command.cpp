@@ -149,6 +149,7 @@ int RegionsCommand::run() const {
     j["mechanism"] = {{"name", mech.mechanism},
                       {"loss", core::toString(spec.mechanism.model.loss.kind())},
                       {"lambda", mech.lambda},
+                      {"sgd", mech.sgdJson()},
                       {"delta", spec.mechanism.effectiveDelta()},
                       {"capabilities",
                        {{"taylor", learner.capabilities().taylor}, {"warm_start", learner.capabilities().warmStart}}},

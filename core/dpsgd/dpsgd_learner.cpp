@@ -89,6 +89,23 @@ std::shared_ptr<const TrainedModel> DpsgdLearner::fitNonPrivate(std::stop_token 
     return std::make_shared<DpsgdModel>(std::move(r.net), m_data.classes < 2, 0.0, r.stopped);
 }
 
+std::vector<EpochMetrics> DpsgdLearner::trainEpochs(double eps, std::uint64_t seed, int repetition, std::stop_token stop,
+                                                    const std::function<void(const EpochMetrics&)>& onEpoch) const {
+    std::vector<EpochMetrics> out;
+    SgdMonitor monitor;
+    if (m_data.testX && m_data.testY) {
+        monitor.testX = m_data.testX;
+        monitor.testClasses = &m_testCls;
+    }
+    monitor.onEpoch = [&](const EpochReport& r) {
+        out.push_back({r.epoch, r.steps, r.train.loss, r.train.accuracy, r.test.loss, r.test.accuracy});
+        if (onEpoch)
+            onEpoch(out.back());
+    };
+    train(eps, seed, repetition, std::move(stop), &monitor);
+    return out;
+}
+
 PrivacyGuarantee DpsgdLearner::guarantee(double eps) const {
     return guaranteeFor(m_spec, m_data.trainX.rows(), m_data.classes, eps);
 }

@@ -42,7 +42,7 @@ public:
     /// spec.sgd: the network and schedule; spec.privacy.delta: δ. Throws std::invalid_argument.
     DpsgdLearner(const SweepData& data, const MechanismSpec& spec, UtilityMetric metric);
 
-    LearnerCapabilities capabilities() const override { return {false, false}; }
+    LearnerCapabilities capabilities() const override { return {false, false, true}; }
     UtilityMetric metric() const override { return m_metric; }
     int classes() const override { return m_data.classes; }
 
@@ -52,6 +52,8 @@ public:
     /// SGD with the same schedule and samples, no clipping, no noise (seed 0, repetition 0).
     std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop, const NewtonCgOptions& options) const override;
     PrivacyGuarantee guarantee(double eps) const override;
+    std::vector<EpochMetrics> trainEpochs(double eps, std::uint64_t seed, int repetition, std::stop_token stop,
+                                          const std::function<void(const EpochMetrics&)>& onEpoch) const override;
     /// Accuracy from the scores; loss: the softmax cross-entropy the network is trained on.
     double utility(const TrainedModel& model) const override;
 

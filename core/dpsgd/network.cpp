@@ -3,6 +3,8 @@
 #include "core/util/normal_sampler.h"
 #include "core/util/random.h"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,12 +13,33 @@ namespace elab::core {
 
 namespace {
 
-/// out = X · Wᵀ (+ b per row), dense or sparse X.
+/// Output units per task when a layer's products are split over its units: each unit's column
+/// (or gradient row) is computed by exactly one task with the same operations, so the result is
+/// bit-identical for any number of threads.
+constexpr Index kUnitSlice = 32;
+
+template <typename F>
+void forUnitSlices(Index units, F&& f) {
+    const Index slices = (units + kUnitSlice - 1) / kUnitSlice;
+    if (slices <= 1) {
+        f(Index(0), units);
+        return;
+    }
+    tbb::parallel_for(Index(0), slices, [&](Index s) {
+        const Index begin = s * kUnitSlice;
+        f(begin, std::min(kUnitSlice, units - begin));
+    });
+}
+
+/// out = X · Wᵀ (+ b per row), dense or sparse X; split over the output units.
 void affine(const FeatureMatrix& X, const DenseLayer& layer, Eigen::MatrixXd& out) {
-    if (X.isSparse())
-        out.noalias() = X.sparse() * layer.W.transpose();
-    else
-        out.noalias() = X.dense() * layer.W.transpose();
+    out.resize(X.rows(), layer.W.rows());
+    forUnitSlices(layer.W.rows(), [&](Index begin, Index count) {
+        if (X.isSparse())
+            out.middleCols(begin, count).noalias() = X.sparse() * layer.W.middleRows(begin, count).transpose();
+        else
+            out.middleCols(begin, count).noalias() = X.dense() * layer.W.middleRows(begin, count).transpose();
+    });
     out.rowwise() += layer.b.transpose();
 }
 
@@ -25,12 +48,14 @@ void affine(const Eigen::MatrixXd& A, const DenseLayer& layer, Eigen::MatrixXd& 
     out.rowwise() += layer.b.transpose();
 }
 
-/// G += Dᵀ X (D: b × out), dense or sparse X.
+/// G += Dᵀ X (D: b × out), dense or sparse X; split over the output units (rows of G).
 void addOuter(const Eigen::MatrixXd& D, const FeatureMatrix& X, Eigen::MatrixXd& G) {
-    if (X.isSparse())
-        G.noalias() += (X.sparse().transpose() * D).transpose();
-    else
-        G.noalias() += D.transpose() * X.dense();
+    forUnitSlices(G.rows(), [&](Index begin, Index count) {
+        if (X.isSparse())
+            G.middleRows(begin, count).noalias() += (X.sparse().transpose() * D.middleCols(begin, count)).transpose();
+        else
+            G.middleRows(begin, count).noalias() += D.middleCols(begin, count).transpose() * X.dense();
+    });
 }
 
 /// Row-wise softmax of logits minus the one-hot labels: ∂(cross-entropy)/∂(logits).

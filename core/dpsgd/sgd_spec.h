@@ -32,6 +32,8 @@ struct SgdSpec {
     AccountantKind accountant = AccountantKind::Rdp;
     int threads = 0;           ///< inside one run (0: all cores); results do not depend on it
 
+    bool operator==(const SgdSpec&) const = default;
+
     /// "" if valid; else why.
     std::string validate() const;
     /// The number of parameter groups clipped separately: 2 with a hidden layer, 1 without.

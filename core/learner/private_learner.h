@@ -19,6 +19,7 @@
 #include "core/privacy/mechanism.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stop_token>
 #include <vector>
@@ -31,6 +32,16 @@ struct LearnerCapabilities {
     /// fit() may start from a fit at another ε without spending privacy: true where the released
     /// model is a function of the exact minimiser only (MATH.md §0.4), never for DP-SGD.
     bool warmStart = false;
+    /// Trains in epochs: trainEpochs() streams loss and accuracy per epoch (DP-SGD).
+    bool epochs = false;
+};
+
+/// One epoch of a run (capabilities().epochs): the model as it stands after it, no dropout.
+struct EpochMetrics {
+    int epoch = 0; ///< 1-based
+    long long steps = 0;
+    double trainLoss = 0.0, trainAccuracy = 0.0; ///< on at most 5,000 evenly spaced training rows
+    double testLoss = 0.0, testAccuracy = 0.0;   ///< NaN without a test set
 };
 
 /// One repetition's noise, whatever the learner needs (Gaussian/Gamma draws, a seed for SGD).
@@ -63,6 +74,12 @@ public:
     virtual PrivacyGuarantee guarantee(double eps) const = 0;
     /// metric() of a model of this learner, from its scores (core/learner/prediction.h).
     virtual double utility(const TrainedModel& model) const = 0;
+
+    /// capabilities().epochs only (else std::logic_error): one run at ε (+∞: non-private) with the
+    /// repetition's streams, onEpoch called on the calling thread after each epoch. Returns every
+    /// epoch's metrics (fewer if stopped).
+    virtual std::vector<EpochMetrics> trainEpochs(double eps, std::uint64_t seed, int repetition, std::stop_token stop,
+                                                  const std::function<void(const EpochMetrics&)>& onEpoch) const;
 
     /// capabilities().taylor only (else std::logic_error): F, F′ (and F″) at ε from a fit at ε
     /// with this noise. perModel, if given and the learner trains several models, receives

@@ -30,6 +30,14 @@ bool MechanismSpec::usesDelta() const {
     return kind == MechanismKind::ObjPertGauss || kind == MechanismKind::OutPertGauss || kind == MechanismKind::Dpsgd;
 }
 
+bool sameMechanism(const MechanismSpec& a, const MechanismSpec& b) {
+    const Loss& la = a.model.loss;
+    const Loss& lb = b.model.loss;
+    return a.kind == b.kind && la.kind() == lb.kind() && la.huberWidth() == lb.huberWidth() &&
+           la.temperature() == lb.temperature() && a.model.lambda == b.model.lambda &&
+           a.privacy.delta == b.privacy.delta && a.sgd == b.sgd;
+}
+
 std::string MechanismSpec::validate() const {
     if (std::string e = model.validate(); !e.empty())
         return e;

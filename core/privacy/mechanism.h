@@ -51,7 +51,7 @@ struct MechanismSpec {
     MechanismKind kind = MechanismKind::ObjPertGauss;
     ModelSpec model;
     PrivacySpec privacy;
-    SgdSpec sgd; ///< the network and schedule of Dpsgd (ignored otherwise)
+    SgdSpec sgd{}; ///< the network and schedule of Dpsgd (ignored otherwise)
 
     /// "" if valid; else why (e.g. output perturbation needs Λ > 0).
     std::string validate() const;
@@ -61,6 +61,10 @@ struct MechanismSpec {
     double effectiveDelta() const { return usesDelta() ? privacy.delta : 0.0; }
 };
 
+
+/// The same mechanism, model (loss and its parameters, Λ), δ and SGD settings: a fit of one is a
+/// fit of the other.
+bool sameMechanism(const MechanismSpec& a, const MechanismSpec& b);
 
 struct PrivacyGuarantee {
     bool isPrivate = false;

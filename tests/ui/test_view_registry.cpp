@@ -10,6 +10,7 @@
 #include "ui/jobs/compute_controller.h"
 #include "ui/session/session_actions.h"
 #include "ui/shell/main_window.h"
+#include "ui/views/accounting/accounting_settings.h"
 #include "ui/views/regions/regions_settings_json.h"
 #include "ui/views/stability/stability_settings_json.h"
 #include "ui/views/utility/utility_settings_json.h"
@@ -58,6 +59,13 @@ Session smallSession() {
     r.seed = 31;
     r.currentEps = 0.5;
     ui::storeRegionsSettings(s, r);
+    ui::AccountingSettings acc;
+    acc.batchSize = 50;
+    acc.epochs = 7;
+    acc.delta = 1e-6;
+    acc.currentEps = 2.0;
+    acc.accountant = core::AccountantKind::AdvancedComposition;
+    ui::storeAccountingSettings(s, acc);
     return s;
 }
 

@@ -35,6 +35,7 @@ ChartView::ChartView(QWidget* parent) : QWidget(parent) {
     m_view = new QChartView(m_chart, this);
     applyChartViewStyle(m_view);
     m_view->viewport()->installEventFilter(this);
+    m_view->viewport()->setMouseTracking(true); // hovered()
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
@@ -107,6 +108,9 @@ bool ChartView::eventFilter(QObject* watched, QEvent* event) {
                 if (const auto value = valueAt(pos))
                     emit clicked(*value);
             }
+        } else if (event->type() == QEvent::MouseMove) {
+            if (const auto value = valueAt(static_cast<QMouseEvent*>(event)->position().toPoint()))
+                emit hovered(*value);
         }
     }
     return QWidget::eventFilter(watched, event);

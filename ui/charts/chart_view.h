@@ -55,6 +55,8 @@ public:
 signals:
     /// Left click inside the plot area, in data coordinates.
     void clicked(QPointF value);
+    /// The mouse moved over the plot area (mouse tracking is on), in data coordinates.
+    void hovered(QPointF value);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

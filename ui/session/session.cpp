@@ -55,7 +55,19 @@ Ordered mechanismJson(const core::MechanismSpec& m) {
             {"huber_width", m.model.loss.huberWidth()},
             {"temperature", m.model.loss.temperature()},
             {"lambda", m.model.lambda},
-            {"delta", m.privacy.delta}};
+            {"delta", m.privacy.delta},
+            {"sgd",
+             {{"hidden", m.sgd.hidden},
+              {"epochs", m.sgd.epochs},
+              {"batch_size", m.sgd.batchSize},
+              {"clip", m.sgd.clip},
+              {"clip_mode", core::optionName(core::clipModeNames(), m.sgd.clipMode)},
+              {"learning_rate", m.sgd.learningRate},
+              {"lr_decay", m.sgd.gamma},
+              {"dropout", core::optionName(core::dropoutKindNames(), m.sgd.dropout)},
+              {"dropout_rate", m.sgd.dropoutRate},
+              {"weight_decay", m.sgd.weightDecay},
+              {"accountant", core::toString(m.sgd.accountant)}}}};
 }
 
 core::MechanismSpec mechanismFromJson(const Json& j, const std::string& path) {
@@ -65,6 +77,23 @@ core::MechanismSpec mechanismFromJson(const Json& j, const std::string& path) {
     m.model.loss = core::Loss(loss, value<double>(j, path, "huber_width"), value<double>(j, path, "temperature"));
     m.model.lambda = value<double>(j, path, "lambda");
     m.privacy.delta = value<double>(j, path, "delta");
+    if (j.contains("sgd")) { // sessions written before DP-SGD (issue 12) have none: the defaults
+        const Json& g = member(j, path, "sgd");
+        const std::string p = path + ".sgd";
+        m.sgd.hidden = value<int>(g, p, "hidden");
+        m.sgd.epochs = value<int>(g, p, "epochs");
+        m.sgd.batchSize = value<double>(g, p, "batch_size");
+        m.sgd.clip = value<double>(g, p, "clip");
+        m.sgd.clipMode = parseOption(core::clipModeNames(), p + ".clip_mode", value<std::string>(g, p, "clip_mode"));
+        m.sgd.learningRate = value<double>(g, p, "learning_rate");
+        m.sgd.gamma = value<double>(g, p, "lr_decay");
+        m.sgd.dropout = parseOption(core::dropoutKindNames(), p + ".dropout", value<std::string>(g, p, "dropout"));
+        m.sgd.dropoutRate = value<double>(g, p, "dropout_rate");
+        m.sgd.weightDecay = value<double>(g, p, "weight_decay");
+        m.sgd.accountant = parseName(p + ".accountant", value<std::string>(g, p, "accountant"), core::accountantKindFromString);
+        if (std::string problem = m.sgd.validate(); !problem.empty())
+            throw std::runtime_error(p + ": " + problem);
+    }
     return m;
 }
 

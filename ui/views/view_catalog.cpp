@@ -1,5 +1,6 @@
 #include "ui/views/view_catalog.h"
 
+#include "ui/views/accounting/accounting_tab.h"
 #include "ui/views/data/data_tab.h"
 #include "ui/views/regions/regions_tab.h"
 #include "ui/views/stability/stability_tab.h"
@@ -17,6 +18,7 @@ const std::vector<ViewType>& viewCatalog() {
         utilityViewType(),
         stabilityViewType(),
         regionsViewType(),
+        accountingViewType(),
         dataViewType(),
     };
     return catalog;

@@ -6,14 +6,6 @@ namespace elab::ui {
 
 namespace {
 
-bool sameMechanism(const core::MechanismSpec& a, const core::MechanismSpec& b) {
-    const core::Loss& la = a.model.loss;
-    const core::Loss& lb = b.model.loss;
-    return a.kind == b.kind && la.kind() == lb.kind() && la.huberWidth() == lb.huberWidth() &&
-           la.temperature() == lb.temperature() && a.model.lambda == b.model.lambda &&
-           a.privacy.delta == b.privacy.delta;
-}
-
 bool samePreprocess(const core::PreprocessOptions& a, const core::PreprocessOptions& b) {
     return a.standardise == b.standardise && a.intercept == b.intercept && a.norm == b.norm &&
            a.positiveClass == b.positiveClass;
@@ -98,7 +90,7 @@ bool RegionsSettings::sameProblem(const RegionsSettings& o) const {
     const bool samePlane = plane == o.plane && quadratic == o.quadratic &&
                            (plane == core::PlaneKind::Pca || (featureA == o.featureA && featureB == o.featureB));
     return samePlane && samePreprocess(preprocess, o.preprocess) && testFraction == o.testFraction &&
-           sameMechanism(mechanism, o.mechanism) && draws == o.draws && gridSize == o.gridSize && seed == o.seed;
+           core::sameMechanism(mechanism, o.mechanism) && draws == o.draws && gridSize == o.gridSize && seed == o.seed;
 }
 
 bool RegionsSettings::operator==(const RegionsSettings& o) const {

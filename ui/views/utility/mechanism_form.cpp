@@ -1,6 +1,7 @@
 #include "ui/views/utility/mechanism_form.h"
 
 #include "ui/views/utility/settings_text.h"
+#include "ui/views/utility/sgd_form.h"
 
 #include "core/learner/mechanism_catalog.h"
 
@@ -106,6 +107,8 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
     mechanismForm->addRow(tr("Λ (L2)"), lambda);
     mechanismForm->addRow(tr("δ"), delta);
 
+    sgd = new SgdForm(panel);
+
     guaranteeBox = new QGroupBox(tr("Privacy guarantee"), panel);
     guaranteeBox->setObjectName(QStringLiteral("guaranteeGroup"));
     guarantee = newNote(guaranteeBox, "guaranteeLabel");
@@ -209,7 +212,7 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
 
     auto* layout = new QVBoxLayout(panel);
     layout->setContentsMargins(6, 6, 6, 6);
-    for (QWidget* w : {static_cast<QWidget*>(problems), static_cast<QWidget*>(mechanismBox),
+    for (QWidget* w : {static_cast<QWidget*>(problems), static_cast<QWidget*>(mechanismBox), static_cast<QWidget*>(sgd),
                        static_cast<QWidget*>(guaranteeBox), static_cast<QWidget*>(preparationBox),
                        static_cast<QWidget*>(measurementBox), static_cast<QWidget*>(taylorBox),
                        static_cast<QWidget*>(gridBox)})

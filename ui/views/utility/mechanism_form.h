@@ -23,6 +23,8 @@ QT_END_NAMESPACE
 
 namespace elab::ui {
 
+class SgdForm;
+
 /// Which parts of the form a view shows.
 enum class MechanismFormParts {
     All,    ///< the utility view: everything
@@ -44,6 +46,7 @@ struct MechanismForm {
     QDoubleSpinBox* temperature = nullptr; ///< "temperatureSpin"
     QLineEdit* lambda = nullptr;           ///< "lambdaEdit"
     QLineEdit* delta = nullptr;            ///< "deltaEdit"
+    SgdForm* sgd = nullptr;                ///< "sgdGroup": DP-SGD's settings, shown for dpsgd only
     QGroupBox* guaranteeBox = nullptr;     ///< "guaranteeGroup"
     QLabel* guarantee = nullptr;           ///< "guaranteeLabel"
     QFormLayout* preparationForm = nullptr;

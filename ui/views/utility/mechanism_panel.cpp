@@ -3,6 +3,7 @@
 #include "core/learner/mechanism_catalog.h"
 
 #include "ui/views/utility/eps_text.h"
+#include "ui/views/utility/sgd_form.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -77,6 +78,8 @@ void MechanismPanel::connectEdits() {
         });
     };
     connect(m_form.loss, &QComboBox::currentIndexChanged, this, setLoss);
+    connect(m_form.sgd, &SgdForm::edited, this,
+            [this, apply] { apply([&](UtilitySettings& s) { s.mechanism.sgd = m_form.sgd->spec(); }); });
     connect(m_form.huberWidth, &QDoubleSpinBox::valueChanged, this, setLoss);
     connect(m_form.temperature, &QDoubleSpinBox::valueChanged, this, setLoss);
     connect(m_form.norm, &QComboBox::currentIndexChanged, this, [this, apply](int) {
@@ -230,6 +233,7 @@ void MechanismPanel::showSettings() {
     m_form.temperature->setValue(s.mechanism.model.loss.temperature());
     m_form.lambda->setText(formatNumber(s.mechanism.model.lambda, 6));
     m_form.delta->setText(formatNumber(s.mechanism.privacy.delta, 6));
+    m_form.sgd->setSpec(s.mechanism.sgd);
     m_form.norm->setCurrentIndex(m_form.norm->findData(int(s.preprocess.norm)));
     m_form.standardise->setChecked(s.preprocess.standardise);
     m_form.intercept->setChecked(s.preprocess.intercept);
@@ -283,6 +287,10 @@ void MechanismPanel::refresh() {
     m_form.mechanismForm->setRowVisible(m_form.huberWidth, spec.model.loss.kind() == LossKind::HuberSvm);
     m_form.mechanismForm->setRowVisible(m_form.temperature, spec.model.loss.kind() == LossKind::SmoothHinge);
     m_form.mechanismForm->setRowVisible(m_form.delta, spec.usesDelta());
+    const bool sgd = spec.kind == MechanismKind::Dpsgd; // cross-entropy, no Λ: its own settings instead
+    m_form.mechanismForm->setRowVisible(m_form.loss, !sgd);
+    m_form.mechanismForm->setRowVisible(m_form.lambda, !sgd);
+    m_form.sgd->setVisible(sgd);
     m_form.preparationForm->setRowVisible(m_form.positiveClass, m_shape.multiclass);
 
     QStringList notes;

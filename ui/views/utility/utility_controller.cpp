@@ -13,10 +13,6 @@ namespace {
 constexpr int kFrameMs = 16;
 constexpr int kPreviewRepeats = 3;
 
-bool sameLoss(const core::Loss& a, const core::Loss& b) {
-    return a.kind() == b.kind() && a.huberWidth() == b.huberWidth() && a.temperature() == b.temperature();
-}
-
 bool sameData(const UtilitySettings& a, const UtilitySettings& b) {
     return a.preprocess.standardise == b.preprocess.standardise && a.preprocess.intercept == b.preprocess.intercept &&
            a.preprocess.norm == b.preprocess.norm && a.preprocess.positiveClass == b.preprocess.positiveClass &&
@@ -24,9 +20,7 @@ bool sameData(const UtilitySettings& a, const UtilitySettings& b) {
 }
 
 bool sameSweep(const UtilitySettings& a, const UtilitySettings& b) {
-    return sameData(a, b) && a.mechanism.kind == b.mechanism.kind && sameLoss(a.mechanism.model.loss, b.mechanism.model.loss) &&
-           a.mechanism.model.lambda == b.mechanism.model.lambda && a.mechanism.privacy.delta == b.mechanism.privacy.delta &&
-           a.metric == b.metric && a.repeats == b.repeats && a.epsMin == b.epsMin && a.epsMax == b.epsMax &&
+    return sameData(a, b) && core::sameMechanism(a.mechanism, b.mechanism) && a.metric == b.metric && a.repeats == b.repeats && a.epsMin == b.epsMin && a.epsMax == b.epsMax &&
            a.gridPoints == b.gridPoints;
 }
 

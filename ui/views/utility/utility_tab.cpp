@@ -7,15 +7,36 @@
 #include "ui/views/utility/utility_controller.h"
 #include "ui/views/utility/utility_export.h"
 #include "ui/views/utility/utility_view.h"
+#include "ui/views/utility/eps_slider.h"
+#include "ui/views/utility/training_controller.h"
+#include "ui/views/utility/training_panel.h"
 
 namespace elab::ui {
 
 UtilityTab::UtilityTab(QWidget* parent, ViewHost& host)
     : m_controller(new UtilityController(parent)), m_panel(new MechanismPanel(parent)),
-      m_view(new UtilityView(m_controller, m_panel, parent)) {
+      m_view(new UtilityView(m_controller, m_panel, parent)), m_training(new TrainingController(m_controller)),
+      m_trainingPanel(new TrainingPanel(m_training, m_view)) {
     QObject::connect(m_controller, &UtilityController::failed, m_view, [&host](const QString& message) {
         host.showStatusMessage(QObject::tr("Utility view: %1").arg(message), 8000);
     });
+    m_view->addBelowChart(m_trainingPanel);
+    // A mechanism that trains in epochs (DP-SGD): its run at the slider's ε, once the slider rests.
+    // The training controller is the utility controller's child and the view is the context, so
+    // nothing here outlives what it touches (the tab itself is not captured).
+    UtilityController* controller = m_controller;
+    UtilityView* view = m_view;
+    TrainingController* training = m_training;
+    const auto request = [controller, view, training] {
+        const UtilitySettings& s = controller->settings();
+        training->request(controller->state().problem, view->slider()->eps(), s.seed, s.mechanism.sgd.epochs);
+    };
+    QObject::connect(m_controller, &UtilityController::stateChanged, m_view, request);
+    QObject::connect(m_view->slider(), &EpsSlider::epsChanged, m_view, [request](double, bool dragging) {
+        if (!dragging)
+            request();
+    });
+    QObject::connect(m_view->slider(), &EpsSlider::dragFinished, m_view, [request](double) { request(); });
 }
 
 QWidget* UtilityTab::widget() { return m_view; }

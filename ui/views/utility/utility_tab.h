@@ -8,6 +8,8 @@
 namespace elab::ui {
 
 class MechanismPanel;
+class TrainingController;
+class TrainingPanel;
 class UtilityController;
 class UtilityView;
 
@@ -29,11 +31,15 @@ public:
     UtilityView* view() const { return m_view; }
     UtilityController* utilityController() const { return m_controller; }
     MechanismPanel* mechanismPanel() const { return m_panel; }
+    TrainingController* trainingController() const { return m_training; }
+    TrainingPanel* trainingPanel() const { return m_trainingPanel; }
 
 private:
     UtilityController* m_controller;
     MechanismPanel* m_panel;
     UtilityView* m_view;
+    TrainingController* m_training;
+    TrainingPanel* m_trainingPanel;
 };
 
 /// The registry entry (ui/views/view_catalog.cpp).

@@ -146,6 +146,7 @@ void UtilityView::buildLayout() {
     m_logY->setToolTip(tr("Losses at small ε can be many times the non-private loss: a log axis shows every decade"));
     connect(m_logY, &QCheckBox::toggled, this, &UtilityView::refresh);
     auto* chartColumn = new QVBoxLayout;
+    m_chartColumn = chartColumn;
     chartColumn->addWidget(m_chart, 1);
     chartColumn->addWidget(m_logY);
     auto* middle = new QHBoxLayout;
@@ -341,5 +342,7 @@ void UtilityView::refreshMeasuringList() {
         m_measuring->addItem(tr("ε = %1").arg(formatEps(e)));
     m_measuring->setEnabled(s.estimatesApply());
 }
+
+void UtilityView::addBelowChart(QWidget* w) { m_chartColumn->addWidget(w, 1); }
 
 } // namespace elab::ui

@@ -12,6 +12,7 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QVBoxLayout;
 class QCheckBox;
 class QLabel;
 class QLineEdit;
@@ -47,6 +48,8 @@ public:
     charts::ChartData chartData() const;
     charts::ChartView* chartView() const { return m_chart; }
     EpsSlider* slider() const { return m_slider; }
+    /// Puts w under the chart (the training curves of a mechanism that trains in epochs).
+    void addBelowChart(QWidget* w);
     QLineEdit* targetEdit() const { return m_target; }
     QPushButton* verifyButton() const { return m_verify; }
     /// The chart's utility axis: logarithmic when checked (a view option, not a setting).
@@ -74,6 +77,7 @@ private:
     UtilityController* m_controller;
     MechanismPanel* m_panel;
     EpsSlider* m_slider = nullptr;
+    QVBoxLayout* m_chartColumn = nullptr;
     charts::ChartView* m_chart = nullptr;
     QLabel* m_readout = nullptr;
     QLineEdit* m_target = nullptr;

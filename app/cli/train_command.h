@@ -1,0 +1,30 @@
+#pragma once
+// `epsilonlab-cli train --mechanism dpsgd`: one DP-SGD run at ε (σ calibrated by the chosen
+// accountant), its train/test loss and accuracy per epoch with the ε spent so far, the
+// non-private run's curve for reference (--reference), and the final guarantee (issue 12), as
+// JSON or CSV.
+
+#include "app/cli/experiment_data.h"
+#include "app/cli/mechanism_options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace elab::app {
+
+struct TrainCommand {
+    ExperimentDataOptions data;
+    MechanismOptions mech;
+    std::string eps = "1";
+    unsigned long long seed = 1;
+    int repetition = 0;
+    bool reference = false;
+    std::string out;
+    bool csv = false;
+
+    void addTo(CLI::App& command);
+    int run() const;
+};
+
+} // namespace elab::app

@@ -1,0 +1,160 @@
+// The Privacy accounting view (issue 12): the controller computes the core's curves off the GUI
+// thread (the same numbers as the core), follows the slider (latest wins) and the form, asks for
+// N when there is no dataset; the charts draw three accountants on log axes with the current σ
+// marked; the table and readout show exact values; the settings survive a session round trip
+// and a bad block is refused naming the field; the tab exports two figures with sidecars.
+
+#include <tbb/global_control.h>
+
+#include "ui/session/session.h"
+#include "ui/views/accounting/accounting_chart_model.h"
+#include "ui/views/accounting/accounting_controller.h"
+#include "ui/views/accounting/accounting_settings.h"
+#include "ui/views/accounting/accounting_tab.h"
+#include "ui/views/accounting/accounting_view.h"
+#include "ui/views/view_catalog.h"
+
+#include "tests/support/generated_data.h"
+#include "tests/support/gui_test_support.h"
+#include "tests/support/test_support.h"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace elab;
+using elab::test::waitIdle;
+using elab::ui::AccountingController;
+using elab::ui::AccountingSettings;
+
+namespace {
+
+AccountingSettings digits() {
+    AccountingSettings s;
+    s.rows = 1439;
+    s.batchSize = 100;
+    s.epochs = 100;
+    s.delta = 1e-4;
+    s.currentEps = 1.0;
+    return s;
+}
+
+class NoHost : public ui::ViewHost {
+public:
+    void showStatusMessage(const QString&, int) override {}
+};
+
+} // namespace
+
+class TestAccountingView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void controllerComputesTheCoresCurves() {
+        AccountingController c;
+        c.setSettings(digits());
+        QVERIFY(waitIdle(c));
+        QVERIFY(c.upToDate());
+        const auto curves = c.curves();
+        QVERIFY(curves);
+        const core::AccountingCurves direct = core::accountingCurves(digits().inputs(0));
+        QCOMPARE(curves->currentSigma, direct.currentSigma);
+        QCOMPARE(curves->epsBySigma[0], direct.epsBySigma[0]);
+        QCOMPARE(curves->inputs.steps(), 1500LL);
+        // RDP needs the least noise; each accountant's σ gives ε ≤ 1.
+        for (std::size_t k = 0; k < 3; ++k) {
+            QVERIFY(curves->needed[k].result.epsilon <= 1.0);
+            QVERIFY(curves->needed[k].sigma >= curves->needed[0].sigma);
+        }
+        // ε spent grows with the epochs and ends at the target for the calibrating accountant.
+        const auto& spent = curves->epsByEpoch[0];
+        QVERIFY(std::is_sorted(spent.begin(), spent.end()));
+        ELAB_RELATIVE(spent.back(), 1.0, 1e-3);
+    }
+
+    void followsTheLatestEpsAndAsksForRows() {
+        AccountingController c;
+        AccountingSettings s = digits();
+        for (double e : {0.2, 0.5, 2.0, 8.0}) {
+            s.currentEps = e;
+            c.setSettings(s);
+        }
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.curves()->inputs.eps, 8.0);
+        s.rows = 0; // the dataset's, and there is none
+        c.setSettings(s);
+        QVERIFY(waitIdle(c));
+        QVERIFY(c.lastError().contains(QStringLiteral("rows N")));
+        c.setDataset(elab::test::generated("moons", 500));
+        QVERIFY(waitIdle(c));
+        QVERIFY(c.lastError().isEmpty());
+        QCOMPARE(c.curves()->inputs.rows, 500LL);
+    }
+
+    void chartsTableAndReadout() {
+        AccountingController c;
+        c.setSettings(digits());
+        QVERIFY(waitIdle(c));
+        const ui::charts::ChartData sigma = ui::buildSigmaChart(c.settings(), c.curves().get());
+        QVERIFY(sigma.logX && sigma.logY);
+        QStringList keys;
+        for (const auto& series : sigma.series)
+            keys << series.key;
+        QVERIFY(keys.contains(QStringLiteral("eps:rdp")) && keys.contains(QStringLiteral("eps:ac")) &&
+                keys.contains(QStringLiteral("eps:zcdp-published")) && keys.contains(QStringLiteral("current")));
+        for (const auto& series : sigma.series)
+            if (series.key == QStringLiteral("current"))
+                QCOMPARE(series.value, c.curves()->currentSigma);
+        const QString table = ui::accountingTableHtml(c.curves().get());
+        QVERIFY(table.contains(QStringLiteral("advanced composition")));
+        QVERIFY(table.contains(QStringLiteral("⚠"))); // the published zCDP procedure is flagged
+        const QString readout = ui::accountingReadout(*c.curves(), 2.0);
+        const core::SgdPrivacyParams p{2.0, 100.0 / 1439.0, 1500, 1e-4};
+        QVERIFY(readout.contains(QString::number(core::accountEpsilon(core::AccountantKind::Rdp, p).epsilon, 'g', 6)));
+        const ui::charts::ChartData epochs = ui::buildEpochChart(c.settings(), c.curves().get());
+        QVERIFY(!epochs.logX);
+        QCOMPARE(epochs.xMax, 100.0);
+    }
+
+    void sessionRoundTripAndBadBlocks() {
+        ui::Session session;
+        AccountingSettings s = digits();
+        s.accountant = core::AccountantKind::AdvancedComposition;
+        ui::storeAccountingSettings(session, s);
+        QCOMPARE(*ui::accountingSettingsOf(session), s);
+        nlohmann::json bad = ui::detail::toJson(s);
+        bad["accountant"] = "moments";
+        try {
+            (void)ui::detail::accountingSettingsFromJson(bad);
+            QFAIL("an unknown accountant was accepted");
+        } catch (const std::runtime_error& e) {
+            QVERIFY(QString::fromUtf8(e.what()).contains(QStringLiteral("accounting.accountant")));
+        }
+        bad = ui::detail::toJson(s);
+        bad["delta"] = 2.0;
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, (void)ui::detail::accountingSettingsFromJson(bad));
+    }
+
+    void tabExportsTwoFigures() {
+        QWidget window;
+        NoHost host;
+        const ui::ViewType* type = ui::findViewType(QStringLiteral("accounting"));
+        QVERIFY(type);
+        auto view = type->create(&window, host);
+        auto* tab = dynamic_cast<ui::AccountingTab*>(view.get());
+        QVERIFY(tab);
+        tab->view()->applySettings(digits());
+        QVERIFY(waitIdle(*tab->accountingController()));
+        QVERIFY(tab->complete());
+        const auto figures = tab->figures();
+        QCOMPARE(figures.size(), 2);
+        const QByteArray sidecar = figures[0].sidecar(ui::Session{}, QStringLiteral("a.png"));
+        const auto j = nlohmann::json::parse(sidecar.toStdString());
+        QCOMPARE(j["export"]["accounting"]["accountants"].size(), std::size_t(3));
+        QCOMPARE(j["export"]["accounting"]["steps"].get<long long>(), 1500LL);
+        QVERIFY(!tab->view()->tableText().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestAccountingView)
+#include "test_accounting_view.moc"

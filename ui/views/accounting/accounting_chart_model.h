@@ -1,0 +1,27 @@
+#pragma once
+// The Privacy accounting view's figures and texts, pure functions of its settings and curves
+// (the live view and every export draw the same): ε against σ for the three accountants (log
+// axes) with the current σ and ε marked and the σ each accountant needs; ε spent epoch by epoch
+// at the current σ; the table of σ per accountant; the readout at a hovered σ. Any thread.
+
+#include "ui/charts/chart_data.h"
+#include "ui/views/accounting/accounting_settings.h"
+
+#include <QString>
+
+namespace elab::ui {
+
+/// The colour and pen of accountant k's curves (the published zCDP procedure dashed: not a proof).
+QColor accountantColor(core::AccountantKind kind);
+
+charts::ChartData buildSigmaChart(const AccountingSettings& settings, const core::AccountingCurves* curves);
+charts::ChartData buildEpochChart(const AccountingSettings& settings, const core::AccountingCurves* curves);
+/// The table (rich text): per accountant, σ for the current ε, the ε RDP proves for that σ, and
+/// the noise it costs relative to RDP.
+QString accountingTableHtml(const core::AccountingCurves* curves);
+/// Plain text for one σ: ε by every accountant, computed exactly at q, T, δ of curves.
+QString accountingReadout(const core::AccountingCurves& curves, double sigma);
+/// The assumptions every number here rests on (adjacency, sampling, what σ is).
+QString accountingAssumptions(const core::AccountingCurves* curves);
+
+} // namespace elab::ui

@@ -1,0 +1,39 @@
+#pragma once
+// What the Privacy accounting view is set to (issue 12): the DP-SGD schedule that fixes q and T
+// (training rows N — 0: the loaded dataset's — expected batch size S, epochs), δ, the slider's
+// ε and the accountant that calibrates the current σ. Its session block is "accounting".
+
+#include "core/accounting/accounting_curves.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace elab::ui {
+
+struct Session;
+
+struct AccountingSettings {
+    long long rows = 0;        ///< N; 0: the training rows of the loaded dataset
+    double batchSize = 100.0;  ///< S
+    int epochs = 100;
+    double delta = 1e-5;
+    double currentEps = 1.0;   ///< the slider (finite)
+    core::AccountantKind accountant = core::AccountantKind::Rdp;
+
+    bool operator==(const AccountingSettings&) const = default;
+    /// The core's inputs with N = rows, or datasetRows when rows is 0.
+    core::AccountingInputs inputs(long long datasetRows) const;
+};
+
+namespace detail {
+nlohmann::ordered_json toJson(const AccountingSettings& s);
+/// Throws std::runtime_error naming the field ("accounting.epochs: …").
+AccountingSettings accountingSettingsFromJson(const nlohmann::json& j);
+} // namespace detail
+
+std::optional<AccountingSettings> accountingSettingsOf(const Session& session);
+void storeAccountingSettings(Session& session, const AccountingSettings& settings);
+
+} // namespace elab::ui

@@ -1,0 +1,116 @@
+#include "ui/views/accounting/accounting_tab.h"
+
+#include "ui/dataset/loaded_dataset.h"
+#include "ui/session/session.h"
+#include "ui/session/session_json.h"
+#include "ui/views/accounting/accounting_chart_model.h"
+#include "ui/views/accounting/accounting_controller.h"
+#include "ui/views/accounting/accounting_view.h"
+
+#include "core/report/result_json.h"
+
+#include <cmath>
+
+namespace elab::ui {
+
+namespace {
+
+using Ordered = nlohmann::ordered_json;
+
+Ordered curvesJson(const core::AccountingCurves& c) {
+    Ordered j;
+    j["q"] = c.inputs.q();
+    j["steps"] = c.inputs.steps();
+    j["rows"] = c.inputs.rows;
+    j["batch_size"] = c.inputs.batchSize;
+    j["epochs"] = c.inputs.epochs;
+    j["delta"] = c.inputs.delta;
+    j["eps"] = c.inputs.eps;
+    j["adjacency"] = "add/remove one row; replace-one: (2ε, (1 + e^ε)δ)";
+    j["calibrating_accountant"] = core::toString(c.inputs.accountant);
+    j["current_sigma"] = c.currentSigma;
+    Ordered accountants = Ordered::array();
+    for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
+        Ordered eps = Ordered::array();
+        for (double e : c.epsBySigma[k])
+            eps.push_back(core::numberOrNull(e));
+        Ordered spent = Ordered::array();
+        for (double e : c.epsByEpoch[k])
+            spent.push_back(core::numberOrNull(e));
+        accountants.push_back({{"accountant", core::toString(core::kAccountants[k])},
+                               {"title", core::accountantTitle(core::kAccountants[k])},
+                               {"proven", c.needed[k].result.proven},
+                               {"sigma_for_eps", c.needed[k].sigma},
+                               {"eps_at_that_sigma", core::numberOrNull(c.needed[k].result.epsilon)},
+                               {"reached_target", c.needed[k].reachedTarget},
+                               {"rdp_eps_at_that_sigma", core::numberOrNull(c.rdpOfNeeded[k])},
+                               {"eps_by_sigma", eps},
+                               {"eps_by_epoch", spent}});
+    }
+    j["sigmas"] = c.sigmas;
+    j["epochs_axis"] = c.epochs;
+    j["accountants"] = accountants;
+    return j;
+}
+
+} // namespace
+
+AccountingTab::AccountingTab(QWidget* parent, ViewHost& host)
+    : m_controller(new AccountingController(parent)), m_panel(new AccountingPanel(parent)),
+      m_view(new AccountingView(m_controller, m_panel, parent)) {
+    QObject::connect(m_controller, &AccountingController::failed, m_view, [&host](const QString& message) {
+        host.showStatusMessage(QObject::tr("Privacy accounting: %1").arg(message), 8000);
+    });
+    m_view->applySettings(m_view->composedSettings()); // the defaults, computed once N is known
+}
+
+QWidget* AccountingTab::widget() { return m_view; }
+QWidget* AccountingTab::sidePanel() { return m_panel; }
+ComputeControllerBase* AccountingTab::controller() { return m_controller; }
+
+void AccountingTab::setDataset(const LoadedDataset& loaded) { m_controller->setDataset(loaded.data); }
+
+void AccountingTab::applyStartOptions(const StartOptions& options) {
+    AccountingSettings s = m_view->composedSettings();
+    if (options.eps && std::isfinite(*options.eps))
+        s.currentEps = *options.eps;
+    m_view->applySettings(s);
+}
+
+void AccountingTab::saveSettings(Session& session) const { storeAccountingSettings(session, m_view->composedSettings()); }
+
+void AccountingTab::restoreSettings(const Session& session) {
+    if (const auto s = accountingSettingsOf(session))
+        m_view->applySettings(*s);
+}
+
+QList<ViewFigure> AccountingTab::figures() const {
+    const AccountingController* controller = m_controller;
+    auto sidecar = [controller](const Session& session, const QString& file) {
+        Ordered j = detail::sessionJson(session);
+        Ordered e = detail::exportHeader(file);
+        if (const auto c = controller->curves())
+            e["accounting"] = curvesJson(*c);
+        j["export"] = e;
+        return QByteArray::fromStdString(j.dump(2) + "\n");
+    };
+    return {ViewFigure{QStringLiteral("-eps-vs-sigma"), m_view->sigmaChart(), sidecar},
+            ViewFigure{QStringLiteral("-eps-vs-epoch"), m_view->epochChart(), sidecar}};
+}
+
+bool AccountingTab::complete() const { return m_controller->upToDate(); }
+
+ViewType accountingViewType() {
+    ViewType type;
+    type.id = QStringLiteral("accounting");
+    type.title = QObject::tr("Privacy accounting");
+    type.hasFigures = true;
+    type.create = [](QWidget* parent, ViewHost& host) { return std::make_unique<AccountingTab>(parent, host); };
+    keepSettingsInSession(type, [](const nlohmann::json& block) { (void)detail::accountingSettingsFromJson(block); });
+    type.readSettings = [](const nlohmann::json& j, Session& s) {
+        storeAccountingSettings(s, detail::accountingSettingsFromJson(j));
+    };
+    return type;
+}
+
+} // namespace elab::ui

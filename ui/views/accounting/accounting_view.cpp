@@ -1,0 +1,203 @@
+#include "ui/views/accounting/accounting_view.h"
+
+#include "ui/charts/chart_view.h"
+#include "ui/views/accounting/accounting_chart_model.h"
+#include "ui/views/accounting/accounting_controller.h"
+#include "ui/views/utility/eps_slider.h"
+#include "ui/views/utility/eps_text.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace elab::ui {
+
+namespace {
+
+QSpinBox* spin(QWidget* parent, const char* name, int lo, int hi, const QString& tip) {
+    auto* s = new QSpinBox(parent);
+    s->setObjectName(QString::fromLatin1(name));
+    s->setRange(lo, hi);
+    s->setKeyboardTracking(false);
+    s->setToolTip(tip);
+    return s;
+}
+
+QLabel* note(QWidget* parent, const char* name) {
+    auto* l = new QLabel(parent);
+    l->setObjectName(QString::fromLatin1(name));
+    l->setWordWrap(true);
+    l->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    return l;
+}
+
+} // namespace
+
+AccountingPanel::AccountingPanel(QWidget* parent) : QWidget(parent) {
+    auto* box = new QGroupBox(tr("DP-SGD schedule"), this);
+    m_rows = spin(box, "accountingRowsSpin", 0, 1000000000, tr("Training rows N; 0: the loaded dataset's rows"));
+    m_batch = spin(box, "accountingBatchSpin", 1, 100000000, tr("Expected batch size S: q = S/N"));
+    m_epochs = spin(box, "accountingEpochsSpin", 1, 100000, tr("Epochs of ⌈N/S⌉ steps: T = epochs·⌈N/S⌉"));
+    m_delta = new QLineEdit(box);
+    m_delta->setObjectName(QStringLiteral("accountingDeltaEdit"));
+    m_delta->setToolTip(tr("δ of (ε, δ)-DP, in (0, 1) and well below 1/N"));
+    m_accountant = new QComboBox(box);
+    m_accountant->setObjectName(QStringLiteral("accountingAccountantCombo"));
+    m_accountant->setToolTip(tr("The accountant that calibrates the current σ (marked in red)"));
+    m_accountant->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_accountant->setMinimumContentsLength(8);
+    for (core::AccountantKind kind : core::kAccountants)
+        m_accountant->addItem(QString::fromStdString(core::accountantTitle(kind)), int(kind));
+    m_problem = note(box, "accountingProblem");
+    m_problem->setStyleSheet(QStringLiteral("color: #b01e1e;"));
+    auto* form = new QFormLayout(box);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Rows N"), m_rows);
+    form->addRow(tr("Batch size S"), m_batch);
+    form->addRow(tr("Epochs"), m_epochs);
+    form->addRow(tr("δ"), m_delta);
+    form->addRow(tr("Calibrate with"), m_accountant);
+    form->addRow(m_problem);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(box);
+    layout->addStretch(1);
+    for (QSpinBox* s : {m_rows, m_batch, m_epochs})
+        connect(s, &QSpinBox::valueChanged, this, &AccountingPanel::edited);
+    connect(m_accountant, &QComboBox::currentIndexChanged, this, &AccountingPanel::edited);
+    connect(m_delta, &QLineEdit::editingFinished, this, &AccountingPanel::edited);
+    setSettings(m_settings);
+}
+
+void AccountingPanel::setDatasetRows(long long rows) {
+    m_rows->setSpecialValueText(rows > 0 ? tr("the dataset's (%1)").arg(rows) : tr("the dataset's"));
+}
+
+void AccountingPanel::setSettings(const AccountingSettings& s) {
+    m_applying = true;
+    m_settings = s;
+    m_rows->setValue(static_cast<int>(std::min<long long>(s.rows, 1000000000)));
+    m_batch->setValue(static_cast<int>(std::lround(s.batchSize)));
+    m_epochs->setValue(s.epochs);
+    m_delta->setText(formatNumber(s.delta, 6));
+    m_accountant->setCurrentIndex(m_accountant->findData(int(s.accountant)));
+    m_problem->clear();
+    m_applying = false;
+}
+
+void AccountingPanel::edited() {
+    if (m_applying)
+        return;
+    AccountingSettings next = m_settings;
+    next.rows = m_rows->value();
+    next.batchSize = m_batch->value();
+    next.epochs = m_epochs->value();
+    next.accountant = core::AccountantKind(m_accountant->currentData().toInt());
+    const auto delta = parseNumber(m_delta->text());
+    if (!delta || !(*delta > 0.0 && *delta < 1.0)) {
+        m_problem->setText(tr("δ: “%1” is not a number in (0, 1)").arg(m_delta->text()));
+        return;
+    }
+    m_problem->clear();
+    next.delta = *delta;
+    if (next == m_settings)
+        return;
+    m_settings = next;
+    emit settingsChanged();
+}
+
+AccountingView::AccountingView(AccountingController* controller, AccountingPanel* panel, QWidget* parent)
+    : QWidget(parent), m_controller(controller), m_panel(panel) {
+    m_slider = new EpsSlider(this);
+    m_sigmaChart = new charts::ChartView(this);
+    m_sigmaChart->setMinimumSize(420, 360);
+    m_epochChart = new charts::ChartView(this);
+    m_epochChart->setMinimumSize(360, 360);
+    m_table = note(this, "accountingTable");
+    m_table->setTextFormat(Qt::RichText);
+    m_readout = note(this, "accountingReadout");
+    m_readout->setMinimumWidth(260);
+    m_status = note(this, "accountingStatus");
+    m_status->setStyleSheet(QStringLiteral("color: #555;"));
+    auto* charts = new QHBoxLayout;
+    charts->addWidget(m_sigmaChart, 3);
+    charts->addWidget(m_epochChart, 2);
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(m_table, 3);
+    bottom->addWidget(m_readout, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_slider);
+    layout->addLayout(charts, 1);
+    layout->addLayout(bottom);
+    layout->addWidget(m_status);
+
+    connect(m_slider, &EpsSlider::epsChanged, this, [this](double, bool) { pushSettings(); });
+    connect(m_slider, &EpsSlider::dragFinished, this, [this](double) { pushSettings(); });
+    connect(m_panel, &AccountingPanel::settingsChanged, this, &AccountingView::pushSettings);
+    connect(m_controller, &AccountingController::stateChanged, this, &AccountingView::refresh);
+    connect(m_controller, &AccountingController::datasetChanged, this,
+            [this] { m_panel->setDatasetRows(m_controller->dataset() ? m_controller->dataset()->rows() : 0); });
+    connect(m_sigmaChart, &charts::ChartView::hovered, this, [this](QPointF v) { showReadout(v.x()); });
+    m_slider->setEps(m_panel->settings().currentEps);
+    refresh();
+}
+
+AccountingSettings AccountingView::composedSettings() const {
+    AccountingSettings s = m_panel->settings();
+    // The ∞ stop has nothing to account: the largest finite ε stands in.
+    s.currentEps = std::isfinite(m_slider->eps()) ? m_slider->eps() : 100.0;
+    return s;
+}
+
+void AccountingView::applySettings(const AccountingSettings& s) {
+    m_applying = true;
+    m_panel->setSettings(s);
+    m_slider->setEps(s.currentEps);
+    m_applying = false;
+    pushSettings();
+}
+
+void AccountingView::pushSettings() {
+    if (!m_applying)
+        m_controller->setSettings(composedSettings());
+}
+
+charts::ChartData AccountingView::sigmaChart() const {
+    return buildSigmaChart(m_controller->settings(), m_controller->curves().get());
+}
+
+charts::ChartData AccountingView::epochChart() const {
+    return buildEpochChart(m_controller->settings(), m_controller->curves().get());
+}
+
+QString AccountingView::tableText() const { return m_table->text(); }
+QString AccountingView::readoutText() const { return m_readout->text(); }
+
+void AccountingView::refresh() {
+    m_sigmaChart->setData(sigmaChart());
+    m_epochChart->setData(epochChart());
+    const auto curves = m_controller->curves();
+    m_table->setText(accountingTableHtml(curves.get()));
+    if (curves)
+        showReadout(curves->currentSigma);
+    const QString error = m_controller->lastError();
+    m_status->setText(error.isEmpty() ? accountingAssumptions(curves.get()) : tr("Problem: %1").arg(error));
+    m_status->setStyleSheet(error.isEmpty() ? QStringLiteral("color: #555;") : QStringLiteral("color: #b01e1e;"));
+    emit redrawn();
+}
+
+void AccountingView::showReadout(double sigma) {
+    const auto curves = m_controller->curves();
+    if (!curves || !(sigma > 0.0))
+        return;
+    m_readout->setText(accountingReadout(*curves, sigma));
+}
+
+} // namespace elab::ui

@@ -1,0 +1,86 @@
+#pragma once
+// The Privacy accounting tab (issue 12): an ε slider; ε against σ for the three accountants
+// (log axes) with the current σ and ε and the σ each accountant needs; ε spent epoch by epoch
+// at the current σ; the table of σ per accountant; an exact readout at the hovered σ. The form
+// (N, S, epochs, δ, accountant) is the tab's side panel (AccountingPanel). GUI thread only.
+
+#include "ui/views/accounting/accounting_settings.h"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace elab::ui {
+
+namespace charts {
+class ChartView;
+struct ChartData;
+}
+class AccountingController;
+class EpsSlider;
+
+/// The side panel's form. objectNames: "accountingRowsSpin", "accountingBatchSpin",
+/// "accountingEpochsSpin", "accountingDeltaEdit", "accountingAccountantCombo".
+class AccountingPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit AccountingPanel(QWidget* parent = nullptr);
+    /// Shows s (its currentEps is kept for settings()); emits nothing.
+    void setSettings(const AccountingSettings& s);
+    AccountingSettings settings() const { return m_settings; }
+    /// The N that rows = 0 stands for (the loaded dataset's rows), for the hint.
+    void setDatasetRows(long long rows);
+
+signals:
+    void settingsChanged();
+
+private:
+    void edited();
+    AccountingSettings m_settings;
+    bool m_applying = false;
+    QSpinBox* m_rows;
+    QSpinBox* m_batch;
+    QSpinBox* m_epochs;
+    QLineEdit* m_delta;
+    QComboBox* m_accountant;
+    QLabel* m_problem;
+};
+
+class AccountingView : public QWidget {
+    Q_OBJECT
+public:
+    AccountingView(AccountingController* controller, AccountingPanel* panel, QWidget* parent = nullptr);
+
+    /// The settings of the form and the slider together.
+    AccountingSettings composedSettings() const;
+    void applySettings(const AccountingSettings& s);
+    charts::ChartData sigmaChart() const;
+    charts::ChartData epochChart() const;
+    QString tableText() const;
+    QString readoutText() const;
+
+signals:
+    void redrawn();
+
+private:
+    void pushSettings();
+    void refresh();
+    void showReadout(double sigma);
+
+    AccountingController* m_controller;
+    AccountingPanel* m_panel;
+    EpsSlider* m_slider;
+    charts::ChartView* m_sigmaChart;
+    charts::ChartView* m_epochChart;
+    QLabel* m_table;
+    QLabel* m_readout;
+    QLabel* m_status;
+    bool m_applying = false;
+};
+
+} // namespace elab::ui

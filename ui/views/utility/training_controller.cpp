@@ -1,0 +1,99 @@
+#include "ui/views/utility/training_controller.h"
+
+#include "ui/jobs/job_slot.h"
+
+#include <cmath>
+#include <limits>
+
+namespace elab::ui {
+
+TrainingController::TrainingController(QObject* parent)
+    : QObject(parent), m_privateJob(new JobSlot(QStringLiteral("training"), this)),
+      m_referenceJob(new JobSlot(QStringLiteral("training-reference"), this)) {
+    for (JobSlot* slot : {m_privateJob, m_referenceJob}) {
+        connect(slot, &JobSlot::failed, this, &TrainingController::failed);
+        connect(slot, &JobSlot::busyChanged, this, &TrainingController::updated);
+    }
+}
+
+TrainingController::~TrainingController() {
+    cancel();
+    waitForIdle();
+}
+
+bool TrainingController::busy() const { return m_privateJob->isBusy() || m_referenceJob->isBusy(); }
+
+void TrainingController::cancel() {
+    m_privateJob->cancel();
+    m_referenceJob->cancel();
+}
+
+void TrainingController::waitForIdle() {
+    m_privateJob->waitForIdle();
+    m_referenceJob->waitForIdle();
+}
+
+void TrainingController::request(std::shared_ptr<const core::PreparedProblem> problem, double eps, std::uint64_t seed,
+                                 int epochs) {
+    m_epochs = epochs;
+    if (!problem || !problem->learner().capabilities().epochs) {
+        const bool had = m_problem != nullptr;
+        cancel();
+        m_problem.reset();
+        m_private.clear();
+        m_reference.clear();
+        if (had)
+            emit updated();
+        return;
+    }
+    const bool newProblem = problem != m_problem || seed != m_seed;
+    if (!newProblem && eps == m_eps)
+        return;
+    m_problem = std::move(problem);
+    m_seed = seed;
+    m_eps = eps;
+    if (newProblem) {
+        m_reference.clear();
+        startReference();
+    }
+    m_private.clear();
+    if (std::isfinite(eps))
+        startPrivate();
+    else
+        m_privateJob->cancel(); // ε = ∞: the non-private run is the picture
+    emit updated();
+}
+
+void TrainingController::startPrivate() {
+    auto problem = m_problem;
+    const double eps = m_eps;
+    const std::uint64_t seed = m_seed;
+    m_privateJob->start(tr("Training at ε = %1").arg(eps, 0, 'g', 3), [this, problem, eps, seed](JobContext& job) {
+        problem->learner().trainEpochs(eps, seed, 0, job.run().stopToken(), [this, &job](const core::EpochMetrics& m) {
+            job.post([this, m] {
+                m_private.push_back(m);
+                emit updated();
+            });
+        });
+        job.run().throwIfStopped();
+        return std::function<void()>([this] { emit updated(); });
+    });
+}
+
+void TrainingController::startReference() {
+    auto problem = m_problem;
+    const std::uint64_t seed = m_seed;
+    m_referenceJob->start(tr("Training without privacy"), [this, problem, seed](JobContext& job) {
+        problem->learner().trainEpochs(std::numeric_limits<double>::infinity(), seed, 0, job.run().stopToken(),
+                                       [this, &job](const core::EpochMetrics& m) {
+                                           job.post([this, m] {
+                                               m_reference.push_back(m);
+                                               emit updated();
+                                           });
+                                       });
+        job.run().throwIfStopped();
+        return std::function<void()>([this] { emit updated(); });
+    });
+}
+
+} // namespace elab::ui
