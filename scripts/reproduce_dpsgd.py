@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Ermis & Cemgil's DIGITS experiment (issue 12) with EpsilonLab's DP-SGD: 64→500→10 ReLU
-network, expected batch S = 100, per-layer clip C = 2, 100 epochs, learning rate 0.05 with
-η_t = η₀/t (t the epoch), δ = 1e-4, ε ∈ {10, 1, 0.5}, 10 runs each, for every accountant
+network, expected batch S = 100, per-layer clip C = 2, 100 epochs, constant learning rate 0.05
+(the paper's η_t = η₀/t with t the epoch leaves non-private SGD at 0.85 test accuracy after 100
+epochs on our unit-norm rows; with γ = 0 it reaches the paper's 0.95), δ = 1e-4, ε ∈ {10, 1, 0.5}, 10 runs each, for every accountant
 (σ calibrated by RDP, by advanced composition — the paper's DPD-AC — and by the paper's zCDP
 procedure as published), with Gaussian dropout on the hidden units (rate 0.2: multiplier variance
 0.25) and without, plus non-private SGD of the same network.
@@ -28,7 +29,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(REPO, "docs", "dpsgd")
 COMMON = ["--data", "builtin:digits", "--split", "0.2", "--mechanism", "dpsgd", "--hidden", "500",
           "--batch-size", "100", "--clip", "2", "--clip-mode", "per-layer", "--epochs", "100",
-          "--learning-rate", "0.05", "--lr-decay", "1", "--delta", "1e-4"]
+          "--learning-rate", "0.05", "--lr-decay", "0", "--delta", "1e-4"]
 ACCOUNTANTS = ["rdp", "ac", "zcdp-published"]
 DROPOUT = {"none": ["--dropout", "none"], "gaussian": ["--dropout", "gaussian", "--dropout-rate", "0.2"]}
 EPS = ["10", "1", "0.5"]

@@ -1,5 +1,7 @@
 #include "core/dpsgd/network.h"
 
+#include "core/dpsgd/dense_products.h"
+
 #include "core/util/normal_sampler.h"
 #include "core/util/random.h"
 
@@ -31,6 +33,12 @@ void forUnitSlices(Index units, F&& f) {
     });
 }
 
+/// out[:, units] = A · W[units, :]ᵀ for dense A (n × p), column-major throughout.
+void denseAffineSlice(const Eigen::MatrixXd& A, const Eigen::MatrixXd& W, Index begin, Index count, Eigen::MatrixXd& out) {
+    denseProduct(false, true, A.rows(), count, A.cols(), 1.0, A.data(), A.rows(), W.data() + begin, W.rows(), 0.0,
+                 out.data() + begin * out.rows(), out.rows());
+}
+
 /// out = X · Wᵀ (+ b per row), dense or sparse X; split over the output units.
 void affine(const FeatureMatrix& X, const DenseLayer& layer, Eigen::MatrixXd& out) {
     out.resize(X.rows(), layer.W.rows());
@@ -38,14 +46,21 @@ void affine(const FeatureMatrix& X, const DenseLayer& layer, Eigen::MatrixXd& ou
         if (X.isSparse())
             out.middleCols(begin, count).noalias() = X.sparse() * layer.W.middleRows(begin, count).transpose();
         else
-            out.middleCols(begin, count).noalias() = X.dense() * layer.W.middleRows(begin, count).transpose();
+            denseAffineSlice(X.dense(), layer.W, begin, count, out);
     });
     out.rowwise() += layer.b.transpose();
 }
 
 void affine(const Eigen::MatrixXd& A, const DenseLayer& layer, Eigen::MatrixXd& out) {
-    out.noalias() = A * layer.W.transpose();
+    out.resize(A.rows(), layer.W.rows());
+    forUnitSlices(layer.W.rows(), [&](Index begin, Index count) { denseAffineSlice(A, layer.W, begin, count, out); });
     out.rowwise() += layer.b.transpose();
+}
+
+/// G[units, :] += D[:, units]ᵀ · A for dense A (n × p).
+void denseOuterSlice(const Eigen::MatrixXd& D, const Eigen::MatrixXd& A, Index begin, Index count, Eigen::MatrixXd& G) {
+    denseProduct(true, false, count, A.cols(), A.rows(), 1.0, D.data() + begin * D.rows(), D.rows(), A.data(), A.rows(),
+                 1.0, G.data() + begin, G.rows());
 }
 
 /// G += Dᵀ X (D: b × out), dense or sparse X; split over the output units (rows of G).
@@ -54,8 +69,12 @@ void addOuter(const Eigen::MatrixXd& D, const FeatureMatrix& X, Eigen::MatrixXd&
         if (X.isSparse())
             G.middleRows(begin, count).noalias() += (X.sparse().transpose() * D.middleCols(begin, count)).transpose();
         else
-            G.middleRows(begin, count).noalias() += D.middleCols(begin, count).transpose() * X.dense();
+            denseOuterSlice(D, X.dense(), begin, count, G);
     });
+}
+
+void addOuter(const Eigen::MatrixXd& D, const Eigen::MatrixXd& A, Eigen::MatrixXd& G) {
+    forUnitSlices(G.rows(), [&](Index begin, Index count) { denseOuterSlice(D, A, begin, count, G); });
 }
 
 /// Row-wise softmax of logits minus the one-hot labels: ∂(cross-entropy)/∂(logits).
@@ -199,7 +218,12 @@ void clippedGradientSum(const Network& net, const FeatureMatrix& X, const Eigen:
     affine(w.hidden, o, w.logits);
     softmaxMinusOneHot(w.logits, y, w.deltaOut);
     // Back through the output layer, the dropout mask and the ReLU.
-    w.deltaHidden.noalias() = w.deltaOut * o.W;
+    w.deltaHidden.resize(w.deltaOut.rows(), o.W.cols());
+    forUnitSlices(o.W.cols(), [&](Index begin, Index count) { // Δ_h[:, units] = Δ_o · W_o[:, units]
+        denseProduct(false, false, w.deltaOut.rows(), count, o.W.rows(), 1.0, w.deltaOut.data(), w.deltaOut.rows(),
+                     o.W.data() + begin * o.W.rows(), o.W.rows(), 0.0, w.deltaHidden.data() + begin * w.deltaHidden.rows(),
+                     w.deltaHidden.rows());
+    });
     if (mask)
         w.deltaHidden.array() *= mask->array();
     w.deltaHidden.array() *= (w.hiddenPre.array() > 0.0).cast<double>();
@@ -221,7 +245,7 @@ void clippedGradientSum(const Network& net, const FeatureMatrix& X, const Eigen:
     }
     addOuter(w.deltaHidden, X, sum.layers[0].W);
     sum.layers[0].b = w.deltaHidden.colwise().sum().transpose();
-    sum.layers[1].W.noalias() += w.deltaOut.transpose() * w.hidden;
+    addOuter(w.deltaOut, w.hidden, sum.layers[1].W);
     sum.layers[1].b = w.deltaOut.colwise().sum().transpose();
 }
 

@@ -19,12 +19,12 @@ const OptionNames<ClipMode>& clipModeNames();       ///< "total", "per-layer"
 const OptionNames<DropoutKind>& dropoutKindNames(); ///< "none", "bernoulli", "gaussian"
 
 struct SgdSpec {
-    int hidden = 0;            ///< H ≥ 0 hidden ReLU units; 0: the softmax-linear model
+    int hidden = 16;           ///< H ≥ 0 hidden ReLU units; 0: the softmax-linear model
     int epochs = 20;           ///< passes of ⌈1/q⌉ steps each
     double batchSize = 64.0;   ///< expected batch size S (Poisson sampling at q = S/N)
     double clip = 1.0;         ///< C: the clip norm (Total), or each layer's C_l (PerLayer)
     ClipMode clipMode = ClipMode::Total;
-    double learningRate = 0.1; ///< η₀
+    double learningRate = 0.5; ///< η₀ (rows have ‖x‖ ≤ 1, so gradients are small)
     double gamma = 0.0;        ///< η_t = η₀/t^γ, t = epoch (1-based); the paper: γ = 1
     DropoutKind dropout = DropoutKind::None;
     double dropoutRate = 0.5;  ///< Bernoulli: the drop probability p; Gaussian: noise variance p/(1−p)

@@ -1,6 +1,7 @@
 #include "core/dpsgd/sgd_trainer.h"
 
 #include "core/util/normal_sampler.h"
+#include "core/util/ziggurat_normal.h"
 #include "core/util/random.h"
 
 #include <tbb/blocked_range.h>
@@ -21,7 +22,7 @@ constexpr std::uint64_t kStepStream = 2;
 constexpr std::uint64_t kSampleStream = 0;
 constexpr std::uint64_t kDropoutStream = 1;
 constexpr std::uint64_t kNoiseStream = 2;
-constexpr Index kNoiseChunk = 1 << 15;
+constexpr Index kNoiseChunk = 1 << 13;
 
 std::uint64_t stepSeed(std::uint64_t seed, int repetition, long long step, std::uint64_t stream) {
     return deriveSeed(deriveSeed(seed, static_cast<std::uint64_t>(repetition), kStepStream),
@@ -91,8 +92,8 @@ void stepNoise(Eigen::VectorXd& out, Index count, std::uint64_t seed, int repeti
     const std::uint64_t base = stepSeed(seed, repetition, step, kNoiseStream);
     const Index chunks = (count + kNoiseChunk - 1) / kNoiseChunk;
     const auto fill = [&](Index c) {
-        Rng rng(deriveSeed(base, static_cast<std::uint64_t>(c)));
-        NormalSampler normal(rng);
+        Xoshiro256pp rng(deriveSeed(base, static_cast<std::uint64_t>(c)));
+        ZigguratNormal<Xoshiro256pp> normal(rng);
         const Index end = std::min(count, (c + 1) * kNoiseChunk);
         for (Index i = c * kNoiseChunk; i < end; ++i)
             out(i) = normal();

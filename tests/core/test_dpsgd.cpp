@@ -298,6 +298,7 @@ private slots:
 
     void badSettingsAreRefused() {
         SgdSpec s;
+        s.hidden = 0;
         s.dropout = DropoutKind::Bernoulli;
         QVERIFY(s.validate().find("hidden") != std::string::npos);
         s.hidden = 4;

@@ -3,6 +3,7 @@
 // outcome is deterministic).
 
 #include "core/privacy/noise.h"
+#include "core/util/ziggurat_normal.h"
 
 #include "tests/support/test_support.h"
 
@@ -37,6 +38,37 @@ private slots:
         // Tails: P(|z| > 2) = 0.0455; binomial sd √(p(1−p)/N).
         const double tail = (draws.array().abs() > 2.0).cast<double>().mean();
         ELAB_FUZZY(tail, 0.0455003, k * std::sqrt(0.0455 * 0.9545 / (N * p)));
+    }
+
+    void zigguratIsStandardNormal() {
+        // DP-SGD's noise (core/util/ziggurat_normal.h on xoshiro256++): moments and the probability
+        // of each band of |z| — the base strip, the wedges and the tail beyond r = 3.654 — against Φ.
+        const long N = 4000000;
+        Xoshiro256pp rng(deriveSeed(13, 1));
+        ZigguratNormal<Xoshiro256pp> normal(rng);
+        const std::vector<double> edges{0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, ZigguratNormal<>::kR, 4.5, 1e9};
+        std::vector<long> counts(edges.size() - 1, 0);
+        double sum = 0.0, sum2 = 0.0, sum4 = 0.0;
+        for (long i = 0; i < N; ++i) {
+            const double z = normal();
+            sum += z;
+            sum2 += z * z;
+            sum4 += z * z * z * z;
+            const double a = std::abs(z);
+            for (std::size_t k = 0; k + 1 < edges.size(); ++k)
+                if (a < edges[k + 1]) {
+                    ++counts[k];
+                    break;
+                }
+        }
+        const double k = 5.0;
+        ELAB_FUZZY(sum / N, 0.0, k / std::sqrt(double(N)));
+        ELAB_FUZZY(sum2 / N, 1.0, k * std::sqrt(2.0 / N));
+        ELAB_FUZZY(sum4 / N, 3.0, k * std::sqrt(96.0 / N)); // Var(z⁴) = 105 − 9
+        for (std::size_t b = 0; b + 1 < edges.size(); ++b) {
+            const double p = std::erfc(edges[b] / std::sqrt(2.0)) - std::erfc(edges[b + 1] / std::sqrt(2.0));
+            ELAB_FUZZY(double(counts[b]) / N, p, k * std::sqrt(p * (1.0 - p) / N));
+        }
     }
 
     void gammaMoments_data() {

@@ -18,12 +18,16 @@ ComputeControllerBase::~ComputeControllerBase() { waitForIdle(); }
 
 JobSlot* ComputeControllerBase::addJobSlot(const QString& name, bool indicated) {
     auto* slot = new JobSlot(name, this);
+    adoptJobSlot(slot, indicated);
+    return slot;
+}
+
+void ComputeControllerBase::adoptJobSlot(JobSlot* slot, bool indicated) {
     m_slots << slot;
     if (indicated)
         m_indicated << slot;
     connect(slot, &JobSlot::busyChanged, this, &ComputeControllerBase::updateBusy);
     connect(slot, &JobSlot::failed, this, [this](const QString& message) { reportFailure(message); });
-    return slot;
 }
 
 void ComputeControllerBase::reportFailure(const QString& message) {

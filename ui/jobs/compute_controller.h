@@ -43,6 +43,10 @@ public:
     const QList<JobSlot*>& jobSlots() const { return m_slots; }
     /// The slots whose progress and Cancel the status bar shows (long jobs).
     const QList<JobSlot*>& indicatedSlots() const { return m_indicated; }
+    /// A slot owned by a helper of this controller's view (the Utility tab's training curves):
+    /// from now on it counts in isBusy() and idle, cancel() stops it, its failures are reported
+    /// here, and if indicated the status bar shows it (call while the view is built).
+    void adoptJobSlot(JobSlot* slot, bool indicated);
     /// Waits for every worker to return (tests, shutdown). Results are still delivered by
     /// the event loop afterwards.
     void waitForIdle();

@@ -22,6 +22,16 @@ QString num(double v, int digits = 4) {
 
 QString title(core::AccountantKind kind) { return QString::fromStdString(core::accountantTitle(kind)); }
 
+/// Legend names: short enough for a legend under a half-width chart.
+QString shortTitle(core::AccountantKind kind) {
+    switch (kind) {
+    case core::AccountantKind::Rdp: return QStringLiteral("RDP");
+    case core::AccountantKind::AdvancedComposition: return QStringLiteral("advanced composition (DPD-AC)");
+    case core::AccountantKind::ZcdpPublished: return QStringLiteral("zCDP as published (no proof)");
+    }
+    return {};
+}
+
 QString setting(const core::AccountingCurves& c) {
     return QStringLiteral("q = %1 (S = %2, N = %3), T = %4 steps (%5 epochs), δ = %6")
         .arg(num(c.inputs.q()), num(c.inputs.batchSize), QString::number(c.inputs.rows), QString::number(c.inputs.steps()),
@@ -80,7 +90,7 @@ charts::ChartData buildSigmaChart(const AccountingSettings& s, const core::Accou
     double yMin = s.currentEps, yMax = s.currentEps;
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
         const core::AccountantKind kind = core::kAccountants[k];
-        SeriesData line = charts::makeSeries(QStringLiteral("eps:%1").arg(core::toString(kind)), title(kind), SeriesKind::Line,
+        SeriesData line = charts::makeSeries(QStringLiteral("eps:%1").arg(core::toString(kind)), shortTitle(kind), SeriesKind::Line,
                                              accountantColor(kind));
         line.style = penOf(kind);
         for (std::size_t i = 0; i < c->sigmas.size(); ++i) {
@@ -131,7 +141,7 @@ charts::ChartData buildEpochChart(const AccountingSettings& s, const core::Accou
     double yMax = s.currentEps;
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
         const core::AccountantKind kind = core::kAccountants[k];
-        SeriesData line = charts::makeSeries(QStringLiteral("spent:%1").arg(core::toString(kind)), title(kind), SeriesKind::Line,
+        SeriesData line = charts::makeSeries(QStringLiteral("spent:%1").arg(core::toString(kind)), shortTitle(kind), SeriesKind::Line,
                                              accountantColor(kind));
         line.style = penOf(kind);
         for (std::size_t i = 0; i < c->epochs.size(); ++i) {

@@ -2,6 +2,7 @@
 
 #include "ui/jobs/job_slot.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -22,6 +23,13 @@ TrainingController::~TrainingController() {
 }
 
 bool TrainingController::busy() const { return m_privateJob->isBusy() || m_referenceJob->isBusy(); }
+
+bool TrainingController::complete() const {
+    if (!active())
+        return true;
+    const auto full = static_cast<std::size_t>(m_epochs);
+    return !busy() && m_reference.size() == full && (!std::isfinite(m_eps) || m_private.size() == full);
+}
 
 void TrainingController::cancel() {
     m_privateJob->cancel();
@@ -68,8 +76,10 @@ void TrainingController::startPrivate() {
     auto problem = m_problem;
     const double eps = m_eps;
     const std::uint64_t seed = m_seed;
-    m_privateJob->start(tr("Training at ε = %1").arg(eps, 0, 'g', 3), [this, problem, eps, seed](JobContext& job) {
-        problem->learner().trainEpochs(eps, seed, 0, job.run().stopToken(), [this, &job](const core::EpochMetrics& m) {
+    const int epochs = m_epochs;
+    m_privateJob->start(tr("Training at ε = %1").arg(eps, 0, 'g', 3), [this, problem, eps, seed, epochs](JobContext& job) {
+        problem->learner().trainEpochs(eps, seed, 0, job.run().stopToken(), [this, &job, epochs](const core::EpochMetrics& m) {
+            job.run().progress(double(m.epoch) / std::max(1, epochs), "epochs");
             job.post([this, m] {
                 m_private.push_back(m);
                 emit updated();
@@ -83,9 +93,11 @@ void TrainingController::startPrivate() {
 void TrainingController::startReference() {
     auto problem = m_problem;
     const std::uint64_t seed = m_seed;
-    m_referenceJob->start(tr("Training without privacy"), [this, problem, seed](JobContext& job) {
+    const int epochs = m_epochs;
+    m_referenceJob->start(tr("Training without privacy"), [this, problem, seed, epochs](JobContext& job) {
         problem->learner().trainEpochs(std::numeric_limits<double>::infinity(), seed, 0, job.run().stopToken(),
-                                       [this, &job](const core::EpochMetrics& m) {
+                                       [this, &job, epochs](const core::EpochMetrics& m) {
+                                           job.run().progress(double(m.epoch) / std::max(1, epochs), "epochs");
                                            job.post([this, m] {
                                                m_reference.push_back(m);
                                                emit updated();

@@ -6,6 +6,7 @@
 
 #include "core/learner/prepared_problem.h"
 
+#include <QList>
 #include <QObject>
 
 #include <memory>
@@ -34,6 +35,10 @@ public:
     int epochs() const { return m_epochs; }
     bool active() const { return m_problem != nullptr; }
     bool busy() const;
+    /// Nothing to train, or both runs have every epoch (the private one unless ε = ∞).
+    bool complete() const;
+    /// The private and the reference run's slots (adopted by the Utility controller).
+    QList<JobSlot*> jobSlots() const { return {m_privateJob, m_referenceJob}; }
 
 signals:
     void updated();

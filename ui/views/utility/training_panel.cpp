@@ -108,8 +108,12 @@ void TrainingPanel::refresh() {
     QString text = tr("Training at ε = %1: epoch %2 of %3").arg(m_controller->eps(), 0, 'g', 3).arg(p.size()).arg(m_controller->epochs());
     if (!p.empty() && std::isfinite(p.back().testAccuracy))
         text += tr(", test accuracy %1").arg(p.back().testAccuracy, 0, 'f', 3);
+    else if (!p.empty())
+        text += tr(", training accuracy %1 (no test set: set a test fraction)").arg(p.back().trainAccuracy, 0, 'f', 3);
     if (!r.empty())
-        text += tr("; non-private epoch %1, test accuracy %2").arg(r.size()).arg(r.back().testAccuracy, 0, 'f', 3);
+        text += std::isfinite(r.back().testAccuracy)
+                    ? tr("; non-private epoch %1, test accuracy %2").arg(r.size()).arg(r.back().testAccuracy, 0, 'f', 3)
+                    : tr("; non-private epoch %1, training accuracy %2").arg(r.size()).arg(r.back().trainAccuracy, 0, 'f', 3);
     if (m_controller->busy())
         text += tr(" — training…");
     m_status->setText(text);

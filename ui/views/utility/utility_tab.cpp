@@ -10,6 +10,7 @@
 #include "ui/views/utility/eps_slider.h"
 #include "ui/views/utility/training_controller.h"
 #include "ui/views/utility/training_panel.h"
+#include "ui/jobs/job_slot.h"
 
 namespace elab::ui {
 
@@ -21,6 +22,8 @@ UtilityTab::UtilityTab(QWidget* parent, ViewHost& host)
         host.showStatusMessage(QObject::tr("Utility view: %1").arg(message), 8000);
     });
     m_view->addBelowChart(m_trainingPanel);
+    for (JobSlot* slot : m_training->jobSlots())
+        m_controller->adoptJobSlot(slot, true); // busy/idle, Cancel and progress with the tab's other jobs
     // A mechanism that trains in epochs (DP-SGD): its run at the slider's ε, once the slider rests.
     // The training controller is the utility controller's child and the view is the context, so
     // nothing here outlives what it touches (the tab itself is not captured).
@@ -82,7 +85,7 @@ QList<ViewFigure> UtilityTab::figures() const {
              }}};
 }
 
-bool UtilityTab::complete() const { return m_controller->state().sweepComplete; }
+bool UtilityTab::complete() const { return m_controller->state().sweepComplete && m_training->complete(); }
 
 ViewType utilityViewType() {
     ViewType type;

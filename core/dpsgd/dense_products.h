@@ -1,0 +1,19 @@
+#pragma once
+// One dense matrix product for DP-SGD's layers, C = α·op(A)·op(B) + β·C on column-major blocks
+// (leading dimensions given, so a block of rows or columns of a larger matrix can be written in
+// place): OpenBLAS's single-threaded dgemm when the build found it (AVX2/FMA kernels picked at
+// run time), else Eigen. One call never uses more than one thread, so callers that split work
+// over fixed blocks get the same bits for any thread count.
+
+#include <Eigen/Core>
+
+namespace elab::core {
+
+void denseProduct(bool transA, bool transB, Eigen::Index m, Eigen::Index n, Eigen::Index k, double alpha,
+                  const double* A, Eigen::Index lda, const double* B, Eigen::Index ldb, double beta, double* C,
+                  Eigen::Index ldc);
+
+/// "OpenBLAS (serial) …" or "Eigen" — for benchmarks and reports.
+const char* denseProductBackend();
+
+} // namespace elab::core
