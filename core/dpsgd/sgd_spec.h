@@ -24,7 +24,7 @@ struct SgdSpec {
     double batchSize = 64.0;   ///< expected batch size S (Poisson sampling at q = S/N)
     double clip = 1.0;         ///< C: the clip norm (Total), or each layer's C_l (PerLayer)
     ClipMode clipMode = ClipMode::Total;
-    double learningRate = 0.5; ///< η₀ (rows have ‖x‖ ≤ 1, so gradients are small)
+    double learningRate = 0.2; ///< η₀ (rows have ‖x‖ ≤ 1, so gradients are small)
     double gamma = 0.0;        ///< η_t = η₀/t^γ, t = epoch (1-based); the paper: γ = 1
     DropoutKind dropout = DropoutKind::None;
     double dropoutRate = 0.5;  ///< Bernoulli: the drop probability p; Gaussian: noise variance p/(1−p)

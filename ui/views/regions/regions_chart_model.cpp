@@ -45,7 +45,7 @@ int chainCapacity(const core::RegionsResult* r, std::size_t seen) {
             most = std::max(most, m.boundaries.size());
         most = std::max(most, r->nonPrivate.boundaries.size());
     }
-    int capacity = 2;
+    int capacity = 4; // room for three-class boundaries from the start (no rebuild on the first split)
     while (static_cast<std::size_t>(capacity) < most)
         capacity *= 2;
     return capacity;

@@ -7,6 +7,7 @@
 #include "ui/views/utility/utility_chart_model.h"
 
 #include <QCheckBox>
+#include <QSignalBlocker>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace elab::ui {
 
@@ -145,6 +147,7 @@ void UtilityView::buildLayout() {
     m_logY->setObjectName(QStringLiteral("logYCheck"));
     m_logY->setToolTip(tr("Losses at small ε can be many times the non-private loss: a log axis shows every decade"));
     connect(m_logY, &QCheckBox::toggled, this, &UtilityView::refresh);
+    connect(m_logY, &QCheckBox::clicked, this, [this] { m_logYChosen = true; });
     auto* chartColumn = new QVBoxLayout;
     m_chartColumn = chartColumn;
     chartColumn->addWidget(m_chart, 1);
@@ -226,6 +229,20 @@ charts::ChartData UtilityView::chartData() const {
 
 void UtilityView::refresh() {
     m_refreshTimer.stop();
+    // A loss that spans more than three decades (tiny ε, e.g. DP-SGD's noise swamping the model)
+    // is unreadable on a linear axis: switch to the log axis once, unless the user chose.
+    if (!m_logYChosen && !m_logY->isChecked() && core::isLossMetric(m_controller->settings().metric)) {
+        double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+        for (const auto& p : m_controller->state().points)
+            if (p && p->mean > 0.0) {
+                lo = std::min(lo, p->mean);
+                hi = std::max(hi, p->mean);
+            }
+        if (hi > 1000.0 * lo) {
+            const QSignalBlocker blocker(m_logY);
+            m_logY->setChecked(true);
+        }
+    }
     m_chart->setData(chartData());
     refreshReadout();
     refreshTarget();

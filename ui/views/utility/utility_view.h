@@ -91,6 +91,7 @@ private:
     QPushButton* m_removeMeasuring = nullptr;
     QLabel* m_privacyNote = nullptr;
     QCheckBox* m_logY = nullptr;
+    bool m_logYChosen = false; ///< the user set the box: no automatic log scale any more
     QString m_datasetName;
     QTimer m_refreshTimer;
     bool m_applying = false;
