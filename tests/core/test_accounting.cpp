@@ -6,6 +6,7 @@
 
 #include "core/accounting/accountant.h"
 #include "core/accounting/rdp.h"
+#include "core/accounting/utility_cost.h"
 
 #include "tests/support/test_support.h"
 
@@ -197,6 +198,32 @@ private slots:
             QVERIFY(accountEpsilon(k, params(8.0, 0.01, 1000, 1e-5)).epsilon < base);
             QCOMPARE(accountEpsilon(k, params(6.0, 0.01, 0, 1e-5)).epsilon, 0.0); // no steps, nothing spent
         }
+    }
+
+    void utilityCostReadsTheSweepAtTheEquivalentEps() {
+        // A measured curve linear in log ε: accuracy = 0.5 + 0.1·log10(ε) on [0.01, 100].
+        MeasuredCurve curve;
+        for (double e : {0.01, 0.1, 1.0, 10.0, 100.0}) {
+            curve.eps.push_back(e);
+            curve.value.push_back(0.5 + 0.1 * std::log10(e));
+        }
+        ELAB_RELATIVE(*curve.at(std::sqrt(10.0)), 0.55, 1e-12); // interpolation in log ε
+        QVERIFY(!curve.at(200.0));
+        const SgdPrivacyParams schedule{1.0, 0.01, 2000, 1e-5};
+        // RDP against itself: no cost.
+        const UtilityCost same = utilityCost(curve, AccountantKind::Rdp, schedule, AccountantKind::Rdp, 1.0, true);
+        ELAB_RELATIVE(same.equivalentEps, 1.0, 1e-3);
+        QVERIFY(same.cost && std::abs(*same.cost) < 1e-3);
+        // Advanced composition needs more noise: the sweep trained with that noise at a smaller ε.
+        const UtilityCost ac = utilityCost(curve, AccountantKind::Rdp, schedule, AccountantKind::AdvancedComposition, 1.0, true);
+        QVERIFY(ac.sigma > same.sigma);
+        QVERIFY(ac.equivalentEps < 1.0);
+        ELAB_RELATIVE(*ac.value, 0.5 + 0.1 * std::log10(ac.equivalentEps), 1e-12);
+        ELAB_RELATIVE(*ac.cost, 0.5 - *ac.value, 1e-12); // the curve at ε = 1 is 0.5
+        QVERIFY(*ac.cost > 0.0);
+        // A loss: lower is better, the cost is the increase.
+        const UtilityCost loss = utilityCost(curve, AccountantKind::Rdp, schedule, AccountantKind::AdvancedComposition, 1.0, false);
+        ELAB_RELATIVE(*loss.cost, -*ac.cost, 1e-12);
     }
 
     void replaceOneByGroupPrivacy() {

@@ -116,6 +116,30 @@ private slots:
         QCOMPARE(epochs.xMax, 100.0);
     }
 
+    void tableShowsTheSweepsCost() {
+        AccountingController c;
+        ui::AccountingPanel panel;
+        ui::AccountingView view(&c, &panel);
+        view.applySettings(digits());
+        QVERIFY(waitIdle(c));
+        QVERIFY(!view.tableText().contains(QStringLiteral("in the sweep")));
+        ui::SweepForCost sweep;
+        for (double e : {0.1, 1.0, 10.0}) {
+            sweep.curve.eps.push_back(e);
+            sweep.curve.value.push_back(0.6 + 0.1 * std::log10(e));
+        }
+        sweep.schedule = {1.0, 100.0 / 1439.0, 1500, 1e-4};
+        sweep.metric = QStringLiteral("test accuracy");
+        sweep.description = QStringLiteral("N = 1439");
+        view.setSweep(sweep);
+        const QString table = view.tableText();
+        QVERIFY(table.contains(QStringLiteral("test accuracy in the sweep")));
+        QVERIFY2(table.contains(QStringLiteral("0.600 (±0.000)")), qPrintable(table)); // RDP against itself: no cost
+        const core::UtilityCost ac = core::utilityCost(sweep.curve, core::AccountantKind::Rdp, sweep.schedule,
+                                                       core::AccountantKind::AdvancedComposition, 1.0, true);
+        QVERIFY2(table.contains(QStringLiteral("outside the sweep")) == !ac.value, qPrintable(table));
+    }
+
     void sessionRoundTripAndBadBlocks() {
         ui::Session session;
         AccountingSettings s = digits();

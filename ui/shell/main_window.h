@@ -62,6 +62,7 @@ public:
     const ViewType& viewType(std::size_t index) const { return *m_types[index]; }
     /// The view with this id, or null.
     View* view(const QString& id) const;
+    View* findView(const QString& id) const override { return view(id); }
     /// The first view of type T (a tab class, e.g. UtilityTab), or null.
     template <class T>
     T* view() const {

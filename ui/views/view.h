@@ -23,6 +23,7 @@ namespace elab::ui {
 class ComputeControllerBase;
 struct LoadedDataset;
 struct Session;
+class View;
 
 /// One figure a view exports: the chart (PNG/SVG/PDF + CSV) and its JSON sidecar.
 struct ViewFigure {
@@ -50,6 +51,12 @@ public:
     virtual ~ViewHost() = default;
     /// A transient message in the status bar.
     virtual void showStatusMessage(const QString& text, int milliseconds) = 0;
+    /// Another view of the window, by id (a view reading what another computed, e.g. the
+    /// accounting tab the Utility tab's DP-SGD sweep); null if absent.
+    virtual View* findView(const QString& id) const {
+        (void)id;
+        return nullptr;
+    }
 };
 
 class View {

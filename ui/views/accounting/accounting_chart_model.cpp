@@ -158,29 +158,47 @@ charts::ChartData buildEpochChart(const AccountingSettings& s, const core::Accou
     return chart;
 }
 
-QString accountingTableHtml(const core::AccountingCurves* c) {
+QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost* sweep) {
     if (!c)
         return {};
     const double rdpSigma = c->needed[core::accountantIndex(core::AccountantKind::Rdp)].sigma;
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='3'><tr><th align='left'>accountant</th>"
                                   "<th align='right'>σ for ε = %1</th><th align='right'>noise vs RDP</th>"
-                                  "<th align='right'>ε RDP proves for that σ</th></tr>")
-                       .arg(num(c->inputs.eps));
+                                  "<th align='right'>ε RDP proves for that σ</th>%2</tr>")
+                       .arg(num(c->inputs.eps), sweep ? QStringLiteral("<th align='right'>%1 in the sweep (cost)</th>").arg(sweep->metric)
+                                                      : QString());
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
         const core::AccountantKind kind = core::kAccountants[k];
         const core::Calibration& cal = c->needed[k];
         QString sigma = num(cal.sigma);
         if (!cal.reachedTarget)
             sigma += QStringLiteral(" (certifies only ε = %1)").arg(num(cal.result.epsilon));
+        QString cost;
+        if (sweep) {
+            const core::UtilityCost u =
+                core::utilityCost(sweep->curve, sweep->accountant, sweep->schedule, kind, c->inputs.eps, sweep->higherIsBetter);
+            cost = u.value ? QStringLiteral("%1 (%2%3)")
+                                 .arg(QString::number(*u.value, 'f', 3),
+                                      u.cost && *u.cost > 0.0005 ? QStringLiteral("−") : QStringLiteral("±"),
+                                      u.cost ? QString::number(std::abs(*u.cost), 'f', 3) : QStringLiteral("?"))
+                           : QStringLiteral("outside the sweep (ε' = %1)").arg(num(u.equivalentEps, 3));
+            cost = QStringLiteral("<td align='right'>%1</td>").arg(cost);
+        }
         html += QStringLiteral("<tr><td><span style='color:%1'>■</span> %2%3</td><td align='right'>%4</td>"
-                               "<td align='right'>%5×</td><td align='right'>%6</td></tr>")
+                               "<td align='right'>%5×</td><td align='right'>%6</td>%7</tr>")
                     .arg(accountantColor(kind).name(), title(kind), cal.result.proven ? QString() : QStringLiteral(" ⚠"),
-                         sigma, num(cal.sigma / rdpSigma, 3), num(c->rdpOfNeeded[k]));
+                         sigma, num(cal.sigma / rdpSigma, 3), num(c->rdpOfNeeded[k]), cost);
     }
     html += QStringLiteral("</table>");
-    html += QStringLiteral("<p style='color:#555'>More noise for the same ε costs accuracy: run the Utility view with "
-                           "DP-SGD and each accountant to measure it. ⚠: not a proof; the last column is what its σ "
-                           "really buys.</p>");
+    if (sweep)
+        html += QStringLiteral("<p style='color:#555'>Cost: the Utility tab's DP-SGD sweep (%1) measured with the noise each "
+                               "accountant needs for ε = %2 at the sweep's own schedule, against its value at ε "
+                               "(− is worse). ⚠: not a proof; the RDP column is what its σ really buys.</p>")
+                    .arg(sweep->description, num(c->inputs.eps));
+    else
+        html += QStringLiteral("<p style='color:#555'>More noise for the same ε costs accuracy: run the Utility tab's sweep "
+                               "with DP-SGD to see how much here. ⚠: not a proof; the last column is what its σ really "
+                               "buys.</p>");
     return html;
 }
 

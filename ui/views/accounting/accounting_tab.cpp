@@ -6,6 +6,9 @@
 #include "ui/views/accounting/accounting_chart_model.h"
 #include "ui/views/accounting/accounting_controller.h"
 #include "ui/views/accounting/accounting_view.h"
+#include "ui/views/utility/settings_text.h"
+#include "ui/views/utility/utility_controller.h"
+#include "ui/views/utility/utility_tab.h"
 
 #include "core/report/result_json.h"
 
@@ -56,7 +59,7 @@ Ordered curvesJson(const core::AccountingCurves& c) {
 } // namespace
 
 AccountingTab::AccountingTab(QWidget* parent, ViewHost& host)
-    : m_controller(new AccountingController(parent)), m_panel(new AccountingPanel(parent)),
+    : m_host(host), m_controller(new AccountingController(parent)), m_panel(new AccountingPanel(parent)),
       m_view(new AccountingView(m_controller, m_panel, parent)) {
     QObject::connect(m_controller, &AccountingController::failed, m_view, [&host](const QString& message) {
         host.showStatusMessage(QObject::tr("Privacy accounting: %1").arg(message), 8000);
@@ -69,6 +72,48 @@ QWidget* AccountingTab::sidePanel() { return m_panel; }
 ComputeControllerBase* AccountingTab::controller() { return m_controller; }
 
 void AccountingTab::setDataset(const LoadedDataset& loaded) { m_controller->setDataset(loaded.data); }
+
+void AccountingTab::becameCurrent() { syncSweep(); }
+
+void AccountingTab::syncSweep() {
+    auto* utility = dynamic_cast<UtilityTab*>(m_host.findView(QStringLiteral("utility")));
+    if (!utility)
+        return;
+    UtilityController* uc = utility->utilityController();
+    if (!m_followingUtility) { // from now on, each new measured point updates the cost column
+        m_followingUtility = true;
+        QObject::connect(uc, &UtilityController::stateChanged, m_view, [this] { syncSweep(); });
+    }
+    const UtilitySettings& s = uc->settings();
+    const UtilityState& state = uc->state();
+    if (s.mechanism.kind != core::MechanismKind::Dpsgd || !state.data) {
+        m_view->setSweep(std::nullopt);
+        return;
+    }
+    SweepForCost sweep;
+    for (std::size_t i = 0; i < state.grid.size() && i < state.points.size(); ++i)
+        if (state.points[i] && std::isfinite(state.grid[i]) && std::isfinite(state.points[i]->mean)) {
+            sweep.curve.eps.push_back(state.grid[i]);
+            sweep.curve.value.push_back(state.points[i]->mean);
+        }
+    if (sweep.curve.eps.size() < 2) {
+        m_view->setSweep(std::nullopt);
+        return;
+    }
+    const long long n = static_cast<long long>(state.data->train.rows());
+    const core::SgdSpec& g = s.mechanism.sgd;
+    sweep.accountant = g.accountant;
+    sweep.schedule = {1.0, g.samplingRate(n), g.totalSteps(n), s.mechanism.privacy.delta};
+    sweep.higherIsBetter = !core::isLossMetric(s.metric);
+    sweep.metric = metricName(s.metric).toLower();
+    sweep.description = QObject::tr("N = %1, S = %2, %3 epochs, δ = %4, σ by %5")
+                            .arg(n)
+                            .arg(g.batchSize)
+                            .arg(g.epochs)
+                            .arg(s.mechanism.privacy.delta, 0, 'g', 3)
+                            .arg(QString::fromLatin1(core::toString(g.accountant)));
+    m_view->setSweep(sweep);
+}
 
 void AccountingTab::applyStartOptions(const StartOptions& options) {
     AccountingSettings s = m_view->composedSettings();

@@ -20,6 +20,8 @@ public:
     QWidget* sidePanel() override;
     ComputeControllerBase* controller() override;
     void setDataset(const LoadedDataset& loaded) override;
+    /// Reads the Utility tab's DP-SGD sweep (if any) for the table's cost column.
+    void becameCurrent() override;
     void applyStartOptions(const StartOptions& options) override;
     void saveSettings(Session& session) const override;
     void restoreSettings(const Session& session) override;
@@ -30,6 +32,10 @@ public:
     AccountingController* accountingController() const { return m_controller; }
 
 private:
+    void syncSweep();
+
+    ViewHost& m_host;
+    bool m_followingUtility = false;
     AccountingController* m_controller;
     AccountingPanel* m_panel;
     AccountingView* m_view;

@@ -178,13 +178,18 @@ charts::ChartData AccountingView::epochChart() const {
 }
 
 QString AccountingView::tableText() const { return m_table->text(); }
+
+void AccountingView::setSweep(std::optional<SweepForCost> sweep) {
+    m_sweep = std::move(sweep);
+    refresh();
+}
 QString AccountingView::readoutText() const { return m_readout->text(); }
 
 void AccountingView::refresh() {
     m_sigmaChart->setData(sigmaChart());
     m_epochChart->setData(epochChart());
     const auto curves = m_controller->curves();
-    m_table->setText(accountingTableHtml(curves.get()));
+    m_table->setText(accountingTableHtml(curves.get(), m_sweep ? &*m_sweep : nullptr));
     if (curves)
         showReadout(curves->currentSigma);
     const QString error = m_controller->lastError();
