@@ -193,7 +193,10 @@ void AccountingView::refresh() {
     if (curves)
         showReadout(curves->currentSigma);
     const QString error = m_controller->lastError();
-    m_status->setText(error.isEmpty() ? accountingAssumptions(curves.get()) : tr("Problem: %1").arg(error));
+    QString status = error.isEmpty() ? accountingAssumptions(curves.get()) : tr("Problem: %1").arg(error);
+    if (!std::isfinite(m_slider->eps()))
+        status = tr("ε = ∞ has no noise to account for: showing ε = 100, the slider's largest finite value. ") + status;
+    m_status->setText(status);
     m_status->setStyleSheet(error.isEmpty() ? QStringLiteral("color: #555;") : QStringLiteral("color: #b01e1e;"));
     emit redrawn();
 }
