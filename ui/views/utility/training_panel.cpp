@@ -105,7 +105,9 @@ void TrainingPanel::refresh() {
     m_loss->setData(lossChart());
     const auto& p = m_controller->privateRun();
     const auto& r = m_controller->referenceRun();
-    QString text = tr("Training at ε = %1: epoch %2 of %3").arg(m_controller->eps(), 0, 'g', 3).arg(p.size()).arg(m_controller->epochs());
+    QString text = std::isfinite(m_controller->eps())
+                       ? tr("Training at ε = %1: epoch %2 of %3").arg(m_controller->eps(), 0, 'g', 3).arg(p.size()).arg(m_controller->epochs())
+                       : tr("ε = ∞: the non-private run only");
     if (!p.empty() && std::isfinite(p.back().testAccuracy))
         text += tr(", test accuracy %1").arg(p.back().testAccuracy, 0, 'f', 3);
     else if (!p.empty())
