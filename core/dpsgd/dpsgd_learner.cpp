@@ -1,6 +1,7 @@
 #include "core/dpsgd/dpsgd_learner.h"
 
 #include "core/learner/prediction.h"
+#include "core/util/format_number.h"
 
 #include <cmath>
 #include <limits>
@@ -10,25 +11,12 @@ namespace elab::core {
 
 namespace {
 
-Eigen::VectorXi classIndices(const Eigen::VectorXd& labels, int classes) {
-    Eigen::VectorXi cls(labels.size());
-    for (Index i = 0; i < labels.size(); ++i)
-        cls(i) = classes >= 2 ? static_cast<int>(labels(i)) : (labels(i) > 0.0 ? 1 : 0);
-    return cls;
-}
-
 SgdPrivacyParams privacyParams(const MechanismSpec& spec, Index n) {
     SgdPrivacyParams p;
     p.q = spec.sgd.samplingRate(n);
     p.steps = spec.sgd.totalSteps(n);
     p.delta = spec.privacy.delta;
     return p;
-}
-
-std::string fmt(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
 }
 
 } // namespace
@@ -48,9 +36,9 @@ DpsgdLearner::DpsgdLearner(const SweepData& data, const MechanismSpec& spec, Uti
         throw std::invalid_argument("DP-SGD: no training rows");
     if (usesTestSet(metric) && (!data.testX || !data.testY))
         throw std::invalid_argument("DP-SGD: the metric needs a test set");
-    m_cls = classIndices(data.trainY, data.classes);
+    m_cls = classIndicesOf(data.trainY, data.classes);
     if (data.testY)
-        m_testCls = classIndices(*data.testY, data.classes);
+        m_testCls = classIndicesOf(*data.testY, data.classes);
 }
 
 std::shared_ptr<const LearnerNoise> DpsgdLearner::drawNoise(std::uint64_t seed, int repetition) const {
@@ -135,19 +123,19 @@ PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, 
     g.branch = toString(s.accountant);
     const EpsDelta replace = replaceOneEquivalent(g.epsilon, g.delta);
     g.assumptions = {
-        "adjacency: add or remove one training row; replacing one row is (" + fmt(replace.epsilon) + ", " +
-            fmt(replace.delta) + ")-DP by group privacy",
+        "adjacency: add or remove one training row; replacing one row is (" + formatNumber(replace.epsilon) + ", " +
+            formatNumber(replace.delta) + ")-DP by group privacy",
         "each row is in each step's batch independently with probability q = S/N (Poisson sampling)",
         std::string("each example's gradient is clipped to ") +
-            (s.clipMode == ClipMode::PerLayer ? "C_l = " + fmt(s.clip) + " per layer (sensitivity C = " + fmt(s.sensitivity()) + ")"
-                                              : "norm C = " + fmt(s.clip)),
+            (s.clipMode == ClipMode::PerLayer ? "C_l = " + formatNumber(s.clip) + " per layer (sensitivity C = " + formatNumber(s.sensitivity()) + ")"
+                                              : "norm C = " + formatNumber(s.clip)),
         "only the final network is released; the per-epoch curves of the training view are not private",
         "rows clipped to ‖x‖ ≤ 1 as everywhere (not needed by DP-SGD's proof, which clips gradients)"};
     if (!cal.result.proven)
-        g.notes.push_back("σ from the paper's zCDP procedure as published, which claims ε = " + fmt(eps) +
-                          " but is not a valid proof; the RDP accountant certifies ε = " + fmt(proven.epsilon) + " for this σ");
+        g.notes.push_back("σ from the paper's zCDP procedure as published, which claims ε = " + formatNumber(eps) +
+                          " but is not a valid proof; the RDP accountant certifies ε = " + formatNumber(proven.epsilon) + " for this σ");
     if (!cal.reachedTarget)
-        g.notes.push_back("the accountant certifies at most ε = " + fmt(cal.result.epsilon) +
+        g.notes.push_back("the accountant certifies at most ε = " + formatNumber(cal.result.epsilon) +
                           " at any σ it can analyse (advanced composition needs ε_it < 1); the guarantee is that ε");
     for (const std::string& note : cal.result.notes)
         g.notes.push_back(note);

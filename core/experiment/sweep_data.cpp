@@ -18,4 +18,11 @@ SweepData sweepDataOf(const Dataset& train, const Dataset* test) {
     return d;
 }
 
+Eigen::VectorXi classIndicesOf(const Eigen::VectorXd& labels, int classes) {
+    Eigen::VectorXi cls(labels.size());
+    for (Eigen::Index i = 0; i < labels.size(); ++i)
+        cls(i) = classes >= 2 ? static_cast<int>(labels(i)) : (labels(i) > 0.0 ? 1 : 0);
+    return cls;
+}
+
 } // namespace elab::core

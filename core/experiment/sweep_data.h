@@ -26,4 +26,8 @@ struct SweepData {
 /// indices would mean other classes).
 SweepData sweepDataOf(const Dataset& train, const Dataset* test = nullptr);
 
+/// Each row's class 0..K−1 for models with one output per class: the labels themselves for a
+/// multiclass target (classes ≥ 2), else 1 for a positive (+1) label and 0 for a negative one.
+Eigen::VectorXi classIndicesOf(const Eigen::VectorXd& labels, int classes);
+
 } // namespace elab::core

@@ -21,13 +21,6 @@ const GaussianLmModel& glmModel(const TrainedModel& model) {
     return *m;
 }
 
-Eigen::VectorXi classIndices(const Eigen::VectorXd& labels, int classes) {
-    Eigen::VectorXi cls(labels.size());
-    for (Index i = 0; i < labels.size(); ++i)
-        cls(i) = classes >= 2 ? static_cast<int>(labels(i)) : (labels(i) > 0.0 ? 1 : 0);
-    return cls;
-}
-
 int modelClasses(const SweepData& data) { return data.classes >= 2 ? data.classes : 2; }
 
 /// Onto the PSD cone, class by class: Φ_c ← V max(Λ, 0) Vᵀ.
@@ -100,7 +93,7 @@ GaussianLmLearner::GaussianLmLearner(const SweepData& data, const MechanismSpec&
                                     std::to_string(m_C) + " classes × (p+1)(p+2)/2), more than " +
                                     formatNumber(glm::kMaxDimension) + ": reduce the features (two features or PCA)");
     m_W = glm::liftedFeatures(data.trainX);
-    m_cls = classIndices(data.trainY, data.classes);
+    m_cls = classIndicesOf(data.trainY, data.classes);
 }
 
 std::shared_ptr<const LearnerNoise> GaussianLmLearner::drawNoise(std::uint64_t seed, int repetition) const {
@@ -236,7 +229,7 @@ double GaussianLmLearner::utility(const TrainedModel& model) const {
     // The loss metrics: the model's own mean loss (1/n) Σ L_i on those rows (docs/MATH.md §3.4).
     const auto& g = glmModel(model);
     return glm::meanLoss(glm::quadraticForms(test ? glm::liftedFeatures(X) : m_W, g.phi(), m_C),
-                         classIndices(y, m_data.classes), m_spec.model.loss);
+                         classIndicesOf(y, m_data.classes), m_spec.model.loss);
 }
 
 } // namespace elab::core

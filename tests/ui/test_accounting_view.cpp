@@ -131,7 +131,10 @@ private slots:
         sweep.schedule = {1.0, 100.0 / 1439.0, 1500, 1e-4};
         sweep.metric = QStringLiteral("test accuracy");
         sweep.description = QStringLiteral("N = 1439");
-        view.setSweep(sweep);
+        c.setSweep(sweep); // the costs are computed with the curves, off the GUI thread
+        QVERIFY(waitIdle(c));
+        QVERIFY(c.upToDate());
+        QCOMPARE(c.costs().size(), std::size_t(3));
         const QString table = view.tableText();
         QVERIFY(table.contains(QStringLiteral("test accuracy in the sweep")));
         QVERIFY2(table.contains(QStringLiteral("0.600 (±0.000)")), qPrintable(table)); // RDP against itself: no cost

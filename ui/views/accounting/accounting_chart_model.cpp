@@ -158,10 +158,13 @@ charts::ChartData buildEpochChart(const AccountingSettings& s, const core::Accou
     return chart;
 }
 
-QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost* sweep) {
+QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost* sweep,
+                            const std::vector<core::UtilityCost>* costs) {
     if (!c)
         return {};
     const double rdpSigma = c->needed[core::accountantIndex(core::AccountantKind::Rdp)].sigma;
+    if (!costs || costs->size() != core::kAccountants.size())
+        sweep = nullptr; // not computed (yet) for these curves
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='3'><tr><th align='left'>accountant</th>"
                                   "<th align='right'>σ for ε = %1</th><th align='right'>noise vs RDP</th>"
                                   "<th align='right'>ε RDP proves for that σ</th>%2</tr>")
@@ -175,8 +178,7 @@ QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost*
             sigma += QStringLiteral(" (certifies only ε = %1)").arg(num(cal.result.epsilon));
         QString cost;
         if (sweep) {
-            const core::UtilityCost u =
-                core::utilityCost(sweep->curve, sweep->accountant, sweep->schedule, kind, c->inputs.eps, sweep->higherIsBetter);
+            const core::UtilityCost& u = (*costs)[k];
             cost = u.value ? QStringLiteral("%1 (%2%3)")
                                  .arg(QString::number(*u.value, 'f', 3),
                                       u.cost && *u.cost > 0.0005 ? QStringLiteral("−") : QStringLiteral("±"),

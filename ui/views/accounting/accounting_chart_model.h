@@ -7,21 +7,9 @@
 #include "ui/charts/chart_data.h"
 #include "ui/views/accounting/accounting_settings.h"
 
-#include "core/accounting/utility_cost.h"
-
 #include <QString>
 
 namespace elab::ui {
-
-/// A measured DP-SGD sweep (the Utility tab's) to read the utility cost of each accountant off.
-struct SweepForCost {
-    core::MeasuredCurve curve;
-    core::AccountantKind accountant = core::AccountantKind::Rdp; ///< the one the sweep calibrated with
-    core::SgdPrivacyParams schedule;                              ///< the sweep's q, T, δ
-    bool higherIsBetter = true;
-    QString metric;       ///< "test accuracy", …
-    QString description;  ///< its schedule in words
-};
 
 /// The colour and pen of accountant k's curves (the published zCDP procedure dashed: not a proof).
 QColor accountantColor(core::AccountantKind kind);
@@ -30,8 +18,10 @@ charts::ChartData buildSigmaChart(const AccountingSettings& settings, const core
 charts::ChartData buildEpochChart(const AccountingSettings& settings, const core::AccountingCurves* curves);
 /// The table (rich text): per accountant, σ for the current ε, the ε RDP proves for that σ, and
 /// the noise it costs relative to RDP.
-/// With sweep: a column of what each accountant's σ costs in the sweep's metric at the current ε.
-QString accountingTableHtml(const core::AccountingCurves* curves, const SweepForCost* sweep = nullptr);
+/// With sweep and costs (per kAccountants entry, computed by AccountingController): a column of
+/// what each accountant's σ costs in the sweep's metric at the current ε.
+QString accountingTableHtml(const core::AccountingCurves* curves, const SweepForCost* sweep = nullptr,
+                            const std::vector<core::UtilityCost>* costs = nullptr);
 /// Plain text for one σ: ε by every accountant, computed exactly at q, T, δ of curves.
 QString accountingReadout(const core::AccountingCurves& curves, double sigma);
 /// The assumptions every number here rests on (adjacency, sampling, what σ is).

@@ -19,7 +19,7 @@ long long AccountingController::rows() const {
 }
 
 bool AccountingController::upToDate() const {
-    return m_curves && m_curvesSettings == m_applied && m_curvesRows == rows();
+    return m_curves && m_curvesSettings == m_applied && m_curvesRows == rows() && m_costsVersion == m_sweepVersion;
 }
 
 void AccountingController::applySettings(const AccountingSettings& next) {
@@ -42,17 +42,36 @@ void AccountingController::applySettings(const AccountingSettings& next) {
     updateBusy();
 }
 
+void AccountingController::setSweep(std::optional<SweepForCost> sweep) {
+    if (sweep == m_sweep)
+        return;
+    m_sweep = std::move(sweep);
+    ++m_sweepVersion;
+    if (m_curves && lastError().isEmpty())
+        start();
+    updateBusy();
+}
+
 void AccountingController::start() {
     const AccountingSettings s = m_applied;
     const long long n = rows();
-    m_job->start(tr("Privacy accounting"), [this, s, n](JobContext& job) -> std::function<void()> {
+    const std::optional<SweepForCost> sweep = m_sweep;
+    const int version = m_sweepVersion;
+    m_job->start(tr("Privacy accounting"), [this, s, n, sweep, version](JobContext& job) -> std::function<void()> {
         auto curves = std::make_shared<const core::AccountingCurves>(core::accountingCurves(s.inputs(n), job.run().stopToken()));
         if (curves->stopped)
             throw core::Cancelled();
-        return [this, curves, s, n] {
+        std::vector<core::UtilityCost> costs;
+        if (sweep)
+            for (core::AccountantKind kind : core::kAccountants)
+                costs.push_back(core::utilityCost(sweep->curve, sweep->accountant, sweep->schedule, kind, s.currentEps,
+                                                  sweep->higherIsBetter));
+        return [this, curves, s, n, costs = std::move(costs), version] {
             m_curves = curves;
             m_curvesSettings = s;
             m_curvesRows = n;
+            m_costs = costs;
+            m_costsVersion = version;
             emit stateChanged();
         };
     });

@@ -7,6 +7,8 @@
 #include "ui/views/accounting/accounting_settings.h"
 
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace elab::ui {
 
@@ -22,6 +24,12 @@ public:
     bool upToDate() const;
     /// N the settings resolve to (their rows, else the dataset's; 0: none).
     long long rows() const;
+    /// The Utility tab's DP-SGD sweep whose utility cost per accountant the table shows; a change
+    /// recomputes (off the GUI thread: each cost is a calibration).
+    void setSweep(std::optional<SweepForCost> sweep);
+    const std::optional<SweepForCost>& sweep() const { return m_sweep; }
+    /// Per kAccountants entry at the curves' ε; empty without a sweep.
+    const std::vector<core::UtilityCost>& costs() const { return m_costs; }
 
 private:
     void applySettings(const AccountingSettings& next) override;
@@ -31,6 +39,10 @@ private:
     std::shared_ptr<const core::AccountingCurves> m_curves;
     AccountingSettings m_curvesSettings;
     long long m_curvesRows = 0;
+    std::optional<SweepForCost> m_sweep;
+    int m_sweepVersion = 0;
+    std::vector<core::UtilityCost> m_costs;
+    int m_costsVersion = 0; ///< the m_sweepVersion m_costs were computed for
 };
 
 } // namespace elab::ui

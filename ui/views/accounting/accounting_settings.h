@@ -4,6 +4,9 @@
 // ε and the accountant that calibrates the current σ. Its session block is "accounting".
 
 #include "core/accounting/accounting_curves.h"
+#include "core/accounting/utility_cost.h"
+
+#include <QString>
 
 #include <nlohmann/json.hpp>
 
@@ -25,6 +28,22 @@ struct AccountingSettings {
     bool operator==(const AccountingSettings&) const = default;
     /// The core's inputs with N = rows, or datasetRows when rows is 0.
     core::AccountingInputs inputs(long long datasetRows) const;
+};
+
+/// A measured DP-SGD sweep (the Utility tab's) to read the utility cost of each accountant off.
+struct SweepForCost {
+    core::MeasuredCurve curve;
+    core::AccountantKind accountant = core::AccountantKind::Rdp; ///< the one the sweep calibrated with
+    core::SgdPrivacyParams schedule;                              ///< the sweep's q, T, δ
+    bool higherIsBetter = true;
+    QString metric;       ///< "test accuracy", …
+    QString description;  ///< its schedule in words
+
+    bool operator==(const SweepForCost& o) const {
+        return curve.eps == o.curve.eps && curve.value == o.curve.value && accountant == o.accountant &&
+               schedule.q == o.schedule.q && schedule.steps == o.schedule.steps && schedule.delta == o.schedule.delta &&
+               higherIsBetter == o.higherIsBetter && metric == o.metric && description == o.description;
+    }
 };
 
 namespace detail {

@@ -20,6 +20,35 @@ namespace {
 
 using Ordered = nlohmann::ordered_json;
 
+/// The Utility tab's measured DP-SGD sweep (at least two points), or nullopt.
+std::optional<SweepForCost> sweepOf(const UtilityController& uc) {
+    const UtilitySettings& s = uc.settings();
+    const UtilityState& state = uc.state();
+    if (s.mechanism.kind != core::MechanismKind::Dpsgd || !state.data)
+        return std::nullopt;
+    SweepForCost sweep;
+    for (std::size_t i = 0; i < state.grid.size() && i < state.points.size(); ++i)
+        if (state.points[i] && std::isfinite(state.grid[i]) && std::isfinite(state.points[i]->mean)) {
+            sweep.curve.eps.push_back(state.grid[i]);
+            sweep.curve.value.push_back(state.points[i]->mean);
+        }
+    if (sweep.curve.eps.size() < 2)
+        return std::nullopt;
+    const long long n = static_cast<long long>(state.data->train.rows());
+    const core::SgdSpec& g = s.mechanism.sgd;
+    sweep.accountant = g.accountant;
+    sweep.schedule = {1.0, g.samplingRate(n), g.totalSteps(n), s.mechanism.privacy.delta};
+    sweep.higherIsBetter = !core::isLossMetric(s.metric);
+    sweep.metric = metricName(s.metric).toLower();
+    sweep.description = QObject::tr("N = %1, S = %2, %3 epochs, δ = %4, σ by %5")
+                            .arg(n)
+                            .arg(g.batchSize)
+                            .arg(g.epochs)
+                            .arg(s.mechanism.privacy.delta, 0, 'g', 3)
+                            .arg(QString::fromLatin1(core::toString(g.accountant)));
+    return sweep;
+}
+
 Ordered curvesJson(const core::AccountingCurves& c) {
     Ordered j;
     j["q"] = c.inputs.q();
@@ -80,39 +109,14 @@ void AccountingTab::syncSweep() {
     if (!utility)
         return;
     UtilityController* uc = utility->utilityController();
+    AccountingController* controller = m_controller;
     if (!m_followingUtility) { // from now on, each new measured point updates the cost column
         m_followingUtility = true;
-        QObject::connect(uc, &UtilityController::stateChanged, m_view, [this] { syncSweep(); });
+        // Neither the tab nor the view is captured: the utility controller emits while the window
+        // is torn down, and only the two controllers are certain to exist then.
+        QObject::connect(uc, &UtilityController::stateChanged, controller, [uc, controller] { controller->setSweep(sweepOf(*uc)); });
     }
-    const UtilitySettings& s = uc->settings();
-    const UtilityState& state = uc->state();
-    if (s.mechanism.kind != core::MechanismKind::Dpsgd || !state.data) {
-        m_view->setSweep(std::nullopt);
-        return;
-    }
-    SweepForCost sweep;
-    for (std::size_t i = 0; i < state.grid.size() && i < state.points.size(); ++i)
-        if (state.points[i] && std::isfinite(state.grid[i]) && std::isfinite(state.points[i]->mean)) {
-            sweep.curve.eps.push_back(state.grid[i]);
-            sweep.curve.value.push_back(state.points[i]->mean);
-        }
-    if (sweep.curve.eps.size() < 2) {
-        m_view->setSweep(std::nullopt);
-        return;
-    }
-    const long long n = static_cast<long long>(state.data->train.rows());
-    const core::SgdSpec& g = s.mechanism.sgd;
-    sweep.accountant = g.accountant;
-    sweep.schedule = {1.0, g.samplingRate(n), g.totalSteps(n), s.mechanism.privacy.delta};
-    sweep.higherIsBetter = !core::isLossMetric(s.metric);
-    sweep.metric = metricName(s.metric).toLower();
-    sweep.description = QObject::tr("N = %1, S = %2, %3 epochs, δ = %4, σ by %5")
-                            .arg(n)
-                            .arg(g.batchSize)
-                            .arg(g.epochs)
-                            .arg(s.mechanism.privacy.delta, 0, 'g', 3)
-                            .arg(QString::fromLatin1(core::toString(g.accountant)));
-    m_view->setSweep(sweep);
+    controller->setSweep(sweepOf(*uc));
 }
 
 void AccountingTab::applyStartOptions(const StartOptions& options) {

@@ -178,18 +178,14 @@ charts::ChartData AccountingView::epochChart() const {
 }
 
 QString AccountingView::tableText() const { return m_table->text(); }
-
-void AccountingView::setSweep(std::optional<SweepForCost> sweep) {
-    m_sweep = std::move(sweep);
-    refresh();
-}
 QString AccountingView::readoutText() const { return m_readout->text(); }
 
 void AccountingView::refresh() {
     m_sigmaChart->setData(sigmaChart());
     m_epochChart->setData(epochChart());
     const auto curves = m_controller->curves();
-    m_table->setText(accountingTableHtml(curves.get(), m_sweep ? &*m_sweep : nullptr));
+    const auto& sweep = m_controller->sweep();
+    m_table->setText(accountingTableHtml(curves.get(), sweep ? &*sweep : nullptr, &m_controller->costs()));
     if (curves)
         showReadout(curves->currentSigma);
     const QString error = m_controller->lastError();

@@ -4,10 +4,7 @@
 // at the current σ; the table of σ per accountant; an exact readout at the hovered σ. The form
 // (N, S, epochs, δ, accountant) is the tab's side panel (AccountingPanel). GUI thread only.
 
-#include "ui/views/accounting/accounting_chart_model.h"
 #include "ui/views/accounting/accounting_settings.h"
-
-#include <optional>
 
 #include <QWidget>
 
@@ -65,8 +62,7 @@ public:
     charts::ChartData sigmaChart() const;
     charts::ChartData epochChart() const;
     QString tableText() const;
-    /// The Utility tab's DP-SGD sweep for the table's cost column (nullopt: none).
-    void setSweep(std::optional<SweepForCost> sweep);
+
     QString readoutText() const;
 
 signals:
@@ -86,7 +82,6 @@ private:
     QLabel* m_readout;
     QLabel* m_status;
     bool m_applying = false;
-    std::optional<SweepForCost> m_sweep;
 };
 
 } // namespace elab::ui

@@ -73,36 +73,27 @@ void TrainingController::request(std::shared_ptr<const core::PreparedProblem> pr
 }
 
 void TrainingController::startPrivate() {
-    auto problem = m_problem;
-    const double eps = m_eps;
-    const std::uint64_t seed = m_seed;
-    const int epochs = m_epochs;
-    m_privateJob->start(tr("Training at ε = %1").arg(eps, 0, 'g', 3), [this, problem, eps, seed, epochs](JobContext& job) {
-        problem->learner().trainEpochs(eps, seed, 0, job.run().stopToken(), [this, &job, epochs](const core::EpochMetrics& m) {
-            job.run().progress(double(m.epoch) / std::max(1, epochs), "epochs");
-            job.post([this, m] {
-                m_private.push_back(m);
-                emit updated();
-            });
-        });
-        job.run().throwIfStopped();
-        return std::function<void()>([this] { emit updated(); });
-    });
+    startRun(m_privateJob, m_eps, &TrainingController::m_private, tr("Training at ε = %1").arg(m_eps, 0, 'g', 3));
 }
 
 void TrainingController::startReference() {
+    startRun(m_referenceJob, std::numeric_limits<double>::infinity(), &TrainingController::m_reference,
+             tr("Training without privacy"));
+}
+
+void TrainingController::startRun(JobSlot* slot, double eps, std::vector<core::EpochMetrics> TrainingController::*run,
+                                  const QString& what) {
     auto problem = m_problem;
     const std::uint64_t seed = m_seed;
     const int epochs = m_epochs;
-    m_referenceJob->start(tr("Training without privacy"), [this, problem, seed, epochs](JobContext& job) {
-        problem->learner().trainEpochs(std::numeric_limits<double>::infinity(), seed, 0, job.run().stopToken(),
-                                       [this, &job, epochs](const core::EpochMetrics& m) {
-                                           job.run().progress(double(m.epoch) / std::max(1, epochs), "epochs");
-                                           job.post([this, m] {
-                                               m_reference.push_back(m);
-                                               emit updated();
-                                           });
-                                       });
+    slot->start(what, [this, problem, eps, seed, epochs, run](JobContext& job) {
+        problem->learner().trainEpochs(eps, seed, 0, job.run().stopToken(), [this, &job, epochs, run](const core::EpochMetrics& m) {
+            job.run().progress(double(m.epoch) / std::max(1, epochs), "epochs");
+            job.post([this, m, run] { // on the GUI thread, only if this job is still the slot's current one
+                (this->*run).push_back(m);
+                emit updated();
+            });
+        });
         job.run().throwIfStopped();
         return std::function<void()>([this] { emit updated(); });
     });
