@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/common.sh
 epsilonlab_install_packages
-epsilonlab_build release
+epsilonlab_build release epsilonlab epsilonlab-cli
 
 if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ] || [ -n "${QT_QPA_PLATFORM:-}" ]; then
   exec ./build/release/app/gui/epsilonlab "$@"

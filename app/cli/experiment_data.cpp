@@ -1,10 +1,13 @@
 #include "app/cli/experiment_data.h"
 
+#include "core/data/builtin_catalog.h"
 #include "core/data/dataset_loader.h"
 #include "resources/builtin_resources.h"
 
 #include "core/experiment/experiment_data.h"
 #include "core/report/result_json.h"
+
+#include <iostream>
 
 namespace elab::app {
 
@@ -17,9 +20,24 @@ void ExperimentDataOptions::addTo(CLI::App& command) {
     command.add_option("--norm", norm, "Row norms: clip to 1 (private), scale by the max norm (leaks), none (leaks)")
         ->check(CLI::IsMember(core::optionNameList(core::normPolicyNames())));
     command.add_flag("--standardise", standardise, "Standardise columns with training statistics (leaks privacy)");
-    command.add_flag("--intercept", intercept, "Append a constant feature before the norm step");
+    command.add_flag("--intercept,!--no-intercept", intercept,
+                     "Append a constant feature 1 before the norm step (data-independent, so privacy-safe)");
     command.add_option("--positive", positive, "Binarise a multiclass label: this class against the rest "
                                                 "(without it: one-vs-rest over all classes, budget split)");
+    command.add_option("--bounds", bounds,
+                       "Public ranges of numeric columns: a CSV (column,lo,hi) or JSON file, or 'builtin' for a "
+                       "built-in dataset's documented ranges; values are clipped and mapped to [0, 1] before the "
+                       "norm step (privacy-safe: the ranges are not read from the data)");
+    command.add_option("--bounds-range", boundsRange, "Map bounded columns to [0, 1] (unit) or [-1, 1] (symmetric)")
+        ->check(CLI::IsMember(core::optionNameList(core::boundsTargetNames())));
+    command.add_option("--private-bounds", privateBounds,
+                       "Estimate the ranges of numeric columns without a public bound from the training data with "
+                       "this ε (the tightest round values holding 99 % of the rows, by the sparse vector technique); every "
+                       "guarantee adds it")
+        ->check(CLI::PositiveNumber);
+    command.add_option("--private-bounds-domain", privateBoundsDomain,
+                       "Private bounds: the candidate bounds span [-D, D] (public)")
+        ->check(CLI::PositiveNumber);
     command.add_option("--subsample", subsample, "Train on a seeded random subset of this many training rows "
                                                  "(after the test split)")
         ->check(CLI::PositiveNumber);
@@ -28,8 +46,13 @@ void ExperimentDataOptions::addTo(CLI::App& command) {
 ExperimentData ExperimentDataOptions::load() const {
     const core::LoadOptions options = data.toLoadOptions();
     ExperimentData loaded{core::loadDataset(data.spec, options, resources::builtinBytesProvider()), std::nullopt};
-    if (!testSpec.empty())
-        loaded.test = core::loadDataset(testSpec, options, resources::builtinBytesProvider());
+    if (!testSpec.empty()) {
+        // The test file is encoded with the training schema afterwards (core/data/schema_align.h):
+        // its LIBSVM width is read as it is, features beyond the training width are ignored.
+        core::LoadOptions testOptions = options;
+        testOptions.libsvm.featureCount = 0;
+        loaded.test = core::loadDataset(testSpec, testOptions, resources::builtinBytesProvider());
+    }
     return loaded;
 }
 
@@ -42,11 +65,24 @@ core::DataPreparation ExperimentDataOptions::preparation() const {
     preparation.preprocess.norm = core::fromOptionName(core::normPolicyNames(), norm).value_or(core::NormPolicy::ClipRows);
     if (!positive.empty())
         preparation.preprocess.positiveClass = positive;
+    if (!bounds.empty())
+        preparation.preprocess.bounds = core::boundsFromOption(bounds, data.spec);
+    preparation.preprocess.bounds.target =
+        core::fromOptionName(core::boundsTargetNames(), boundsRange).value_or(core::BoundsTarget::Unit);
+    if (privateBounds > 0.0) {
+        core::PrivateBoundsOptions p;
+        p.epsilon = privateBounds;
+        p.domain = privateBoundsDomain;
+        preparation.preprocess.privateBounds = p;
+    }
     return preparation;
 }
 
 ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const {
     ExperimentData loaded = load();
+    if (privateBounds <= 0.0 && norm == "clip")
+        if (const std::string hint = core::boundsHint(loaded.train, preparation().preprocess.bounds); !hint.empty())
+            std::cerr << "note: " << hint << " (--bounds FILE)\n";
     core::PreparedData prepared =
         core::prepareExperimentData(std::move(loaded.train), std::move(loaded.test), preparation(), splitSeed);
     return ExperimentData{std::move(prepared.train), std::move(prepared.test)};

@@ -28,16 +28,28 @@ struct ExperimentDataOptions {
     double split = 0.0;
     std::string norm = "clip";
     bool standardise = false;
-    bool intercept = false;
+    bool intercept = false; ///< the private commands default to true (a privacy-safe step)
     std::string positive;
     long long subsample = 0;
+    std::string bounds;              ///< a bounds file, or "builtin" (the built-in dataset's documented ranges)
+    std::string boundsRange = "unit";
+    double privateBounds = 0.0;      ///< > 0: estimate the unbounded numeric columns' ranges with this ε
+    double privateBoundsDomain = 1.0e6;
+
+    /// The defaults of the private commands: the intercept on (a data-independent step).
+    static ExperimentDataOptions withIntercept() {
+        ExperimentDataOptions o;
+        o.intercept = true;
+        return o;
+    }
 
     void addTo(CLI::App& command);
     /// Loads, splits (with splitSeed) and preprocesses. Throws LoadError / invalid_argument.
     ExperimentData prepare(std::uint64_t splitSeed) const;
     /// The datasets as loaded (--data, --test if given), nothing else done. Throws LoadError.
     ExperimentData load() const;
-    /// The split, subsample and preprocessing the options ask for.
+    /// The split, subsample and preprocessing the options ask for (reads the bounds file;
+    /// throws LoadError naming it).
     core::DataPreparation preparation() const;
 };
 

@@ -104,7 +104,33 @@ int main(int argc, char** argv) {
         "train", "One DP-SGD run at ε: train/test loss and accuracy per epoch, ε spent, the final guarantee");
     train.addTo(*trainCommand);
 
-    CLI11_PARSE(cli, argc, argv);
+    // Every subcommand's --help ends with an example that runs on a bare installation.
+    const std::pair<CLI::App*, const char*> examples[] = {
+        {datasets, "epsilonlab-cli datasets --json"},
+        {info, "epsilonlab-cli info --data builtin:penguins\n  epsilonlab-cli info --data adult_train.csv --label income --json"},
+        {utilityCommand, "epsilonlab-cli utility --data builtin:breast_cancer --mechanism objpert-gauss --eps 0.05:10:20 "
+                         "--repeats 10 --measure-at 0.1,1 --seed 1\n"
+                         "  epsilonlab-cli utility --data adult_train.csv --label income --test adult_test.csv "
+                         "--bounds adult-bounds.csv --ignore fnlwgt --metric test-acc"},
+        {chooseEpsCommand, "epsilonlab-cli choose-eps --data builtin:breast_cancer --target 0.3"},
+        {stabilityCommand, "epsilonlab-cli stability --data builtin:breast_cancer --split 0.3 --removal random "
+                           "--rho 0:0.8:9 --repeats 5 --csv"},
+        {regionsCommand, "epsilonlab-cli regions --data builtin:moons --mechanism objpert-gauss --eps 1 --draws 10"},
+        {accountantCommand, "epsilonlab-cli accountant --sigma 1.1 --q 0.01 --steps 20000 --delta 1e-5\n"
+                            "  epsilonlab-cli accountant --target-eps 1 --q 0.01 --steps 20000 --delta 1e-5 --accountant all"},
+        {trainCommand, "epsilonlab-cli train --data builtin:digits --split 0.2 --epochs 20 --eps 1 --delta 1e-4 --reference"},
+    };
+    for (const auto& [command, example] : examples)
+        command->footer(std::string("\nExample:\n  ") + example + "\n");
+    cli.footer("\nExit status: 0 on success, 2 on invalid arguments or input (named in the message), 1 on any "
+               "other failure.\nRun 'epsilonlab-cli COMMAND --help' for a command's options and an example.\n");
+
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // --help and --version exit 0; every invalid argument exits 2, like a bad input file.
+        return cli.exit(e) == 0 ? 0 : 2;
+    }
     try {
         if (datasets->parsed())
             return runDatasets(datasetsJson);
@@ -123,6 +149,9 @@ int main(int argc, char** argv) {
         if (trainCommand->parsed())
             return train.run();
     } catch (const core::LoadError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::invalid_argument& e) { // arguments that parse but do not fit together or the data
         std::cerr << "error: " << e.what() << "\n";
         return 2;
     } catch (const std::exception& e) {

@@ -90,7 +90,6 @@ void RegionsCommand::addTo(CLI::App& command) {
     command.add_option("--axes", features, "Plane of two features: names or 0-based indices, A,B (--features is the LIBSVM width)")->excludes(pcaFlag);
     command.add_option("--expand", expand, "Feature expansion in the plane: none or quadratic (x₁, x₂, x₁², x₁x₂, x₂²)")
         ->check(CLI::IsMember({"none", "quadratic"}));
-    command.add_flag("--no-intercept", noIntercept, "No constant feature (boundaries of linear models pass through the origin)");
     command.add_option("--eps", eps, "ε of the private draws (a number, or inf for the non-private model only)");
     command.add_option("--draws", draws, "Noise draws R (each fixed across ε)")->check(CLI::Range(1, 20));
     command.add_option("--grid", grid, "Grid cells per side G")->check(CLI::Range(16, 1024));
@@ -112,7 +111,6 @@ int RegionsCommand::run() const {
     ExperimentData loaded = data.load();
     core::RegionsSpec spec;
     spec.preparation = data.preparation();
-    spec.preparation.preprocess.intercept = !noIntercept;
     spec.mechanism = mech.spec();
     spec.draws = draws;
     spec.gridSize = grid;

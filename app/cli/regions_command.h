@@ -12,12 +12,11 @@
 namespace elab::app {
 
 struct RegionsCommand {
-    ExperimentDataOptions data;
+    ExperimentDataOptions data = ExperimentDataOptions::withIntercept();
     MechanismOptions mech;
     std::string features = "0,1";
     bool pca = false;
     std::string expand = "none";
-    bool noIntercept = false;
     std::string eps = "1";
     int draws = 10;
     int grid = 256;

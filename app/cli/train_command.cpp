@@ -2,6 +2,7 @@
 
 #include "app/cli/write_output.h"
 
+#include "core/privacy/composition.h"
 #include "core/dpsgd/dpsgd_learner.h"
 #include "core/experiment/sweep_data.h"
 #include "core/report/result_json.h"
@@ -121,7 +122,8 @@ int TrainCommand::run() const {
                       {"sgd", mech.sgdJson()}};
     j["eps"] = core::numberOrNull(e);
     j["sigma"] = run.sigma;
-    j["guarantee"] = std::isfinite(e) ? core::guaranteeJson(learner.guarantee(e)) : nlohmann::ordered_json();
+    j["guarantee"] = std::isfinite(e) ? core::guaranteeJson(core::withPreparationCost(learner.guarantee(e), prepared.train.preparationEpsilon))
+                                        : nlohmann::ordered_json();
     j["epochs"] = curveJson(run);
     if (ref)
         j["reference"] = curveJson(*ref);

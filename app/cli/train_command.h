@@ -14,7 +14,7 @@
 namespace elab::app {
 
 struct TrainCommand {
-    ExperimentDataOptions data;
+    ExperimentDataOptions data = ExperimentDataOptions::withIntercept();
     MechanismOptions mech;
     std::string eps = "1";
     unsigned long long seed = 1;

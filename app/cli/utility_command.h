@@ -15,12 +15,12 @@
 namespace elab::app {
 
 struct UtilityCommand {
-    ExperimentDataOptions data;
+    ExperimentDataOptions data = ExperimentDataOptions::withIntercept();
     MechanismOptions mech;
     std::string eps = "0.05:10:20";
     int repeats = 10;
     std::string measureAt;
-    std::string estimators = "first-order";
+    std::string estimators = "inverse-eps,first-order"; ///< the recommended one (docs/li-reproduction.md) and the paper's
     std::string metric = "train-loss";
     unsigned long long seed = 1;
     int threads = 0;

@@ -114,7 +114,19 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
                                  QStringLiteral("E"));
     const QCommandLineOption target(QStringLiteral("target"),
                                     QCoreApplication::translate("main", "Target utility."), QStringLiteral("U"));
-    parser.addOptions({data, label, missing, screenshot, size, mechanism, session, view, exportFile, dpi, eps, target});
+    const QCommandLineOption bounds(
+        QStringLiteral("bounds"),
+        QCoreApplication::translate("main", "Public ranges of numeric columns (CSV column,lo,hi or JSON), or builtin for "
+                                            "a built-in dataset's documented ranges: values are clipped and mapped to "
+                                            "[0, 1] before the norm step."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption privateBounds(
+        QStringLiteral("private-bounds"),
+        QCoreApplication::translate("main", "Estimate the ranges of the other numeric columns privately with this ε "
+                                            "(added to every guarantee)."),
+        QStringLiteral("EPS"));
+    parser.addOptions({data, label, missing, screenshot, size, mechanism, session, view, exportFile, dpi, eps, target,
+                       bounds, privateBounds});
 
     if (!parser.parse(arguments)) {
         std::fprintf(stderr, "epsilonlab: %s\n\n%s", qPrintable(parser.errorText()),
@@ -196,6 +208,19 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
         if (!ok || !std::isfinite(value))
             return reject(QStringLiteral("bad --target '%1' (a number)").arg(parser.value(target)));
         options.target = value;
+    }
+    if (parser.isSet(bounds)) {
+        try {
+            options.bounds = core::boundsFromOption(parser.value(bounds).toStdString(), options.data.toStdString());
+        } catch (const std::exception& e) {
+            return reject(QStringLiteral("bad --bounds: %1").arg(QString::fromUtf8(e.what())));
+        }
+    }
+    if (parser.isSet(privateBounds)) {
+        const double value = parser.value(privateBounds).toDouble(&ok);
+        if (!ok || !(value > 0.0) || !std::isfinite(value))
+            return reject(QStringLiteral("bad --private-bounds '%1' (an ε > 0)").arg(parser.value(privateBounds)));
+        options.privateBounds = value;
     }
     *exitCode = 0;
     return options;

@@ -1,11 +1,12 @@
 #pragma once
 // Command line of the GUI: epsilonlab [--data SPEC] [--label COL] [--missing POLICY]
-// [--mechanism M] [--session FILE] [--view ID] [--eps E] [--target U]
+// [--bounds FILE|builtin] [--private-bounds EPS] [--mechanism M] [--session FILE] [--view ID] [--eps E] [--target U]
 // [--screenshot FILE.png] [--export FILE.svg|.pdf|.png ...] [--dpi N] [--size WxH].
 // With --screenshot or --export the view's computation runs to completion, the files are
 // written and the program exits (batch mode). GUI thread, before the window exists.
 
 #include "core/data/csv_loader.h"
+#include "core/data/feature_bounds.h"
 
 #include <QSize>
 #include <QString>
@@ -28,6 +29,8 @@ struct AppOptions {
     int dpi = 150;        ///< PNG export resolution
     std::optional<double> eps;    ///< slider ε (+∞ allowed: "inf")
     std::optional<double> target; ///< target utility
+    core::PublicBounds bounds;    ///< --bounds FILE|builtin: public ranges applied on loading
+    std::optional<double> privateBounds; ///< --private-bounds EPS: estimate the other numeric columns' ranges
 
     bool screenshotMode() const { return !screenshot.isEmpty(); }
     /// Run to completion, write files, exit.

@@ -57,6 +57,11 @@ int runApplication(const AppOptions& options) {
     request.spec = options.data;
     request.options.csv.labelColumn = options.label.toStdString();
     request.options.csv.missing = options.missing;
+    request.bounds = options.bounds;
+    if (options.privateBounds) {
+        request.privateBounds = core::PrivateBoundsOptions{};
+        request.privateBounds->epsilon = *options.privateBounds;
+    }
     window.load(request);
     return QApplication::exec();
 }

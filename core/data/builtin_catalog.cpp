@@ -1,5 +1,7 @@
 #include "core/data/builtin_catalog.h"
 
+#include <stdexcept>
+
 namespace elab::core {
 
 namespace {
@@ -34,6 +36,34 @@ const std::vector<BuiltinInfo>& builtinCatalog() {
          "generated", {}},
     };
     return catalog;
+}
+
+PublicBounds documentedBounds(const std::string& name) {
+    PublicBounds out;
+    if (name == "digits") {
+        for (int r = 0; r < 8; ++r)
+            for (int c = 0; c < 8; ++c)
+                out.columns.push_back({"pixel_" + std::to_string(r) + "_" + std::to_string(c), 0.0, 16.0});
+        out.source = "documented ranges of builtin:digits (UCI optdigits: each pixel an integer in 0..16)";
+    } else if (name == "penguins") {
+        out.columns.push_back({"year", 2007.0, 2009.0});
+        out.source = "documented ranges of builtin:penguins (palmerpenguins: study years 2007–2009)";
+    }
+    return out;
+}
+
+PublicBounds boundsFromOption(const std::string& option, const std::string& dataSpec) {
+    if (option != "builtin")
+        return loadBoundsFile(option);
+    const std::string prefix = "builtin:";
+    const std::string name =
+        dataSpec.rfind(prefix, 0) == 0 ? dataSpec.substr(prefix.size(), dataSpec.find('?') - prefix.size()) : std::string();
+    PublicBounds bounds = documentedBounds(name);
+    if (bounds.empty())
+        throw std::invalid_argument("--bounds builtin: " + (name.empty() ? std::string("the dataset is not a built-in one")
+                                                                         : "builtin:" + name + " documents no ranges") +
+                                    " (builtin:digits and builtin:penguins do)");
+    return bounds;
 }
 
 const BuiltinInfo* findBuiltin(const std::string& name) {

@@ -3,6 +3,7 @@
 // seeded 2-D generators for teaching.
 
 #include "core/data/dataset.h"
+#include "core/data/feature_bounds.h"
 
 #include <string>
 #include <vector>
@@ -23,6 +24,17 @@ struct BuiltinInfo {
 const std::vector<BuiltinInfo>& builtinCatalog();
 /// nullptr if unknown.
 const BuiltinInfo* findBuiltin(const std::string& name);
+
+/// The ranges a built-in dataset's documentation gives for its numeric columns (public
+/// bounds, feature_bounds.h), empty when it gives none: digits (every pixel an integer in
+/// 0..16, UCI optdigits), penguins (study year 2007..2009, palmerpenguins). Ranges read off
+/// the data itself are not public and are not shipped.
+PublicBounds documentedBounds(const std::string& name);
+
+/// The bounds an option names (the CLI's and the GUI's --bounds): "builtin" → the documented
+/// ranges of dataSpec's built-in dataset; anything else → a bounds file. Throws LoadError
+/// (unreadable or malformed file) or std::invalid_argument ("builtin" without documented ranges).
+PublicBounds boundsFromOption(const std::string& option, const std::string& dataSpec);
 
 /// The name of the dataset the GUI and run.sh open first.
 inline const char* defaultBuiltin() { return "breast_cancer"; }

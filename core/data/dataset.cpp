@@ -100,6 +100,7 @@ Dataset Dataset::selectRows(const std::vector<Index>& rowList) const {
     out.columns = columns;
     out.provenance = provenance;
     out.log = log;
+    out.preparationEpsilon = preparationEpsilon;
     return out;
 }
 

@@ -75,6 +75,9 @@ struct Dataset {
     std::vector<ColumnInfo> columns;       ///< source columns (CSV; empty for LIBSVM)
     Provenance provenance;
     std::vector<ProcessingStep> log;
+    /// ε the preparation spent on these training rows (privately estimated bounds): every
+    /// guarantee of a model trained on them adds it (basic composition). 0: nothing spent.
+    double preparationEpsilon = 0.0;
 
     Index rows() const { return features.rows(); }
     Index featureCount() const { return features.cols(); }

@@ -303,6 +303,11 @@ std::string PreprocessOptions::validate() const {
     if (norm != NormPolicy::ClipRows && norm != NormPolicy::ScaleByMaxNorm &&
         norm != NormPolicy::None)
         add("unknown norm policy");
+    if (std::string b = bounds.validate(); !b.empty())
+        add(b);
+    if (privateBounds)
+        if (std::string b = privateBounds->validate(); !b.empty())
+            add(b);
     return problems;
 }
 
@@ -315,6 +320,7 @@ void preprocess(Dataset& train, Dataset* test, const PreprocessOptions& options)
                                     std::to_string(train.featureCount()));
     if (options.positiveClass)
         binariseStep(train, test, *options.positiveClass);
+    applyBounds(train, test, options.bounds, options.privateBounds);
     if (options.standardise)
         standardiseStep(train, test);
     if (options.intercept)

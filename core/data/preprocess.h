@@ -3,6 +3,8 @@
 // what it did and whether it leaks privacy (uses the private data itself).
 
 #include "core/data/dataset.h"
+#include "core/data/feature_bounds.h"
+#include "core/data/private_bounds.h"
 #include "core/util/option_names.h"
 
 #include <cstdint>
@@ -21,6 +23,11 @@ enum class NormPolicy {
 const OptionNames<NormPolicy>& normPolicyNames();
 
 struct PreprocessOptions {
+    /// Public ranges of numeric columns (feature_bounds.h): clip and map before everything else.
+    PublicBounds bounds;
+    /// Set: the numeric columns without a public bound get privately estimated ones
+    /// (private_bounds.h), whose ε every guarantee adds.
+    std::optional<PrivateBoundsOptions> privateBounds;
     bool standardise = false;  ///< columns to mean 0, sd 1 with training statistics: leaks
     bool intercept = false;    ///< append a constant 1 feature before the norm step
     NormPolicy norm = NormPolicy::ClipRows;
@@ -30,7 +37,8 @@ struct PreprocessOptions {
     std::string validate() const;
 };
 
-/// Applies the steps in the order standardise → intercept → norm. Statistics (means,
+/// Applies the steps in the order binarise → bounds (public, then private) → standardise →
+/// intercept → norm. Statistics (means,
 /// sds, max norm) come from `train`; `test`, if given, gets the same transformation.
 void preprocess(Dataset& train, Dataset* test, const PreprocessOptions& options);
 

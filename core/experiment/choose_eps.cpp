@@ -195,7 +195,7 @@ ChooseEpsResult chooseEpsilon(const PreparedProblem& prepared, const ChooseEpsSp
     }
     result.cancelled = stop.stop_requested();
     if (!std::isnan(result.chosenEps))
-        result.guarantee = problem.guarantee(result.chosenEps);
+        result.guarantee = prepared.guarantee(result.chosenEps);
     if (ctx)
         ctx->progress(1.0, "choose-eps");
     return result;

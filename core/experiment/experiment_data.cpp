@@ -1,5 +1,6 @@
 #include "core/experiment/experiment_data.h"
 
+#include "core/data/schema_align.h"
 #include "core/util/random.h"
 
 #include <algorithm>
@@ -22,10 +23,7 @@ PreparedData prepareExperimentData(Dataset train, std::optional<Dataset> test, c
         throw std::invalid_argument(e);
     PreparedData out{std::move(train), std::move(test)};
     if (out.test) {
-        if (out.test->featureCount() != out.train.featureCount())
-            throw std::invalid_argument("test set has " + std::to_string(out.test->featureCount()) +
-                                        " features, training set " + std::to_string(out.train.featureCount()) +
-                                        " (for LIBSVM pass --features)");
+        alignToTrainingSchema(out.train, *out.test);
     } else if (preparation.testFraction > 0.0) {
         TrainTestSplit parts = splitTrainTest(out.train, preparation.testFraction, seed);
         out.train = std::move(parts.train);
@@ -48,7 +46,10 @@ PreparedData prepareExperimentData(Dataset train, std::optional<Dataset> test, c
                                                   std::to_string(n) + " training rows (seeded, uniform without replacement)",
                                  false});
     }
-    preprocess(out.train, out.test ? &*out.test : nullptr, preparation.preprocess);
+    PreprocessOptions preprocessOptions = preparation.preprocess;
+    if (preprocessOptions.privateBounds) // the estimate's noise comes from the run's seed, like the split
+        preprocessOptions.privateBounds->seed = deriveSeed(seed, 0x626F756E6473ULL); // "bounds"
+    preprocess(out.train, out.test ? &*out.test : nullptr, preprocessOptions);
     return out;
 }
 

@@ -26,7 +26,7 @@ struct PreparedData {
 };
 
 /// Throws std::invalid_argument (bad options, test set of another width, subsample larger
-/// than the training set). seed drives the split and the subsample.
+/// than the training set). seed drives the split, the subsample and privately estimated bounds.
 PreparedData prepareExperimentData(Dataset train, std::optional<Dataset> test, const DataPreparation& preparation,
                                    std::uint64_t seed);
 

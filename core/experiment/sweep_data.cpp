@@ -6,6 +6,7 @@ namespace elab::core {
 
 SweepData sweepDataOf(const Dataset& train, const Dataset* test) {
     SweepData d{train.features, train.targets.values};
+    d.preparationEpsilon = train.preparationEpsilon;
     if (train.targets.kind == TaskKind::Multiclass)
         d.classes = train.targets.classCount();
     if (test) {

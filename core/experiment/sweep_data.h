@@ -18,6 +18,9 @@ struct SweepData {
     const FeatureMatrix* testX = nullptr;
     const Eigen::VectorXd* testY = nullptr;
     int classes = 0;
+    /// ε the data preparation spent on the training rows (privately estimated bounds): the
+    /// sweeps add it to every guarantee they report (core/privacy/composition.h).
+    double preparationEpsilon = 0.0;
 };
 
 /// The sweep data of prepared datasets: classes = K for a multiclass target, 0 otherwise.

@@ -128,7 +128,7 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
         noise.push_back(learner.drawNoise(spec.seed, static_cast<int>(r)));
 
     for (double eps : spec.grid)
-        result.guarantees.push_back(learner.guarantee(eps));
+        result.guarantees.push_back(prepared.guarantee(eps));
 
     // Non-private reference (and the anchor's θ), only when asked for or needed; kept by the problem.
     std::shared_ptr<const TrainedModel> reference;

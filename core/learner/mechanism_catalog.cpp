@@ -89,7 +89,7 @@ std::shared_ptr<const PreparedProblem> prepareProblem(const SweepData& data, con
     if (std::string e = spec.validate(); !e.empty())
         throw std::invalid_argument(e);
     return std::make_shared<const PreparedProblem>(mechanismInfo(spec.kind).make(data, spec, metric),
-                                                   std::move(keepAlive));
+                                                   std::move(keepAlive), data.preparationEpsilon);
 }
 
 } // namespace elab::core

@@ -7,6 +7,7 @@
 
 #include "core/experiment/sweep_data.h"
 #include "core/learner/private_learner.h"
+#include "core/privacy/composition.h"
 
 #include <memory>
 #include <mutex>
@@ -17,10 +18,18 @@ namespace elab::core {
 class PreparedProblem {
 public:
     /// keepAlive: whatever owns the data the learner references (may be null).
-    explicit PreparedProblem(std::shared_ptr<const PrivateLearner> learner, std::shared_ptr<const void> keepAlive = {})
-        : m_learner(std::move(learner)), m_keepAlive(std::move(keepAlive)) {}
+    /// preparationEpsilon: what the data's preparation spent (SweepData::preparationEpsilon).
+    explicit PreparedProblem(std::shared_ptr<const PrivateLearner> learner, std::shared_ptr<const void> keepAlive = {},
+                             double preparationEpsilon = 0.0)
+        : m_learner(std::move(learner)), m_keepAlive(std::move(keepAlive)), m_preparationEpsilon(preparationEpsilon) {}
 
     const PrivateLearner& learner() const { return *m_learner; }
+    double preparationEpsilon() const { return m_preparationEpsilon; }
+    /// The guarantee of a model of this problem at eps: the learner's, composed with what the
+    /// data preparation spent (core/privacy/composition.h). Every report uses this one.
+    PrivacyGuarantee guarantee(double eps) const {
+        return withPreparationCost(m_learner->guarantee(eps), m_preparationEpsilon);
+    }
 
     /// The non-private reference fit, fitted on the first call (per solver options) and kept.
     /// A fit cut short by stop is returned (stopped()) but not kept. Thread: any; concurrent
@@ -30,6 +39,7 @@ public:
 private:
     std::shared_ptr<const PrivateLearner> m_learner;
     std::shared_ptr<const void> m_keepAlive;
+    double m_preparationEpsilon = 0.0;
     mutable std::mutex m_mutex;
     mutable std::shared_ptr<const TrainedModel> m_reference;
     mutable NewtonCgOptions m_referenceOptions;

@@ -132,6 +132,9 @@ RegionsProblem::RegionsProblem(const Dataset& train, const std::optional<Dataset
     raw.preprocess = PreprocessOptions{};
     raw.preprocess.norm = NormPolicy::None;
     raw.preprocess.positiveClass = spec.preparation.preprocess.positiveClass;
+    // Bounds name the data's own columns: applied here, before a plane is chosen.
+    raw.preprocess.bounds = spec.preparation.preprocess.bounds;
+    raw.preprocess.privateBounds = spec.preparation.preprocess.privateBounds;
     PreparedData parts = prepareExperimentData(train, test, raw, spec.seed);
     for (const ProcessingStep& step : parts.train.log)
         if (step.name != "no norm bound") // this "no norm" is temporary: the plane's own norm step follows
@@ -204,8 +207,11 @@ RegionsProblem::RegionsProblem(const Dataset& train, const std::optional<Dataset
 
     // 4. Expansion and the preparation, statistics from the training rows; the grid gets the same.
     PreprocessOptions prep = spec.preparation.preprocess;
-    prep.positiveClass.reset(); // applied in step 1
+    prep.positiveClass.reset(); // applied in step 1, like the bounds
+    prep.bounds = PublicBounds{};
+    prep.privateBounds.reset();
     m.train = planeDataset(parts.train.name, m.trainPoints, spec.plane.quadratic, labels, m.axes);
+    m.train.preparationEpsilon = parts.train.preparationEpsilon;
     Dataset rawTrain = m.train;
     if (parts.test)
         m.test = planeDataset(parts.test->name, m.testPoints, spec.plane.quadratic, parts.test->targets, m.axes);

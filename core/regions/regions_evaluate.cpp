@@ -118,7 +118,7 @@ RegionsResult evaluateRegions(const RegionsProblem& problem, double eps, std::st
     }
     const bool isPrivate = std::isfinite(eps);
     if (isPrivate)
-        result.guarantee = learner.guarantee(eps);
+        result.guarantee = m.prepared->guarantee(eps);
     const int R = isPrivate ? spec.draws : 0;
     result.draws.resize(static_cast<std::size_t>(R));
     result.fits.resize(static_cast<std::size_t>(R));

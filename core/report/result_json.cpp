@@ -36,6 +36,7 @@ nlohmann::ordered_json datasetJson(const Dataset& d) {
             {"rows", d.rows()},
             {"features", d.featureCount()},
             {"task", toString(d.targets.kind)},
+            {"preparation_epsilon", d.preparationEpsilon},
             {"processing", processingLogJson(d)}};
 }
 

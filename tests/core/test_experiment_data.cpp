@@ -71,7 +71,7 @@ private slots:
         QTest::newRow("fraction 1") << 1.0 << 0LL << false << "test fraction";
         QTest::newRow("negative subsample") << 0.0 << -1LL << false << "subsample";
         QTest::newRow("subsample too large") << 0.0 << 500LL << false << "more than the 100 training rows";
-        QTest::newRow("test set of another width") << 0.0 << 0LL << true << "test set has 1 features";
+        QTest::newRow("test set of another label kind") << 0.0 << 0LL << true << "the test set a regression target";
     }
     void rejectsInconsistentInputs() {
         QFETCH(double, testFraction);
@@ -84,7 +84,7 @@ private slots:
         std::optional<Dataset> test;
         if (narrowTest) {
             test = moons(10);
-            test->features = FeatureMatrix(DenseMatrix::Zero(10, 1));
+            test->targets = Targets::regression(Eigen::VectorXd::Zero(10));
         }
         try {
             prepareExperimentData(moons(100), std::move(test), preparation, 1);

@@ -46,6 +46,11 @@ void LoadController::load(const LoadRequest& request) {
             ctx.throwIfStopped();
             if (const std::string problem = data->validate(); !problem.empty())
                 throw core::LoadError(request.spec.toStdString(), 0, 0, problem);
+            // Bounds map each value by a public rule (or privately estimated ranges whose ε the
+            // dataset carries): applied once here, every view prepares the bounded values.
+            core::applyBounds(*data, nullptr, request.bounds, request.privateBounds);
+            if (!request.privateBounds)
+                result.boundsHint = core::boundsHint(*data, request.bounds);
             result.summary = core::summarize(*data);
             result.targetHistogram = targetHistogram(data->targets, 30);
             result.logNormHistogram = log10NormHistogram(data->features.rowNorms(), 30);

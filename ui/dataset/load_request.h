@@ -3,6 +3,7 @@
 // value, copied into the worker thread so the GUI can change its own copy freely.
 
 #include "core/data/dataset_loader.h"
+#include "core/data/private_bounds.h"
 
 #include <QMetaType>
 #include <QString>
@@ -12,6 +13,12 @@ namespace elab::ui {
 struct LoadRequest {
     QString spec;
     core::LoadOptions options;
+    /// Public ranges of numeric columns (the Data tab's column table, a bounds file, a
+    /// session), applied right after loading so that every view prepares the same values.
+    core::PublicBounds bounds;
+    /// Set: the numeric columns without a public bound get private estimates (their ε is
+    /// added to every view's guarantee through Dataset::preparationEpsilon).
+    std::optional<core::PrivateBoundsOptions> privateBounds;
 
     /// The CSV label column asked for; empty means the loader's default.
     QString labelColumn() const { return QString::fromStdString(options.csv.labelColumn); }

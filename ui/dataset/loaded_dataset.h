@@ -21,6 +21,8 @@ struct LoadedDataset {
     /// Row norms binned on log10(norm) (lo/hi in log10 units), rows with norm 0 left out.
     core::Histogram logNormHistogram;
     LoadRequest request;
+    /// core::boundsHint of the data and the request's bounds ("" when none is due).
+    std::string boundsHint;
     double seconds = 0.0; ///< wall time of load + summary
 
     bool isValid() const { return data != nullptr; }

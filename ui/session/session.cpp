@@ -1,6 +1,8 @@
 #include "ui/session/session.h"
 
 #include "ui/session/session_json.h"
+
+#include "core/data/load_error.h"
 #include "ui/views/view_catalog.h"
 
 #include <QDateTime>
@@ -15,6 +17,43 @@ namespace elab::ui {
 
 namespace detail {
 
+namespace {
+
+Ordered boundsJson(const core::PublicBounds& bounds) {
+    return bounds.empty() ? Ordered() : Ordered::parse(core::boundsJsonText(bounds));
+}
+
+Ordered privateBoundsJson(const std::optional<core::PrivateBoundsOptions>& p) {
+    if (!p)
+        return Ordered();
+    return {{"epsilon", p->epsilon}, {"tail", p->tail}, {"domain", p->domain}, {"seed", p->seed}};
+}
+
+// Sessions written before public bounds (issue 13) have neither key: no bounds.
+void readBounds(const Json& d, LoadRequest& request) {
+    if (d.contains("bounds") && !d["bounds"].is_null()) {
+        try {
+            request.bounds = core::parseBounds(d["bounds"].dump(), "dataset.bounds");
+        } catch (const core::LoadError& e) {
+            fail("dataset.bounds", e.message());
+        }
+    }
+    if (d.contains("private_bounds") && !d["private_bounds"].is_null()) {
+        const Json& b = d["private_bounds"];
+        const std::string path = "dataset.private_bounds";
+        core::PrivateBoundsOptions p;
+        p.epsilon = value<double>(b, path, "epsilon");
+        p.tail = value<double>(b, path, "tail");
+        p.domain = value<double>(b, path, "domain");
+        p.seed = value<std::uint64_t>(b, path, "seed");
+        if (const std::string problem = p.validate(); !problem.empty())
+            fail(path, problem);
+        request.privateBounds = p;
+    }
+}
+
+} // namespace
+
 Ordered sessionJson(const Session& session) {
     Ordered j;
     j["format"] = "epsilonlab-session";
@@ -23,7 +62,9 @@ Ordered sessionJson(const Session& session) {
     j["dataset"] = {{"spec", session.dataset.spec.toStdString()},
                     {"label", session.dataset.options.csv.labelColumn},
                     {"missing", core::optionName(core::missingPolicyNames(), session.dataset.options.csv.missing)},
-                    {"sha256", session.sha256.toStdString()}};
+                    {"sha256", session.sha256.toStdString()},
+                    {"bounds", boundsJson(session.dataset.bounds)},
+                    {"private_bounds", privateBoundsJson(session.dataset.privateBounds)}};
     j["view"] = session.view.toStdString();
     for (const ViewType& type : viewCatalog())
         if (type.writeSettings)
@@ -141,6 +182,7 @@ std::optional<Session> sessionFromJson(const QByteArray& json, QString* error) {
         else
             throw std::runtime_error("dataset.missing: unknown value '" + missing + "'");
         s.sha256 = QString::fromStdString(detail::value<std::string>(d, "dataset", "sha256"));
+        detail::readBounds(d, s.dataset);
         s.view = QString::fromStdString(detail::value<std::string>(j, "", "view"));
         if (!findViewType(s.view))
             throw std::runtime_error("view: unknown view '" + s.view.toStdString() + "'");

@@ -63,6 +63,7 @@ public:
     /// The view with this id, or null.
     View* view(const QString& id) const;
     View* findView(const QString& id) const override { return view(id); }
+    void requestLoad(const LoadRequest& request) override { load(request); }
     /// The first view of type T (a tab class, e.g. UtilityTab), or null.
     template <class T>
     T* view() const {

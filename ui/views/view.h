@@ -22,6 +22,7 @@ namespace elab::ui {
 
 class ComputeControllerBase;
 struct LoadedDataset;
+struct LoadRequest;
 struct Session;
 class View;
 
@@ -57,6 +58,8 @@ public:
         (void)id;
         return nullptr;
     }
+    /// Load a dataset (the Data tab reloads the shown one with new public bounds).
+    virtual void requestLoad(const LoadRequest& request) { (void)request; }
 };
 
 class View {

@@ -3,6 +3,10 @@
 #include <QColor>
 #include <QFont>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace elab::ui {
 
 namespace {
@@ -25,7 +29,105 @@ ColumnTableModel::ColumnTableModel(QObject* parent) : QAbstractTableModel(parent
 void ColumnTableModel::setDataset(std::shared_ptr<const core::Dataset> data) {
     beginResetModel();
     m_data = std::move(data);
+    m_pending.clear();
     endResetModel();
+}
+
+void ColumnTableModel::setBounds(const core::PublicBounds& bounds) {
+    m_bounds = bounds;
+    m_pending.clear();
+    if (rowCount() > 0)
+        emit dataChanged(index(0, Lower), index(rowCount() - 1, Upper));
+}
+
+std::string ColumnTableModel::boundableName(int row) const {
+    if (!m_data || row < 0 || row >= rowCount())
+        return {};
+    if (!hasSchema())
+        return m_data->featureName(row);
+    const core::ColumnInfo& c = m_data->columns[static_cast<std::size_t>(row)];
+    return c.kind == core::ColumnKind::Numeric ? c.name : std::string();
+}
+
+Qt::ItemFlags ColumnTableModel::flags(const QModelIndex& index) const {
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid() && (index.column() == Lower || index.column() == Upper) && !boundableName(index.row()).empty())
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+QVariant ColumnTableModel::boundData(const std::string& name, int field, int role) const {
+    const bool lower = field == Lower;
+    const auto pending = m_pending.find(name);
+    if (role == Qt::ForegroundRole)
+        return pending != m_pending.end() ? QVariant(QColor(0xc0, 0x20, 0x20)) : QVariant();
+    if (role == Qt::ToolTipRole)
+        return tr("Public bound of %1: what the schema says a value can be, not what the data shows. Values are "
+                  "clipped to [lo, hi] and mapped to [0, 1] before the norm step. Double-click to type; clear both "
+                  "ends to remove it.")
+            .arg(QString::fromStdString(name));
+    if (role != Qt::DisplayRole && role != Qt::EditRole)
+        return {};
+    double v = std::numeric_limits<double>::quiet_NaN();
+    if (pending != m_pending.end())
+        v = lower ? pending->second.first : pending->second.second;
+    else if (const core::ColumnBound* b = m_bounds.find(name))
+        v = lower ? b->lo : b->hi;
+    if (std::isnan(v))
+        return role == Qt::EditRole ? QVariant(QString()) : QVariant(QStringLiteral("–"));
+    return QString::number(v, 'g', 10);
+}
+
+bool ColumnTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    if (role != Qt::EditRole || !(flags(index) & Qt::ItemIsEditable))
+        return false;
+    const std::string name = boundableName(index.row());
+    const QString text = value.toString().trimmed();
+    constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+    std::pair<double, double> range{kNone, kNone};
+    if (const auto it = m_pending.find(name); it != m_pending.end())
+        range = it->second;
+    else if (const core::ColumnBound* b = m_bounds.find(name))
+        range = {b->lo, b->hi};
+    double& end = index.column() == Lower ? range.first : range.second;
+    if (text.isEmpty()) {
+        end = kNone;
+    } else {
+        bool ok = false;
+        const double v = text.toDouble(&ok);
+        if (!ok || !std::isfinite(v)) {
+            emit invalidBound(tr("%1: '%2' is not a finite number").arg(QString::fromStdString(name), text));
+            return false;
+        }
+        end = v;
+    }
+    core::PublicBounds next = m_bounds;
+    next.columns.erase(std::remove_if(next.columns.begin(), next.columns.end(),
+                                      [&](const core::ColumnBound& b) { return b.column == name; }),
+                       next.columns.end());
+    const bool hasLo = !std::isnan(range.first), hasHi = !std::isnan(range.second);
+    m_pending.erase(name);
+    if (hasLo && hasHi && range.first < range.second) {
+        next.columns.push_back({name, range.first, range.second});
+    } else if (hasLo || hasHi) {
+        m_pending[name] = range; // shown in red until the range is complete and valid
+        emit dataChanged(this->index(index.row(), Lower), this->index(index.row(), Upper));
+        emit invalidBound(hasLo && hasHi ? tr("%1: lo (%2) must be below hi (%3)")
+                                               .arg(QString::fromStdString(name))
+                                               .arg(range.first)
+                                               .arg(range.second)
+                                         : tr("%1: type the other end of the range").arg(QString::fromStdString(name)));
+        return true;
+    }
+    const std::string edited = "edited in the Data tab";
+    if (next.source.empty())
+        next.source = "typed in the Data tab";
+    else if (next.source.find(edited) == std::string::npos && next.source.find("typed in") == std::string::npos)
+        next.source += ", " + edited;
+    m_bounds = next;
+    emit dataChanged(this->index(index.row(), Lower), this->index(index.row(), Upper));
+    emit boundsEdited(m_bounds);
+    return true;
 }
 
 int ColumnTableModel::rowCount(const QModelIndex& parent) const {
@@ -43,6 +145,14 @@ int ColumnTableModel::columnCount(const QModelIndex& parent) const {
 QVariant ColumnTableModel::data(const QModelIndex& index, int role) const {
     if (!m_data || !index.isValid() || index.row() >= rowCount())
         return {};
+    if (index.column() == Lower || index.column() == Upper) {
+        const std::string name = boundableName(index.row());
+        if (role == Qt::TextAlignmentRole)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        if (name.empty())
+            return role == Qt::DisplayRole ? QVariant(QString()) : QVariant();
+        return boundData(name, index.column(), role);
+    }
     if (role == Qt::TextAlignmentRole)
         return index.column() == Name || index.column() == Kind
                    ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
@@ -123,6 +233,8 @@ QVariant ColumnTableModel::headerData(int section, Qt::Orientation orientation, 
         case Missing: return tr("Missing");
         case Levels: return tr("Levels");
         case Features: return tr("Features");
+        case Lower: return tr("Public lo");
+        case Upper: return tr("Public hi");
         default: return {};
         }
     }
@@ -132,6 +244,10 @@ QVariant ColumnTableModel::headerData(int section, Qt::Orientation orientation, 
         case Missing: return tr("Missing cells in the source file, before the policy was applied");
         case Levels: return tr("Categorical: number of one-hot levels");
         case Features: return tr("Feature columns this source column became");
+        case Lower:
+        case Upper:
+            return tr("Public range of a numeric column (schema, not data): clipped and mapped to [0, 1] before the "
+                      "norm step; privacy-safe. Double-click to edit.");
         default: return {};
         }
     }

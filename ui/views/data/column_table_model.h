@@ -1,14 +1,17 @@
 #pragma once
 // One row per source column of the loaded dataset: name, kind, missing cells, one-hot
-// levels and the feature columns it became. Datasets without a column schema (LIBSVM,
-// generated) get one row per feature, computed on demand.
+// levels, the feature columns it became, and its public bounds (editable for numeric columns:
+// typing both ends of a range emits boundsEdited). Datasets without a column schema (LIBSVM,
+// generated) get one row per feature ("f1", "f2", …), computed on demand.
 //
 // Threads: GUI thread only.
 
 #include "core/data/dataset.h"
+#include "core/data/feature_bounds.h"
 
 #include <QAbstractTableModel>
 
+#include <map>
 #include <memory>
 
 namespace elab::ui {
@@ -16,11 +19,20 @@ namespace elab::ui {
 class ColumnTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Kind, Missing, Levels, Features, ColumnCount };
+    enum Column { Name, Kind, Missing, Levels, Features, Lower, Upper, ColumnCount };
 
     explicit ColumnTableModel(QObject* parent = nullptr);
 
     void setDataset(std::shared_ptr<const core::Dataset> data);
+    /// The bounds the dataset was loaded with (shown; edits start from them).
+    void setBounds(const core::PublicBounds& bounds);
+    const core::PublicBounds& bounds() const { return m_bounds; }
+
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    /// Lower/Upper of a numeric row: a number sets that end, an empty text removes the
+    /// column's bound. A complete, valid range (or a removal) emits boundsEdited; an invalid
+    /// one emits invalidBound with the reason and keeps the typed end shown in red.
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -28,12 +40,22 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
+signals:
+    void boundsEdited(const elab::core::PublicBounds& bounds);
+    void invalidBound(const QString& reason);
+
 private:
     bool hasSchema() const { return m_data && !m_data->columns.empty(); }
     QVariant schemaData(const core::ColumnInfo& column, int field, int role) const;
     QVariant featureData(core::Index feature, int field, int role) const;
+    /// The numeric column of a row ("" for categorical, label and ignored rows).
+    std::string boundableName(int row) const;
+    QVariant boundData(const std::string& name, int field, int role) const;
 
     std::shared_ptr<const core::Dataset> m_data;
+    core::PublicBounds m_bounds;
+    /// Ends typed while the other end is missing or the range is invalid: (lo, hi), NaN = none.
+    std::map<std::string, std::pair<double, double>> m_pending;
 };
 
 } // namespace elab::ui

@@ -2,6 +2,7 @@
 // The "Data" view as the framework sees it (ui/views/view.h): the DataView page; no
 // computation, no settings, no figure. GUI thread only.
 
+#include "ui/dataset/load_request.h"
 #include "ui/views/view_catalog.h"
 
 namespace elab::ui {
@@ -10,7 +11,8 @@ class DataView;
 
 class DataTab : public View {
 public:
-    explicit DataTab(QWidget* parent);
+    /// host loads the dataset again when the bounds change and shows the messages.
+    DataTab(QWidget* parent, ViewHost& host);
 
     QWidget* widget() override;
     void prepareDataset(const LoadedDataset& loaded) override;
@@ -19,6 +21,8 @@ public:
 
 private:
     DataView* m_view;
+    ViewHost& m_host;
+    LoadRequest m_request; ///< of the shown dataset
 };
 
 /// The registry entry (ui/views/view_catalog.cpp).

@@ -4,6 +4,7 @@
 #include "ui/charts/norm_histogram_chart.h"
 #include "ui/views/data/data_preview.h"
 #include "ui/dataset/dataset_text.h"
+#include "ui/views/data/bounds_panel.h"
 #include "ui/views/data/column_table_model.h"
 #include "ui/views/data/processing_log_view.h"
 
@@ -32,7 +33,8 @@ DataView::DataView(QWidget* parent) : QWidget(parent) {
     m_columns->setModel(m_columnModel);
     m_columns->setAlternatingRowColors(true);
     m_columns->setWordWrap(false);
-    m_columns->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_columns->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                               QAbstractItemView::AnyKeyPressed);
     m_columns->verticalHeader()->setVisible(false);
     m_columns->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_columns->verticalHeader()->setDefaultSectionSize(m_columns->fontMetrics().height() + 6);
@@ -43,13 +45,26 @@ DataView::DataView(QWidget* parent) : QWidget(parent) {
     header->setSectionResizeMode(ColumnTableModel::Name, QHeaderView::Stretch);
     header->setHighlightSections(false);
 
+    m_bounds = new BoundsPanel(this);
+    connect(m_columnModel, &ColumnTableModel::boundsEdited, this,
+            [this](const core::PublicBounds& b) { emit boundsChanged(b, m_estimate); });
+    connect(m_columnModel, &ColumnTableModel::invalidBound, this, &DataView::message);
+    connect(m_bounds, &BoundsPanel::changed, this, &DataView::boundsChanged);
+    connect(m_bounds, &BoundsPanel::failed, this, &DataView::message);
+    auto* columnsBox = new QWidget(this);
+    auto* columnsLayout = new QVBoxLayout(columnsBox);
+    columnsLayout->setContentsMargins(0, 0, 0, 0);
+    columnsLayout->setSpacing(2);
+    columnsLayout->addWidget(m_columns, 1);
+    columnsLayout->addWidget(m_bounds);
+
     m_labelChart = new LabelBalanceChart(this);
     m_normChart = new NormHistogramChart(this);
     m_log = new ProcessingLogView(this);
 
     auto* lower = new QSplitter(Qt::Horizontal, this);
     lower->setChildrenCollapsible(false);
-    lower->addWidget(group(tr("Columns"), m_columns));
+    lower->addWidget(group(tr("Columns"), columnsBox));
     lower->addWidget(group(tr("Label"), m_labelChart));
     lower->addWidget(group(tr("Row norms"), m_normChart));
     lower->setStretchFactor(0, 4);
@@ -87,6 +102,9 @@ void DataView::clear() {
     m_provenance->clear();
     m_preview->setDataset(nullptr);
     m_columnModel->setDataset(nullptr);
+    m_columnModel->setBounds({});
+    m_estimate.reset();
+    m_bounds->clear();
     m_labelChart->clear();
     m_normChart->clear();
     m_log->setLog({});
@@ -104,6 +122,10 @@ void DataView::setDataset(const LoadedDataset& loaded) {
     m_provenance->setToolTip(QString::fromStdString(dataset.provenance.path));
     m_preview->setDataset(loaded.data);
     m_columnModel->setDataset(loaded.data);
+    m_columnModel->setBounds(loaded.request.bounds);
+    m_estimate = loaded.request.privateBounds;
+    m_bounds->setState(loaded.request.bounds, loaded.request.privateBounds, loaded.request.spec,
+                       QString::fromStdString(loaded.boundsHint), dataset.preparationEpsilon);
     if (summary.task == core::TaskKind::Regression)
         m_labelChart->setTargetHistogram(loaded.targetHistogram);
     else

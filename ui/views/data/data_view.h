@@ -1,6 +1,7 @@
 #pragma once
 // The Data tab: provenance and shape, a paged table preview, the per-column table, the
-// label balance and row-norm charts, and the processing log. Layout and hand-over only:
+// label balance and row-norm charts, the public bounds (typed in the column table or from
+// the bounds panel) and the processing log. Layout and hand-over only:
 // the models and charts do the work. GUI thread only.
 
 #include "ui/dataset/loaded_dataset.h"
@@ -14,6 +15,7 @@ QT_END_NAMESPACE
 
 namespace elab::ui {
 
+class BoundsPanel;
 class ColumnTableModel;
 class DataPreview;
 class LabelBalanceChart;
@@ -33,8 +35,18 @@ public:
     LabelBalanceChart* labelChart() const { return m_labelChart; }
     NormHistogramChart* normChart() const { return m_normChart; }
     ProcessingLogView* logView() const { return m_log; }
+    BoundsPanel* boundsPanel() const { return m_bounds; }
+    QTableView* columnTable() const { return m_columns; }
     /// Plain text of the provenance line (path, format, gzip, sha256).
     QString provenanceText() const;
+
+signals:
+    /// The user changed the public bounds (typed, file, documented, cleared) or the private
+    /// estimate: the dataset is to be loaded again with them.
+    void boundsChanged(const elab::core::PublicBounds& bounds,
+                       const std::optional<elab::core::PrivateBoundsOptions>& estimate);
+    /// Something to say in the status bar (an invalid bound, an unreadable bounds file).
+    void message(const QString& text);
 
 private:
     QWidget* group(const QString& title, QWidget* content);
@@ -47,6 +59,8 @@ private:
     LabelBalanceChart* m_labelChart = nullptr;
     NormHistogramChart* m_normChart = nullptr;
     ProcessingLogView* m_log = nullptr;
+    BoundsPanel* m_bounds = nullptr;
+    std::optional<core::PrivateBoundsOptions> m_estimate; ///< of the shown dataset
 };
 
 } // namespace elab::ui

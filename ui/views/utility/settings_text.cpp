@@ -1,5 +1,6 @@
 #include "ui/views/utility/settings_text.h"
 
+#include "core/privacy/composition.h"
 #include "core/learner/mechanism_catalog.h"
 
 #include "ui/views/utility/eps_text.h"
@@ -146,8 +147,10 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
         const int classes = shape.multiclass && !settings.preprocess.positiveClass
                                 ? std::max(2, static_cast<int>(shape.classNames.size()))
                                 : 0;
-        const core::PrivacyGuarantee g = core::mechanismInfo(spec.kind).guarantee(
-            spec, std::max(Eigen::Index{1}, static_cast<Eigen::Index>(shape.trainRows)), classes, eps);
+        const core::PrivacyGuarantee g = core::withPreparationCost(
+            core::mechanismInfo(spec.kind).guarantee(spec, std::max(Eigen::Index{1}, static_cast<Eigen::Index>(shape.trainRows)),
+                                                     classes, eps),
+            shape.preparationEpsilon);
         return describePrivacyGuarantee(g, {shape.trainRows, settings.preprocess, {}, false});
     } catch (const std::exception& e) {
         return textOf(tr("No guarantee"), {}, {sentence(e.what())}, false);

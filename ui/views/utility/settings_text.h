@@ -18,6 +18,7 @@ struct DataShape {
     bool multiclass = false;
     bool regression = false;
     QStringList classNames;
+    double preparationEpsilon = 0.0; ///< ε spent on privately estimated bounds (added to every guarantee)
 };
 
 QString mechanismName(core::MechanismKind kind);

@@ -19,7 +19,13 @@ namespace elab::ui {
 
 struct UtilitySettings {
     // Data preparation (MATH.md §1); applied to the loaded dataset before any fit.
-    core::PreprocessOptions preprocess;   ///< norm (clip by default), standardise, intercept, positive class
+    /// Norm (clip by default), bounds, standardise, intercept (on: a data-independent step, so
+    /// privacy-safe), positive class.
+    core::PreprocessOptions preprocess = [] {
+        core::PreprocessOptions p;
+        p.intercept = true;
+        return p;
+    }();
     double testFraction = 0.0;            ///< > 0: stratified held-out split (needed by test metrics)
 
     // Mechanism (MATH.md §3) and measurement.
