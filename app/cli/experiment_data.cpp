@@ -78,8 +78,9 @@ core::DataPreparation ExperimentDataOptions::preparation() const {
     return preparation;
 }
 
-ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const {
-    ExperimentData loaded = load();
+ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const { return prepare(load(), splitSeed); }
+
+ExperimentData ExperimentDataOptions::prepare(ExperimentData loaded, std::uint64_t splitSeed) const {
     if (privateBounds <= 0.0 && norm == "clip")
         if (const std::string hint = core::boundsHint(loaded.train, preparation().preprocess.bounds); !hint.empty())
             std::cerr << "note: " << hint << " (--bounds FILE)\n";

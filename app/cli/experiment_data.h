@@ -46,6 +46,8 @@ struct ExperimentDataOptions {
     void addTo(CLI::App& command);
     /// Loads, splits (with splitSeed) and preprocesses. Throws LoadError / invalid_argument.
     ExperimentData prepare(std::uint64_t splitSeed) const;
+    /// The same for datasets already loaded (by load()).
+    ExperimentData prepare(ExperimentData loaded, std::uint64_t splitSeed) const;
     /// The datasets as loaded (--data, --test if given), nothing else done. Throws LoadError.
     ExperimentData load() const;
     /// The split, subsample and preprocessing the options ask for (reads the bounds file;

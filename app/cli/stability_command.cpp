@@ -97,8 +97,9 @@ void StabilityCommand::addTo(CLI::App& command) {
     data.norm = "auto";
     data.addTo(command);
     command.add_option("--model", model, "logistic (labels ±1) or linear (squared loss, MSE). Default preprocessing "
-                                         "(--norm auto): logistic → rows clipped to norm 1 (bag-of-words counts: unit "
-                                         "rows); linear → columns standardised, norms left, intercept fitted")
+                                         "(--norm auto): logistic → dense columns standardised, then rows clipped to norm 1 "
+                                         "(sparse bag-of-words: rows clipped only); linear → columns standardised, norms "
+                                         "left, intercept fitted")
         ->check(CLI::IsMember(core::optionNameList(core::stabilityModelNames())));
     command.add_option("--methods", methods, "Comma list of none, l2, dropout, deterministic-dropout");
     command.add_option("--dropout-rate", dropoutRate, "Dropout rate 1 − q (q: keep probability)")
@@ -129,14 +130,15 @@ void StabilityCommand::addTo(CLI::App& command) {
 int StabilityCommand::run() const {
     const core::StabilityModel kind = core::stabilityModelFromString(model);
     ExperimentDataOptions options = data;
+    if (options.testSpec.empty() && !(options.split > 0.0))
+        throw std::invalid_argument("the stability study needs a test set: --test FILE or --split FRACTION");
+    ExperimentData loaded = options.load();
     if (options.norm == "auto") {
-        const core::PreprocessOptions defaults = core::defaultStabilityPreprocess(kind);
+        const core::PreprocessOptions defaults = core::defaultStabilityPreprocess(kind, loaded.train.features.isSparse());
         options.norm = core::optionName(core::normPolicyNames(), defaults.norm);
         options.standardise = options.standardise || defaults.standardise;
     }
-    if (options.testSpec.empty() && !(options.split > 0.0))
-        throw std::invalid_argument("the stability study needs a test set: --test FILE or --split FRACTION");
-    const ExperimentData prepared = options.prepare(seed);
+    const ExperimentData prepared = options.prepare(std::move(loaded), seed);
     if (const std::string problem = core::stabilityTaskProblem(kind, prepared.train.targets.kind); !problem.empty())
         throw std::invalid_argument(problem);
 

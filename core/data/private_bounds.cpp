@@ -123,7 +123,7 @@ PublicBounds estimatePrivateBounds(const Dataset& data, const std::vector<std::s
                  formatNumber(options.domain) + ", " + formatNumber(options.domain) + "], ε = " +
                  formatNumber(options.epsilon) + " in all (" + formatNumber(each) + " per bound), seed " +
                  std::to_string(options.seed);
-    if (margin < 4.0)
+    if (margin < 2.0)
         out.source += "; with " + std::to_string(data.rows()) + " rows and ε = " + formatNumber(each) +
                       " per bound the noise is large against the " + formatNumber(100.0 * options.tail) +
                       " % tail: the bounds are rough";

@@ -6,11 +6,11 @@ StabilityModel defaultStabilityModel(TaskKind task) {
     return task == TaskKind::Regression ? StabilityModel::Linear : StabilityModel::Logistic;
 }
 
-PreprocessOptions defaultStabilityPreprocess(StabilityModel model) {
+PreprocessOptions defaultStabilityPreprocess(StabilityModel model, bool sparseFeatures) {
     PreprocessOptions p;
     const bool linear = model == StabilityModel::Linear;
     p.norm = linear ? NormPolicy::None : NormPolicy::ClipRows;
-    p.standardise = linear;
+    p.standardise = linear || !sparseFeatures;
     return p;
 }
 

@@ -13,15 +13,18 @@
 #include "ui/dataset/dataset_panel.h"
 #include "ui/shell/job_indicator.h"
 #include "ui/shell/main_window.h"
+#include "ui/views/data/bounds_panel.h"
 #include "ui/views/data/column_table_model.h"
 #include "ui/views/data/dataset_table_model.h"
 #include "ui/views/data/processing_log_view.h"
 #include "app/gui/batch_runner.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -219,6 +222,45 @@ private slots:
         classes.sort();
         QCOMPARE(classes, (QStringList{"blue", "green", "red"}));
         QCOMPARE(m_window->dataView()->preview()->model()->columnCount(), 3); // label, size, weight
+    }
+
+    void typedBoundsReloadTheDataset() {
+        // Issue 13: a range typed in the column table reloads the dataset with the values
+        // mapped to [0, 1]; the log says so (not leaking); a half-typed or inverted range waits.
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        m_window->load(request(QStringLiteral("builtin:iris")));
+        QVERIFY(shown.wait(kTimeout));
+        ColumnTableModel* columns = m_window->dataView()->columnModel();
+        QVERIFY(!m_window->dataView()->boundsPanel()->hintLabel()->text().isEmpty()); // iris values exceed 1
+        const QModelIndex lo = columns->index(0, ColumnTableModel::Lower), hi = columns->index(0, ColumnTableModel::Upper);
+        QVERIFY(columns->flags(lo) & Qt::ItemIsEditable);
+        QVERIFY(!(columns->flags(columns->index(4, ColumnTableModel::Lower)) & Qt::ItemIsEditable)); // the label
+        QSignalSpy messages(m_window->dataView(), &DataView::message);
+        QVERIFY(columns->setData(lo, QStringLiteral("9")));
+        QVERIFY(columns->setData(hi, QStringLiteral("8")));
+        QVERIFY(!messages.isEmpty());
+        QVERIFY2(messages.last().at(0).toString().contains(QStringLiteral("lo (9) must be below hi (8)")),
+                 qPrintable(messages.last().at(0).toString()));
+        QVERIFY(!columns->setData(lo, QStringLiteral("four")));
+        QCOMPARE(shown.count(), 1); // nothing reloaded yet
+        QVERIFY(columns->setData(lo, QStringLiteral("4")));
+        QVERIFY(shown.wait(kTimeout));
+        const LoadedDataset& now = m_window->current();
+        QCOMPARE(now.request.bounds.columns.size(), std::size_t(1));
+        QCOMPARE(now.request.bounds.columns[0].column, std::string("sepal_length_cm"));
+        QCOMPARE(cell(*m_window, 0, 1), QStringLiteral("0.275")); // (5.1 − 4)/(8 − 4)
+        QCOMPARE(columns->data(hi).toString(), QStringLiteral("8"));
+        ProcessingLogView* log = m_window->dataView()->logView();
+        QVERIFY(log->toPlainText().contains(QStringLiteral("public bounds")));
+        QCOMPARE(log->leakingStepCount(), 0);
+        // A private estimate of the other three columns: its ε is carried by the dataset.
+        QCheckBox* estimate = m_window->dataView()->boundsPanel()->estimateCheck();
+        estimate->setChecked(true);
+        QVERIFY(shown.wait(kTimeout));
+        QVERIFY(m_window->current().data->preparationEpsilon > 0.0);
+        QVERIFY(m_window->dataView()->boundsPanel()->summaryLabel()->text().contains(QStringLiteral("estimated privately")));
+        // The documented-ranges button is for built-ins that have them; iris has none.
+        QVERIFY(!m_window->dataView()->boundsPanel()->findChild<QPushButton*>(QStringLiteral("documentedBoundsButton"))->isEnabled());
     }
 
     void imputationIsMarkedAsLeaking() {

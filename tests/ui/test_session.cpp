@@ -22,6 +22,12 @@ Session sample() {
     s.dataset.options.csv.labelColumn = "species";
     s.dataset.options.csv.missing = core::MissingPolicy::ImputeMean;
     s.sha256 = QStringLiteral("ab12");
+    s.dataset.bounds.columns = {{"bill_length_mm", 30.0, 60.0}, {"year", 2007.0, 2009.0}};
+    s.dataset.bounds.source = "typed in the Data tab";
+    s.dataset.bounds.target = core::BoundsTarget::Symmetric;
+    s.dataset.privateBounds = core::PrivateBoundsOptions{};
+    s.dataset.privateBounds->epsilon = 0.25;
+    s.dataset.privateBounds->seed = 77;
     ui::UtilitySettings u;
     u.preprocess.norm = core::NormPolicy::ScaleByMaxNorm;
     u.preprocess.standardise = true;
@@ -60,6 +66,11 @@ private slots:
         QCOMPARE(b->dataset.options.csv.labelColumn, a.dataset.options.csv.labelColumn);
         QVERIFY(b->dataset.options.csv.missing == a.dataset.options.csv.missing);
         QCOMPARE(b->sha256, a.sha256);
+        QVERIFY(b->dataset.bounds == a.dataset.bounds);
+        QVERIFY(b->dataset.privateBounds.has_value());
+        QCOMPARE(b->dataset.privateBounds->epsilon, 0.25);
+        QCOMPARE(b->dataset.privateBounds->seed, std::uint64_t(77));
+        QCOMPARE(b->dataset.privateBounds->tail, a.dataset.privateBounds->tail);
         const auto x = ui::utilitySettingsOf(a);
         const auto y = ui::utilitySettingsOf(*b);
         QVERIFY(y.preprocess.norm == x.preprocess.norm);
@@ -152,6 +163,12 @@ private slots:
         QTest::newRow("invalid repeats") << replaced(good, "\"repeats\": 7", "\"repeats\": 0") << "repetitions";
         QTest::newRow("missing field") << replaced(good, "\"metric\"", "\"metrik\"") << "utility.metric: missing";
         QTest::newRow("bad missing policy") << replaced(good, "\"mean\"", "\"guess\"") << "dataset.missing";
+        QTest::newRow("bounds lo >= hi") << replaced(good, "\"lo\": 30.0", "\"lo\": 70.0")
+                                         << "dataset.bounds: column 'bill_length_mm': lo (70) must be below hi (60)";
+        QTest::newRow("bounds lo not a number") << replaced(good, "\"lo\": 30.0", "\"lo\": \"thirty\"")
+                                                << "dataset.bounds: entry 1 (column 'bill_length_mm'): lo is not a number";
+        QTest::newRow("private bounds ε") << replaced(good, "\"epsilon\": 0.25", "\"epsilon\": -1")
+                                          << "dataset.private_bounds: the ε of private bounds";
         QTest::newRow("negative lambda") << replaced(good, "\"lambda\": 0.5", "\"lambda\": -1") << "Λ";
     }
     void badFilesNameTheProblem() {

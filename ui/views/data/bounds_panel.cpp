@@ -116,10 +116,13 @@ void BoundsPanel::setState(const core::PublicBounds& bounds, const std::optional
     QString summary;
     if (bounds.empty())
         summary = tr("Public bounds: none. Type ranges in the Public lo / hi columns, or:");
-    else
-        summary = tr("Public bounds: %n numeric column(s) mapped to [0, 1] (%1); privacy-safe.", nullptr,
-                     static_cast<int>(bounds.columns.size()))
-                      .arg(QString::fromStdString(bounds.source));
+    else {
+        const QString columns = bounds.columns.size() == 1 ? tr("1 numeric column")
+                                                           : tr("%1 numeric columns").arg(bounds.columns.size());
+        const QString range = bounds.target == core::BoundsTarget::Unit ? QStringLiteral("[0, 1]") : QStringLiteral("[−1, 1]");
+        summary = tr("Public bounds: %1 mapped to %2 (%3); privacy-safe.")
+                      .arg(columns, range, QString::fromStdString(bounds.source));
+    }
     if (preparationEpsilon > 0.0)
         summary += QLatin1Char(' ') + tr("The other numeric columns' ranges were estimated privately with ε = %1, "
                                          "which every view adds to its guarantee.")

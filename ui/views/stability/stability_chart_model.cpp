@@ -68,9 +68,12 @@ charts::ChartData buildStabilityChart(StabilityChart which, const StabilitySetti
                       .arg(marginal ? QStringLiteral("Marginal error") : QStringLiteral("Test error"), removal);
     Q_UNUSED(datasetName);
     chart.xTitle = QStringLiteral("ρ (fraction of training rows removed)");
-    // The shaded bands are ±1 sd over the repetitions; said on the axis, not once per method.
-    chart.yTitle = marginal ? QStringLiteral("|err(ρ) − err(0)|, %1 (mean ± 1 sd)").arg(measure)
-                            : QStringLiteral("test %1 (mean ± 1 sd)").arg(measure);
+    // The shaded bands are ±1 sd over the repetitions, cut at the measure's range; said on the
+    // axis, not once per method.
+    const QString range = !marginal && state.model == core::StabilityModel::Logistic ? QStringLiteral("within [0, 1]")
+                                                                                       : QStringLiteral("cut at 0");
+    chart.yTitle = marginal ? QStringLiteral("|err(ρ) − err(0)|, %1 (mean ± 1 sd, %2)").arg(measure, range)
+                            : QStringLiteral("test %1 (mean ± 1 sd, %2)").arg(measure, range);
     chart.logX = false;
     const std::vector<double>& rho = state.rho.empty() ? settings.rhoGrid() : state.rho;
     chart.xMin = rho.front();

@@ -12,7 +12,7 @@ std::shared_ptr<const core::PreparedData> prepare(const core::Dataset& dataset, 
     if (const std::string problem = s.checkTask(dataset.targets.kind); !problem.empty())
         throw std::invalid_argument(problem);
     auto prepared = std::make_shared<const core::PreparedData>(
-        core::prepareExperimentData(dataset, std::nullopt, s.toPreparation(model), s.seed));
+        core::prepareExperimentData(dataset, std::nullopt, s.toPreparation(model, dataset.features.isSparse()), s.seed));
     if (!prepared->test || prepared->test->rows() < 1)
         throw std::invalid_argument("the held-out test fraction left no test rows");
     const core::TaskKind task = prepared->train.targets.kind;

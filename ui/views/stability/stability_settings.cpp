@@ -60,10 +60,10 @@ std::string StabilitySettings::checkTask(core::TaskKind task) const {
     return problem;
 }
 
-core::DataPreparation StabilitySettings::toPreparation(core::StabilityModel m) const {
+core::DataPreparation StabilitySettings::toPreparation(core::StabilityModel m, bool sparseFeatures) const {
     core::DataPreparation p;
     p.testFraction = testFraction;
-    p.preprocess = core::defaultStabilityPreprocess(m);
+    p.preprocess = core::defaultStabilityPreprocess(m, sparseFeatures);
     if (m == core::StabilityModel::Logistic)
         p.preprocess.positiveClass = positiveClass;
     return p;

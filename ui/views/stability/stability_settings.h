@@ -53,7 +53,7 @@ struct StabilitySettings {
     /// "" if the model can be fitted on a target of this task; otherwise why not.
     std::string checkTask(core::TaskKind task) const;
     /// Split, positive class and the model's default preprocessing.
-    core::DataPreparation toPreparation(core::StabilityModel model) const;
+    core::DataPreparation toPreparation(core::StabilityModel model, bool sparseFeatures) const;
     /// The core spec; sparseFeatures: no intercept (centring would densify the data).
     core::StabilitySpec toSpec(core::StabilityModel model, bool sparseFeatures) const;
 };

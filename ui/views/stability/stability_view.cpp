@@ -174,8 +174,9 @@ void StabilityView::buildForm(QWidget* side) {
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_recompute);
     buttons->addWidget(m_cancel);
-    auto* note = new QLabel(tr("Preprocessing as the CLI: logistic → rows clipped to ‖x‖ ≤ 1; linear → columns "
-                               "standardised, intercept fitted."), side);
+    auto* note = new QLabel(tr("Preprocessing as the CLI: logistic → columns standardised, then rows clipped to ‖x‖ ≤ 1 "
+                               "(sparse data: clipped only); linear → columns standardised, intercept fitted. "
+                               "The study is non-private."), side);
     note->setWordWrap(true);
     note->setStyleSheet(QStringLiteral("color: #555;"));
     auto* layout = new QVBoxLayout(side);

@@ -122,11 +122,13 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     chart.xMax = settings.epsMax;
     chart.footnote = guaranteeSummary(settings, state);
 
-    SeriesData band = charts::makeSeries(QStringLiteral("band"), QStringLiteral("±1 sd"), SeriesKind::Band, kMeasured);
+    // Losses are ≥ 0 and accuracies in [0, 1]: the ±1 sd band is cut there, and the legend says so.
+    const bool loss = core::isLossMetric(settings.metric);
+    SeriesData band = charts::makeSeries(QStringLiteral("band"),
+                                         loss ? QStringLiteral("±1 sd (cut at 0)") : QStringLiteral("±1 sd (within [0, 1])"),
+                                         SeriesKind::Band, kMeasured);
     SeriesData mean = charts::makeSeries(QStringLiteral("measured"), QStringLiteral("measured (%1 reps)").arg(settings.repeats),
                              SeriesKind::Line, kMeasured);
-    // Losses are ≥ 0 and accuracies in [0, 1]: the ±1 sd band is cut there.
-    const bool loss = core::isLossMetric(settings.metric);
     for (const auto& p : state.points) {
         if (!p)
             continue;
