@@ -1,6 +1,7 @@
 // epsilonlab-cli: the headless face of the engine. Same core calls as the GUI.
 
 #include "app/cli/accountant_command.h"
+#include "app/cli/audit_command.h"
 #include "app/cli/data_options.h"
 #include "app/cli/info_report.h"
 #include "app/cli/regions_command.h"
@@ -104,6 +105,12 @@ int main(int argc, char** argv) {
         "train", "One DP-SGD run at ε: train/test loss and accuracy per epoch, ε spent, the final guarantee");
     train.addTo(*trainCommand);
 
+    app::AuditCommand audit;
+    auto* auditCommand = cli.add_subcommand(
+        "audit", "Empirical privacy audit: T runs on a dataset and on its neighbour with a canary, a lower bound on ε "
+                 "at 95 % confidence against the claimed ε (exit status 3 when a claim is violated)");
+    audit.addTo(*auditCommand);
+
     // Every subcommand's --help ends with an example that runs on a bare installation.
     const std::pair<CLI::App*, const char*> examples[] = {
         {datasets, "epsilonlab-cli datasets --json"},
@@ -118,12 +125,14 @@ int main(int argc, char** argv) {
         {regionsCommand, "epsilonlab-cli regions --data builtin:moons --mechanism objpert-gauss --eps 1 --draws 10"},
         {accountantCommand, "epsilonlab-cli accountant --sigma 1.1 --q 0.01 --steps 20000 --delta 1e-5\n"
                             "  epsilonlab-cli accountant --target-eps 1 --q 0.01 --steps 20000 --delta 1e-5 --accountant all"},
+        {auditCommand, "epsilonlab-cli audit --data builtin:moons?rows=200 --mechanism objpert-gauss --eps 1 --runs 400\n"
+                       "  epsilonlab-cli audit --data builtin:breast_cancer --all --eps 2 --runs 200 --csv"},
         {trainCommand, "epsilonlab-cli train --data builtin:digits --split 0.2 --epochs 20 --eps 1 --delta 1e-4 --reference"},
     };
     for (const auto& [command, example] : examples)
         command->footer(std::string("\nExample:\n  ") + example + "\n");
-    cli.footer("\nExit status: 0 on success, 2 on invalid arguments or input (named in the message), 1 on any "
-               "other failure.\nRun 'epsilonlab-cli COMMAND --help' for a command's options and an example.\n");
+    cli.footer("\nExit status: 0 on success, 2 on invalid arguments or input (named in the message), 3 when an "
+               "audit finds a claim violated, 1 on any other failure.\nRun 'epsilonlab-cli COMMAND --help' for a command's options and an example.\n");
 
     try {
         cli.parse(argc, argv);
@@ -148,6 +157,8 @@ int main(int argc, char** argv) {
             return accountant.run();
         if (trainCommand->parsed())
             return train.run();
+        if (auditCommand->parsed())
+            return audit.run();
     } catch (const core::LoadError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return 2;

@@ -119,6 +119,7 @@ PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, 
     g.epsilon = proven.epsilon;
     g.delta = p.delta;
     g.notion = "(ε, δ)-DP";
+    g.adjacency = Adjacency::AddRemove;
     g.source = "DP-SGD (Abadi et al. 2016; Ermis & Cemgil for dropout), σ by " + accountantTitle(s.accountant);
     g.branch = toString(s.accountant);
     const EpsDelta replace = replaceOneEquivalent(g.epsilon, g.delta);
@@ -126,6 +127,8 @@ PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, 
         "adjacency: add or remove one training row; replacing one row is (" + formatNumber(replace.epsilon) + ", " +
             formatNumber(replace.delta) + ")-DP by group privacy",
         "each row is in each step's batch independently with probability q = S/N (Poisson sampling)",
+        "N (which sets q and the number of steps) is public: a dataset with one row more or less is trained with "
+        "the same q and steps (otherwise the step count itself can reveal the row: docs/MATH.md D14)",
         std::string("each example's gradient is clipped to ") +
             (s.clipMode == ClipMode::PerLayer ? "C_l = " + formatNumber(s.clip) + " per layer (sensitivity C = " + formatNumber(s.sensitivity()) + ")"
                                               : "norm C = " + formatNumber(s.clip)),

@@ -45,7 +45,8 @@ double SgdSpec::sensitivity() const {
 }
 
 double SgdSpec::samplingRate(long long rows) const {
-    return rows <= 0 ? 1.0 : std::min(1.0, batchSize / static_cast<double>(rows));
+    const long long n = publicRows > 0 ? publicRows : rows;
+    return n <= 0 ? 1.0 : std::min(1.0, batchSize / static_cast<double>(n));
 }
 
 long long SgdSpec::stepsPerEpoch(long long rows) const {

@@ -7,6 +7,11 @@
 
 namespace elab::core {
 
+const char* toString(Adjacency adjacency) {
+    return adjacency == Adjacency::AddRemove ? "add-remove" : "replace-one";
+}
+
+
 namespace mc = mechanism_constants;
 
 const OptionNames<MechanismKind>& mechanismKindNames() {

@@ -66,8 +66,17 @@ struct MechanismSpec {
 /// fit of the other.
 bool sameMechanism(const MechanismSpec& a, const MechanismSpec& b);
 
+/// Which datasets are neighbours: one row replaced (the ERM mechanisms, the Gaussian
+/// classifier) or one row added or removed (DP-SGD with Poisson sampling). The audit builds its
+/// neighbours this way (core/audit/mechanism_audit.h).
+enum class Adjacency { ReplaceOne, AddRemove };
+
+/// "replace-one", "add-remove".
+const char* toString(Adjacency adjacency);
+
 struct PrivacyGuarantee {
     bool isPrivate = false;
+    Adjacency adjacency = Adjacency::ReplaceOne;
     double epsilon = 0.0;    ///< the ε actually guaranteed
     double delta = 0.0;      ///< 0 for pure ε-DP
     std::string notion;      ///< "(ε, δ)-DP", "ε-DP" or "none"

@@ -1,5 +1,7 @@
 #include "core/report/result_json.h"
 
+#include "core/privacy/plain_language.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -50,8 +52,9 @@ nlohmann::ordered_json preparedDataJson(const Dataset& train, const Dataset* tes
 
 nlohmann::ordered_json guaranteeJson(const PrivacyGuarantee& g) {
     return {{"private", g.isPrivate}, {"notion", g.notion}, {"epsilon", numberOrNull(g.epsilon)},
-            {"delta", numberOrNull(g.delta)}, {"source", g.source}, {"assumptions", g.assumptions},
-            {"notes", g.notes}, {"branch", branchJson(g)}, {"parameters", parametersJson(g)}};
+            {"delta", numberOrNull(g.delta)}, {"adjacency", toString(g.adjacency)}, {"source", g.source}, {"assumptions", g.assumptions},
+            {"notes", g.notes}, {"branch", branchJson(g)}, {"parameters", parametersJson(g)},
+            {"explanation", plainLanguage(g, 0)}};
 }
 
 nlohmann::ordered_json privacyByEpsJson(const std::vector<double>& grid, const std::vector<PrivacyGuarantee>& guarantees,

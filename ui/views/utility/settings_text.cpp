@@ -1,6 +1,7 @@
 #include "ui/views/utility/settings_text.h"
 
 #include "core/privacy/composition.h"
+#include "core/privacy/plain_language.h"
 #include "core/learner/mechanism_catalog.h"
 
 #include "ui/views/utility/eps_text.h"
@@ -112,6 +113,8 @@ GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const Gu
         warnings << tr("Standardising with the data's own mean and sd leaks privacy; "
                        "the leak is not counted in ε.");
     warnings << context.leaks;
+    for (const std::string& sentence : core::plainLanguage(g, n))
+        details << QString::fromStdString(sentence);
     details << tr("Source: %1").arg(QString::fromStdString(g.source));
     details << (n > 0 ? tr("n = %1 training rows").arg(n) : tr("No dataset loaded: n unknown."));
     for (const std::string& a : g.assumptions)
