@@ -25,6 +25,6 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, fonts-dejavu-core")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "Differential privacy explorer for machine learning\n EpsilonLab trains differentially private models and shows, live, what the\n privacy parameter epsilon does: utility, stability, decision regions and\n DP-SGD privacy accounting. Includes the command-line tool epsilonlab-cli.")
+set(CPACK_PACKAGE_DESCRIPTION
+    "EpsilonLab trains differentially private models and shows, live, what the privacy parameter epsilon does: utility, stability, decision regions, DP-SGD privacy accounting and an empirical privacy audit. Includes the command-line tool epsilonlab-cli.")
 include(CPack)
