@@ -117,6 +117,7 @@ private slots:
             std::vector<double> d, d1;
             randomisedResponse(eps, T, 11, d, d1);
             const AuditBound b = auditBound(d, d1, 0.0);
+            qInfo("randomised response, ε = 1, T = %d: ε_LB = %.3f", T, b.epsLB);
             QVERIFY2(b.epsLB <= eps, qPrintable(QStringLiteral("T = %1: ε_LB = %2 > ε").arg(T).arg(b.epsLB)));
             QVERIFY2(b.epsLB > previous, qPrintable(QStringLiteral("T = %1: ε_LB = %2 not above %3").arg(T).arg(b.epsLB).arg(previous)));
             previous = b.epsLB;
@@ -134,6 +135,7 @@ private slots:
             randomisedResponse(eps, 200, deriveSeed(3, static_cast<std::uint64_t>(k)), d, d1);
             above += auditBound(d, d1, 0.0).epsLB > eps ? 1 : 0;
         }
+        qInfo("randomised response, ε = 1: %d of 400 audits of 200 runs above ε", above);
         QVERIFY2(above <= 20, qPrintable(QString::number(above)));
     }
 
