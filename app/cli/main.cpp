@@ -4,6 +4,7 @@
 #include "app/cli/audit_command.h"
 #include "app/cli/data_options.h"
 #include "app/cli/info_report.h"
+#include "app/cli/ptr_command.h"
 #include "app/cli/regions_command.h"
 #include "app/cli/stability_command.h"
 #include "app/cli/train_command.h"
@@ -111,6 +112,12 @@ int main(int argc, char** argv) {
                  "at 95 % confidence against the claimed ε (exit status 3 when a claim is violated)");
     audit.addTo(*auditCommand);
 
+    app::PtrCommand ptr;
+    auto* ptrCommand = cli.add_subcommand(
+        "ptr", "Private dropout over the simplex by propose-test-release (Jain et al. Alg. 2): the statistic, the "
+               "test's pass probability against ε, the released feature, the (2ε, δ) guarantee");
+    ptr.addTo(*ptrCommand);
+
     // Every subcommand's --help ends with an example that runs on a bare installation.
     const std::pair<CLI::App*, const char*> examples[] = {
         {datasets, "epsilonlab-cli datasets --json"},
@@ -127,6 +134,7 @@ int main(int argc, char** argv) {
                             "  epsilonlab-cli accountant --target-eps 1 --q 0.01 --steps 20000 --delta 1e-5 --accountant all"},
         {auditCommand, "epsilonlab-cli audit --data builtin:moons?rows=200 --mechanism objpert-gauss --eps 1 --runs 400\n"
                        "  epsilonlab-cli audit --data builtin:breast_cancer --all --eps 2 --runs 200 --csv"},
+        {ptrCommand, "epsilonlab-cli ptr --data a9a_train.libsvm --eps 0.001:1:13 --runs 1000 --csv"},
         {trainCommand, "epsilonlab-cli train --data builtin:digits --split 0.2 --epochs 20 --eps 1 --delta 1e-4 --reference"},
     };
     for (const auto& [command, example] : examples)
@@ -159,6 +167,8 @@ int main(int argc, char** argv) {
             return train.run();
         if (auditCommand->parsed())
             return audit.run();
+        if (ptrCommand->parsed())
+            return ptr.run();
     } catch (const core::LoadError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return 2;

@@ -34,11 +34,6 @@ std::vector<double> boundCandidates(double domain) {
     return out;
 }
 
-double laplaceNoise(double b, Rng& rng) {
-    const double u = (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53; // in (0, 1)
-    return u < 0.5 ? b * std::log(2.0 * u) : -b * std::log(2.0 * (1.0 - u));
-}
-
 std::size_t aboveThreshold(std::span<const double> counts, double threshold, double eps, Rng& rng) {
     const double noisyThreshold = threshold + laplaceNoise(2.0 / eps, rng);
     for (std::size_t k = 0; k < counts.size(); ++k)

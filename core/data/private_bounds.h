@@ -12,6 +12,7 @@
 
 #include "core/data/dataset.h"
 #include "core/data/feature_bounds.h"
+#include "core/privacy/noise.h"
 #include "core/util/random.h"
 
 #include <cstdint>
@@ -33,9 +34,6 @@ struct PrivateBoundsOptions {
 
 /// The public candidates of a domain D, ascending (−D, …, −0.001, 0, 0.001, …, D).
 std::vector<double> boundCandidates(double domain);
-
-/// One draw of Laplace(0, b) (inverse CDF on a 53-bit uniform in (0, 1)).
-double laplaceNoise(double b, Rng& rng);
 
 /// AboveThreshold over candidates in order: the index of the first candidate whose count
 /// plus Lap(4/ε) reaches threshold plus Lap(2/ε), or candidates.size() if none does. ε-DP when

@@ -23,6 +23,11 @@ Eigen::VectorXd uniformDirection(Eigen::Index p, Rng& rng) {
     }
 }
 
+double laplaceNoise(double b, Rng& rng) {
+    const double u = (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53; // in (0, 1)
+    return u < 0.5 ? b * std::log(2.0 * u) : -b * std::log(2.0 * (1.0 - u));
+}
+
 double standardGamma(double shape, Rng& rng) {
     if (shape < 1.0) {
         double u = uniform01(rng);

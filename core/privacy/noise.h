@@ -21,6 +21,10 @@ Eigen::VectorXd uniformDirection(Eigen::Index p, Rng& rng);
 /// shape > 0.
 double standardGamma(double shape, Rng& rng);
 
+/// One draw of Laplace(0, b) (inverse CDF on a 53-bit uniform in (0, 1)): the noise of the
+/// private bounds' sparse vector technique and of propose-test-release.
+double laplaceNoise(double b, Rng& rng);
+
 /// One repetition's standard noise, rescaled per ε by the mechanisms.
 struct NoiseDraw {
     Eigen::VectorXd z;         ///< N(0, I_p) — Gaussian mechanisms
