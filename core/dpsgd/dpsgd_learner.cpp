@@ -49,7 +49,17 @@ std::shared_ptr<const LearnerNoise> DpsgdLearner::drawNoise(std::uint64_t seed, 
 }
 
 double DpsgdLearner::sigmaFor(double eps) const {
-    return calibrateSigma(m_spec.sgd.accountant, eps, privacyParams(m_spec, m_data.trainX.rows())).sigma;
+    {
+        const std::lock_guard lock(m_sigmaMutex);
+        if (const auto it = m_sigmas.find(eps); it != m_sigmas.end())
+            return it->second;
+    }
+    // Calibrated outside the lock (milliseconds); two threads may both calibrate one ε, with the
+    // same result.
+    const double sigma = calibrateSigma(m_spec.sgd.accountant, eps, privacyParams(m_spec, m_data.trainX.rows())).sigma;
+    const std::lock_guard lock(m_sigmaMutex);
+    m_sigmas.emplace(eps, sigma);
+    return sigma;
 }
 
 SgdResult DpsgdLearner::train(double eps, std::uint64_t seed, int repetition, std::stop_token stop,

@@ -10,6 +10,9 @@
 #include "core/experiment/sweep_data.h"
 #include "core/learner/private_learner.h"
 
+#include <map>
+#include <mutex>
+
 namespace elab::core {
 
 /// One repetition's randomness: the streams (seed, repetition) the trainer derives every step from.
@@ -60,7 +63,8 @@ public:
     /// The guarantee without data (n rows, K classes): σ calibrated for ε, the accountant's
     /// figures, the adjacency and its replace-one equivalent.
     static PrivacyGuarantee guaranteeFor(const MechanismSpec& spec, Index n, int classes, double eps);
-    /// The σ fit() uses at ε.
+    /// The σ fit() uses at ε (calibrated once per ε and kept: a sweep's repetitions and an
+    /// audit's runs share it).
     double sigmaFor(double eps) const;
 
     /// Trains one run at ε (ε = ∞: non-private) with a per-epoch monitor (the training view).
@@ -75,6 +79,8 @@ private:
     int m_K;
     Eigen::VectorXi m_cls;
     Eigen::VectorXi m_testCls;
+    mutable std::mutex m_sigmaMutex;
+    mutable std::map<double, double> m_sigmas; ///< ε → σ, a pure function of ε: caching keeps results identical
 };
 
 } // namespace elab::core
