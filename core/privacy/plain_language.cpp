@@ -28,7 +28,7 @@ std::vector<std::string> plainLanguage(const PrivacyGuarantee& g, long long n, d
         if (n > 0) {
             const double nd = static_cast<double>(n) * g.delta;
             d += "; with n = " + std::to_string(n) + " rows, n·δ = " + formatNumber(nd) +
-                 (nd < 0.01 ? ", far below 1 as it should be" : nd < 1.0 ? ", below 1 but not by much" : ": too large — "
+                 (nd < 0.1 ? ", far below 1 as it should be" : nd < 1.0 ? ", below 1 but not by much" : ": too large — "
                   "a mechanism could then publish some rows outright");
         }
         out.push_back(d + ".");
