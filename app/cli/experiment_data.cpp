@@ -81,11 +81,12 @@ core::DataPreparation ExperimentDataOptions::preparation() const {
 ExperimentData ExperimentDataOptions::prepare(std::uint64_t splitSeed) const { return prepare(load(), splitSeed); }
 
 ExperimentData ExperimentDataOptions::prepare(ExperimentData loaded, std::uint64_t splitSeed) const {
+    const core::DataPreparation steps = preparation(); // reads the bounds file once
     if (privateBounds <= 0.0 && norm == "clip")
-        if (const std::string hint = core::boundsHint(loaded.train, preparation().preprocess.bounds); !hint.empty())
+        if (const std::string hint = core::boundsHint(loaded.train, steps.preprocess.bounds); !hint.empty())
             std::cerr << "note: " << hint << " (--bounds FILE)\n";
     core::PreparedData prepared =
-        core::prepareExperimentData(std::move(loaded.train), std::move(loaded.test), preparation(), splitSeed);
+        core::prepareExperimentData(std::move(loaded.train), std::move(loaded.test), steps, splitSeed);
     return ExperimentData{std::move(prepared.train), std::move(prepared.test)};
 }
 

@@ -31,7 +31,8 @@ void PtrCommand::addTo(CLI::App& command) {
 int PtrCommand::run() const {
     const std::vector<double> grid = core::parseGridText(eps, core::GridSpacing::Logarithmic, "ε");
     const core::Dataset d = core::loadDataset(data.spec, data.toLoadOptions(), resources::builtinBytesProvider());
-    const core::PtrStatistic s = core::ptrStatistic(d.features, binariseAt);
+    const core::PtrData prepared = core::ptrData(d.features, binariseAt);
+    const core::PtrStatistic& s = prepared.statistic;
     struct Row {
         double eps, threshold, probability, passFraction;
         core::Index mostReleased;
@@ -42,7 +43,7 @@ int PtrCommand::run() const {
         std::map<core::Index, int> released;
         for (int r = 0; r < runs; ++r) {
             const core::PtrRelease rel =
-                core::ptrRelease(d.features, binariseAt, grid[g], delta, core::deriveSeed(seed, g, static_cast<std::uint64_t>(r)));
+                core::ptrRelease(prepared, grid[g], delta, core::deriveSeed(seed, g, static_cast<std::uint64_t>(r)));
             passed += rel.passed ? 1 : 0;
             if (rel.passed)
                 ++released[rel.feature];

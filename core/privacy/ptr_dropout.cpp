@@ -30,19 +30,19 @@ std::vector<std::vector<Index>> onesByFeature(const FeatureMatrix& X, double at)
 
 } // namespace
 
-PtrStatistic ptrStatistic(const FeatureMatrix& X, double at) {
+PtrData ptrData(const FeatureMatrix& X, double at) {
     if (X.rows() == 0 || X.cols() == 0)
         throw std::invalid_argument("propose-test-release needs rows and features");
-    const auto ones = onesByFeature(X, at);
-    PtrStatistic s;
+    PtrData d{onesByFeature(X, at), {}};
+    PtrStatistic& s = d.statistic;
     s.rows = X.rows();
     s.c.resize(X.cols());
     for (Index j = 0; j < X.cols(); ++j) {
-        const auto count = static_cast<double>(ones[static_cast<std::size_t>(j)].size());
+        const auto count = static_cast<double>(d.ones[static_cast<std::size_t>(j)].size());
         s.c[j] = (count - (count > 0.0 ? 1.0 : 0.0)) / static_cast<double>(s.rows); // max_i x_ij ∈ {0, 1}
     }
     s.lambda = s.c.minCoeff(&s.argmin);
-    return s;
+    return d;
 }
 
 double ptrThreshold(double eps, double delta, Index n) {
@@ -54,10 +54,10 @@ double ptrPassProbability(double lambda, double eps, double delta, Index n) {
     return lambda < t ? 0.5 * std::exp(-(t - lambda) * rate) : 1.0 - 0.5 * std::exp(-(lambda - t) * rate);
 }
 
-PtrRelease ptrRelease(const FeatureMatrix& X, double at, double eps, double delta, std::uint64_t seed) {
+PtrRelease ptrRelease(const PtrData& data, double eps, double delta, std::uint64_t seed) {
     if (!(eps > 0.0) || !(delta > 0.0 && delta < 1.0))
         throw std::invalid_argument("propose-test-release needs ε > 0 and 0 < δ < 1");
-    const PtrStatistic s = ptrStatistic(X, at);
+    const PtrStatistic& s = data.statistic;
     Rng rng(seed);
     PtrRelease r;
     r.threshold = ptrThreshold(eps, delta, s.rows);
@@ -65,15 +65,14 @@ PtrRelease ptrRelease(const FeatureMatrix& X, double at, double eps, double delt
     r.passed = r.noisyLambda > r.threshold;
     if (!r.passed)
         return r;
-    const auto ones = onesByFeature(X, at);
     long long best = -1;
-    for (Index j = 0; j < X.cols(); ++j) {
+    for (std::size_t j = 0; j < data.ones.size(); ++j) {
         long long kept = 0;
-        for (std::size_t k = 0; k < ones[static_cast<std::size_t>(j)].size(); ++k)
+        for (std::size_t k = 0; k < data.ones[j].size(); ++k)
             kept += static_cast<long long>(rng() >> 63); // b_ij ~ Bernoulli(½)
         if (best < 0 || kept < best) {
             best = kept;
-            r.feature = j;
+            r.feature = static_cast<Index>(j);
         }
     }
     return r;

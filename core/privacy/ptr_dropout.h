@@ -10,6 +10,7 @@
 #include "core/privacy/mechanism.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace elab::core {
 
@@ -20,8 +21,18 @@ struct PtrStatistic {
     Index rows = 0;
 };
 
-/// Λ and c of X binarised at `at` (x_ij > at → 1). Throws std::invalid_argument for no rows.
-PtrStatistic ptrStatistic(const FeatureMatrix& X, double at = 0.0);
+/// X binarised at `at` (x_ij > at → 1) as the rows with a 1 per feature, and its statistic:
+/// computed once, then any number of releases.
+struct PtrData {
+    std::vector<std::vector<Index>> ones;
+    PtrStatistic statistic;
+};
+
+/// Throws std::invalid_argument for no rows or features.
+PtrData ptrData(const FeatureMatrix& X, double at = 0.0);
+
+/// Λ and c of X binarised at `at`.
+inline PtrStatistic ptrStatistic(const FeatureMatrix& X, double at = 0.0) { return ptrData(X, at).statistic; }
 
 /// The test's threshold 2·log(1/δ)/(nε).
 double ptrThreshold(double eps, double delta, Index n);
@@ -37,7 +48,7 @@ struct PtrRelease {
 };
 
 /// One run of Algorithm 2 with the stream of seed.
-PtrRelease ptrRelease(const FeatureMatrix& X, double at, double eps, double delta, std::uint64_t seed);
+PtrRelease ptrRelease(const PtrData& data, double eps, double delta, std::uint64_t seed);
 
 /// (2ε, δ)-DP, replace-one, as Jain et al. state it.
 PrivacyGuarantee ptrGuarantee(double eps, double delta);

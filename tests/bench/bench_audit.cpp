@@ -7,6 +7,7 @@
 // Usage: bench_audit [threads]. Appends JSON lines to EPSILONLAB_BENCH_OUT.
 
 #include "core/audit/mechanism_audit.h"
+#include "tests/support/audit_data.h"
 #include "core/data/dataset_loader.h"
 #include "core/data/generators.h"
 #include "core/data/preprocess.h"
@@ -21,23 +22,10 @@
 
 using namespace elab::core;
 
+using elab::test::moonsWithRareFeature;
+
 namespace {
 
-Dataset moonsWithRareFeature(Index rows) {
-    GeneratorOptions options;
-    options.rows = rows;
-    options.seed = 5;
-    const Dataset moons = generateDataset("moons", options);
-    Dataset d = moons;
-    DenseMatrix X = DenseMatrix::Zero(rows, 3);
-    X.leftCols(2) = moons.features.dense();
-    d.features = FeatureMatrix(std::move(X));
-    d.featureNames = {"x1", "x2", "rare"};
-    PreprocessOptions p;
-    p.intercept = true;
-    preprocess(d, nullptr, p);
-    return d;
-}
 
 std::optional<Dataset> breastCancer() {
     const std::string path = std::string(EPSILONLAB_SHARED_DIR) + "/datasets/breast_cancer_wdbc/breast_cancer_wdbc.csv";

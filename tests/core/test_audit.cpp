@@ -9,6 +9,7 @@
 #include "core/audit/audit_bound.h"
 #include "core/audit/clopper_pearson.h"
 #include "core/audit/mechanism_audit.h"
+#include "tests/support/audit_data.h"
 #include "core/data/generators.h"
 #include "core/data/preprocess.h"
 #include "core/experiment/sweep_data.h"
@@ -23,6 +24,8 @@
 
 using namespace elab::core;
 
+using elab::test::moonsWithRareFeature;
+
 namespace {
 
 // T runs of ε-randomised response on each neighbour (the bit 0 on D, 1 on D′): the score is the
@@ -36,25 +39,6 @@ void randomisedResponse(double eps, int T, std::uint64_t seed, std::vector<doubl
         d[static_cast<std::size_t>(t)] = uniform01(rng) < keep ? 0.0 : 1.0;
         d1[static_cast<std::size_t>(t)] = uniform01(rng) < keep ? 1.0 : 0.0;
     }
-}
-
-// 100 rows of two moons plus a feature no row uses (as a rare one-hot level would be): the
-// default canary goes there, where nothing but the noise hides it — the setting in which a
-// single-canary audit has power (docs/audit.md).
-Dataset moonsWithRareFeature(Index rows = 100) {
-    GeneratorOptions options;
-    options.rows = rows;
-    options.seed = 5;
-    const Dataset moons = generateDataset("moons", options);
-    Dataset d = moons;
-    DenseMatrix X = DenseMatrix::Zero(rows, 3);
-    X.leftCols(2) = moons.features.dense();
-    d.features = FeatureMatrix(std::move(X));
-    d.featureNames = {"x1", "x2", "rare"};
-    PreprocessOptions p;
-    p.intercept = true;
-    preprocess(d, nullptr, p);
-    return d;
 }
 
 // The settings each mechanism is audited with, and the runs per neighbour: output perturbation

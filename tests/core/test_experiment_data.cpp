@@ -66,7 +66,7 @@ private slots:
     void rejectsInconsistentInputs_data() {
         QTest::addColumn<double>("testFraction");
         QTest::addColumn<long long>("subsample");
-        QTest::addColumn<bool>("narrowTest");
+        QTest::addColumn<bool>("otherLabelKind");
         QTest::addColumn<QString>("expected");
         QTest::newRow("fraction 1") << 1.0 << 0LL << false << "test fraction";
         QTest::newRow("negative subsample") << 0.0 << -1LL << false << "subsample";
@@ -76,13 +76,13 @@ private slots:
     void rejectsInconsistentInputs() {
         QFETCH(double, testFraction);
         QFETCH(long long, subsample);
-        QFETCH(bool, narrowTest);
+        QFETCH(bool, otherLabelKind);
         QFETCH(QString, expected);
         DataPreparation preparation;
         preparation.testFraction = testFraction;
         preparation.subsample = subsample;
         std::optional<Dataset> test;
-        if (narrowTest) {
+        if (otherLabelKind) {
             test = moons(10);
             test->targets = Targets::regression(Eigen::VectorXd::Zero(10));
         }

@@ -19,17 +19,9 @@
 
 using namespace elab::core;
 
-namespace {
+using elab::test::errorOf;
 
-template <typename F>
-QString errorOf(F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
+namespace {
 
 Dataset people() {
     return loadCsv("age,hours,job,y\n20,10,a,p\n50,40,b,q\n95,60,a,p\n17,99,b,q\n", "people.csv", CsvOptions{});

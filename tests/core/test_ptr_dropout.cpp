@@ -52,13 +52,13 @@ private slots:
     }
     void passProbabilityMatchesTheLaplaceFormula() {
         QFETCH(double, eps);
-        const FeatureMatrix X = counts(1000, 600, 400); // Λ = 399/1000
+        const PtrData X = ptrData(counts(1000, 600, 400)); // Λ = 399/1000
         const double delta = 1e-5;
         const double p = ptrPassProbability(0.399, eps, delta, 1000);
         const int N = 20000;
         int passed = 0;
         for (int r = 0; r < N; ++r)
-            passed += ptrRelease(X, 0.0, eps, delta, deriveSeed(41, static_cast<std::uint64_t>(r))).passed ? 1 : 0;
+            passed += ptrRelease(X, eps, delta, deriveSeed(41, static_cast<std::uint64_t>(r))).passed ? 1 : 0;
         const double f = static_cast<double>(passed) / N;
         const double se = std::sqrt(std::max(p * (1 - p), 1.0 / N) / N);
         QVERIFY2(std::abs(f - p) <= 5 * se, qPrintable(QStringLiteral("pass fraction %1, formula %2").arg(f).arg(p)));
@@ -67,10 +67,10 @@ private slots:
     void releasedFeatureIsTheLeastKept() {
         // One feature with 10 ones against one with 900: dropout keeps about half of each, so
         // the sparse one is released (the other would need ~445 fewer kept rows).
-        const FeatureMatrix X = counts(1000, 900, 10);
+        const PtrData X = ptrData(counts(1000, 900, 10));
         int sparse = 0;
         for (int r = 0; r < 200; ++r) {
-            const PtrRelease rel = ptrRelease(X, 0.0, 5.0, 1e-5, deriveSeed(9, static_cast<std::uint64_t>(r)));
+            const PtrRelease rel = ptrRelease(X, 5.0, 1e-5, deriveSeed(9, static_cast<std::uint64_t>(r)));
             QVERIFY(rel.passed); // Λ = 9/1000 against the threshold 2 log(1e5)/5000 = 0.0046: passes
             sparse += rel.feature == 1 ? 1 : 0;
         }

@@ -15,6 +15,8 @@
 
 using namespace elab::core;
 
+using elab::test::errorOf;
+
 namespace {
 
 Dataset csv(const char* text) { return loadCsv(text, "t.csv", CsvOptions{}); }
@@ -28,16 +30,6 @@ Index feature(const Dataset& d, const std::string& name) {
 }
 
 std::string lastStep(const Dataset& d) { return d.log.empty() ? std::string() : d.log.back().detail; }
-
-template <typename F>
-QString errorOf(F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
 
 } // namespace
 

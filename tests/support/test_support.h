@@ -2,7 +2,7 @@
 // Helpers shared by the tests: comparisons that print expected, actual and difference
 // (docs/STYLE.md §5) — absolute (ELAB_FUZZY), relative (ELAB_RELATIVE) and exact, bit for bit
 // (ELAB_EXACT: QCOMPARE on doubles is fuzzy, so it cannot check "bit-identical") — and a
-// seeded synthetic binary problem.
+// seeded synthetic binary problem, and the message of a thrown error (errorOf).
 
 #include "core/data/feature_matrix.h"
 #include "core/util/random.h"
@@ -84,6 +84,17 @@ inline BinaryProblem syntheticBinary(core::Index n, core::Index p, std::uint64_t
     if (clip)
         X = (1.0 / X.rowwise().norm().array().max(1.0)).matrix().asDiagonal() * X;
     return {core::FeatureMatrix(X), y};
+}
+
+/// The message of what f throws ("" if it throws nothing), for checks of located errors.
+template <typename F>
+QString errorOf(F&& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
 }
 
 } // namespace elab::test
