@@ -328,4 +328,9 @@ void preprocess(Dataset& train, Dataset* test, const PreprocessOptions& options)
     normStep(train, test, options.norm);
 }
 
+bool sameFormSteps(const PreprocessOptions& a, const PreprocessOptions& b) {
+    return a.standardise == b.standardise && a.intercept == b.intercept && a.norm == b.norm &&
+           a.positiveClass == b.positiveClass;
+}
+
 } // namespace elab::core

@@ -37,6 +37,10 @@ struct PreprocessOptions {
     std::string validate() const;
 };
 
+/// The same steps a view's form sets (standardise, intercept, norm, positive class); the bounds
+/// come with the loaded dataset and are not compared.
+bool sameFormSteps(const PreprocessOptions& a, const PreprocessOptions& b);
+
 /// Applies the steps in the order binarise → bounds (public, then private) → standardise →
 /// intercept → norm. Statistics (means,
 /// sds, max norm) come from `train`; `test`, if given, gets the same transformation.

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -148,6 +149,32 @@ double OneVsRest::utility(const Models& fits) const {
         thetas.push_back(f.theta);
     return evaluateOneVsRest(m_metric, m_spec.model.loss, metricX(), usesTestSet(m_metric) ? *m_data.testY : m_data.trainY,
                              thetas);
+}
+
+double OneVsRest::trainLossBound(double eps, const Models& nonPrivate) const {
+    const Eigen::Index n = m_data.trainX.rows(), p = m_data.trainX.cols();
+    const double mu0 = m_spec.model.lambda / static_cast<double>(n);
+    const double rowNormSq = m_data.trainX.rowNorms().array().square().maxCoeff();
+    const double smoothness = m_spec.model.loss.curvatureBound() * rowNormSq + mu0; // of J, for output noise
+    double sum = 0.0;
+    for (int k = 0; k < m_models; ++k) {
+        const auto moments = noiseMoments(m_modelSpec, n, p, modelEps(eps));
+        if (!moments)
+            return std::numeric_limits<double>::quiet_NaN();
+        const Eigen::VectorXd& theta = nonPrivate[static_cast<std::size_t>(k)].minimiser;
+        const double thetaSq = theta.squaredNorm();
+        const double objective =
+            evaluateUtility(UtilityMetric::TrainLoss, m_spec.model.loss, m_data.trainX, trainLabels(k), theta) +
+            0.5 * mu0 * thetaSq;
+        const double a = moments->extraRidge;
+        const double energy = moments->linearEnergy + a * a * thetaSq;
+        const double denominator = 2.0 * (2.0 * a + mu0);
+        const double perturbed = energy == 0.0 ? 0.0
+                                 : denominator > 0.0 ? energy / denominator
+                                                     : std::numeric_limits<double>::infinity();
+        sum += objective + perturbed + 0.5 * smoothness * moments->outputEnergy;
+    }
+    return sum / m_models;
 }
 
 TaylorPoint OneVsRest::taylorPoint(double eps, const std::vector<NoiseDraw>& noise, const Models& fits,

@@ -66,6 +66,11 @@ public:
 
     /// The metric of the released models on the metric's data (train or test).
     double utility(const Models& fits) const;
+    /// docs/MATH.md §4.5 (ours): an upper bound on the expected training loss of the released
+    /// classifier at ε, from the non-private fits θ̂_k: per model (at ε/K) J(θ̂) +
+    /// (E‖c‖² + a²‖θ̂‖²)/(2(a + μ)) + (c·max‖x‖² + Λ/n)/2 · E‖b‖² (core/privacy NoiseMoments), averaged
+    /// over the K models as the training-loss metric is. NaN for a mechanism without noise moments.
+    double trainLossBound(double eps, const Models& nonPrivate) const;
 
     /// F, F′ (and F″) of the whole classifier at ε̄ from its models' minimisers (same noise as
     /// the fits). perModel, if given, receives the K per-model points at ε̄/K.

@@ -136,6 +136,9 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
         reference = prepared.reference(stop, spec.solverOptions);
         result.nonPrivate = learner.utility(*reference);
         reference->record(result.measuringSolver, INFINITY, 0);
+        if (learner.capabilities().lossBound && !reference->stopped())
+            for (double eps : spec.grid)
+                result.trainLossBound.push_back(learner.trainLossBound(eps, *reference));
     }
 
     // Measured grid: values[g][r]; the solver's outcome of every fit, slot (g, r). Repetition r

@@ -91,6 +91,9 @@ struct UtilitySweepResult {
     std::vector<MeasuringFit> measuring; ///< one per measuring point, in spec order
     PrivacyGuarantee guaranteeAtMax; ///< the guarantee at the largest grid ε (its wording)
     std::vector<PrivacyGuarantee> guarantees; ///< per grid ε, in grid order: branch and constants used there
+    /// Per grid ε: the theory's upper bound on the expected training loss (MATH.md §4.5); empty when
+    /// the learner has none or no reference was fitted. Whatever the metric, it bounds the training loss.
+    std::vector<double> trainLossBound;
     bool cancelled = false;
     int fits = 0;                    ///< grid trainings of single models (K per grid point and repetition one-vs-rest)
     int classes = 0;                 ///< K for one-vs-rest, 0 for a binary classifier

@@ -42,7 +42,11 @@ void LinearErmModel::record(SolverSummary& summary, double eps, int repetition) 
 }
 
 LearnerCapabilities LinearErmLearner::capabilities() const {
-    return {m_problem.spec().kind == MechanismKind::ObjPertGauss, true};
+    LearnerCapabilities c;
+    c.taylor = m_problem.spec().kind == MechanismKind::ObjPertGauss;
+    c.warmStart = true;
+    c.lossBound = m_problem.spec().kind != MechanismKind::NonPrivate;
+    return c;
 }
 
 std::shared_ptr<const LearnerNoise> LinearErmLearner::drawNoise(std::uint64_t seed, int repetition) const {
@@ -68,6 +72,12 @@ std::shared_ptr<const TrainedModel> LinearErmLearner::fitNonPrivate(std::stop_to
 
 double LinearErmLearner::utility(const TrainedModel& model) const {
     return m_problem.utility(linearModel(model).fits());
+}
+
+double LinearErmLearner::trainLossBound(double eps, const TrainedModel& nonPrivate) const {
+    if (!capabilities().lossBound)
+        return PrivateLearner::trainLossBound(eps, nonPrivate);
+    return m_problem.trainLossBound(eps, linearModel(nonPrivate).fits());
 }
 
 TaylorPoint LinearErmLearner::taylorPoint(double eps, const LearnerNoise& noise, const TrainedModel& fit,

@@ -47,6 +47,7 @@ public:
                                                       const NewtonCgOptions& options) const override;
     PrivacyGuarantee guarantee(double eps) const override { return m_problem.guarantee(eps); }
     double utility(const TrainedModel& model) const override;
+    double trainLossBound(double eps, const TrainedModel& nonPrivate) const override;
     TaylorPoint taylorPoint(double eps, const LearnerNoise& noise, const TrainedModel& fit, bool secondOrder,
                             std::vector<TaylorPoint>* perModel = nullptr) const override;
     TaylorAnchor taylorAnchor(const LearnerNoise& noise, const TrainedModel& nonPrivate,

@@ -18,4 +18,8 @@ std::vector<EpochMetrics> PrivateLearner::trainEpochs(double, std::uint64_t, int
     throw std::logic_error("this learner does not train in epochs (capabilities().epochs is false)");
 }
 
+double PrivateLearner::trainLossBound(double, const TrainedModel&) const {
+    throw std::logic_error("this learner has no utility bound (capabilities().lossBound is false)");
+}
+
 } // namespace elab::core

@@ -34,6 +34,8 @@ struct LearnerCapabilities {
     bool warmStart = false;
     /// Trains in epochs: trainEpochs() streams loss and accuracy per epoch (DP-SGD).
     bool epochs = false;
+    /// trainLossBound(): an upper bound on the expected training loss at ε (MATH.md §4.5).
+    bool lossBound = false;
 };
 
 /// One epoch of a run (capabilities().epochs): the model as it stands after it, no dropout.
@@ -81,6 +83,10 @@ public:
     virtual std::vector<EpochMetrics> trainEpochs(double eps, std::uint64_t seed, int repetition, std::stop_token stop,
                                                   const std::function<void(const EpochMetrics&)>& onEpoch) const;
 
+    /// capabilities().lossBound only (else std::logic_error): the theory's upper bound on the
+    /// expected training loss of the model released at ε (over the noise), from the non-private
+    /// model (docs/MATH.md §4.5). NaN where it does not apply.
+    virtual double trainLossBound(double eps, const TrainedModel& nonPrivate) const;
     /// capabilities().taylor only (else std::logic_error): F, F′ (and F″) at ε from a fit at ε
     /// with this noise. perModel, if given and the learner trains several models, receives
     /// each model's point at its own ε (one-vs-rest: ε/K, MATH.md §3.7).

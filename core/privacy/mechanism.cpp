@@ -205,4 +205,45 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
     return problem;
 }
 
+std::optional<NoiseMoments> noiseMoments(const MechanismSpec& spec, Eigen::Index rows, Eigen::Index features,
+                                         double eps) {
+    if (std::string e = spec.validate(); !e.empty())
+        throw std::invalid_argument(e);
+    if (!(eps > 0.0) || !std::isfinite(eps))
+        throw std::invalid_argument("ε must be a finite number > 0");
+    const double n = static_cast<double>(rows), p = static_cast<double>(features);
+    const double zeta = spec.model.loss.gradientBound();
+    const double curvature = spec.model.loss.curvatureBound();
+    const double lambdaMean = spec.model.lambda / n;
+    // E‖b‖² of ‖b‖ ~ Gamma(p, θ) in a uniform direction: (pθ)² + pθ² = p(p + 1)θ².
+    auto gammaEnergy = [p](double scale) { return p * (p + 1.0) * scale * scale; };
+    NoiseMoments m;
+    switch (spec.kind) {
+    case MechanismKind::ObjPertGauss: { // §3.1: a = Δ_ε/n, c = s(ε)z/n
+        const double scale = mc::gaussNoiseScale(eps, spec.privacy.delta, zeta) / n;
+        m.extraRidge = mc::gaussExtraRidge(eps, curvature) / n;
+        m.linearEnergy = p * scale * scale;
+        return m;
+    }
+    case MechanismKind::ObjPertPure: { // §3.2: a = Δ, c = b/n, ‖b‖ ~ Gamma(p, 2/ε')
+        const auto pure = mc::pureObjPert(eps, n, lambdaMean, curvature);
+        m.extraRidge = pure.extraRidge;
+        m.linearEnergy = gammaEnergy(2.0 / pure.epsPrime) / (n * n);
+        return m;
+    }
+    case MechanismKind::OutPertPure: // §3.3: ‖b‖ ~ Gamma(p, 2ζ/(nΛ_c ε))
+        m.outputEnergy = gammaEnergy(mc::outputSensitivity(zeta, n, lambdaMean) / eps);
+        return m;
+    case MechanismKind::OutPertGauss: {
+        const double sigma = mc::outputGaussSigma(eps, spec.privacy.delta, zeta, n, lambdaMean);
+        m.outputEnergy = p * sigma * sigma;
+        return m;
+    }
+    case MechanismKind::NonPrivate:
+    case MechanismKind::GaussianLm:
+    case MechanismKind::Dpsgd: break;
+    }
+    return std::nullopt;
+}
+
 } // namespace elab::core

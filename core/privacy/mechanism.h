@@ -15,6 +15,7 @@
 
 #include <Eigen/Core>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,18 @@ struct PerturbedProblem {
     Eigen::VectorXd outputNoise; ///< added to the minimiser (empty: none)
     PrivacyGuarantee guarantee;
 };
+
+/// The noise's second moments at ε that the utility bound of docs/MATH.md §4.5 needs, for the
+/// linear mechanisms: the perturbed objective is L(θ) + ((Λ/n + a)/2)‖θ‖² + cᵀθ, the released
+/// model θ + b (b = 0 unless output perturbation).
+struct NoiseMoments {
+    double extraRidge = 0.0;   ///< a (mean form): μ − Λ/n
+    double linearEnergy = 0.0; ///< E‖c‖²
+    double outputEnergy = 0.0; ///< E‖b‖²
+};
+/// n rows, p features; nullopt for the mechanisms without a perturbed linear objective or output
+/// (non-private, Gaussian classifier, DP-SGD). Throws std::invalid_argument as perturbedProblem.
+std::optional<NoiseMoments> noiseMoments(const MechanismSpec& spec, Eigen::Index n, Eigen::Index p, double eps);
 
 /// n rows; eps > 0 (ignored for NonPrivate). Throws std::invalid_argument on an invalid spec.
 PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index n, double eps,

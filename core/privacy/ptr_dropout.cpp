@@ -54,15 +54,29 @@ double ptrPassProbability(double lambda, double eps, double delta, Index n) {
     return lambda < t ? 0.5 * std::exp(-(t - lambda) * rate) : 1.0 - 0.5 * std::exp(-(lambda - t) * rate);
 }
 
-PtrRelease ptrRelease(const PtrData& data, double eps, double delta, std::uint64_t seed) {
+namespace {
+
+// The test's draw is the stream's first: ptrTest and ptrRelease agree on it.
+PtrRelease noisyTest(const PtrStatistic& s, double eps, double delta, Rng& rng) {
     if (!(eps > 0.0) || !(delta > 0.0 && delta < 1.0))
         throw std::invalid_argument("propose-test-release needs ε > 0 and 0 < δ < 1");
-    const PtrStatistic& s = data.statistic;
-    Rng rng(seed);
     PtrRelease r;
     r.threshold = ptrThreshold(eps, delta, s.rows);
     r.noisyLambda = s.lambda + laplaceNoise(1.0 / (static_cast<double>(s.rows) * eps), rng);
     r.passed = r.noisyLambda > r.threshold;
+    return r;
+}
+
+} // namespace
+
+PtrRelease ptrTest(const PtrStatistic& statistic, double eps, double delta, std::uint64_t seed) {
+    Rng rng(seed);
+    return noisyTest(statistic, eps, delta, rng);
+}
+
+PtrRelease ptrRelease(const PtrData& data, double eps, double delta, std::uint64_t seed) {
+    Rng rng(seed);
+    PtrRelease r = noisyTest(data.statistic, eps, delta, rng);
     if (!r.passed)
         return r;
     long long best = -1;

@@ -47,6 +47,11 @@ struct PtrRelease {
     Index feature = -1;    ///< the released feature (−1: ⊥)
 };
 
+/// The test alone of one run with the stream of seed (its first draw): noisyLambda, threshold
+/// and passed exactly as ptrRelease with the same seed, feature −1. Costs one draw, so a pass
+/// fraction over many runs is cheap.
+PtrRelease ptrTest(const PtrStatistic& statistic, double eps, double delta, std::uint64_t seed);
+
 /// One run of Algorithm 2 with the stream of seed.
 PtrRelease ptrRelease(const PtrData& data, double eps, double delta, std::uint64_t seed);
 

@@ -269,6 +269,56 @@ private slots:
         }
     }
 
+    void publishedProcedureHasNoOutputHalfTheTime() {
+        // The published private version (MATH.md §3.4), built here only: b with density
+        // ∝ exp(−(ε/2)‖b‖_F) on (p+1)×(p+1) matrices — ‖b‖ ~ Gamma((p+1)², 2/ε), direction uniform —
+        // and the objective L + λ_tr Σ_c tr Ψ_c + Σ_c ⟨b, Φ_c⟩ over Φ_c ⪰ 0. Adding t·vvᵀ to every
+        // Φ_c keeps them PSD and the loss unchanged and moves the objective by C·t·vᵀ(λ_tr E + sym b)v,
+        // so whenever λ_tr E + sym b has a negative eigenvalue there is no minimiser: the procedure
+        // has no output. The offset entry alone is negative with probability ½ (E has 0 there), so
+        // at every ε at least half the runs fail: no audit can even be run, and no ε holds.
+        const Blobs data = blobs(30, 3, 8, 0.3);
+        const Eigen::MatrixXd W = glm::liftedFeatures(data.features);
+        const Eigen::VectorXi cls = classesOf(data.y, 3);
+        const double lambdaTrace = 0.01;
+        Eigen::MatrixXd E = Eigen::MatrixXd::Identity(3, 3);
+        E(2, 2) = 0.0;
+        Rng rng(2026);
+        constexpr int kDraws = 4000;
+        for (double eps : {0.1, 1.0, 10.0, 1000.0}) {
+            int unbounded = 0, checked = 0;
+            for (int k = 0; k < kDraws; ++k) {
+                const Eigen::VectorXd direction = uniformDirection(9, rng);
+                const double norm = standardGamma(9.0, rng) * 2.0 / eps;
+                const Eigen::MatrixXd b = Eigen::Map<const Eigen::MatrixXd>(direction.data(), 3, 3) * norm;
+                const Eigen::MatrixXd M = lambdaTrace * E + 0.5 * (b + b.transpose());
+                Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(M);
+                if (eig.eigenvalues()(0) >= 0.0)
+                    continue;
+                ++unbounded;
+                if (checked++ >= 3)
+                    continue;
+                // The objective falls without bound along t·vvᵀ on every class (v: that eigenvector).
+                Eigen::VectorXd linear(18);
+                for (int c = 0; c < 3; ++c)
+                    linear.segment(c * 6, 6) = glm::svec(M);
+                glm::GaussianLmObjective published(W, cls, 3, Loss(LossKind::HuberSvm, 0.1), 0.0, linear);
+                const Eigen::VectorXd v = eig.eigenvectors().col(0);
+                Eigen::VectorXd along(18);
+                for (int c = 0; c < 3; ++c)
+                    along.segment(c * 6, 6) = glm::svec(v * v.transpose());
+                const Eigen::VectorXd start = Eigen::VectorXd::Zero(18);
+                const double at0 = published.evaluate(start);
+                for (double t : {1e2, 1e4, 1e6})
+                    ELAB_RELATIVE(published.evaluate(start + t * along) - at0, 3.0 * t * eig.eigenvalues()(0), 1e-8);
+            }
+            const double fraction = static_cast<double>(unbounded) / kDraws;
+            QVERIFY2(fraction >= 0.5 - 4.0 * 0.5 / std::sqrt(double(kDraws)),
+                     qPrintable(QStringLiteral("ε = %1: %2 of the runs have an output").arg(eps).arg(1.0 - fraction)));
+            QVERIFY(checked > 0);
+        }
+    }
+
     void privateFitConvergesAndApproachesTheUnconstrainedMinimiser() {
         const Blobs b = blobs(300, 3, 21, 0.15);
         const SweepData data{b.features, b.y, nullptr, nullptr, 3};

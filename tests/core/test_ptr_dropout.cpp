@@ -64,6 +64,22 @@ private slots:
         QVERIFY2(std::abs(f - p) <= 5 * se, qPrintable(QStringLiteral("pass fraction %1, formula %2").arg(f).arg(p)));
     }
 
+    void theTestAloneAgreesWithTheRelease() {
+        const PtrData X = ptrData(counts(1000, 600, 400));
+        int passed = 0;
+        for (int r = 0; r < 400; ++r) {
+            const std::uint64_t seed = deriveSeed(77, static_cast<std::uint64_t>(r));
+            const PtrRelease full = ptrRelease(X, 0.06, 1e-5, seed);
+            const PtrRelease test = ptrTest(X.statistic, 0.06, 1e-5, seed);
+            QCOMPARE(test.noisyLambda, full.noisyLambda);
+            QCOMPARE(test.threshold, full.threshold);
+            QCOMPARE(test.passed, full.passed);
+            QCOMPARE(test.feature, Index(-1));
+            passed += test.passed ? 1 : 0;
+        }
+        QVERIFY(passed > 0 && passed < 400); // p ≈ 0.8: both outcomes were compared
+    }
+
     void releasedFeatureIsTheLeastKept() {
         // One feature with 10 ones against one with 900: dropout keeps about half of each, so
         // the sparse one is released (the other would need ~445 fewer kept rows).

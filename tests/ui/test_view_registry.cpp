@@ -11,6 +11,8 @@
 #include "ui/session/session_actions.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/accounting/accounting_settings.h"
+#include "ui/views/audit/audit_settings_json.h"
+#include "ui/views/ptr/ptr_settings.h"
 #include "ui/views/regions/regions_settings_json.h"
 #include "ui/views/stability/stability_settings_json.h"
 #include "ui/views/utility/utility_settings_json.h"
@@ -66,6 +68,19 @@ Session smallSession() {
     acc.currentEps = 2.0;
     acc.accountant = core::AccountantKind::AdvancedComposition;
     ui::storeAccountingSettings(s, acc);
+    ui::AuditSettings audit;
+    audit.runs = 40;
+    audit.seed = 37;
+    audit.currentEps = 0.7;
+    audit.alpha = 0.1;
+    ui::storeAuditSettings(s, audit);
+    ui::PtrSettings ptr;
+    ptr.binariseAt = 0.1;
+    ptr.delta = 1e-6;
+    ptr.currentEps = 3.0;
+    ptr.runs = 500;
+    ptr.seed = 41;
+    ui::storePtrSettings(s, ptr);
     return s;
 }
 

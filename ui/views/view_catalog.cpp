@@ -1,7 +1,9 @@
 #include "ui/views/view_catalog.h"
 
 #include "ui/views/accounting/accounting_tab.h"
+#include "ui/views/audit/audit_tab.h"
 #include "ui/views/data/data_tab.h"
+#include "ui/views/ptr/ptr_tab.h"
 #include "ui/views/regions/regions_tab.h"
 #include "ui/views/stability/stability_tab.h"
 #include "ui/views/utility/utility_tab.h"
@@ -19,6 +21,8 @@ const std::vector<ViewType>& viewCatalog() {
         stabilityViewType(),
         regionsViewType(),
         accountingViewType(),
+        auditViewType(),
+        ptrViewType(),
         dataViewType(),
     };
     return catalog;

@@ -6,11 +6,6 @@ namespace elab::ui {
 
 namespace {
 
-bool samePreprocess(const core::PreprocessOptions& a, const core::PreprocessOptions& b) {
-    return a.standardise == b.standardise && a.intercept == b.intercept && a.norm == b.norm &&
-           a.positiveClass == b.positiveClass;
-}
-
 /// A built-in dataset's teaching plane (README, "Decision regions"). The pairs are the ones the
 /// datasets' own documentation and the textbook plots use: public knowledge, so choosing them
 /// spends no privacy, where a PCA plane would read the private rows. A line cannot separate XOR
@@ -89,7 +84,7 @@ core::RegionsSpec RegionsSettings::toSpec() const {
 bool RegionsSettings::sameProblem(const RegionsSettings& o) const {
     const bool samePlane = plane == o.plane && quadratic == o.quadratic &&
                            (plane == core::PlaneKind::Pca || (featureA == o.featureA && featureB == o.featureB));
-    return samePlane && samePreprocess(preprocess, o.preprocess) && testFraction == o.testFraction &&
+    return samePlane && core::sameFormSteps(preprocess, o.preprocess) && testFraction == o.testFraction &&
            core::sameMechanism(mechanism, o.mechanism) && draws == o.draws && gridSize == o.gridSize && seed == o.seed;
 }
 

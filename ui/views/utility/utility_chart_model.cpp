@@ -20,6 +20,7 @@ const QColor kTarget(213, 94, 0);
 const QColor kCurrent(120, 120, 120);
 const QColor kVerify(204, 121, 167);
 const QColor kWarning(200, 0, 0);
+const QColor kBound(120, 70, 150);
 const QColor kEstimateColours[] = {QColor(230, 159, 0), QColor(0, 158, 115), QColor(86, 180, 233),
                                    QColor(240, 228, 66)};
 
@@ -158,6 +159,23 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
         nonPrivate.name.clear(); // nothing to show in the legend yet
     chart.series << nonPrivate;
 
+    // The theory's bound on the expected training loss (MATH.md §4.5), beside the measurement:
+    // how loose a worst-case analysis is, and why the measured and estimated curves matter.
+    int boundIndex = -1;
+    if (settings.metric == core::UtilityMetric::TrainLoss && state.trainLossBound.size() == state.grid.size()) {
+        SeriesData bound = charts::makeSeries(QStringLiteral("bound"), QStringLiteral("theory's bound on E[loss]"),
+                                              SeriesKind::Line, kBound);
+        bound.style = Qt::DashDotLine;
+        bound.width = 1.5;
+        for (std::size_t g = 0; g < state.grid.size(); ++g)
+            if (std::isfinite(state.trainLossBound[g]))
+                bound.points.append({state.grid[g], state.trainLossBound[g]});
+        if (!bound.points.isEmpty()) {
+            boundIndex = static_cast<int>(chart.series.size());
+            chart.series << bound;
+        }
+    }
+
     // Estimated lines: for every measuring point and chosen estimator.
     int colour = 0;
     if (settings.estimatesApply()) {
@@ -220,6 +238,20 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     }
     chart.series << current << probe;
     fitYRange(chart, band, state, settings);
+    if (boundIndex >= 0 && std::isfinite(chart.yMax)) {
+        // The bound runs off the top at small ε: say from where it is on the chart.
+        SeriesData& bound = chart.series[boundIndex];
+        double firstShown = NAN;
+        for (const QPointF& p : bound.points)
+            if (p.y() <= chart.yMax) {
+                firstShown = p.x();
+                break;
+            }
+        if (std::isnan(firstShown))
+            bound.name += QStringLiteral(" (above the chart)");
+        else if (firstShown > bound.points.front().x())
+            bound.name += QStringLiteral(" (above the chart for ε < %1)").arg(formatEps(firstShown));
+    }
     return chart;
 }
 

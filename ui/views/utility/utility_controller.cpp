@@ -14,9 +14,7 @@ constexpr int kFrameMs = 16;
 constexpr int kPreviewRepeats = 3;
 
 bool sameData(const UtilitySettings& a, const UtilitySettings& b) {
-    return a.preprocess.standardise == b.preprocess.standardise && a.preprocess.intercept == b.preprocess.intercept &&
-           a.preprocess.norm == b.preprocess.norm && a.preprocess.positiveClass == b.preprocess.positiveClass &&
-           a.testFraction == b.testFraction && a.seed == b.seed;
+    return core::sameFormSteps(a.preprocess, b.preprocess) && a.testFraction == b.testFraction && a.seed == b.seed;
 }
 
 bool sameSweep(const UtilitySettings& a, const UtilitySettings& b) {
@@ -158,6 +156,7 @@ void UtilityController::startSweep() {
                 m_state.nonPrivate = result.nonPrivate;
             m_state.guaranteeAtMax = result.guaranteeAtMax;
             m_state.guarantees = result.guarantees;
+            m_state.trainLossBound = result.trainLossBound;
             m_state.models = result.models;
             m_state.sweepCancelled = result.cancelled;
             m_state.sweepComplete = !result.cancelled;

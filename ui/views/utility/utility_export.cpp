@@ -30,6 +30,12 @@ Ordered results(const UtilitySettings& settings, const UtilityState& state) {
     r["monotonicity"] = core::monotonicityJson(state.monotonicity(settings.metric), higherIsBetter);
     r["privacy_by_eps"] = core::privacyByEpsJson(state.grid, state.guarantees, state.models);
     r["nonprivate"] = state.nonPrivate ? jsonNumber(*state.nonPrivate) : Ordered();
+    if (!state.trainLossBound.empty()) {
+        Ordered bound = Ordered::array();
+        for (double v : state.trainLossBound)
+            bound.push_back(jsonNumber(v));
+        r["train_loss_bound"] = bound; // MATH.md §4.5: E[training loss] ≤ this, per grid ε
+    }
     Ordered estimates = Ordered::array();
     if (settings.estimatesApply())
         for (const auto& fit : state.measuring)

@@ -33,6 +33,7 @@ struct UtilityState {
     std::vector<core::MeasuringFit> measuring;              ///< Taylor data per measuring point
     core::PrivacyGuarantee guaranteeAtMax;
     std::vector<core::PrivacyGuarantee> guarantees;         ///< per grid ε (branch, constants); empty until the sweep ends
+    std::vector<double> trainLossBound;                     ///< per grid ε (MATH.md §4.5); empty until the sweep ends or without one
     int models = 1;                                         ///< one-vs-rest models (K), or 1
     std::optional<ProbeResult> probe;
     std::optional<core::ChooseEpsResult> verification;     ///< the last "verify" run

@@ -1,0 +1,138 @@
+// The Private dropout (PTR) teaching view (issue 14; MATH.md §3.5): the controller computes the
+// core's Λ of the binarised features, one release at the slider's ε (the core's, same seed) and a
+// pass fraction within 4σ/√N of the Laplace formula; the charts draw the formula, the threshold
+// and Λ; the readout states the (2ε, δ) guarantee; the settings survive a session and a bad block
+// is refused naming the field; the tab exports two figures with sidecars.
+
+#include <tbb/global_control.h>
+
+#include "ui/session/session.h"
+#include "ui/views/ptr/ptr_chart_model.h"
+#include "ui/views/ptr/ptr_controller.h"
+#include "ui/views/ptr/ptr_tab.h"
+#include "ui/views/ptr/ptr_view.h"
+#include "ui/views/view_catalog.h"
+#include "ui/dataset/loaded_dataset.h"
+
+#include "core/util/random.h"
+
+#include "tests/support/generated_data.h"
+#include "tests/support/gui_test_support.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace elab;
+using elab::test::waitIdle;
+using elab::ui::PtrController;
+using elab::ui::PtrSettings;
+
+namespace {
+
+/// 2,000 blob rows; binarised at 0.0 each feature is 1 in a good share of them (checked below).
+std::shared_ptr<const core::Dataset> blobs() { return elab::test::generated("blobs", 2000, 2, 0.3); }
+
+PtrSettings settings(double eps) {
+    PtrSettings s;
+    s.currentEps = eps;
+    s.runs = 20000;
+    s.seed = 13;
+    return s;
+}
+
+class NoHost : public ui::ViewHost {
+public:
+    void showStatusMessage(const QString&, int) override {}
+};
+
+} // namespace
+
+class TestPtrView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void controllerComputesTheCoresNumbers() {
+        PtrController c;
+        const auto data = blobs();
+        const core::PtrData direct = core::ptrData(data->features, 0.0);
+        QVERIFY2(direct.statistic.lambda > 0.05, qPrintable(QString::number(direct.statistic.lambda)));
+        // ε where the test passes with probability near ½: the fraction is most variable there.
+        const double eps = 2.0 * std::log(1e5) / (static_cast<double>(data->rows()) * direct.statistic.lambda);
+        c.setSettings(settings(eps));
+        c.setDataset(data);
+        QVERIFY(waitIdle(c));
+        QVERIFY2(c.lastError().isEmpty(), qPrintable(c.lastError()));
+        QVERIFY(c.upToDate());
+        const ui::PtrState& st = c.state();
+        QCOMPARE(st.data->statistic.lambda, direct.statistic.lambda);
+        QCOMPARE(st.data->statistic.argmin, direct.statistic.argmin);
+        const core::PtrRelease release = core::ptrRelease(direct, eps, 1e-5, core::deriveSeed(13, 0));
+        QCOMPARE(st.release->noisyLambda, release.noisyLambda);
+        QCOMPARE(st.release->feature, release.feature);
+        const double p = core::ptrPassProbability(direct.statistic.lambda, eps, 1e-5, data->rows());
+        const double se = std::sqrt(std::max(p * (1.0 - p), 1.0 / st.runs) / st.runs);
+        QVERIFY2(std::abs(st.passFraction - p) <= 4.0 * se, qPrintable(QStringLiteral("%1 vs %2").arg(st.passFraction).arg(p)));
+        QVERIFY(p > 0.3 && p < 0.7);
+    }
+
+    void chartsAndReadout() {
+        PtrController c;
+        c.setSettings(settings(5.0));
+        c.setDataset(blobs());
+        QVERIFY(waitIdle(c));
+        const auto pass = ui::buildPassChart(c.settings(), c.state());
+        QVERIFY(pass.series.size() >= 3);
+        QCOMPARE(pass.series[0].key, QStringLiteral("formula"));
+        // The formula's curve rises with ε.
+        QVERIFY(pass.series[0].points.front().y() < pass.series[0].points.back().y());
+        const auto threshold = ui::buildThresholdChart(c.settings(), c.state());
+        bool lambda = false;
+        for (const auto& s : threshold.series)
+            lambda = lambda || (s.key == QStringLiteral("lambda") && s.value == c.state().data->statistic.lambda);
+        QVERIFY(lambda);
+        const QString text = ui::ptrReadoutHtml(c.settings(), c.state(), [](core::Index j) { return QString::number(j); });
+        QVERIFY2(text.contains(QStringLiteral("(10, 1e-05)-DP")), qPrintable(text));
+        QVERIFY(text.contains(c.state().release->passed ? QStringLiteral("passes") : QStringLiteral("fails")));
+    }
+
+    void sessionRoundTripAndBadBlocks() {
+        ui::Session session;
+        PtrSettings s = settings(0.7);
+        s.binariseAt = 0.25;
+        ui::storePtrSettings(session, s);
+        QVERIFY(*ui::ptrSettingsOf(session) == s);
+        nlohmann::json bad = ui::detail::toJson(s);
+        bad["delta"] = 1.5;
+        try {
+            (void)ui::detail::ptrSettingsFromJson(bad);
+            QFAIL("δ = 1.5 was accepted");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).startsWith(QStringLiteral("ptr")), e.what());
+        }
+    }
+
+    void tabExportsTwoFigures() {
+        QWidget window;
+        NoHost host;
+        const ui::ViewType* type = ui::findViewType(QStringLiteral("ptr"));
+        QVERIFY(type);
+        auto view = type->create(&window, host);
+        auto* tab = dynamic_cast<ui::PtrTab*>(view.get());
+        QVERIFY(tab);
+        tab->view()->applySettings(settings(2.0));
+        ui::LoadedDataset loaded;
+        loaded.data = blobs();
+        tab->setDataset(loaded);
+        QVERIFY(waitIdle(*tab->ptrController()));
+        QVERIFY(tab->complete());
+        const auto figures = tab->figures();
+        QCOMPARE(figures.size(), 2);
+        const auto j = nlohmann::json::parse(figures[0].sidecar(ui::Session{}, QStringLiteral("a.png")).toStdString());
+        QCOMPARE(j["export"]["ptr"]["lambda"].get<double>(), tab->ptrController()->state().data->statistic.lambda);
+        QCOMPARE(j["export"]["ptr"]["guarantee"]["epsilon"].get<double>(), 4.0);
+    }
+};
+
+QTEST_MAIN(TestPtrView)
+#include "test_ptr_view.moc"

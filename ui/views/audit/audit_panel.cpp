@@ -1,0 +1,164 @@
+#include "ui/views/audit/audit_panel.h"
+
+#include "ui/views/utility/mechanism_panel.h"
+
+#include "core/data/dataset.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace elab::ui {
+
+namespace {
+
+/// The mechanism panel edits a UtilitySettings: the fields the audit shares with it.
+UtilitySettings mechanismPart(const AuditSettings& s) {
+    UtilitySettings u;
+    u.mechanism = s.mechanism;
+    u.preprocess = s.preprocess;
+    u.testFraction = s.testFraction;
+    u.seed = s.seed;
+    u.currentEps = s.currentEps;
+    return u;
+}
+
+} // namespace
+
+AuditPanel::AuditPanel(QWidget* parent) : QWidget(parent) {
+    buildForm();
+    connectEdits();
+    m_mechanism->setSettings(mechanismPart(m_settings));
+    showSettings();
+}
+
+void AuditPanel::buildForm() {
+    auto* box = new QGroupBox(tr("Privacy audit"), this);
+    m_form = new QFormLayout(box);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_runs = new QSpinBox(box);
+    m_runs->setObjectName(QStringLiteral("auditRunsSpin"));
+    m_runs->setRange(AuditSettings::kMinRuns, AuditSettings::kMaxRuns);
+    m_runs->setSingleStep(100);
+    m_runs->setKeyboardTracking(false);
+    m_runs->setToolTip(tr("Runs T on each neighbour: half choose the threshold, half measure the errors. With T runs "
+                          "no audit can show more than about log(T/2)"));
+    m_form->addRow(tr("Runs per neighbour"), m_runs);
+    m_alpha = new QDoubleSpinBox(box);
+    m_alpha->setObjectName(QStringLiteral("auditAlphaSpin"));
+    m_alpha->setDecimals(3);
+    m_alpha->setRange(0.001, 0.499);
+    m_alpha->setSingleStep(0.01);
+    m_alpha->setKeyboardTracking(false);
+    m_alpha->setToolTip(tr("ε_LB holds with confidence 1 − α"));
+    m_form->addRow(tr("α"), m_alpha);
+    m_canary = new QComboBox(box);
+    m_canary->setObjectName(QStringLiteral("auditCanaryCombo"));
+    m_canary->addItem(tr("strongest unit row"), false);
+    m_canary->addItem(tr("a training row"), true);
+    m_canary->setToolTip(tr("The row that tells the neighbours apart. Default: among the feature directions the data "
+                            "covers least, the unit row that moves the non-private model most, labelled against it"));
+    m_form->addRow(tr("Canary"), m_canary);
+    m_canaryRow = new QSpinBox(box);
+    m_canaryRow->setObjectName(QStringLiteral("auditCanaryRowSpin"));
+    m_canaryRow->setKeyboardTracking(false);
+    m_canaryRow->setToolTip(tr("The training row (0-based, after the split) used as the canary, its label flipped "
+                               "against the model"));
+    m_form->addRow(tr("Row"), m_canaryRow);
+    m_compareAll = new QCheckBox(tr("Audit every mechanism at this ε"), box);
+    m_compareAll->setObjectName(QStringLiteral("auditCompareAllCheck"));
+    m_compareAll->setToolTip(tr("After the chosen mechanism, every other private mechanism of the catalog with the "
+                                "same data, runs and seed: one bar and one table row each"));
+    m_form->addRow(m_compareAll);
+
+    m_mechanism = new MechanismPanel(this, MechanismFormParts::AtOneEps);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    auto* boxRow = new QVBoxLayout;
+    boxRow->setContentsMargins(6, 6, 6, 0);
+    boxRow->addWidget(box);
+    layout->addLayout(boxRow);
+    layout->addWidget(m_mechanism);
+}
+
+void AuditPanel::connectEdits() {
+    auto apply = [this](auto change) {
+        return [this, change](auto&&...) {
+            if (m_applying)
+                return;
+            change(m_settings);
+            showSettings();
+            emit settingsChanged();
+        };
+    };
+    connect(m_runs, &QSpinBox::valueChanged, this, apply([this](AuditSettings& s) { s.runs = m_runs->value(); }));
+    connect(m_alpha, &QDoubleSpinBox::valueChanged, this, apply([this](AuditSettings& s) { s.alpha = m_alpha->value(); }));
+    connect(m_canary, &QComboBox::currentIndexChanged, this, apply([this](AuditSettings& s) {
+                s.canaryRow = m_canary->currentData().toBool() ? m_canaryRow->value() : -1;
+            }));
+    connect(m_canaryRow, &QSpinBox::valueChanged, this, apply([this](AuditSettings& s) {
+                if (s.canaryRow >= 0)
+                    s.canaryRow = m_canaryRow->value();
+            }));
+    connect(m_compareAll, &QCheckBox::toggled, this,
+            apply([this](AuditSettings& s) { s.compareAll = m_compareAll->isChecked(); }));
+    connect(m_mechanism, &MechanismPanel::settingsChanged, this, [this] {
+        takeMechanism();
+        emit settingsChanged();
+    });
+}
+
+void AuditPanel::takeMechanism() {
+    const UtilitySettings u = m_mechanism->settings();
+    m_settings.mechanism = u.mechanism;
+    m_settings.preprocess = u.preprocess;
+    m_settings.testFraction = u.testFraction;
+    m_settings.seed = u.seed;
+}
+
+void AuditPanel::setSettings(const AuditSettings& settings) {
+    m_settings = settings;
+    m_mechanism->setSettings(mechanismPart(settings));
+    showSettings();
+}
+
+void AuditPanel::setCurrentEps(double eps) {
+    m_settings.currentEps = eps;
+    m_mechanism->setCurrentEps(eps);
+}
+
+void AuditPanel::setDataset(const core::Dataset& d) {
+    QStringList classes;
+    for (const std::string& name : d.targets.classNames)
+        classes << QString::fromStdString(name);
+    const auto trainRows = static_cast<long long>(static_cast<double>(d.rows()) * (1.0 - m_settings.testFraction));
+    m_mechanism->setDataShape(trainRows, d.featureCount(), d.targets.kind == core::TaskKind::Multiclass, classes,
+                              d.targets.kind == core::TaskKind::Regression, d.preparationEpsilon);
+    takeMechanism(); // the panel adapts the class and loss to the data
+    m_applying = true;
+    m_canaryRow->setRange(0, static_cast<int>(std::max<long long>(0, std::min<long long>(trainRows - 1, 1 << 30))));
+    m_applying = false;
+    if (m_settings.canaryRow > m_canaryRow->maximum())
+        m_settings.canaryRow = -1;
+    showSettings();
+}
+
+void AuditPanel::showSettings() {
+    m_applying = true;
+    const AuditSettings& s = m_settings;
+    m_runs->setValue(s.runs);
+    m_alpha->setValue(s.alpha);
+    m_canary->setCurrentIndex(s.canaryRow >= 0 ? 1 : 0);
+    if (s.canaryRow >= 0)
+        m_canaryRow->setValue(static_cast<int>(s.canaryRow));
+    m_form->setRowVisible(m_canaryRow, s.canaryRow >= 0);
+    m_compareAll->setChecked(s.compareAll);
+    m_applying = false;
+}
+
+} // namespace elab::ui

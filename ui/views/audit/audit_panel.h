@@ -1,0 +1,62 @@
+#pragma once
+// The Privacy audit view's side panel: runs per neighbour T, the confidence α, the canary (the
+// default strongest unit row, or a training row), "compare every mechanism"; under it the
+// mechanism panel reused with the parts that apply at one ε (mechanism, loss, Λ, δ, data
+// preparation, seed; the guarantee shown is the claim being audited). It edits the AuditSettings
+// minus the slider's ε, which the view adds. objectNames: "auditRunsSpin", "auditAlphaSpin",
+// "auditCanaryCombo", "auditCanaryRowSpin", "auditCompareAllCheck". GUI thread only.
+
+#include "ui/views/audit/audit_settings.h"
+
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace elab::core {
+struct Dataset;
+}
+
+namespace elab::ui {
+
+class MechanismPanel;
+
+class AuditPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit AuditPanel(QWidget* parent = nullptr);
+
+    AuditSettings settings() const { return m_settings; }
+    /// Shows settings; emits nothing.
+    void setSettings(const AuditSettings& settings);
+    /// A new dataset: its shape for the mechanism panel, the canary row's range; emits nothing.
+    void setDataset(const core::Dataset& dataset);
+    /// The slider's ε, for the guarantee shown (cheap; emits nothing).
+    void setCurrentEps(double eps);
+
+signals:
+    void settingsChanged();
+
+private:
+    void buildForm();
+    void connectEdits();
+    void showSettings();
+    void takeMechanism();
+
+    AuditSettings m_settings;
+    bool m_applying = false;
+    QFormLayout* m_form = nullptr;
+    QSpinBox* m_runs = nullptr;
+    QDoubleSpinBox* m_alpha = nullptr;
+    QComboBox* m_canary = nullptr;
+    QSpinBox* m_canaryRow = nullptr;
+    QCheckBox* m_compareAll = nullptr;
+    MechanismPanel* m_mechanism = nullptr;
+};
+
+} // namespace elab::ui

@@ -1,0 +1,45 @@
+#include "ui/views/audit/audit_settings.h"
+
+#include <cmath>
+
+namespace elab::ui {
+
+std::string AuditSettings::validate() const {
+    if (mechanism.kind == core::MechanismKind::NonPrivate)
+        return "the non-private reference claims no ε: choose a private mechanism to audit";
+    if (std::string e = mechanism.validate(); !e.empty())
+        return e;
+    if (std::string e = preprocess.validate(); !e.empty())
+        return e;
+    if (!(testFraction >= 0.0 && testFraction < 1.0))
+        return "the test fraction must be in [0, 1)";
+    if (runs < kMinRuns || runs > kMaxRuns)
+        return "the runs per neighbour must be between 20 and 1,000,000";
+    if (!(alpha > 0.0 && alpha < 0.5))
+        return "α must be in (0, 0.5): the bound holds with confidence 1 − α";
+    if (!(currentEps > 0.0) || !std::isfinite(currentEps))
+        return "the audited ε must be finite (ε = ∞ claims nothing): move the slider below ∞";
+    if (canaryRow < -1)
+        return "the canary row must be a row number ≥ 0, or −1 for the default canary";
+    return {};
+}
+
+core::AuditSpec AuditSettings::toSpec() const {
+    core::AuditSpec spec;
+    spec.mechanism = mechanism;
+    spec.eps = currentEps;
+    spec.runs = runs;
+    spec.alpha = alpha;
+    spec.seed = seed;
+    if (canaryRow >= 0)
+        spec.canaryRow = static_cast<core::Index>(canaryRow);
+    return spec;
+}
+
+bool AuditSettings::operator==(const AuditSettings& o) const {
+    return core::sameFormSteps(preprocess, o.preprocess) && testFraction == o.testFraction &&
+           core::sameMechanism(mechanism, o.mechanism) && runs == o.runs && alpha == o.alpha && seed == o.seed &&
+           canaryRow == o.canaryRow && currentEps == o.currentEps && compareAll == o.compareAll;
+}
+
+} // namespace elab::ui

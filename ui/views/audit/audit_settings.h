@@ -1,0 +1,42 @@
+#pragma once
+// What the Privacy audit view is set to (issue 14; docs/MATH.md §5): the data preparation and
+// mechanism (the mechanism panel's, at one ε), T runs per neighbour, the confidence α, the seed,
+// the canary (the default strongest unit row, or a training row), the slider's ε, and whether
+// every other private mechanism is audited too (the comparison table). Its session block is
+// "audit". No Qt types: copied freely across threads.
+
+#include "core/audit/mechanism_audit.h"
+#include "core/data/preprocess.h"
+
+#include <cstdint>
+#include <string>
+
+namespace elab::ui {
+
+struct AuditSettings {
+    /// As the CLI's audit: the intercept on, rows clipped.
+    core::PreprocessOptions preprocess = [] {
+        core::PreprocessOptions p;
+        p.intercept = true;
+        return p;
+    }();
+    double testFraction = 0.0;     ///< held-out rows are not used by the audit; 0 by default
+    core::MechanismSpec mechanism; ///< objective perturbation (ε, δ) by default
+    int runs = 1000;               ///< T per neighbour
+    double alpha = 0.05;           ///< ε_LB holds with confidence 1 − α
+    std::uint64_t seed = 1;
+    long long canaryRow = -1;      ///< ≥ 0: this training row (label flipped against the model)
+    double currentEps = 1.0;       ///< the audited claim (finite)
+    bool compareAll = false;       ///< also audit every other private mechanism at this ε
+
+    static constexpr int kMinRuns = 20;
+    static constexpr int kMaxRuns = 1000000;
+
+    /// "" if valid; otherwise the first problem, in words a user can act on.
+    std::string validate() const;
+    /// The core's spec for mechanism kind (the chosen one, or another for the table).
+    core::AuditSpec toSpec() const;
+    bool operator==(const AuditSettings& other) const;
+};
+
+} // namespace elab::ui

@@ -1,0 +1,52 @@
+#include "ui/views/audit/audit_settings_json.h"
+
+#include "ui/session/session.h"
+#include "ui/session/session_json.h"
+
+namespace elab::ui::detail {
+
+Ordered toJson(const AuditSettings& s) {
+    Ordered j;
+    j["preprocess"] = preprocessJson(s.preprocess);
+    j["test_fraction"] = s.testFraction;
+    j["mechanism"] = mechanismJson(s.mechanism);
+    j["runs"] = s.runs;
+    j["alpha"] = s.alpha;
+    j["seed"] = s.seed;
+    j["canary_row"] = s.canaryRow;
+    j["current_eps"] = s.currentEps;
+    j["compare_all"] = s.compareAll;
+    return j;
+}
+
+AuditSettings auditSettingsFromJson(const Json& j) {
+    const std::string a = "audit";
+    AuditSettings s;
+    s.preprocess = preprocessFromJson(member(j, a, "preprocess"), a + ".preprocess");
+    s.testFraction = value<double>(j, a, "test_fraction");
+    s.mechanism = mechanismFromJson(member(j, a, "mechanism"), a + ".mechanism");
+    s.runs = value<int>(j, a, "runs");
+    s.alpha = value<double>(j, a, "alpha");
+    s.seed = value<std::uint64_t>(j, a, "seed");
+    s.canaryRow = value<long long>(j, a, "canary_row");
+    s.currentEps = value<double>(j, a, "current_eps");
+    s.compareAll = value<bool>(j, a, "compare_all");
+    if (const std::string problem = s.validate(); !problem.empty())
+        fail(a, problem);
+    return s;
+}
+
+} // namespace elab::ui::detail
+
+namespace elab::ui {
+
+std::optional<AuditSettings> auditSettingsOf(const Session& session) {
+    const nlohmann::json block = session.settingsBlock(QStringLiteral("audit"));
+    return block.is_null() ? std::nullopt : std::optional(detail::auditSettingsFromJson(block));
+}
+
+void storeAuditSettings(Session& session, const AuditSettings& settings) {
+    session.setSettingsBlock(QStringLiteral("audit"), detail::toJson(settings));
+}
+
+} // namespace elab::ui

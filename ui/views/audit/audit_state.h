@@ -1,0 +1,32 @@
+#pragma once
+// What the Privacy audit view has computed, as the GUI thread holds it: the scores of the chosen
+// mechanism's runs as they stream in (NaN: not yet run), its finished audit, and — when every
+// mechanism is compared — one row per private mechanism of the catalog (the chosen one first).
+
+#include "core/audit/mechanism_audit.h"
+
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace elab::ui {
+
+struct AuditRow {
+    core::MechanismKind kind = core::MechanismKind::ObjPertGauss;
+    std::shared_ptr<const core::AuditResult> result; ///< null: not audited yet (or failed)
+    QString error;                                   ///< why this mechanism could not be audited
+};
+
+struct AuditState {
+    double eps = 0.0;                 ///< the claim being (or last) audited
+    std::vector<double> scoresD;      ///< the chosen mechanism's runs so far (NaN: not run)
+    std::vector<double> scoresDPrime;
+    int runsDone = 0;                 ///< finished runs of the chosen mechanism, both neighbours
+    std::shared_ptr<const core::AuditResult> result; ///< the chosen mechanism's finished audit
+    std::vector<AuditRow> rows;       ///< compareAll: every private mechanism (chosen first)
+    bool finished = false;            ///< every audit asked for has finished
+};
+
+} // namespace elab::ui

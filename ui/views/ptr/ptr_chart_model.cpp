@@ -1,0 +1,139 @@
+#include "ui/views/ptr/ptr_chart_model.h"
+
+#include "ui/charts/chart_geometry.h"
+
+#include "core/privacy/plain_language.h"
+
+#include <QStringList>
+
+#include <cmath>
+
+namespace elab::ui {
+
+using charts::SeriesData;
+using charts::SeriesKind;
+
+namespace {
+
+constexpr double kEpsMin = 1e-3, kEpsMax = 1e2;
+constexpr int kSamples = 241;
+const QColor kFormula(0, 114, 178);
+const QColor kMeasured(213, 94, 0);
+const QColor kCurrent(120, 120, 120);
+const QColor kLambda(0, 158, 115);
+
+QString num(double v, int digits = 3) { return QString::number(v, 'g', digits); }
+
+double sampleEps(int k) { return kEpsMin * std::pow(kEpsMax / kEpsMin, static_cast<double>(k) / (kSamples - 1)); }
+
+SeriesData currentLine(double eps) {
+    SeriesData line = charts::makeSeries(QStringLiteral("current"), QStringLiteral("ε = %1").arg(num(eps)),
+                                         SeriesKind::VerticalLine, kCurrent);
+    line.value = eps;
+    line.width = 1.0;
+    return line;
+}
+
+} // namespace
+
+charts::ChartData buildPassChart(const PtrSettings& s, const PtrState& state) {
+    charts::ChartData chart;
+    chart.title = QStringLiteral("Probability that the test passes (the release is (2ε, δ)-DP)");
+    chart.xTitle = QStringLiteral("ε of the test (log scale)");
+    chart.yTitle = QStringLiteral("P(pass)");
+    chart.xMin = kEpsMin;
+    chart.xMax = kEpsMax;
+    chart.yMin = 0.0;
+    chart.yMax = 1.0;
+    if (!state.data)
+        return chart;
+    const core::PtrStatistic& st = state.data->statistic;
+    SeriesData formula = charts::makeSeries(QStringLiteral("formula"), QStringLiteral("P(Λ + Lap(1/(nε)) > threshold)"),
+                                            SeriesKind::Line, kFormula);
+    for (int k = 0; k < kSamples; ++k) {
+        const double eps = sampleEps(k);
+        formula.points.append({eps, core::ptrPassProbability(st.lambda, eps, s.delta, st.rows)});
+    }
+    chart.series << formula << currentLine(s.currentEps);
+    if (state.release) {
+        SeriesData measured = charts::makeSeries(QStringLiteral("measured"),
+                                                 QStringLiteral("passed in %1 runs: %2").arg(state.runs).arg(num(state.passFraction)),
+                                                 SeriesKind::Points, kMeasured);
+        measured.points = {{state.eps, state.passFraction}};
+        measured.width = 10.0;
+        chart.series << measured;
+    }
+    chart.footnote = QStringLiteral("n = %1, Λ = %2, δ = %3").arg(st.rows).arg(num(st.lambda, 4), num(s.delta));
+    return chart;
+}
+
+charts::ChartData buildThresholdChart(const PtrSettings& s, const PtrState& state) {
+    charts::ChartData chart;
+    chart.title = QStringLiteral("Λ against the test's threshold 2·log(1/δ)/(nε)");
+    chart.xTitle = QStringLiteral("ε of the test (log scale)");
+    chart.yTitle = QStringLiteral("value (log scale)");
+    chart.xMin = kEpsMin;
+    chart.xMax = kEpsMax;
+    chart.logY = true;
+    if (!state.data)
+        return chart;
+    const core::PtrStatistic& st = state.data->statistic;
+    SeriesData threshold = charts::makeSeries(QStringLiteral("threshold"), QStringLiteral("threshold 2·log(1/δ)/(nε)"),
+                                              SeriesKind::Line, kFormula);
+    for (int k = 0; k < kSamples; ++k) {
+        const double eps = sampleEps(k);
+        threshold.points.append({eps, core::ptrThreshold(eps, s.delta, st.rows)});
+    }
+    SeriesData lambda = charts::makeSeries(QStringLiteral("lambda"), QStringLiteral("Λ = %1").arg(num(st.lambda, 4)),
+                                           SeriesKind::HorizontalLine, kLambda);
+    lambda.value = st.lambda;
+    chart.series << threshold << lambda << currentLine(s.currentEps);
+    if (state.release && state.release->noisyLambda > 0.0) {
+        SeriesData noisy = charts::makeSeries(QStringLiteral("noisy"), QStringLiteral("Λ̂ of one run: %1 (%2)")
+                                                                          .arg(num(state.release->noisyLambda, 4),
+                                                                               state.release->passed ? QStringLiteral("passes")
+                                                                                                     : QStringLiteral("fails")),
+                                              SeriesKind::Points, kMeasured);
+        noisy.points = {{state.eps, state.release->noisyLambda}};
+        noisy.width = 10.0;
+        chart.series << noisy;
+    }
+    // Λ and the threshold over the whole ε range, whichever is drawn.
+    const double lo = std::min(st.lambda > 0 ? st.lambda : 1e-6, core::ptrThreshold(kEpsMax, s.delta, st.rows));
+    const double hi = std::max(st.lambda, core::ptrThreshold(kEpsMin, s.delta, st.rows));
+    chart.yMin = lo / 2.0;
+    chart.yMax = hi * 2.0;
+    return chart;
+}
+
+QString ptrReadoutHtml(const PtrSettings& s, const PtrState& state, const std::function<QString(core::Index)>& featureName) {
+    if (!state.data)
+        return QStringLiteral("Load a dataset: its features, binarised at the threshold, are the data of the test.");
+    const core::PtrStatistic& st = state.data->statistic;
+    QStringList lines;
+    lines << QStringLiteral("<b>Λ = %1</b>: every feature's count of ones stays at least Λ·n = %2 rows above what one "
+                            "row could change (the tightest: %3).")
+                 .arg(num(st.lambda, 4), num(st.lambda * static_cast<double>(st.rows), 6), featureName(st.argmin).toHtmlEscaped());
+    if (state.release) {
+        const core::PtrRelease& r = *state.release;
+        lines << QStringLiteral("At ε = %1 the threshold is %2; one run drew <b>Λ̂ = %3</b>: %4.")
+                     .arg(num(state.eps), num(r.threshold, 4), num(r.noisyLambda, 4),
+                          r.passed ? QStringLiteral("the test <b>passes</b> and dropout releases feature “%1”")
+                                         .arg(featureName(r.feature).toHtmlEscaped())
+                                   : QStringLiteral("the test <b>fails</b> and nothing is released (⊥)"));
+        const double p = core::ptrPassProbability(st.lambda, state.eps, s.delta, st.rows);
+        lines << QStringLiteral("Passed in %1 of %2 runs (%3); the Laplace formula says %4.")
+                     .arg(std::lround(state.passFraction * state.runs))
+                     .arg(state.runs)
+                     .arg(num(state.passFraction), num(p));
+        const core::PrivacyGuarantee g = core::ptrGuarantee(state.eps, s.delta);
+        lines << QStringLiteral("<b>Guarantee:</b> (%1, %2)-DP for the whole procedure (test and release), replace-one "
+                                "adjacency; the binarisation threshold %3 is public.")
+                     .arg(num(g.epsilon), num(g.delta), num(s.binariseAt));
+        for (const std::string& line : core::plainLanguage(g, st.rows))
+            lines << QString::fromStdString(line).toHtmlEscaped();
+    }
+    return lines.join(QStringLiteral("<br>"));
+}
+
+} // namespace elab::ui
