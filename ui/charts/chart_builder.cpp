@@ -9,6 +9,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QCategoryAxis>
 #include <QLogValueAxis>
 #include <QImage>
 #include <QPainter>
@@ -93,6 +94,8 @@ void setRanges(QChart* chart, const ChartData& data, AxisRange x, AxisRange y) {
         setValueAxis(linear, x);
     if (auto* log = qobject_cast<QLogValueAxis*>(yAxisOf(chart)))
         log->setRange(y.min * (1.0 - kLogSlack), y.max * (1.0 + kLogSlack));
+    else if (auto* rows = qobject_cast<QCategoryAxis*>(yAxisOf(chart)))
+        rows->setRange(y.min, y.max); // its labels sit on the rows, not on value ticks
     else if (auto* linear = qobject_cast<QValueAxis*>(yAxisOf(chart)))
         setValueAxis(linear, y);
     if (QAbstractAxis* axis = xAxisOf(chart))
@@ -258,6 +261,13 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
         log->setLabelFormat(QStringLiteral("%g"));
         log->setMinorTickCount(8);
         y = log;
+    } else if (!data.yCategories.isEmpty()) {
+        auto* rows = new QCategoryAxis;
+        rows->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        for (qsizetype k = 0; k < data.yCategories.size(); ++k)
+            rows->append(data.yCategories[k], static_cast<qreal>(k));
+        rows->setGridLineVisible(false);
+        y = rows;
     } else {
         y = new QValueAxis;
     }

@@ -9,6 +9,7 @@
 #include <QImage>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <limits>
@@ -79,6 +80,9 @@ struct ChartData {
     /// y range; NaN: fitted to the data with a small margin.
     double yMin = std::numeric_limits<double>::quiet_NaN();
     double yMax = std::numeric_limits<double>::quiet_NaN();
+    /// Non-empty (linear y only): the y axis names rows instead of values — label k at y = k
+    /// (e.g. one horizontal bar per mechanism); the range is yMin..yMax.
+    QStringList yCategories;
     QVector<SeriesData> series;       ///< drawn in order (later on top)
     RasterData raster;                ///< under the series; null image: none
     ColorScale colorScale;            ///< beside the plot area; no colours: none

@@ -222,7 +222,8 @@ QList<QPointF> drawnUpper(const SeriesData& series, bool logX, bool logY) {
 
 bool sameStructure(const ChartData& a, const ChartData& b) {
     if (a.logX != b.logX || a.logY != b.logY || a.series.size() != b.series.size() ||
-        a.colorScale.colors.isEmpty() != b.colorScale.colors.isEmpty()) // a colour bar takes a margin
+        a.colorScale.colors.isEmpty() != b.colorScale.colors.isEmpty() || // a colour bar takes a margin
+        a.yCategories != b.yCategories)
         return false;
     for (qsizetype i = 0; i < a.series.size(); ++i)
         if (a.series[i].key != b.series[i].key || a.series[i].kind != b.series[i].kind)

@@ -30,7 +30,7 @@ QString num(double v, int digits = 3) {
     return QString::number(v, 'g', digits);
 }
 
-QString title(core::MechanismKind kind) { return QString::fromLatin1(core::mechanismInfo(kind).title); }
+QString title(core::MechanismKind kind) { return QString::fromUtf8(core::mechanismInfo(kind).title); }
 
 /// The step outline of the finite scores in [lo, hi] over kBins bins: (lo,0) (lo,c0) (lo+w,c0) …
 QVector<QPointF> outline(const std::vector<double>& scores, double lo, double hi) {
@@ -98,9 +98,9 @@ charts::ChartData buildScoreChart(const AuditSettings& s, const AuditState& stat
     chart.xMin = lo;
     chart.xMax = hi;
     chart.yMin = 0.0;
-    SeriesData d = charts::makeSeries(QStringLiteral("d"), QStringLiteral("on D (without the canary)"), SeriesKind::Line, kColorD);
+    SeriesData d = charts::makeSeries(QStringLiteral("d"), QStringLiteral("D (no canary)"), SeriesKind::Line, kColorD);
     d.points = outline(state.scoresD, lo, hi);
-    SeriesData dPrime = charts::makeSeries(QStringLiteral("d-prime"), QStringLiteral("on D′ (with the canary)"),
+    SeriesData dPrime = charts::makeSeries(QStringLiteral("d-prime"), QStringLiteral("D′ (with the canary)"),
                                            SeriesKind::Line, kColorDPrime);
     dPrime.points = outline(state.scoresDPrime, lo, hi);
     const bool partial = !state.result;
@@ -108,7 +108,7 @@ charts::ChartData buildScoreChart(const AuditSettings& s, const AuditState& stat
     chart.series = {d, dPrime};
     if (state.result && std::isfinite(state.result->bound.threshold)) {
         SeriesData tau = charts::makeSeries(QStringLiteral("threshold"),
-                                            QStringLiteral("threshold τ = %1 (score ≥ τ: “D′”)").arg(num(state.result->bound.threshold, 4)),
+                                            QStringLiteral("τ = %1").arg(num(state.result->bound.threshold, 4)),
                                             SeriesKind::VerticalLine, QColor(40, 40, 40));
         tau.value = state.result->bound.threshold;
         tau.style = Qt::DashLine;
@@ -125,7 +125,7 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
     const double claim = state.eps > 0 ? state.eps : s.currentEps;
     chart.title = QStringLiteral("Audited lower bound ε_LB against the claimed ε = %1").arg(num(claim));
     chart.xTitle = QStringLiteral("ε");
-    chart.yTitle = QStringLiteral("audited mechanism");
+    chart.yTitle = QString(); // the rows are named on the axis: mechanism and its ε_LB
     chart.logX = false;
     const std::vector<AuditRow> rows = shownRows(s, state);
     double xMax = claim;
@@ -144,27 +144,22 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
         const double y = static_cast<double>(rows.size() - 1 - i); // the first row on top
         const QColor colour = !row.result ? QColor(150, 150, 150) : row.result->violated() ? kClaim : kConsistent;
         const QString key = QStringLiteral("bar:%1").arg(i);
-        if (!row.result) {
-            SeriesData pending = charts::makeSeries(key, QStringLiteral("%1: %2").arg(title(row.kind), row.error.isEmpty() ? QStringLiteral("…") : QStringLiteral("not audited")),
-                                                    SeriesKind::Points, colour);
-            pending.points = {{0.0, y}};
-            pending.hollow = true;
-            pending.width = 8.0;
-            chart.series.append(pending);
-            continue;
-        }
-        const double lb = row.result->bound.epsLB;
-        const QString name = QStringLiteral("%1: ε_LB = %2").arg(title(row.kind), num(lb));
-        if (lb > 0.0) {
-            SeriesData bar = charts::makeSeries(key, name, SeriesKind::Band, colour);
+        const QString label =
+            !row.result ? QStringLiteral("%1: %2").arg(title(row.kind), row.error.isEmpty() ? QStringLiteral("…") : QStringLiteral("not audited"))
+                        : QStringLiteral("%1: %2").arg(title(row.kind), num(row.result->bound.epsLB));
+        chart.yCategories.prepend(label); // category k is drawn at y = k: the last row first
+        if (row.result && row.result->bound.epsLB > 0.0) {
+            const double lb = row.result->bound.epsLB;
+            SeriesData bar = charts::makeSeries(key, QString(), SeriesKind::Band, colour);
             bar.points = {{0.0, y - 0.3}, {lb, y - 0.3}};
             bar.upper = {{0.0, y + 0.3}, {lb, y + 0.3}};
             chart.series.append(bar);
         } else {
-            SeriesData zero = charts::makeSeries(key, name, SeriesKind::Points, colour);
-            zero.points = {{0.0, y}};
-            zero.width = 9.0;
-            chart.series.append(zero);
+            SeriesData dot = charts::makeSeries(key, QString(), SeriesKind::Points, colour);
+            dot.points = {{0.0, y}};
+            dot.width = 9.0;
+            dot.hollow = !row.result;
+            chart.series.append(dot);
         }
     }
     SeriesData claimed = charts::makeSeries(QStringLiteral("claim"), QStringLiteral("claimed ε = %1").arg(num(claim)),

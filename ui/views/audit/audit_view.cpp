@@ -53,8 +53,8 @@ AuditView::AuditView(AuditController* controller, AuditPanel* panel, QWidget* pa
     assumptions->setStyleSheet(QStringLiteral("color: #555;"));
 
     auto* charts = new QHBoxLayout;
-    charts->addWidget(m_scoreChart, 3);
-    charts->addWidget(m_boundChart, 2);
+    charts->addWidget(m_scoreChart, 1);
+    charts->addWidget(m_boundChart, 1);
     auto* statusRow = new QHBoxLayout;
     statusRow->addWidget(m_status, 1);
     statusRow->addWidget(m_rerun);
