@@ -65,6 +65,7 @@ nlohmann::ordered_json auditJson(const core::AuditResult& r) {
 } // namespace
 
 int AuditCommand::run() const {
+    const auto cells = scale.executor(); // a checkpoint of other settings is refused before any work
     const ExperimentData prepared = data.prepare(seed);
     const core::SweepData sweep = core::sweepDataOf(prepared.train);
     core::AuditSpec spec;
@@ -74,7 +75,6 @@ int AuditCommand::run() const {
     spec.alpha = alpha;
     spec.seed = seed;
     spec.threads = threads;
-    const auto cells = scale.executor();
     spec.executor = cells.get();
     if (canaryRow >= 0)
         spec.canaryRow = static_cast<core::Index>(canaryRow);

@@ -15,6 +15,7 @@ namespace {
 
 const std::set<std::string> kOutputOnly{"--threads", "--out", "--checkpoint", "--shard", "--help"};
 const std::set<std::string> kDataFiles{"--data", "--test", "--bounds"};
+constexpr const char* kLeftOut = "(default)";
 
 std::string longName(const CLI::Option& option) {
     return option.get_lnames().empty() ? option.get_name() : "--" + option.get_lnames().front();
@@ -47,18 +48,15 @@ core::RunSettings runSettings(const CLI::App& command) {
         const std::string name = longName(*option);
         if (kOutputOnly.count(name) || name.rfind("--", 0) != 0)
             continue;
-        std::string value;
-        if (option->get_expected_min() == 0) { // a flag
-            value = option->count() > 0 ? "true" : "false";
-        } else if (option->count() == 0) {
-            value = option->get_default_str(); // the effective value: given or not, the same setting
-        } else {
-            for (const std::string& part : option->results())
-                value += (value.empty() ? "" : ",") + part;
-        }
+        // Left out: "(default)". Given the default explicitly is told apart from left out (CLI11 keeps no
+        // default for flags, and some defaults do not pass their option's check): refusing an equal
+        // setting is the safe mistake, and the stored settings replay exactly (commandLine).
+        std::string value = kLeftOut;
+        for (const std::string& part : option->results())
+            value = (value == kLeftOut ? "" : value + ",") + part;
         settings.add(name, value);
         std::error_code ec;
-        if (kDataFiles.count(name) && option->count() > 0 && std::filesystem::is_regular_file(value, ec))
+        if (kDataFiles.count(name) && value != kLeftOut && std::filesystem::is_regular_file(value, ec))
             settings.add("sha256(" + name + ")", fileSha256(value));
     }
     return settings;
@@ -69,11 +67,12 @@ std::vector<std::string> commandLine(const core::RunSettings& settings) {
     for (const auto& [name, value] : settings.entries) {
         if (name == "command")
             args.insert(args.begin(), value);
-        if (name.rfind("--", 0) != 0 || value.empty() || value == "false")
+        if (name.rfind("--", 0) != 0 || value == kLeftOut)
             continue;
-        args.push_back(name);
-        if (value != "true")
-            args.push_back(value);
+        if (value == "true" || value == "false") // a flag: --intercept=false is --no-intercept
+            args.push_back(name + "=" + value);
+        else
+            args.insert(args.end(), {name, value});
     }
     return args;
 }

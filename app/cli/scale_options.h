@@ -41,7 +41,7 @@ private:
 /// The settings of a parsed subcommand (see the file comment). Reads the data files.
 core::RunSettings runSettings(const CLI::App& command);
 /// The arguments that run these settings again: the command, then every option with a value
-/// (flags set by name).
+/// (flags as --name=true|false).
 std::vector<std::string> commandLine(const core::RunSettings& settings);
 
 } // namespace elab::app

@@ -130,6 +130,7 @@ void StabilityCommand::addTo(CLI::App& command) {
 }
 
 int StabilityCommand::run() const {
+    const auto cells = scale.executor(); // a checkpoint of other settings is refused before any work
     const core::StabilityModel kind = core::stabilityModelFromString(model);
     ExperimentDataOptions options = data;
     if (options.testSpec.empty() && !(options.split > 0.0))
@@ -176,7 +177,6 @@ int StabilityCommand::run() const {
     spec.cvPerFit = cvPerFit;
     spec.seed = seed;
     spec.threads = threads;
-    const auto cells = scale.executor();
     spec.executor = cells.get();
     const core::StabilityData stabilityData{prepared.train.features, prepared.train.targets.values,
                                             prepared.test->features, prepared.test->targets.values};

@@ -114,6 +114,7 @@ nlohmann::ordered_json classCount(const ExperimentData& prepared) {
 } // namespace
 
 int UtilityCommand::run() const {
+    const auto cells = scale.executor(); // a checkpoint of other settings is refused before any work
     const ExperimentData prepared = data.prepare(seed);
     core::UtilitySweepSpec spec;
     spec.mechanism = mechanismSpec();
@@ -129,7 +130,6 @@ int UtilityCommand::run() const {
     spec.threads = threads;
     spec.solverOptions.maxIterations = maxIterations;
     spec.reference = !noReference;
-    const auto cells = scale.executor();
     spec.executor = cells.get();
 
     requireLabelKind(spec.mechanism, prepared);
