@@ -2,6 +2,7 @@
 
 #include "app/cli/scale_options.h"
 
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -36,6 +37,8 @@ std::string rankFile(const std::string& checkpoint, int rank) { return checkpoin
 CellDistributor::CellDistributor(const ClusterSession& session, const std::string& checkpoint, ShardSpec shard,
                                  const core::RunSettings& settings)
     : m_session(session), m_shard(shard) {
+    if (const char* fail = std::getenv("EPSILONLAB_FAIL_CELL"))
+        m_failCell = fail;
     if (checkpoint.empty())
         return;
     std::string known, problem;
@@ -115,6 +118,8 @@ std::vector<std::optional<std::string>> CellDistributor::run(const core::CellSta
     grid.run(mine.size(), [&](std::size_t k) {
         const std::size_t i = mine[k];
         try {
+            if (!m_failCell.empty() && m_failCell == stage.name + ":" + std::to_string(i))
+                throw std::runtime_error("failure injected by EPSILONLAB_FAIL_CELL");
             std::optional<std::string> payload = stage.compute(i);
             if (payload && m_file)
                 m_file->append(stage.name, i, *payload);

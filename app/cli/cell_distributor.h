@@ -6,6 +6,8 @@
 // Checkpoint files: rank 0 appends to FILE, rank k > 0 to FILE.rank<k> (its own cells as they
 // finish); rank 0 reads them all at the start and appends the gathered cells of every stage to
 // FILE. A rank whose cell throws stops the job, naming the rank and the cell.
+// Test hook: EPSILONLAB_FAIL_CELL=<stage>:<index> makes that cell throw where it is computed
+// (tests/cli/scale_out.py checks the message and the stopped job).
 
 #include "app/cli/cluster_session.h"
 #include "core/scale/cell_stage.h"
@@ -38,6 +40,7 @@ private:
     ShardSpec m_shard;
     std::unique_ptr<core::CheckpointFile> m_file;
     std::map<core::CellKey, std::string> m_known; ///< cells read back, the same on every rank
+    std::string m_failCell;                       ///< EPSILONLAB_FAIL_CELL
 };
 
 } // namespace elab::app

@@ -4,6 +4,7 @@
 #include "app/cli/cluster_session.h"
 #include "core/util/sha256.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -79,7 +80,7 @@ std::vector<std::string> commandLine(const core::RunSettings& settings) {
 
 std::unique_ptr<CellDistributor> ScaleOptions::executor() const {
     ClusterSession& session = ClusterSession::instance();
-    if (checkpoint.empty() && shard.empty() && !session.distributed())
+    if (checkpoint.empty() && shard.empty() && !session.distributed() && !std::getenv("EPSILONLAB_FAIL_CELL"))
         return nullptr;
     ShardSpec shardSpec;
     if (!shard.empty()) {

@@ -8,6 +8,9 @@
                                           status 2, the differing options named)
   mpi     MPIRUN CLI WORKDIR NP -- ARGS   mpirun -np NP gives the report of one process
   shards  CLI WORKDIR N -- ARGS           N --shard runs joined by merge give the report of one run
+  fail    MPIRUN CLI NP CELL REGEX -- ARGS with EPSILONLAB_FAIL_CELL=CELL (a cell that throws), mpirun
+                                          -np NP stops the job with a failure status and a message
+                                          matching REGEX (the rank and the cell)
 
 Reports are compared byte for byte after one normalisation: wall-clock fields ("seconds…": x)
 read 0, since no two runs, even uninterrupted ones, take the same time.
@@ -158,6 +161,23 @@ def shards(cli, workdir, n, args):
     same(single, merged, f"{n} shards merged")
 
 
+def fail(mpirun, cli, np, cell, regex, args):
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               EPSILONLAB_FAIL_CELL=cell)
+    start = time.monotonic()
+    done = subprocess.run([mpirun, "--oversubscribe", "-np", np, cli, *args, "--threads", "1"], env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    message = done.stderr.decode()
+    if done.returncode == 0:
+        sys.exit(f"the job succeeded although cell {cell} failed:\n{message}")
+    if not re.search(regex, message):
+        sys.exit(f"no line matches {regex!r}:\n{message}")
+    if done.stdout.strip():
+        sys.exit(f"a report was written although the job failed:\n{done.stdout.decode()[:500]}")
+    print(f"stopped with status {done.returncode} after {time.monotonic() - start:.1f} s: "
+          f"{re.search(regex, message).group(0)}")
+
+
 def main(argv):
     mode = argv[0]
     if mode == "resume":
@@ -172,6 +192,9 @@ def main(argv):
     elif mode == "shards":
         (cli, workdir, n), args = split_args(argv[1:])[:2]
         shards(cli, workdir, n, args)
+    elif mode == "fail":
+        (mpirun, cli, np, cell, regex), args = split_args(argv[1:])[:2]
+        fail(mpirun, cli, np, cell, regex, args)
     else:
         sys.exit(f"unknown mode {mode}")
 
