@@ -46,8 +46,7 @@ CellDistributor::CellDistributor(const ClusterSession& session, const std::strin
         try {
             m_file = std::make_unique<core::CheckpointFile>(checkpoint, settings);
             m_known = m_file->contents().cells;
-            if (session.distributed())
-                loadRankFiles(settings);
+            loadRankFiles(settings); // also after an MPI job, when resumed in one process
             known = cellLines(m_known);
         } catch (const core::CheckpointMismatch& e) {
             problem = e.what();

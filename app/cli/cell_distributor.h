@@ -5,7 +5,8 @@
 // finishes, and gathered so that every rank assembles the same results.
 // Checkpoint files: rank 0 appends to FILE, rank k > 0 to FILE.rank<k> (its own cells as they
 // finish); rank 0 reads them all at the start and appends the gathered cells of every stage to
-// FILE. A rank whose cell throws stops the job, naming the rank and the cell.
+// FILE; any run that opens FILE reads them too (a killed MPI job resumes with any number of
+// ranks, or none). A rank whose cell throws stops the job, naming the rank and the cell.
 // Test hook: EPSILONLAB_FAIL_CELL=<stage>:<index> makes that cell throw where it is computed
 // (tests/cli/scale_out.py checks the message and the stopped job).
 

@@ -4,6 +4,8 @@
   resume  CLI WORKDIR SEED KILLS -- ARGS   a run with --checkpoint killed (SIGKILL) KILLS times at
                                           random points (random.Random(SEED)), then resumed to the
                                           end, writes the same report as an uninterrupted run
+  mpi-resume MPIRUN CLI WORKDIR SEED KILLS -- ARGS   the same with the killed runs under mpirun -np
+                                          2 (the whole job killed) and the resumes under -np 3
   refuse  CLI WORKDIR -- ARGS -- OTHER    a checkpoint of ARGS is refused by a run of OTHER (exit
                                           status 2, the differing options named)
   mpi     MPIRUN CLI WORKDIR NP -- ARGS   mpirun -np NP gives the report of one process
@@ -68,23 +70,37 @@ def fresh(workdir):
 
 
 def cell_lines(path):
-    """Complete cell lines of a checkpoint (its header's first line says how many lines follow it)."""
-    try:
-        with open(path, "rb") as f:
-            lines = f.read().split(b"\n")
-    except FileNotFoundError:
-        return 0
-    header = 1 + int(lines[0].split()[-1]) if lines and lines[0] else 0
-    return max(0, len(lines) - 1 - header)
+    """Distinct cells in a checkpoint and its ranks' parts (FILE.rank<k>), complete lines only (the
+    header's first line says how many setting lines follow it; a cell line ends in its checksum)."""
+    cells = set()
+    folder, name = os.path.split(path)
+    for part in os.listdir(folder or "."):
+        if part != name and not part.startswith(name + ".rank"):
+            continue
+        try:
+            with open(os.path.join(folder, part), "rb") as f:
+                lines = f.read().split(b"\n")
+        except FileNotFoundError:
+            continue
+        header = 1 + int(lines[0].split()[-1]) if lines and lines[0] else 0
+        for line in lines[header:-1]: # the last piece has no newline: cut short or empty
+            cells.add(tuple(line.split(b" ", 2)[:2]))
+    return len(cells)
 
 
-def resume(cli, workdir, seed, kills, args):
+MPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+
+
+def resume(cli, workdir, seed, kills, args, killed_launch=(), resume_launch=()):
     fresh(workdir)
+    env = MPI_ENV if killed_launch else None
     reference = os.path.join(workdir, "uninterrupted.out")
     run([cli, *args, "--out", reference])
     full = os.path.join(workdir, "full.checkpoint")
     run([cli, *args, "--checkpoint", full, "--out", os.path.join(workdir, "full.out")])
     total = cell_lines(full)
+    os.remove(full)
     rng = random.Random(int(seed))
     checkpoint = os.path.join(workdir, "run.checkpoint")
     resumed = os.path.join(workdir, "resumed.out")
@@ -95,12 +111,12 @@ def resume(cli, workdir, seed, kills, args):
         done = cell_lines(checkpoint)
         target = done + rng.randint(1, max(1, (total - done) // (int(kills) - attempt + 1)))
         pause = rng.uniform(0.0, 0.004)
-        p = subprocess.Popen([cli, *args, "--checkpoint", checkpoint, "--out", resumed],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p = subprocess.Popen([*killed_launch, cli, *args, "--checkpoint", checkpoint, "--out", resumed],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
         while p.poll() is None and cell_lines(checkpoint) < target:
             time.sleep(0.0005)
         time.sleep(pause)
-        p.send_signal(signal.SIGKILL)
+        os.killpg(p.pid, signal.SIGKILL) # the whole job: mpirun and its ranks
         p.wait()
         cells = cell_lines(checkpoint)
         if p.returncode == -signal.SIGKILL and cells < total:
@@ -111,7 +127,7 @@ def resume(cli, workdir, seed, kills, args):
             os.remove(resumed) # a run that finished before its kill: not what is tested
     if interrupted < int(kills) // 2:
         sys.exit(f"only {interrupted} of {kills} runs were killed mid-sweep: the sweep is too short for this check")
-    done = run([cli, *args, "--checkpoint", checkpoint, "--out", resumed])
+    done = run([*resume_launch, cli, *args, "--checkpoint", checkpoint, "--out", resumed], env=env)
     print(done.stderr.decode().strip().splitlines()[-1])
     same(reference, resumed, f"resumed after {interrupted} kills mid-sweep")
 
@@ -142,9 +158,7 @@ def mpi(mpirun, cli, workdir, np, args):
     single = os.path.join(workdir, "single.out")
     run([cli, *args, "--threads", "1", "--out", single])
     ranks = os.path.join(workdir, f"np{np}.out")
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_rmaps_base_oversubscribe="1")
-    run([mpirun, "--oversubscribe", "-np", np, cli, *args, "--threads", "1", "--out", ranks], env=env)
+    run([mpirun, "--oversubscribe", "-np", np, cli, *args, "--threads", "1", "--out", ranks], env=MPI_ENV)
     same(single, ranks, f"mpirun -np {np}")
 
 
@@ -183,6 +197,10 @@ def main(argv):
     if mode == "resume":
         (cli, workdir, seed, kills), args, _ = split_args(argv[1:]) + [[]]
         resume(cli, workdir, seed, kills, args)
+    elif mode == "mpi-resume":
+        (mpirun, cli, workdir, seed, kills), args = split_args(argv[1:])[:2]
+        resume(cli, workdir, seed, kills, [*args, "--threads", "1"],
+               killed_launch=[mpirun, "--oversubscribe", "-np", "2"], resume_launch=[mpirun, "--oversubscribe", "-np", "3"])
     elif mode == "refuse":
         (cli, workdir), args, other = split_args(argv[1:])
         refuse(cli, workdir, args, other)
