@@ -59,7 +59,7 @@ CellDistributor::CellDistributor(const ClusterSession& session, const std::strin
     }
     problem = session.broadcast(problem);
     if (!problem.empty())
-        throw core::CheckpointMismatch(problem);
+        throw CollectiveError(problem, 2);
     known = session.broadcast(known);
     if (session.rank() != 0) {
         readCellLines(known, m_known);

@@ -28,7 +28,8 @@ struct ShardSpec {
 class CellDistributor : public core::CellExecutor {
 public:
     /// Opens or creates the checkpoint (empty path: none) and shares its cells with every rank.
-    /// Throws core::CheckpointMismatch on every rank when rank 0 finds one of other settings.
+    /// Throws core::CheckpointMismatch when rank 0 finds one of other settings (under MPI a
+    /// CollectiveError with status 2 on every rank).
     CellDistributor(const ClusterSession& session, const std::string& checkpoint, ShardSpec shard,
                     const core::RunSettings& settings);
 

@@ -6,10 +6,22 @@
 // a launch by mpirun with several ranks is refused with how to get MPI support. MPI starts
 // only when a launcher (mpirun, srun) started this process: a plain run never touches it.
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace elab::app {
+
+/// An error every rank meets at the same point (decided by rank 0 and broadcast): each rank ends
+/// with this status and MPI finishes normally; only rank 0 prints it.
+class CollectiveError : public std::runtime_error {
+public:
+    CollectiveError(const std::string& message, int status) : std::runtime_error(message), m_status(status) {}
+    int status() const { return m_status; }
+
+private:
+    int m_status;
+};
 
 class ClusterSession {
 public:

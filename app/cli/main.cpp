@@ -217,6 +217,10 @@ int runCli(int argc, char** argv) {
             return ptr.run();
         if (mergeCommand->parsed())
             return runMerge(merge);
+    } catch (const app::CollectiveError& e) {
+        if (app::ClusterSession::instance().writesOutput())
+            std::cerr << "error: " << e.what() << "\n";
+        return e.status();
     } catch (const app::ShardComplete& e) {
         std::cerr << e.what() << "\n";
         return 0;
