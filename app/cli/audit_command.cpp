@@ -1,5 +1,6 @@
 #include "app/cli/audit_command.h"
 
+#include "app/cli/cell_distributor.h"
 #include "app/cli/write_output.h"
 
 #include "core/audit/mechanism_audit.h"
@@ -29,6 +30,7 @@ void AuditCommand::addTo(CLI::App& command) {
     command.add_flag("--all", all, "Audit every private mechanism of the catalog at --eps (a table)");
     command.add_option("--out", out, "Write to this file instead of stdout");
     command.add_flag("--csv", csv, "CSV (one row per mechanism) instead of JSON");
+    scale.addTo(command);
 }
 
 namespace {
@@ -63,6 +65,7 @@ nlohmann::ordered_json auditJson(const core::AuditResult& r) {
 } // namespace
 
 int AuditCommand::run() const {
+    const auto cells = scale.executor(); // a checkpoint of other settings is refused before any work
     const ExperimentData prepared = data.prepare(seed);
     const core::SweepData sweep = core::sweepDataOf(prepared.train);
     core::AuditSpec spec;
@@ -72,6 +75,7 @@ int AuditCommand::run() const {
     spec.alpha = alpha;
     spec.seed = seed;
     spec.threads = threads;
+    spec.executor = cells.get();
     if (canaryRow >= 0)
         spec.canaryRow = static_cast<core::Index>(canaryRow);
     std::vector<core::MechanismKind> kinds;
@@ -118,7 +122,8 @@ int AuditCommand::run() const {
         writeOutput(out, j.dump(1) + "\n");
     }
     for (const auto& [kind, r] : results)
-        std::cerr << core::toString(kind) << ": " << core::auditVerdict(r) << " [" << r.seconds << " s]\n";
+        if (ClusterSession::instance().writesOutput())
+            std::cerr << core::toString(kind) << ": " << core::auditVerdict(r) << " [" << r.seconds << " s]\n";
     bool violated = false;
     for (const auto& entry : results)
         violated = violated || entry.second.violated();

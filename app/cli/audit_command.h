@@ -6,6 +6,8 @@
 
 #include "app/cli/experiment_data.h"
 #include "app/cli/mechanism_options.h"
+#include "app/cli/scale_options.h"
+
 
 #include <CLI/CLI.hpp>
 
@@ -21,6 +23,7 @@ struct AuditCommand {
     double alpha = 0.05;
     unsigned long long seed = 1;
     int threads = 0;
+    ScaleOptions scale;
     long long canaryRow = -1;
     bool all = false;
     std::string out;

@@ -2,8 +2,10 @@
 
 #include "app/cli/accountant_command.h"
 #include "app/cli/audit_command.h"
+#include "app/cli/cluster_session.h"
 #include "app/cli/data_options.h"
 #include "app/cli/info_report.h"
+#include "app/cli/merge_command.h"
 #include "app/cli/ptr_command.h"
 #include "app/cli/regions_command.h"
 #include "app/cli/stability_command.h"
@@ -18,7 +20,11 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <iostream>
+#include <string>
+#include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -55,9 +61,41 @@ int runInfo(const app::DataOptions& data, bool json) {
     return 0;
 }
 
-} // namespace
+// An error's exit status; under MPI every rank is stopped (one failing alone would leave the
+// others waiting).
+int fail(const std::string& message, int status) {
+    const app::ClusterSession& session = app::ClusterSession::instance();
+    if (session.distributed())
+        session.abort("error (rank " + std::to_string(session.rank()) + "): " + message, status);
+    std::cerr << "error: " << message << "\n";
+    return status;
+}
 
-int main(int argc, char** argv) {
+int runCli(int argc, char** argv);
+
+// merge: the joined shards' cells in a temporary checkpoint, the stored command run on it.
+int runMerge(const app::MergeCommand& merge) {
+    const std::string combined =
+        (std::filesystem::temp_directory_path() / ("epsilonlab-merge-" + std::to_string(::getpid()) + ".checkpoint"))
+            .string();
+    std::filesystem::remove(combined);
+    int status = 0;
+    try {
+        std::vector<std::string> args = merge.prepare(combined);
+        args.insert(args.begin(), "epsilonlab-cli");
+        std::vector<char*> argv;
+        for (std::string& a : args)
+            argv.push_back(a.data());
+        status = runCli(static_cast<int>(argv.size()), argv.data());
+    } catch (...) {
+        std::filesystem::remove(combined);
+        throw;
+    }
+    std::filesystem::remove(combined);
+    return status;
+}
+
+int runCli(int argc, char** argv) {
     CLI::App cli{"EpsilonLab: see what the privacy parameter epsilon does to a model",
                  "epsilonlab-cli"};
     cli.set_version_flag("--version", std::string("epsilonlab-cli ") + EPSILONLAB_VERSION);
@@ -112,6 +150,11 @@ int main(int argc, char** argv) {
                  "at 95 % confidence against the claimed ε (exit status 3 when a claim is violated)");
     audit.addTo(*auditCommand);
 
+    app::MergeCommand merge;
+    auto* mergeCommand = cli.add_subcommand(
+        "merge", "Join the checkpoints of 'COMMAND … --shard i/N --checkpoint FILE' runs into the report of one run");
+    merge.addTo(*mergeCommand);
+
     app::PtrCommand ptr;
     auto* ptrCommand = cli.add_subcommand(
         "ptr", "Private dropout over the simplex by propose-test-release (Jain et al. Alg. 2): the statistic, the "
@@ -134,6 +177,9 @@ int main(int argc, char** argv) {
                             "  epsilonlab-cli accountant --target-eps 1 --q 0.01 --steps 20000 --delta 1e-5 --accountant all"},
         {auditCommand, "epsilonlab-cli audit --data builtin:moons?rows=200 --mechanism objpert-gauss --eps 1 --runs 400\n"
                        "  epsilonlab-cli audit --data builtin:breast_cancer --all --eps 2 --runs 200 --csv"},
+        {mergeCommand, "epsilonlab-cli utility --data builtin:breast_cancer --repeats 20 --shard 0/2 --checkpoint part0\n"
+                       "  epsilonlab-cli utility --data builtin:breast_cancer --repeats 20 --shard 1/2 --checkpoint part1\n"
+                       "  epsilonlab-cli merge part0 part1 --out utility.json"},
         {ptrCommand, "epsilonlab-cli ptr --data a9a_train.libsvm --eps 0.001:1:13 --runs 1000 --csv"},
         {trainCommand, "epsilonlab-cli train --data builtin:digits --split 0.2 --epochs 20 --eps 1 --delta 1e-4 --reference"},
     };
@@ -169,15 +215,34 @@ int main(int argc, char** argv) {
             return audit.run();
         if (ptrCommand->parsed())
             return ptr.run();
+        if (mergeCommand->parsed())
+            return runMerge(merge);
+    } catch (const app::CollectiveError& e) {
+        if (app::ClusterSession::instance().writesOutput())
+            std::cerr << "error: " << e.what() << "\n";
+        return e.status();
+    } catch (const app::ShardComplete& e) {
+        std::cerr << e.what() << "\n";
+        return 0;
     } catch (const core::LoadError& e) {
-        std::cerr << "error: " << e.what() << "\n";
-        return 2;
+        return fail(e.what(), 2);
     } catch (const std::invalid_argument& e) { // arguments that parse but do not fit together or the data
-        std::cerr << "error: " << e.what() << "\n";
-        return 2;
+        return fail(e.what(), 2);
     } catch (const std::exception& e) {
-        std::cerr << "error: " << e.what() << "\n";
-        return 1;
+        return fail(e.what(), 1);
     }
     return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    app::ClusterSession& session = app::ClusterSession::instance();
+    if (const std::string problem = session.start(argc, argv); !problem.empty()) {
+        std::cerr << "error: " << problem << "\n";
+        return 2;
+    }
+    const int status = runCli(argc, argv);
+    session.finish();
+    return status;
 }

@@ -1,6 +1,7 @@
 #include "app/cli/stability_command.h"
 
 #include "app/cli/split_list.h"
+#include "app/cli/cell_distributor.h"
 #include "app/cli/write_output.h"
 
 #include "core/report/result_json.h"
@@ -123,11 +124,13 @@ void StabilityCommand::addTo(CLI::App& command) {
     command.add_flag("--no-fit-intercept", noIntercept, "Linear model: no intercept (default: fitted by centring)");
     command.add_option("--seed", seed, "Seed of every random stream (split, removal, masks, folds)");
     command.add_option("--threads", threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    scale.addTo(command);
     command.add_option("--out", out, "Write to this file instead of stdout");
     command.add_flag("--csv", csv, "CSV (one row per ρ and method) instead of JSON");
 }
 
 int StabilityCommand::run() const {
+    const auto cells = scale.executor(); // a checkpoint of other settings is refused before any work
     const core::StabilityModel kind = core::stabilityModelFromString(model);
     ExperimentDataOptions options = data;
     if (options.testSpec.empty() && !(options.split > 0.0))
@@ -174,6 +177,7 @@ int StabilityCommand::run() const {
     spec.cvPerFit = cvPerFit;
     spec.seed = seed;
     spec.threads = threads;
+    spec.executor = cells.get();
     const core::StabilityData stabilityData{prepared.train.features, prepared.train.targets.values,
                                             prepared.test->features, prepared.test->targets.values};
     const core::StabilityResult r = core::runStabilitySweep(stabilityData, spec);

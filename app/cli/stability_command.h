@@ -4,6 +4,8 @@
 // and deterministic-dropout learners (issue 5; Jain et al. §5), as JSON or CSV.
 
 #include "app/cli/experiment_data.h"
+#include "app/cli/scale_options.h"
+
 
 #include <CLI/CLI.hpp>
 
@@ -30,6 +32,7 @@ struct StabilityCommand {
     bool noIntercept = false;
     unsigned long long seed = 1;
     int threads = 0;
+    ScaleOptions scale;
     std::string out;
     bool csv = false;
 

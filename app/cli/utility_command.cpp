@@ -1,6 +1,7 @@
 #include "app/cli/utility_command.h"
 
 #include "app/cli/split_list.h"
+#include "app/cli/cell_distributor.h"
 #include "app/cli/write_output.h"
 
 #include "core/report/result_json.h"
@@ -72,6 +73,7 @@ void UtilityCommand::addTo(CLI::App& command, bool utilityOnly) {
                                    "instead of JSON");
     if (!utilityOnly)
         return;
+    scale.addTo(command);
     command.add_flag("--no-reference", noReference,
                      "Skip the non-private reference fit (\"nonprivate\": null); measuring points fit it anyway");
     command.add_option("--target", target,
@@ -112,6 +114,7 @@ nlohmann::ordered_json classCount(const ExperimentData& prepared) {
 } // namespace
 
 int UtilityCommand::run() const {
+    const auto cells = scale.executor(); // a checkpoint of other settings is refused before any work
     const ExperimentData prepared = data.prepare(seed);
     core::UtilitySweepSpec spec;
     spec.mechanism = mechanismSpec();
@@ -127,6 +130,7 @@ int UtilityCommand::run() const {
     spec.threads = threads;
     spec.solverOptions.maxIterations = maxIterations;
     spec.reference = !noReference;
+    spec.executor = cells.get();
 
     requireLabelKind(spec.mechanism, prepared);
     const core::UtilitySweepResult r = core::runUtilitySweep(sweepDataOf(prepared), spec);

@@ -4,7 +4,9 @@
 
 #include "app/cli/experiment_data.h"
 #include "app/cli/mechanism_options.h"
+#include "app/cli/scale_options.h"
 #include "core/privacy/mechanism.h"
+
 
 #include <CLI/CLI.hpp>
 
@@ -28,6 +30,7 @@ struct UtilityCommand {
     std::string out;
     bool csv = false;
     bool noReference = false;
+    ScaleOptions scale; ///< --checkpoint, --shard (utility only)
     std::optional<double> target; ///< --target: report the proposed ε (the GUI's rule)
 
     /// utilityOnly: offer --no-reference and --target (choose-eps has its own --target and

@@ -1,6 +1,9 @@
 #pragma once
 // Where every command's report goes: stdout, or --out FILE written whole or not at all (a
-// temporary file renamed over FILE, so a failed write never leaves half a report).
+// temporary file renamed over FILE, so a failed write never leaves half a report). Under MPI
+// only rank 0 writes.
+
+#include "app/cli/cluster_session.h"
 
 #include <cstdio>
 #include <fstream>
@@ -11,6 +14,8 @@
 namespace elab::app {
 
 inline void writeOutput(const std::string& out, const std::string& text) {
+    if (!ClusterSession::instance().writesOutput())
+        return;
     if (out.empty()) {
         std::cout << text;
         return;

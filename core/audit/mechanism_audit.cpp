@@ -1,6 +1,8 @@
 #include "core/audit/mechanism_audit.h"
 
 #include "core/learner/mechanism_catalog.h"
+#include "core/scale/cell_stage.h"
+#include "core/scale/cell_text.h"
 #include "core/util/format_number.h"
 #include "core/util/parallel_grid.h"
 #include "core/util/random.h"
@@ -220,20 +222,38 @@ AuditResult runAudit(const SweepData& data, const AuditSpec& spec, RunContext* c
     ParallelGrid grid(spec.threads, ctx, "audit");
     grid.setUnits(2 * T);
     const double trainEps = spec.eps * spec.noiseDivisor;
-    grid.run(2 * T, [&](std::size_t i) {
+    auto scoreSlot = [&](std::size_t i) -> double& {
+        return (i % 2 == 0 ? result.scoresD : result.scoresDPrime)[i / 2];
+    };
+    std::vector<char> computedHere(2 * T, 0);
+    CellStage stage;
+    stage.name = std::string("audit.") + toString(spec.mechanism.kind);
+    stage.count = 2 * T;
+    stage.describe = [](std::size_t i) {
+        return "run " + std::to_string(i / 2) + " on " + (i % 2 == 0 ? "D" : "D′");
+    };
+    stage.compute = [&](std::size_t i) -> std::optional<std::string> {
         const int k = static_cast<int>(i % 2);
         const auto t = static_cast<int>(i / 2);
         const PrivateLearner& learner = (k == 0 ? onD : onD1)->learner();
         const auto noise = learner.drawNoise(deriveSeed(spec.seed, 0x61756469ULL, static_cast<std::uint64_t>(k)), t); // "audi"
         const auto model = learner.fit(trainEps, *noise, nullptr, grid.stopToken(), solver);
         if (model->stopped())
-            return;
+            return std::nullopt;
         const double score = marginOf(*model, canaryX, result.canary.label, data.classes);
-        (k == 0 ? result.scoresD : result.scoresDPrime)[static_cast<std::size_t>(t)] = score;
+        scoreSlot(i) = score;
+        computedHere[i] = 1;
         grid.unitDone();
         if (sink)
             grid.stream([&] { sink(k, t, score); });
-    });
+        return CellWriter().real(score).text();
+    };
+    const auto cells = runCellStage(spec.executor, stage, grid);
+    for (std::size_t i = 0; i < 2 * T; ++i)
+        if (cells[i] && !computedHere[i]) {
+            CellReader in(*cells[i]);
+            scoreSlot(i) = in.real();
+        }
     result.stopped = grid.stopped();
     if (!result.stopped)
         result.bound = auditBound(result.scoresD, result.scoresDPrime, result.delta, spec.alpha);

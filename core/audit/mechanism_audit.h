@@ -27,6 +27,8 @@
 
 namespace elab::core {
 
+class CellExecutor;
+
 struct AuditSpec {
     MechanismSpec mechanism;
     double eps = 1.0;          ///< the claimed ε (the mechanism's own guarantee at this ε is audited)
@@ -39,6 +41,9 @@ struct AuditSpec {
     /// Test-only power check: the mechanism is trained at ε·noiseDivisor while ε is claimed
     /// (its noise scale divided by about this factor). 1 in every real audit.
     double noiseDivisor = 1.0;
+    /// Where the 2T runs (stage "audit.<mechanism>", cell 2t + neighbour) run: other MPI ranks,
+    /// a checkpoint (core/scale/cell_stage.h). nullptr: all here. The canary is chosen here.
+    CellExecutor* executor = nullptr;
 
     std::string validate() const;
 };

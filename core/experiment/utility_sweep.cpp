@@ -1,6 +1,8 @@
 #include "core/experiment/utility_sweep.h"
 
 #include "core/learner/mechanism_catalog.h"
+#include "core/scale/cell_stage.h"
+#include "core/scale/cell_text.h"
 
 #include "core/util/grid_text.h"
 #include "core/util/parallel_grid.h"
@@ -34,6 +36,35 @@ SweepPoint sweepPoint(std::size_t g, double eps, const std::vector<double>& valu
     SweepPoint point{static_cast<Eigen::Index>(g), eps, 0.0, 0.0, values};
     meanAndSd(point.values, point.mean, point.sd);
     return point;
+}
+
+// A solver summary as exact text (a repetition's cell, core/scale/cell_text.h).
+void writeSolver(CellWriter& out, const SolverSummary& s) {
+    out.integer(s.fits).integer(s.converged).integer(s.maxIterations).real(s.worstGradientNorm);
+    out.integer(static_cast<std::int64_t>(s.notConverged.size()));
+    for (const SolverRecord& r : s.notConverged)
+        out.real(r.eps).integer(r.repetition).integer(r.model).integer(static_cast<int>(r.status))
+            .integer(r.iterations).real(r.gradientNorm);
+}
+
+SolverSummary readSolver(CellReader& in) {
+    SolverSummary s;
+    s.fits = static_cast<int>(in.integer());
+    s.converged = static_cast<int>(in.integer());
+    s.maxIterations = static_cast<int>(in.integer());
+    s.worstGradientNorm = in.real();
+    const auto count = in.integer();
+    for (std::int64_t k = 0; k < count; ++k) {
+        SolverRecord r;
+        r.eps = in.real();
+        r.repetition = static_cast<int>(in.integer());
+        r.model = static_cast<int>(in.integer());
+        r.status = static_cast<NewtonCgStatus>(in.integer());
+        r.iterations = static_cast<int>(in.integer());
+        r.gradientNorm = in.real();
+        s.notConverged.push_back(r);
+    }
+    return s;
 }
 
 } // namespace
@@ -146,27 +177,49 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
     std::vector<std::vector<double>> values(G, std::vector<double>(R, NAN));
     std::vector<SolverSummary> solverSlots(G * R);
     std::vector<std::atomic<int>> done(G);
+    std::vector<char> computedHere(R, 0);
     const auto start = Clock::now();
     runner.setUnits(G * R);
-    runner.run(R, [&](std::size_t r) {
+    CellStage stage;
+    stage.name = "utility";
+    stage.count = R;
+    stage.describe = [](std::size_t r) { return "repetition " + std::to_string(r); };
+    stage.compute = [&](std::size_t r) -> std::optional<std::string> {
         std::shared_ptr<const TrainedModel> previous;
+        CellWriter cell;
         for (std::size_t g = 0; g < G; ++g) {
             if (stop.stop_requested())
-                return;
+                return std::nullopt;
             const auto fit = learner.fit(spec.grid[g], *noise[r], warmStart ? previous.get() : nullptr, stop,
                                          spec.solverOptions);
             if (fit->stopped())
-                return;
+                return std::nullopt;
             previous = fit;
             fit->record(solverSlots[g * R + r], spec.grid[g], static_cast<int>(r));
             values[g][r] = learner.utility(*fit);
+            cell.real(values[g][r]);
+            writeSolver(cell, solverSlots[g * R + r]);
             if (++done[g] == static_cast<int>(R) && sink) {
                 const SweepPoint point = sweepPoint(g, spec.grid[g], values[g]);
                 runner.stream([&] { sink(point); });
             }
             runner.unitDone();
         }
-    });
+        computedHere[r] = 1;
+        return cell.text();
+    };
+    const auto cells = runCellStage(spec.executor, stage, runner);
+    // Repetitions computed elsewhere (other ranks, a checkpoint): the same bits into the same slots.
+    for (std::size_t r = 0; r < R; ++r) {
+        if (!cells[r] || computedHere[r])
+            continue;
+        CellReader in(*cells[r]);
+        for (std::size_t g = 0; g < G; ++g) {
+            values[g][r] = in.real();
+            solverSlots[g * R + r] = readSolver(in);
+            ++done[g];
+        }
+    }
     result.secondsMeasured = seconds(start);
     result.cancelled = stop.stop_requested();
     for (const SolverSummary& slot : solverSlots)

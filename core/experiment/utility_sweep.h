@@ -23,6 +23,7 @@
 
 namespace elab::core {
 
+class CellExecutor;
 class PreparedProblem;
 
 struct UtilitySweepSpec {
@@ -39,6 +40,9 @@ struct UtilitySweepSpec {
     /// (and then fitted regardless) for measuring points, which warm-start from it; a single
     /// slider probe or `--no-reference` skips it.
     bool reference = true;
+    /// Where the repetitions (the cells of stage "utility") run: other MPI ranks, a checkpoint
+    /// (core/scale/cell_stage.h). nullptr: all here. The measuring fits always run here.
+    CellExecutor* executor = nullptr;
 
     /// "" if valid; else why. Checks the mechanism too (the convenience overload of
     /// runUtilitySweep builds its learner from it).

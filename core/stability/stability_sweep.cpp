@@ -1,5 +1,7 @@
 #include "core/stability/stability_sweep.h"
 
+#include "core/scale/cell_stage.h"
+#include "core/scale/cell_text.h"
 #include "core/util/parallel_grid.h"
 #include "core/util/random.h"
 
@@ -207,7 +209,32 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
         cell.notConverged = notConverged[g * M + m];
         return cell;
     };
-    runner.run(tasks.size(), [&](std::size_t k) {
+    // A task's outcome into its cell's slots (computed here, or read back).
+    auto record = [&](std::size_t k, double err, bool isSeparable, bool converged) {
+        const auto [g, m, r] = tasks[k];
+        const std::size_t copies = needed(m) == 1 ? R : 1;
+        for (std::size_t c = 0; c < copies; ++c)
+            errors[g * M + m][copies == 1 ? r : c] = err;
+        separable[g * M + m] += isSeparable ? static_cast<int>(copies) : 0;
+        notConverged[g * M + m] += converged ? 0 : static_cast<int>(copies);
+        if (++done[g * M + m] == needed(m) && sink) {
+            const StabilityCell cell = makeCell(g, m);
+            runner.stream([&] { sink(cell); });
+        }
+    };
+    std::vector<char> computedHere(tasks.size(), 0);
+    CellStage removalStage;
+    removalStage.name = "stability.removal";
+    removalStage.count = tasks.size();
+    removalStage.cost = [&](std::size_t k) { // rows kept; dropout GD runs many epochs
+        const Task& t = tasks[k];
+        return (1.0 - spec.rho[t.g]) * (spec.methods[t.m] == StabilityMethod::Dropout ? 4.0 : 1.0);
+    };
+    removalStage.describe = [&](std::size_t k) {
+        return "ρ = " + std::to_string(spec.rho[tasks[k].g]) + ", method " + toString(spec.methods[tasks[k].m]) +
+               ", repetition " + std::to_string(tasks[k].r);
+    };
+    removalStage.compute = [&](std::size_t k) -> std::optional<std::string> {
         const auto [g, m, r] = tasks[k];
         const StabilityMethod method = spec.methods[m];
         const Index remove = removalCount(n, spec.rho[g]);
@@ -227,20 +254,25 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
                                           warmable ? &full[m][0].model : nullptr, stop, -1,
                                           subGram.size() > 0 ? &subGram : nullptr);
         if (stop.stop_requested())
-            return; // possibly cut short: the cell stays incomplete
+            return std::nullopt; // possibly cut short: the cell stays incomplete
         ++fits;
         const double err = predictionError(learner.model, fit.model, data.testX, data.testY);
-        const std::size_t copies = needed(m) == 1 ? R : 1;
-        for (std::size_t c = 0; c < copies; ++c)
-            errors[g * M + m][copies == 1 ? r : c] = err;
-        separable[g * M + m] += fit.separable ? static_cast<int>(copies) : 0;
-        notConverged[g * M + m] += fit.status != NewtonCgStatus::Converged ? static_cast<int>(copies) : 0;
-        if (++done[g * M + m] == needed(m) && sink) {
-            const StabilityCell cell = makeCell(g, m);
-            runner.stream([&] { sink(cell); });
-        }
+        const bool converged = fit.status == NewtonCgStatus::Converged;
+        record(k, err, fit.separable, converged);
         runner.unitDone();
-    });
+        computedHere[k] = 1;
+        return CellWriter().real(err).integer(fit.separable ? 1 : 0).integer(converged ? 1 : 0).text();
+    };
+    const auto removalCells = runCellStage(spec.executor, removalStage, runner);
+    for (std::size_t k = 0; k < tasks.size(); ++k) {
+        if (!removalCells[k] || computedHere[k])
+            continue;
+        CellReader in(*removalCells[k]);
+        const double err = in.real();
+        const bool isSeparable = in.integer() != 0;
+        record(k, err, isSeparable, in.integer() != 0);
+        ++fits;
+    }
     result.secondsSweep = seconds(start);
     for (std::size_t g = 0; g < G; ++g)
         for (std::size_t m = 0; m < M; ++m)
@@ -257,7 +289,16 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
     start = Clock::now();
     std::vector<Index> sampled = randomKeep(n, n - static_cast<Index>(S), deriveSeed(spec.seed, kSampleStream));
     std::vector<double> distances(M * S, NAN);
-    runner.run(M * S, [&](std::size_t k) {
+    std::vector<char> distanceHere(M * S, 0);
+    CellStage modelStage;
+    modelStage.name = "stability.model";
+    modelStage.count = M * S;
+    modelStage.cost = [&](std::size_t k) { return spec.methods[k / S] == StabilityMethod::Dropout ? 4.0 : 1.0; };
+    modelStage.describe = [&](std::size_t k) {
+        return "model stability of " + std::string(toString(spec.methods[k / S])) + ", left-out row " +
+               std::to_string(sampled[k % S]);
+    };
+    modelStage.compute = [&](std::size_t k) -> std::optional<std::string> {
         const std::size_t m = k / S, s = k % S;
         const bool warmable = spec.methods[m] == StabilityMethod::L2 ||
                               spec.methods[m] == StabilityMethod::DeterministicDropout;
@@ -266,11 +307,20 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
                                           warmable ? &full[m][0].model : nullptr, stop, sampled[s],
                                           spec.methods[m] == StabilityMethod::L2 ? fullGram : nullptr);
         if (stop.stop_requested())
-            return;
+            return std::nullopt;
         ++fits;
         distances[k] = (fit.model.theta - full[m][0].model.theta).norm();
         runner.unitDone();
-    });
+        distanceHere[k] = 1;
+        return CellWriter().real(distances[k]).text();
+    };
+    const auto modelCells = runCellStage(spec.executor, modelStage, runner);
+    for (std::size_t k = 0; k < M * S; ++k)
+        if (modelCells[k] && !distanceHere[k]) {
+            CellReader in(*modelCells[k]);
+            distances[k] = in.real();
+            ++fits;
+        }
     result.secondsStability = seconds(start);
     result.cancelled = stop.stop_requested();
     result.fits = fits;

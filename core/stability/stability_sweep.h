@@ -27,6 +27,8 @@
 
 namespace elab::core {
 
+class CellExecutor;
+
 /// Training and test data, referenced (they must outlive the run). Logistic: y = ±1.
 struct StabilityData {
     const FeatureMatrix& trainX;
@@ -46,6 +48,11 @@ struct StabilitySpec {
     bool cvPerFit = false;      ///< re-tune μ by CV on every reduced set (default: once, on all the data)
     std::uint64_t seed = 1;
     int threads = 0;            ///< 0: all cores
+    /// Where the removal fits (stage "stability.removal", one cell per (ρ, method, repetition)
+    /// task) and the model-stability fits ("stability.model", one per (method, row)) run:
+    /// other MPI ranks, a checkpoint (core/scale/cell_stage.h). nullptr: all here. The
+    /// baselines (CV and full-data fits) always run here.
+    CellExecutor* executor = nullptr;
 
     std::string validate() const;
 };
