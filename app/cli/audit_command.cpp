@@ -6,6 +6,7 @@
 #include "core/audit/mechanism_audit.h"
 #include "core/experiment/sweep_data.h"
 #include "core/learner/mechanism_catalog.h"
+#include "core/report/audit_json.h"
 #include "core/report/result_json.h"
 
 #include <nlohmann/json.hpp>
@@ -33,36 +34,6 @@ void AuditCommand::addTo(CLI::App& command) {
     scale.addTo(command);
 }
 
-namespace {
-
-nlohmann::ordered_json auditJson(const core::AuditResult& r) {
-    nlohmann::ordered_json j;
-    j["eps"] = r.claimedEps;
-    j["delta"] = r.delta;
-    j["adjacency"] = core::toString(r.adjacency);
-    j["runs"] = r.runs;
-    j["alpha"] = r.alpha;
-    j["canary"] = {{"description", r.canary.description},
-                   {"label", r.canary.label},
-                   {"nonprivate_margin_shift", r.canary.nonPrivateShift}};
-    j["threshold"] = core::numberOrNull(r.bound.threshold);
-    j["evaluated_runs"] = r.bound.evaluated;
-    j["fpr"] = r.bound.fpr;
-    j["fnr"] = r.bound.fnr;
-    j["fpr_upper"] = r.bound.fprUpper;
-    j["fnr_upper"] = r.bound.fnrUpper;
-    j["eps_lb"] = r.bound.epsLB;
-    j["max_certifiable"] = r.bound.maxCertifiable;
-    j["violated"] = r.violated();
-    j["verdict"] = core::auditVerdict(r);
-    j["guarantee"] = core::guaranteeJson(r.guarantee);
-    j["seconds"] = r.seconds;
-    j["scores_d"] = r.scoresD;
-    j["scores_d_prime"] = r.scoresDPrime;
-    return j;
-}
-
-} // namespace
 
 int AuditCommand::run() const {
     const auto cells = scale.executor(); // a checkpoint of other settings is refused before any work
@@ -111,7 +82,7 @@ int AuditCommand::run() const {
         j["data"] = dataJson(prepared);
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const auto& [kind, r] : results) {
-            nlohmann::ordered_json a = auditJson(r);
+            nlohmann::ordered_json a = core::auditJson(r);
             a["mechanism"] = core::toString(kind);
             list.push_back(std::move(a));
         }

@@ -180,6 +180,12 @@ int UtilityCommand::run() const {
                              {"from", !proposal.eps ? "none" : proposal.fromEstimate ? "estimate" : "measured curve"}};
         }
         j["nonprivate"] = numberOrNull(r.nonPrivate);
+        if (!r.trainLossBound.empty()) { // MATH.md §4.5: E[training loss] ≤ this, per grid ε
+            nlohmann::ordered_json bound = nlohmann::ordered_json::array();
+            for (double v : r.trainLossBound)
+                bound.push_back(numberOrNull(v));
+            j["train_loss_bound"] = bound;
+        }
         nlohmann::ordered_json estimatesJson = nlohmann::ordered_json::array(), errors = nlohmann::ordered_json::array();
         for (const auto& e : r.estimates) {
             estimatesJson.push_back({{"measure_at", e.measureAt},

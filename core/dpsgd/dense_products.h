@@ -1,9 +1,11 @@
 #pragma once
 // One dense matrix product for DP-SGD's layers, C = α·op(A)·op(B) + β·C on column-major blocks
 // (leading dimensions given, so a block of rows or columns of a larger matrix can be written in
-// place): OpenBLAS's single-threaded dgemm when the build found it (AVX2/FMA kernels picked at
-// run time), else Eigen. One call never uses more than one thread, so callers that split work
-// over fixed blocks get the same bits for any thread count.
+// place): OpenBLAS's dgemm kept to one thread when the build found it and the library loaded is a
+// threaded build (AVX2/FMA kernels picked at run time), else Eigen — a sequential OpenBLAS build
+// is not safe for concurrent calls. One call never uses more than one thread, so callers that
+// split work over fixed blocks get the same bits for any thread count, and concurrent runs the
+// same bits as sequential ones.
 
 #include <Eigen/Core>
 

@@ -5,7 +5,10 @@
 // cancellation; and the learner through the mechanism catalog.
 
 #include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
+#include "core/dpsgd/dense_products.h"
 #include "core/dpsgd/dpsgd_learner.h"
 #include "core/dpsgd/network.h"
 #include "core/dpsgd/sgd_trainer.h"
@@ -232,6 +235,28 @@ private slots:
         QVERIFY(flat(one.net) == flat(two.net));
         const SgdResult otherRep = trainSgd(pr.X, pr.y, 3, s, {2.0, true, 8, 2});
         QVERIFY(flat(one.net) != flat(otherRep.net));
+    }
+
+    void concurrentRunsEqualSequentialOnes() {
+        // Several runs at once (as the sweeps and the audit train them) must not disturb each other:
+        // with Debian's sequential OpenBLAS, concurrent products corrupted each other (2026-11-25).
+        const Problem pr = randomProblem(400, 12, 3, 9);
+        SgdSpec s = smallSpec(16);
+        s.threads = 1;
+        constexpr int kRuns = 12;
+        std::vector<Eigen::VectorXd> sequential;
+        for (int r = 0; r < kRuns; ++r)
+            sequential.push_back(flat(trainSgd(pr.X, pr.y, 3, s, {2.0, true, 4, r}).net));
+        for (int trial = 0; trial < 3; ++trial) {
+            std::vector<Eigen::VectorXd> concurrent(kRuns);
+            tbb::task_arena arena(2);
+            arena.execute([&] {
+                tbb::parallel_for(0, kRuns, [&](int r) { concurrent[static_cast<std::size_t>(r)] = flat(trainSgd(pr.X, pr.y, 3, s, {2.0, true, 4, r}).net); });
+            });
+            for (int r = 0; r < kRuns; ++r)
+                QVERIFY2(concurrent[static_cast<std::size_t>(r)] == sequential[static_cast<std::size_t>(r)],
+                         qPrintable(QStringLiteral("run %1 (%2)").arg(r).arg(QString::fromLatin1(denseProductBackend()))));
+        }
     }
 
     void cancelStopsBetweenSteps() {
