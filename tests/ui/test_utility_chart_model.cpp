@@ -1,6 +1,8 @@
 // The utility chart as data (issue 9): the monotonicity self-check marks every measured point
 // that is worse than at a smaller ε beyond noise, with a legend entry; nothing is marked on a
-// curve that only improves, or with one repetition (no standard error).
+// curve that only improves, or with one repetition (no standard error). The theory's bound on the
+// training loss (MATH.md §4.5) is drawn for the training-loss metric only, and the legend says when
+// it is off the chart.
 
 #include "ui/charts/chart_export.h"
 #include "ui/views/utility/utility_chart_model.h"
@@ -70,6 +72,25 @@ private slots:
         const charts::ChartData single =
             buildUtilityChart(settings, stateWith({0.9, 0.5}, 0.0, 1), std::nullopt, QStringLiteral("d"));
         QVERIFY(find(single, QStringLiteral("worse-as-eps-grows"))->points.isEmpty());
+    }
+
+    void theBoundIsDrawnForTheTrainingLossOnly() {
+        UtilitySettings settings;
+        settings.metric = core::UtilityMetric::TrainLoss;
+        UtilityState state = stateWith({0.9, 0.6, 0.5, 0.45}, 0.02, 10);
+        state.trainLossBound = {40.0, 3.0, 0.7, 0.47};
+        const charts::ChartData chart = buildUtilityChart(settings, state, std::nullopt, QStringLiteral("d"));
+        const charts::SeriesData* bound = find(chart, QStringLiteral("bound"));
+        QVERIFY(bound);
+        QCOMPARE(bound->points.size(), 4);
+        QCOMPARE(bound->points[1], QPointF(1.0, 3.0));
+        QCOMPARE(bound->name, QStringLiteral("theory's bound")); // partly on the chart (which clips 40)
+        QVERIFY(chart.yMax < 40.0); // the range follows the measurement, not the bound
+        state.trainLossBound = {400.0, 300.0, 200.0, 100.0};
+        QCOMPARE(find(buildUtilityChart(settings, state, std::nullopt, QStringLiteral("d")), QStringLiteral("bound"))->name,
+                 QStringLiteral("theory's bound (off the chart)"));
+        settings.metric = core::UtilityMetric::TrainAccuracy;
+        QVERIFY(!find(buildUtilityChart(settings, state, std::nullopt, QStringLiteral("d")), QStringLiteral("bound")));
     }
 };
 

@@ -89,10 +89,7 @@ charts::ChartData buildThresholdChart(const PtrSettings& s, const PtrState& stat
     lambda.value = st.lambda;
     chart.series << threshold << lambda << currentLine(s.currentEps);
     if (state.release && state.release->noisyLambda > 0.0) {
-        SeriesData noisy = charts::makeSeries(QStringLiteral("noisy"), QStringLiteral("Λ̂ of one run: %1 (%2)")
-                                                                          .arg(num(state.release->noisyLambda, 4),
-                                                                               state.release->passed ? QStringLiteral("passes")
-                                                                                                     : QStringLiteral("fails")),
+        SeriesData noisy = charts::makeSeries(QStringLiteral("noisy"), QStringLiteral("one run's Λ̂ = %1").arg(num(state.release->noisyLambda, 3)),
                                               SeriesKind::Points, kMeasured);
         noisy.points = {{state.eps, state.release->noisyLambda}};
         noisy.width = 10.0;
@@ -111,9 +108,16 @@ QString ptrReadoutHtml(const PtrSettings& s, const PtrState& state, const std::f
         return QStringLiteral("Load a dataset: its features, binarised at the threshold, are the data of the test.");
     const core::PtrStatistic& st = state.data->statistic;
     QStringList lines;
-    lines << QStringLiteral("<b>Λ = %1</b>: every feature's count of ones stays at least Λ·n = %2 rows above what one "
-                            "row could change (the tightest: %3).")
-                 .arg(num(st.lambda, 4), num(st.lambda * static_cast<double>(st.rows), 6), featureName(st.argmin).toHtmlEscaped());
+    if (st.lambda > 0.0)
+        lines << QStringLiteral("<b>Λ = %1</b>: every feature's count of ones stays at least Λ·n = %2 rows above what one "
+                                "row could change (the tightest: %3).")
+                     .arg(num(st.lambda, 4), num(st.lambda * static_cast<double>(st.rows), 6), featureName(st.argmin).toHtmlEscaped());
+    else
+        lines << QStringLiteral("<b>Λ = 0</b>: feature “%1” has a 1 in at most one row, so one person can decide what dropout "
+                                "releases. The test passes only when the noise alone clears the threshold, which it almost "
+                                "never does: nothing is released. Binarising at another (public) threshold, or leaving out "
+                                "features that are (almost) never 1, changes this.")
+                     .arg(featureName(st.argmin).toHtmlEscaped());
     if (state.release) {
         const core::PtrRelease& r = *state.release;
         lines << QStringLiteral("At ε = %1 the threshold is %2; one run drew <b>Λ̂ = %3</b>: %4.")

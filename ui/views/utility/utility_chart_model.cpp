@@ -163,7 +163,7 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     // how loose a worst-case analysis is, and why the measured and estimated curves matter.
     int boundIndex = -1;
     if (settings.metric == core::UtilityMetric::TrainLoss && state.trainLossBound.size() == state.grid.size()) {
-        SeriesData bound = charts::makeSeries(QStringLiteral("bound"), QStringLiteral("theory's bound on E[loss]"),
+        SeriesData bound = charts::makeSeries(QStringLiteral("bound"), QStringLiteral("theory's bound"),
                                               SeriesKind::Line, kBound);
         bound.style = Qt::DashDotLine;
         bound.width = 1.5;
@@ -239,7 +239,7 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     chart.series << current << probe;
     fitYRange(chart, band, state, settings);
     if (boundIndex >= 0 && std::isfinite(chart.yMax)) {
-        // The bound runs off the top at small ε: say from where it is on the chart.
+        // The bound runs off the top at small ε (the plot clips it); say so when none of it shows.
         SeriesData& bound = chart.series[boundIndex];
         double firstShown = NAN;
         for (const QPointF& p : bound.points)
@@ -248,9 +248,7 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
                 break;
             }
         if (std::isnan(firstShown))
-            bound.name += QStringLiteral(" (above the chart)");
-        else if (firstShown > bound.points.front().x())
-            bound.name += QStringLiteral(" (above the chart for ε < %1)").arg(formatEps(firstShown));
+            bound.name += QStringLiteral(" (off the chart)");
     }
     return chart;
 }

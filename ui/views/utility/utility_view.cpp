@@ -36,6 +36,20 @@ QLabel* wrappingLabel(QWidget* parent) {
     return label;
 }
 
+/// The bound of MATH.md §4.5 at eps, interpolated log-log between the grid points it was computed at
+/// (NaN outside the grid or without one).
+double boundAt(const UtilityState& state, double eps) {
+    const auto& g = state.grid;
+    const auto& b = state.trainLossBound;
+    if (b.size() != g.size() || g.empty() || !(eps >= g.front() && eps <= g.back()))
+        return std::numeric_limits<double>::quiet_NaN();
+    const auto k = static_cast<std::size_t>(std::upper_bound(g.begin(), g.end(), eps) - g.begin());
+    if (k == 0 || k >= g.size())
+        return eps == g.back() ? b.back() : b.front();
+    const double t = std::log(eps / g[k - 1]) / std::log(g[k] / g[k - 1]);
+    return std::exp((1.0 - t) * std::log(b[k - 1]) + t * std::log(b[k]));
+}
+
 } // namespace
 
 UtilityView::UtilityView(UtilityController* controller, MechanismPanel* panel, QWidget* parent)
@@ -284,6 +298,8 @@ void UtilityView::refreshReadout() {
     }
     if (state.nonPrivate)
         lines << tr("non-private: %1").arg(number(*state.nonPrivate));
+    if (const double bound = boundAt(state, s.currentEps); s.metric == core::UtilityMetric::TrainLoss && std::isfinite(bound))
+        lines << tr("theory's bound on the expected loss (MATH.md §4.5): %1").arg(number(bound));
     const core::MonotonicityCheck check = state.monotonicity(s.metric);
     for (const core::MonotonicityViolation& v : check.violations)
         lines << tr("⚠ worse as ε grows: %1 at ε = %2 against %3 at ε = %4 (%5 standard errors) — "
