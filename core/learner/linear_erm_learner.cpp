@@ -2,6 +2,7 @@
 
 #include "core/learner/prediction.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace elab::core {
@@ -58,11 +59,27 @@ std::shared_ptr<const LearnerNoise> LinearErmLearner::drawNoise(std::uint64_t se
 std::shared_ptr<const TrainedModel> LinearErmLearner::fit(double eps, const LearnerNoise& noise,
                                                           const TrainedModel* warm, std::stop_token stop,
                                                           const NewtonCgOptions& options) const {
-    std::vector<Eigen::VectorXd> start;
-    if (warm)
-        start = OneVsRest::minimisers(linearModel(*warm).fits());
-    return std::make_shared<LinearErmModel>(
-        m_problem.fit(eps, draws(noise), warm ? &start : nullptr, std::move(stop), options));
+    std::vector<Eigen::VectorXd> start, from;
+    double fromEps = 0.0;
+    if (warm) {
+        const LinearErmModel& w = linearModel(*warm);
+        from = OneVsRest::minimisers(w.fits());
+        fromEps = w.eps();
+        start = from;
+        // Along a sweep the minimiser moves smoothly in u = 1/ε (the noise terms scale with it):
+        // start from the line through the two previous minimisers. Any start gives the same
+        // minimiser (strongly convex); a good one saves Newton steps.
+        const auto& before = w.previousMinimisers();
+        if (before.size() == from.size() && fromEps > 0.0 && w.previousEps() > 0.0 && w.previousEps() != fromEps &&
+            std::isfinite(eps)) {
+            const double t = (1.0 / eps - 1.0 / fromEps) / (1.0 / fromEps - 1.0 / w.previousEps());
+            if (std::abs(t) <= 2.0)
+                for (std::size_t k = 0; k < start.size(); ++k)
+                    start[k] += t * (from[k] - before[k]);
+        }
+    }
+    return std::make_shared<LinearErmModel>(m_problem.fit(eps, draws(noise), warm ? &start : nullptr, std::move(stop), options),
+                                            eps, std::move(from), fromEps);
 }
 
 std::shared_ptr<const TrainedModel> LinearErmLearner::fitNonPrivate(std::stop_token stop,
