@@ -38,27 +38,42 @@ const std::vector<MechanismInfo>& mechanismCatalog() {
     static const std::vector<MechanismInfo> catalog{
         {MechanismKind::NonPrivate, "Non-private (reference)",
          "Regularised ERM without noise: the utility a private model aims for", std::nullopt, false,
-         "The non-private model does not depend on ε.", linearGuarantee, makeLinear},
+         "The non-private model does not depend on ε.", linearGuarantee, makeLinear, false,
+         "θ̂ = argmin L(θ) + (Λ/2n)‖θ‖², L the mean loss: no noise."},
         {MechanismKind::ObjPertGauss, "Objective perturbation (ε, δ)",
          "Gaussian noise in the objective (Kifer, Smith & Thakurta 2012; Li et al. Thm 1). "
          "The only mechanism with Taylor estimates.",
-         std::nullopt, true, "", linearGuarantee, makeLinear},
+         std::nullopt, true, "", linearGuarantee, makeLinear, false,
+         "θ_ε = argmin L(θ) + ((Λ + Δ_ε)/2n)‖θ‖² + (1/n)bᵀθ with Δ_ε = 2c/ε, b = s(ε)·z, z ~ N(0, I), "
+         "s(ε) = ζ·√(8·log(2/δ) + 4ε)/ε; ζ bounds |ℓ′|, c bounds ℓ″, rows ‖x‖ ≤ 1 (Kifer, Smith & Thakurta 2012, "
+         "as Li et al. Thm 1 states it; docs/MATH.md §3.1)."},
         {MechanismKind::ObjPertPure, "Objective perturbation (pure ε)",
          "Noise with density ∝ exp(−ε'‖b‖/2) in the objective (Chaudhuri et al. 2011, Alg. 2)", std::nullopt,
-         false, kNoTaylorNoise, linearGuarantee, makeLinear},
+         false, kNoTaylorNoise, linearGuarantee, makeLinear, false,
+         "ε₁ = ε − 2·log(1 + c/(nΛ_c)); if ε₁ ≥ ε/2: Δ = 0, ε' = ε₁, else Δ = c/(n(e^{ε/4} − 1)) − Λ_c, ε' = ε/2; "
+         "θ = argmin L(θ) + ((Λ_c + Δ)/2)‖θ‖² + (1/n)bᵀθ, ‖b‖ ~ Gamma(p, 2/ε') in a uniform direction; Λ_c = Λ/n "
+         "(Chaudhuri, Monteleoni & Sarwate 2011, Alg. 2, with the branch of larger ε'; docs/MATH.md §3.2)."},
         {MechanismKind::OutPertPure, "Output perturbation (pure ε)",
          "Noise added to the non-private minimiser (Chaudhuri et al. 2011, Alg. 1); needs Λ > 0", std::nullopt,
-         false, kNoTaylorNoise, linearGuarantee, makeLinear},
+         false, kNoTaylorNoise, linearGuarantee, makeLinear, false,
+         "θ = θ̂ + b, sensitivity ‖θ̂(D) − θ̂(D′)‖ ≤ 2ζ/(nΛ_c), ‖b‖ ~ Gamma(p, 2ζ/(nΛ_c·ε)) in a uniform direction "
+         "(Chaudhuri, Monteleoni & Sarwate 2011, Alg. 1; docs/MATH.md §3.3)."},
         {MechanismKind::OutPertGauss, "Output perturbation (ε, δ)",
          "Gaussian noise added to the minimiser; needs Λ > 0, proven for ε < 1 only", std::nullopt, false,
-         kNoTaylorNoise, linearGuarantee, makeLinear},
+         kNoTaylorNoise, linearGuarantee, makeLinear, false,
+         "θ = θ̂ + N(0, σ²I), σ = (2ζ/(nΛ_c))·√(2·log(1.25/δ))/ε: the Gaussian mechanism on the minimiser's "
+         "sensitivity 2ζ/(nΛ_c) (Dwork & Roth, Thm A.1; proven for ε < 1; docs/MATH.md §3.3)."},
         {MechanismKind::GaussianLm, "Gaussian classifier, corrected (pure ε)",
          "Large-margin multiclass Gaussian classifier (Pathak & Raj 2010) made private by Chaudhuri et al.'s "
          "Alg. 2 on all classes at once (docs/MATH.md §3.4); quadratic boundaries, no budget split",
          LossKind::HuberSvm, false,
          "Taylor estimates (docs/MATH.md §4) are derived for Gaussian objective perturbation of linear models; "
          "the Gaussian classifier uses pure-ε noise with a branch rule, where they are not derived.",
-         GaussianLmLearner::guaranteeFor, makeGaussianLm, true},
+         GaussianLmLearner::guaranteeFor, makeGaussianLm, true,
+         "φ = argmin (1/n)Σ_i L_i(φ) + ((Λ_c + Δ)/2)‖φ‖² + (1/n)bᵀφ over φ = (svec Φ_1, …, svec Φ_C); ζ = 2√(C(C−1)), "
+         "r = C − 1, c = 2C/h; ε₁ = ε − 2r·log(1 + c/(nΛ_c)), the branch of larger ε' as for pure objective "
+         "perturbation with e^{ε/(4r)}; ‖b‖ ~ Gamma(d, 2ζ/ε') (Pathak & Raj's model, Chaudhuri et al.'s Alg. 2 on "
+         "all classes; docs/MATH.md §3.4)."},
         {MechanismKind::Dpsgd, "DP-SGD (gradient perturbation)",
          "Clipped per-example gradients plus Gaussian noise at every step of SGD on a softmax-linear model or a "
          "one-hidden-layer network (Abadi et al. 2016; Ermis & Cemgil's dropout), σ calibrated by an accountant "
@@ -66,7 +81,11 @@ const std::vector<MechanismInfo>& mechanismCatalog() {
          LossKind::Logistic, false,
          "Taylor estimates (docs/MATH.md §4) are derived for objective perturbation, where the released model is "
          "an exact minimiser; DP-SGD's model is the end of a noisy trajectory, where they do not apply.",
-         DpsgdLearner::guaranteeFor, makeDpsgd, true},
+         DpsgdLearner::guaranteeFor, makeDpsgd, true,
+         "Each step: a Poisson batch (rate q = S/N), per-example gradients clipped to norm C, "
+         "G = Σ clipped + N(0, σ²C²I), θ ← θ − η·G/S, T = epochs·⌈N/S⌉ steps; σ the smallest noise multiplier "
+         "for which the chosen accountant proves (ε, δ) for q and T; add/remove adjacency (Abadi et al. 2016; "
+         "docs/MATH.md §3.6)."},
     };
     return catalog;
 }

@@ -36,6 +36,9 @@ struct MechanismInfo {
                                                   UtilityMetric metric) = nullptr;
     /// K classes are one model (no budget split), else K one-vs-rest models each at ε/K.
     bool nativeMulticlass = false;
+    /// The mechanism in formulas (noise scale, sensitivity, the paper and equation), as
+    /// docs/MATH.md states and the code implements it: the guarantee box's formula line.
+    const char* formula = "";
 };
 
 /// Every mechanism, in menu order.

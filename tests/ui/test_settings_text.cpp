@@ -4,6 +4,8 @@
 #include "ui/views/utility/eps_text.h"
 #include "ui/views/utility/settings_text.h"
 
+#include "core/learner/mechanism_catalog.h"
+
 #include <QTest>
 
 #include <limits>
@@ -90,6 +92,22 @@ private slots:
         s.mechanism.model.lambda = 100.0;
         QVERIFY(guarantee(s, 100, 1.0).contains(QStringLiteral("First branch")));
         QVERIFY(guarantee(s, 0, 1.0).contains(QStringLiteral("depends on n")));
+    }
+
+    void everyGuaranteeShowsItsFormula() {
+        for (const elab::core::MechanismInfo& info : elab::core::mechanismCatalog()) {
+            QVERIFY2(std::string(info.formula).size() > 20, info.title);
+            if (info.kind == MechanismKind::NonPrivate)
+                continue;
+            UtilitySettings s;
+            elab::core::selectMechanism(s.mechanism, info.kind);
+            s.mechanism.model.lambda = 1.0; // output perturbation needs Λ > 0
+            const QString text = guarantee(s, 500, 1.0);
+            QVERIFY2(text.contains(QStringLiteral("Formula: ") + QString::fromUtf8(info.formula)), qPrintable(text));
+        }
+        // The numbers behind the Gaussian formula are the ones the code uses (MATH.md §3.1).
+        QVERIFY(QString::fromUtf8(elab::core::mechanismInfo(MechanismKind::ObjPertGauss).formula)
+                    .contains(QStringLiteral("s(ε) = ζ·√(8·log(2/δ) + 4ε)/ε")));
     }
 
     void warnings() {

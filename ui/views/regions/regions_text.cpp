@@ -1,5 +1,7 @@
 #include "ui/views/regions/regions_text.h"
 
+#include "core/learner/mechanism_catalog.h"
+
 #include "ui/views/utility/eps_text.h"
 
 #include <QCoreApplication>
@@ -40,6 +42,7 @@ GuaranteeText regionsGuarantee(const RegionsSettings& settings, const RegionsSta
     GuaranteeContext context;
     context.trainRows = static_cast<long long>(state.resultProblem->trainPoints().rows());
     context.preprocess = settings.preprocess;
+    context.formula = QString::fromUtf8(core::mechanismInfo(settings.mechanism.kind).formula);
     if (settings.plane == core::PlaneKind::Pca)
         context.leaks << tr("The PCA plane is computed from the training rows: it leaks privacy, and the leak is "
                             "not counted in ε.");

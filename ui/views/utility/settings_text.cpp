@@ -116,6 +116,8 @@ GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const Gu
     for (const std::string& sentence : core::plainLanguage(g, n))
         details << QString::fromStdString(sentence);
     details << tr("Source: %1").arg(QString::fromStdString(g.source));
+    if (!context.formula.isEmpty())
+        details << tr("Formula: %1").arg(context.formula);
     details << (n > 0 ? tr("n = %1 training rows").arg(n) : tr("No dataset loaded: n unknown."));
     for (const std::string& a : g.assumptions)
         details << QStringLiteral("• ") + tr("Assumes %1").arg(QString::fromStdString(a));
@@ -154,7 +156,8 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
             core::mechanismInfo(spec.kind).guarantee(spec, std::max(Eigen::Index{1}, static_cast<Eigen::Index>(shape.trainRows)),
                                                      classes, eps),
             shape.preparationEpsilon);
-        return describePrivacyGuarantee(g, {shape.trainRows, settings.preprocess, {}, false});
+        return describePrivacyGuarantee(g, {shape.trainRows, settings.preprocess, {}, false,
+                                            QString::fromUtf8(core::mechanismInfo(spec.kind).formula)});
     } catch (const std::exception& e) {
         return textOf(tr("No guarantee"), {}, {sentence(e.what())}, false);
     }

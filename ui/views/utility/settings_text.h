@@ -39,6 +39,7 @@ struct GuaranteeContext {
     core::PreprocessOptions preprocess; ///< its norm step and standardising (the ‖x‖₂ ≤ 1 assumption, leaks)
     QStringList leaks;                  ///< other steps that read the private data (e.g. a PCA plane)
     bool constants = true;              ///< list the constants the mechanism used (ε', Δ, noise scale)
+    QString formula;                    ///< the mechanism in formulas (the catalog's), shown after the source
 };
 
 /// g in words: headline (notion, ε, δ), warnings (leaks, an unmet assumption, a large δ) and
