@@ -1,5 +1,6 @@
 // CSV loader: every accepted variant with exact values, every malformed input with its line,
-// column and message, and the real files of ../shared/datasets against their READMEs.
+// column and message. (The real files of ../shared/datasets are checked against their READMEs
+// in test_csv_malformed.cpp, which skips when they are absent.)
 
 
 #include "tests/core/csv_test_helpers.h"

@@ -1,6 +1,7 @@
 #include "ui/views/accounting/accounting_view.h"
 
 #include "ui/charts/chart_view.h"
+#include "ui/views/note_label.h"
 #include "ui/views/accounting/accounting_chart_model.h"
 #include "ui/views/accounting/accounting_controller.h"
 #include "ui/views/utility/eps_slider.h"
@@ -30,14 +31,6 @@ QSpinBox* spin(QWidget* parent, const char* name, int lo, int hi, const QString&
     return s;
 }
 
-QLabel* note(QWidget* parent, const char* name) {
-    auto* l = new QLabel(parent);
-    l->setObjectName(QString::fromLatin1(name));
-    l->setWordWrap(true);
-    l->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    return l;
-}
-
 } // namespace
 
 AccountingPanel::AccountingPanel(QWidget* parent) : QWidget(parent) {
@@ -55,7 +48,7 @@ AccountingPanel::AccountingPanel(QWidget* parent) : QWidget(parent) {
     m_accountant->setMinimumContentsLength(8);
     for (core::AccountantKind kind : core::kAccountants)
         m_accountant->addItem(QString::fromStdString(core::accountantTitle(kind)), int(kind));
-    m_problem = note(box, "accountingProblem");
+    m_problem = noteLabel(box, "accountingProblem");
     m_problem->setStyleSheet(QStringLiteral("color: #b01e1e;"));
     auto* form = new QFormLayout(box);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -120,11 +113,11 @@ AccountingView::AccountingView(AccountingController* controller, AccountingPanel
     m_sigmaChart->setMinimumSize(420, 360);
     m_epochChart = new charts::ChartView(this);
     m_epochChart->setMinimumSize(360, 360);
-    m_table = note(this, "accountingTable");
+    m_table = noteLabel(this, "accountingTable");
     m_table->setTextFormat(Qt::RichText);
-    m_readout = note(this, "accountingReadout");
+    m_readout = noteLabel(this, "accountingReadout");
     m_readout->setMinimumWidth(260);
-    m_status = note(this, "accountingStatus");
+    m_status = noteLabel(this, "accountingStatus");
     m_status->setStyleSheet(QStringLiteral("color: #555;"));
     auto* charts = new QHBoxLayout;
     charts->addWidget(m_sigmaChart, 3);

@@ -16,15 +16,9 @@ namespace elab::ui {
 
 namespace {
 
-/// The mechanism panel edits a UtilitySettings: the fields the audit shares with it.
+/// The mechanism panel edits a UtilitySettings: the fields this view shares with it.
 UtilitySettings mechanismPart(const AuditSettings& s) {
-    UtilitySettings u;
-    u.mechanism = s.mechanism;
-    u.preprocess = s.preprocess;
-    u.testFraction = s.testFraction;
-    u.seed = s.seed;
-    u.currentEps = s.currentEps;
-    return u;
+    return mechanismFormSettings(s.mechanism, s.preprocess, s.testFraction, s.seed, s.currentEps);
 }
 
 } // namespace

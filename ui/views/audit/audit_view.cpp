@@ -1,6 +1,7 @@
 #include "ui/views/audit/audit_view.h"
 
 #include "ui/charts/chart_view.h"
+#include "ui/views/note_label.h"
 #include "ui/views/audit/audit_chart_model.h"
 #include "ui/views/audit/audit_controller.h"
 #include "ui/views/audit/audit_panel.h"
@@ -15,18 +16,6 @@
 
 namespace elab::ui {
 
-namespace {
-
-QLabel* note(QWidget* parent, const char* name) {
-    auto* l = new QLabel(parent);
-    l->setObjectName(QString::fromLatin1(name));
-    l->setWordWrap(true);
-    l->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    return l;
-}
-
-} // namespace
-
 AuditView::AuditView(AuditController* controller, AuditPanel* panel, QWidget* parent)
     : QWidget(parent), m_controller(controller), m_panel(panel) {
     m_slider = new EpsSlider(this);
@@ -34,21 +23,21 @@ AuditView::AuditView(AuditController* controller, AuditPanel* panel, QWidget* pa
     m_scoreChart->setMinimumSize(420, 340);
     m_boundChart = new charts::ChartView(this);
     m_boundChart->setMinimumSize(380, 340);
-    m_verdict = note(this, "auditVerdict");
+    m_verdict = noteLabel(this, "auditVerdict");
     QFont big = m_verdict->font();
     big.setPointSizeF(big.pointSizeF() * 1.25);
     big.setBold(true);
     m_verdict->setFont(big);
-    m_details = note(this, "auditDetails");
+    m_details = noteLabel(this, "auditDetails");
     m_details->setTextFormat(Qt::RichText);
-    m_table = note(this, "auditTable");
+    m_table = noteLabel(this, "auditTable");
     m_table->setTextFormat(Qt::RichText);
-    m_status = note(this, "auditStatus");
+    m_status = noteLabel(this, "auditStatus");
     m_status->setStyleSheet(QStringLiteral("color: #555;"));
     m_rerun = new QPushButton(tr("Audit again"), this);
     m_rerun->setObjectName(QStringLiteral("auditRerunButton"));
     m_rerun->setToolTip(tr("Run the same audit again (same seed: the same numbers)"));
-    auto* assumptions = note(this, "auditAssumptions");
+    auto* assumptions = noteLabel(this, "auditAssumptions");
     assumptions->setText(auditAssumptions());
     assumptions->setStyleSheet(QStringLiteral("color: #555;"));
 

@@ -1,6 +1,7 @@
 #include "ui/views/ptr/ptr_view.h"
 
 #include "ui/charts/chart_view.h"
+#include "ui/views/note_label.h"
 #include "ui/views/ptr/ptr_chart_model.h"
 #include "ui/views/ptr/ptr_controller.h"
 #include "ui/views/utility/eps_slider.h"
@@ -19,14 +20,6 @@
 namespace elab::ui {
 
 namespace {
-
-QLabel* note(QWidget* parent, const char* name) {
-    auto* l = new QLabel(parent);
-    l->setObjectName(QString::fromLatin1(name));
-    l->setWordWrap(true);
-    l->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    return l;
-}
 
 QLineEdit* edit(QWidget* parent, const char* name, const QString& tip) {
     auto* e = new QLineEdit(parent);
@@ -50,7 +43,7 @@ PtrPanel::PtrPanel(QWidget* parent) : QWidget(parent) {
     m_runs->setKeyboardTracking(false);
     m_runs->setToolTip(tr("Runs of the test (fresh Laplace noise each) for the measured pass fraction"));
     m_seed = edit(box, "ptrSeedEdit", tr("Seed of the runs: the same seed gives the same runs"));
-    m_problem = note(box, "ptrProblem");
+    m_problem = noteLabel(box, "ptrProblem");
     m_problem->setStyleSheet(QStringLiteral("color: #b01e1e;"));
     auto* form = new QFormLayout(box);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -118,11 +111,11 @@ PtrView::PtrView(PtrController* controller, PtrPanel* panel, QWidget* parent)
     m_passChart->setMinimumSize(400, 340);
     m_thresholdChart = new charts::ChartView(this);
     m_thresholdChart->setMinimumSize(400, 340);
-    m_readout = note(this, "ptrReadout");
+    m_readout = noteLabel(this, "ptrReadout");
     m_readout->setTextFormat(Qt::RichText);
-    m_status = note(this, "ptrStatus");
+    m_status = noteLabel(this, "ptrStatus");
     m_status->setStyleSheet(QStringLiteral("color: #b01e1e;"));
-    auto* explanation = note(this, "ptrExplanation");
+    auto* explanation = noteLabel(this, "ptrExplanation");
     explanation->setStyleSheet(QStringLiteral("color: #555;"));
     explanation->setText(tr("Dropout that keeps the feature with the fewest surviving ones is private only when no "
                             "single row can change which feature that is. Propose-test-release checks this privately: "

@@ -23,14 +23,9 @@ namespace {
 constexpr int kMaxListedFeatures = 2000;
 constexpr int kGridSizes[] = {64, 128, 256, 512};
 
-/// The mechanism panel edits a UtilitySettings: the fields the regions share with it.
+/// The mechanism panel edits a UtilitySettings: the fields this view shares with it.
 UtilitySettings mechanismPart(const RegionsSettings& s) {
-    UtilitySettings u;
-    u.mechanism = s.mechanism;
-    u.preprocess = s.preprocess;
-    u.testFraction = s.testFraction;
-    u.seed = s.seed;
-    return u;
+    return mechanismFormSettings(s.mechanism, s.preprocess, s.testFraction, s.seed, s.currentEps);
 }
 
 QComboBox* combo(QWidget* parent, const char* name) {

@@ -19,6 +19,17 @@
 
 namespace elab::ui {
 
+UtilitySettings mechanismFormSettings(const core::MechanismSpec& mechanism, const core::PreprocessOptions& preprocess,
+                                      double testFraction, std::uint64_t seed, double currentEps) {
+    UtilitySettings u;
+    u.mechanism = mechanism;
+    u.preprocess = preprocess;
+    u.testFraction = testFraction;
+    u.seed = seed;
+    u.currentEps = currentEps;
+    return u;
+}
+
 namespace {
 
 using core::LossKind;
