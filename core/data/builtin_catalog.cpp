@@ -34,6 +34,9 @@ const std::vector<BuiltinInfo>& builtinCatalog() {
         {"xor", "", "", TaskKind::Binary, "Generated: XOR quadrants (seeded)", "generated", {}},
         {"circles", "", "", TaskKind::Binary, "Generated: two concentric circles (seeded)",
          "generated", {}},
+        {"sparse", "", "", TaskKind::Binary,
+         "Generated: sparse text-like binary features, planted linear labels (seeded; any size)",
+         "generated", {"negative", "positive"}},
     };
     return catalog;
 }

@@ -51,9 +51,13 @@ std::string knownBuiltins() {
     return names;
 }
 
-// "moons?rows=500&noise=0.2&seed=3" → generator options.
-GeneratorOptions parseGeneratorQuery(const std::string& spec, const std::string& query) {
+// "moons?rows=500&noise=0.2&seed=3" → generator options (classes: blobs only; features and
+// active: sparse only).
+GeneratorOptions parseGeneratorQuery(const std::string& spec, const std::string& name, const std::string& query) {
     GeneratorOptions options;
+    const bool sparse = name == "sparse";
+    if (sparse)
+        options.rows = 20'000; // 400 rows over 1,000 features teach nothing
     std::size_t pos = 0;
     while (pos < query.size()) {
         const std::size_t amp = std::min(query.find('&', pos), query.size());
@@ -69,25 +73,41 @@ GeneratorOptions parseGeneratorQuery(const std::string& spec, const std::string&
         std::from_chars_result r{};
         if (key == "rows") {
             r = std::from_chars(first, last, options.rows);
-            if (r.ec == std::errc() && options.rows < 2)
+            if (r.ec == std::errc() && (options.rows < 2 || options.rows > 100'000'000))
                 r.ec = std::errc::result_out_of_range;
         } else if (key == "noise") {
             r = std::from_chars(first, last, options.noise);
             if (r.ec == std::errc() && !(options.noise >= 0.0 && options.noise <= 10.0))
                 r.ec = std::errc::result_out_of_range;
-        } else if (key == "classes") {
+        } else if (key == "classes" && name == "blobs") {
             r = std::from_chars(first, last, options.classes);
             if (r.ec == std::errc() && (options.classes < 2 || options.classes > 20))
+                r.ec = std::errc::result_out_of_range;
+        } else if (key == "features" && sparse) {
+            r = std::from_chars(first, last, options.features);
+            if (r.ec == std::errc() && (options.features < 2 || options.features > 10'000'000))
+                r.ec = std::errc::result_out_of_range;
+        } else if (key == "active" && sparse) {
+            r = std::from_chars(first, last, options.active);
+            if (r.ec == std::errc() && (options.active < 1 || options.active > 1000))
                 r.ec = std::errc::result_out_of_range;
         } else if (key == "seed") {
             r = std::from_chars(first, last, options.seed);
         } else {
-            throw LoadError(spec, 0, 0, "unknown generator option '" + key +
-                                            "' (rows, noise, classes, seed)");
+            throw LoadError(spec, 0, 0, "unknown option '" + key + "' for builtin:" + name + " (" +
+                                            (sparse ? "rows, features, active, noise, seed"
+                                                    : name == "blobs" ? "rows, noise, classes, seed" : "rows, noise, seed") +
+                                            ")");
         }
         if (r.ec != std::errc() || r.ptr != last)
             throw LoadError(spec, 0, 0, "bad value '" + value + "' for " + key);
     }
+    if (sparse && options.active > options.features)
+        throw LoadError(spec, 0, 0, "active (" + std::to_string(options.active) + ") must not exceed features (" +
+                                        std::to_string(options.features) + ")");
+    if (options.rows * (sparse ? options.active : 2) > 1'000'000'000)
+        throw LoadError(spec, 0, 0, "rows × " + std::string(sparse ? "active" : "2") +
+                                        " is over 10⁹ stored values; ask for fewer rows");
     return options;
 }
 
@@ -104,7 +124,7 @@ Dataset loadBuiltin(const std::string& spec, const LoadOptions& options,
         throw LoadError(spec, 0, 0, "unknown built-in dataset '" + name + "' (known: " +
                                         knownBuiltins() + ")");
     if (isGeneratorName(name)) {
-        Dataset data = generateDataset(name, parseGeneratorQuery(spec, query));
+        Dataset data = generateDataset(name, parseGeneratorQuery(spec, name, query), ctx);
         data.provenance.path = spec;
         data.provenance.format = "generated";
         return data;

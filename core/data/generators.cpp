@@ -1,5 +1,7 @@
 #include "core/data/generators.h"
 
+#include "core/data/sparse_generator.h"
+
 #include "core/util/normal_sampler.h"
 #include "core/util/random.h"
 
@@ -118,13 +120,15 @@ int generatorId(const std::string& name) {
 
 } // namespace
 
-bool isGeneratorName(const std::string& name) { return generatorId(name) >= 0; }
+bool isGeneratorName(const std::string& name) { return name == "sparse" || generatorId(name) >= 0; }
 
-Dataset generateDataset(const std::string& name, const GeneratorOptions& options) {
+Dataset generateDataset(const std::string& name, const GeneratorOptions& options, RunContext* ctx) {
+    if (name == "sparse")
+        return generateSparse(options, ctx);
     const int id = generatorId(name);
     if (id < 0)
         throw std::invalid_argument("unknown generator '" + name +
-                                    "' (blobs, moons, xor, circles)");
+                                    "' (blobs, moons, xor, circles, sparse)");
     const int classes = id == 0 ? options.classes : 2;
     if (classes < 2 || classes > 26)
         throw std::invalid_argument("blobs: classes must be in [2, 26], got " +

@@ -17,6 +17,17 @@ std::string DataPreparation::validate() const {
     return preprocess.validate();
 }
 
+std::vector<Index> seededRowSubset(Index n, Index k, std::uint64_t seed) {
+    std::vector<Index> rows(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i] = static_cast<Index>(i);
+    Rng rng(deriveSeed(seed, 0x73756273616D706CULL)); // "subsampl"
+    shuffleInPlace(rows, rng);
+    rows.resize(static_cast<std::size_t>(std::clamp<Index>(k, 0, n)));
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
 PreparedData prepareExperimentData(Dataset train, std::optional<Dataset> test, const DataPreparation& preparation,
                                    std::uint64_t seed) {
     if (std::string e = preparation.validate(); !e.empty())
@@ -34,14 +45,7 @@ PreparedData prepareExperimentData(Dataset train, std::optional<Dataset> test, c
         if (static_cast<std::size_t>(preparation.subsample) > n)
             throw std::invalid_argument("subsample of " + std::to_string(preparation.subsample) + " is more than the " +
                                         std::to_string(n) + " training rows");
-        std::vector<Index> rows(n);
-        for (std::size_t i = 0; i < n; ++i)
-            rows[i] = static_cast<Index>(i);
-        Rng rng(deriveSeed(seed, 0x73756273616D706CULL)); // "subsampl"
-        shuffleInPlace(rows, rng);
-        rows.resize(static_cast<std::size_t>(preparation.subsample));
-        std::sort(rows.begin(), rows.end());
-        out.train = out.train.selectRows(rows);
+        out.train = out.train.selectRows(seededRowSubset(static_cast<Index>(n), preparation.subsample, seed));
         out.train.log.push_back({"subsample", "kept " + std::to_string(preparation.subsample) + " of " +
                                                   std::to_string(n) + " training rows (seeded, uniform without replacement)",
                                  false});

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace elab::core {
 
@@ -24,6 +25,9 @@ struct PreparedData {
     Dataset train;
     std::optional<Dataset> test;
 };
+
+/// k of the rows 0..n−1 (k ≤ n), uniform without replacement from a stream of seed, ascending.
+std::vector<Index> seededRowSubset(Index n, Index k, std::uint64_t seed);
 
 /// Throws std::invalid_argument (bad options, test set of another width, subsample larger
 /// than the training set). seed drives the split, the subsample and privately estimated bounds.

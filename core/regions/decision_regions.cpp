@@ -3,6 +3,7 @@
 #include "core/learner/mechanism_catalog.h"
 #include "core/regions/regions_impl.h"
 #include "core/util/format_number.h"
+#include "core/util/random.h"
 
 #include <Eigen/Eigenvalues>
 
@@ -30,6 +31,8 @@ std::string RegionsSpec::validate() const {
         return "margin must be in [0, 1]";
     if (threads < 0)
         return "threads must be ≥ 0";
+    if (maxRows != 0 && maxRows < 10)
+        return "the picture's row limit must be 0 (all rows) or ≥ 10";
     if (std::string e = preparation.validate(); !e.empty())
         return e;
     if (std::string e = mechanism.validate(); !e.empty())
@@ -135,7 +138,22 @@ RegionsProblem::RegionsProblem(const Dataset& train, const std::optional<Dataset
     // Bounds name the data's own columns: applied here, before a plane is chosen.
     raw.preprocess.bounds = spec.preparation.preprocess.bounds;
     raw.preprocess.privateBounds = spec.preparation.preprocess.privateBounds;
-    PreparedData parts = prepareExperimentData(train, test, raw, spec.seed);
+    // 0. A stated subsample for the picture, when the data is larger than the spec allows.
+    auto cut = [&](const Dataset& d, const char* which, std::uint64_t stream) -> std::optional<Dataset> {
+        if (spec.maxRows <= 0 || d.rows() <= spec.maxRows)
+            return std::nullopt;
+        m.log.push_back({"subsample for the picture",
+                         std::string(which) + ": trained and drawn on " + std::to_string(spec.maxRows) + " of " +
+                             std::to_string(d.rows()) +
+                             " rows (seeded, uniform without replacement); the mechanism's noise is scaled for these "
+                             "rows, so the picture is that of a dataset of this size",
+                         false});
+        return d.selectRows(seededRowSubset(d.rows(), spec.maxRows, deriveSeed(spec.seed, stream)));
+    };
+    std::optional<Dataset> cutTrain = cut(train, "training data", 0x7069637475726501ULL); // "picture"
+    std::optional<Dataset> cutTest = test ? cut(*test, "test set", 0x7069637475726502ULL) : std::nullopt;
+    PreparedData parts = prepareExperimentData(cutTrain ? std::move(*cutTrain) : train,
+                                               cutTest ? std::move(cutTest) : test, raw, spec.seed);
     for (const ProcessingStep& step : parts.train.log)
         if (step.name != "no norm bound") // this "no norm" is temporary: the plane's own norm step follows
             m.log.push_back(step);

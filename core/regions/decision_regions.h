@@ -61,6 +61,10 @@ struct RegionsSpec {
     std::uint64_t seed = 1;  ///< noise draw r from the learner's stream (seed, r); also the split
     NewtonCgOptions solver;
     int threads = 0;         ///< worker threads over the draws, 0 = all cores (results identical for any)
+    /// > 0: a dataset (or given test set) with more rows is first cut to this many, seeded and
+    /// uniform, and the picture is trained and drawn on those (logged: the noise is then scaled
+    /// for that n, not the whole data's). 0: all rows.
+    long long maxRows = 0;
 
     /// "" if valid; else why (names the field).
     std::string validate() const;

@@ -65,6 +65,20 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+/// The process's resident set (VmRSS) and its peak (VmHWM), MiB, from /proc/self/status.
+std::pair<double, double> residentMiB() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    double rss = 0.0, hwm = 0.0;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmRSS:", 0) == 0)
+            rss = std::stod(line.substr(6)) / 1024.0;
+        else if (line.rfind("VmHWM:", 0) == 0)
+            hwm = std::stod(line.substr(6)) / 1024.0;
+    }
+    return {rss, hwm};
+}
+
 /// CPU time of the calling thread: an event whose wall time is much longer than its CPU time
 /// waited (for a lock, or for a core taken by the workers) rather than computed.
 double threadCpuMs() {
@@ -475,17 +489,28 @@ int main(int argc, char** argv) {
         // Load: request → dataset shown (the sweep starts from there).
         LoadRequest request;
         request.spec = spec;
+        const double rssBefore = residentMiB().first;
         auto start = begin();
         window.load(request);
         bool ok = waitFor(&window, &MainWindow::datasetShown, kTimeout);
         end(QStringLiteral("load"), name, 0, start, ok);
         if (!ok)
             return 1;
+        const double matrixMiB = static_cast<double>(window.current().data->features.memoryBytes()) / (1024.0 * 1024.0);
+        const double rssLoaded = residentMiB().first;
 
         // (2) The full sweep: dataset shown → idle.
         start = begin();
         ok = waitFor(controller, &UtilityController::idle, kTimeout, idle);
         end(QStringLiteral("sweep"), name, 0, start, ok);
+        // Memory (issue 15: ≤ 2× the matrix): what the process holds beyond its state before the load.
+        const auto [rssSwept, peakSwept] = residentMiB();
+        std::printf("      memory: feature matrix %.1f MiB; resident above the state before the load: %.1f MiB "
+                    "loaded (%.2f× the matrix), %.1f MiB after the sweep (%.2f×); peak %.1f MiB above "
+                    "that state (%.2f×; meaningful for the first or largest dataset of a run)\n",
+                    matrixMiB, rssLoaded - rssBefore, (rssLoaded - rssBefore) / matrixMiB, rssSwept - rssBefore,
+                    (rssSwept - rssBefore) / matrixMiB, peakSwept - rssBefore, (peakSwept - rssBefore) / matrixMiB);
+        std::fflush(stdout);
 
         for (int rep = 1; rep <= reps; ++rep) {
             if (rep > 1) { // a new seed: the whole sweep again

@@ -119,6 +119,42 @@ private slots:
         QVERIFY(small.guarantee.isPrivate);
     }
 
+    // A dataset over spec.maxRows is pictured on a seeded subsample of that many rows, logged;
+    // below the limit nothing changes.
+    void largeDataIsPicturedOnAStatedSubsample() {
+        RegionsSpec s = baseSpec();
+        s.preparation.testFraction = 0.3;
+        s.maxRows = 400;
+        GeneratorOptions g;
+        g.rows = 3000;
+        g.noise = 0.2;
+        const Dataset data = generateDataset("moons", g);
+        const RegionsProblem cut(data, std::nullopt, s);
+        QCOMPARE(cut.trainPoints().rows() + cut.testPoints().rows(), Index(400));
+        const auto& log = cut.log();
+        const auto step = std::find_if(log.begin(), log.end(), [](const ProcessingStep& p) { return p.name == "subsample for the picture"; });
+        QVERIFY(step != log.end());
+        QVERIFY2(step->detail.find("400 of 3000 rows") != std::string::npos, step->detail.c_str());
+        QVERIFY(!step->leaksPrivacy); // chosen without looking at the data
+        const RegionsProblem again(data, std::nullopt, s);
+        QVERIFY(cut.trainPoints() == again.trainPoints());
+        QCOMPARE(evaluateRegions(cut, 1.0).trainAccuracyMean, evaluateRegions(again, 1.0).trainAccuracyMean);
+        // Every pictured point is a row of the data (plane = the two features, no scaling yet).
+        for (Index i = 0; i < cut.trainPoints().rows(); i += 37) {
+            bool found = false;
+            for (Index r = 0; r < data.rows() && !found; ++r)
+                found = data.features.dense()(r, 0) == cut.trainPoints()(i, 0) && data.features.dense()(r, 1) == cut.trainPoints()(i, 1);
+            QVERIFY(found);
+        }
+        s.maxRows = 3000;
+        const RegionsProblem whole(data, std::nullopt, s);
+        QCOMPARE(whole.trainPoints().rows() + whole.testPoints().rows(), Index(3000));
+        QVERIFY(std::none_of(whole.log().begin(), whole.log().end(),
+                             [](const ProcessingStep& p) { return p.name == "subsample for the picture"; }));
+        s.maxRows = 5;
+        QVERIFY(!s.validate().empty());
+    }
+
     void sameResultForOneAndTwoThreads() {
         const RegionsSpec s = baseSpec();
         GeneratorOptions g;

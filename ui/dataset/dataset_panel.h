@@ -33,6 +33,8 @@ public:
     QComboBox* builtinCombo() const { return m_builtin; }
     QComboBox* labelCombo() const { return m_label; }
     QComboBox* missingCombo() const { return m_missing; }
+    /// Rows of a generated set (enabled for generated built-ins only).
+    QComboBox* rowsCombo() const { return m_rows; }
 
 public slots:
     /// File dialog, then a request for the chosen file.
@@ -42,6 +44,8 @@ public slots:
     /// Requests the displayed spec with this label column.
     void chooseLabelColumn(const QString& column);
     void chooseBuiltin(const QString& name);
+    /// Requests the displayed generated set with this many rows (0: its default size).
+    void chooseRows(qlonglong rows);
 
 signals:
     void loadRequested(const elab::ui::LoadRequest& request);
@@ -57,6 +61,7 @@ private:
     QLabel* m_source = nullptr;
     QComboBox* m_label = nullptr;
     QComboBox* m_missing = nullptr;
+    QComboBox* m_rows = nullptr;
     QPushButton* m_reload = nullptr;
     QLabel* m_about = nullptr;
     LoadRequest m_shown;

@@ -4,6 +4,7 @@
 #include "ui/views/regions/regions_text.h"
 #include "ui/views/utility/settings_text.h"
 
+#include <QLocale>
 #include <QStringList>
 
 #include <algorithm>
@@ -21,6 +22,9 @@ constexpr double kFaintOpacity = 0.05; // the draws split evenly
 constexpr double kMapOpacity = 0.8;    // the agreement map: the grid shows through faintly
 constexpr double kPointSize = 7.0;
 constexpr double kRingSize = 15.0;
+// Points drawn per set at most: every k-th row beyond (Qt Charts makes an item per point).
+constexpr Eigen::Index kMaxDrawnTrain = 3'000;
+constexpr Eigen::Index kMaxDrawnTest = 1'000;
 const QColor kDrawLine(60, 60, 60, 110);
 const QColor kShownDrawLine(30, 30, 30, 230);
 const QColor kNonPrivateLine(0, 0, 0);
@@ -75,7 +79,7 @@ void addBoundaries(charts::ChartData& chart, const QString& prefix, const core::
 
 /// One Points series per class: key prefix:k.
 void addPoints(charts::ChartData& chart, const QString& prefix, const Eigen::MatrixX2d& points,
-               const Eigen::VectorXi& classes, const std::vector<std::string>& names, bool hollow) {
+               const Eigen::VectorXi& classes, const std::vector<std::string>& names, bool hollow, Eigen::Index stride) {
     const int k = static_cast<int>(names.size());
     QVector<SeriesData> series;
     for (int c = 0; c < k; ++c) {
@@ -86,24 +90,38 @@ void addPoints(charts::ChartData& chart, const QString& prefix, const Eigen::Mat
         s.hollow = hollow;
         series << s;
     }
-    for (Eigen::Index i = 0; i < points.rows(); ++i)
+    for (Eigen::Index i = 0; i < points.rows(); i += stride)
         if (classes(i) >= 0 && classes(i) < k)
             series[classes(i)].points.append(QPointF(points(i, 0), points(i, 1)));
     chart.series << series;
 }
 
-void addMisclassified(QVector<QPointF>& out, const Eigen::MatrixX2d& points, const Eigen::VectorXd& fractions) {
+void addMisclassified(QVector<QPointF>& out, const Eigen::MatrixX2d& points, const Eigen::VectorXd& fractions,
+                      Eigen::Index stride) {
     if (fractions.size() != points.rows())
         return;
-    for (Eigen::Index i = 0; i < points.rows(); ++i)
+    for (Eigen::Index i = 0; i < points.rows(); i += stride)
         if (fractions(i) > 0.5)
             out.append(QPointF(points(i, 0), points(i, 1)));
 }
 
+Eigen::Index drawnStride(Eigen::Index rows, Eigen::Index most) { return rows > most ? (rows + most - 1) / most : 1; }
+
+/// "training rows" or "1 in 5 of the 14,000 training rows".
+QString drawnRows(Eigen::Index rows, Eigen::Index most, const QString& which) {
+    const Eigen::Index stride = drawnStride(rows, most);
+    return stride == 1 ? which : QStringLiteral("1 in %1 of the %2 %3").arg(stride).arg(QLocale::c().toString(qlonglong(rows)), which);
+}
+
 QString footnote(const RegionsSettings& s, const RegionsState& state, const QString& datasetName) {
     QStringList parts;
-    parts << QStringLiteral("Dots: training rows; small rings: test rows; large red rings: misclassified by most "
-                            "draws; thin grey lines: each draw's boundary; dashed: the non-private boundary.");
+    const core::RegionsProblem* problem = state.resultProblem.get();
+    parts << QStringLiteral("Dots: %1; small rings: %2; large red rings: misclassified by most "
+                            "draws; thin grey lines: each draw's boundary; dashed: the non-private boundary.")
+                 .arg(problem ? drawnRows(problem->trainPoints().rows(), kMaxDrawnTrain, QStringLiteral("training rows"))
+                              : QStringLiteral("training rows"),
+                      problem ? drawnRows(problem->testPoints().rows(), kMaxDrawnTest, QStringLiteral("test rows"))
+                              : QStringLiteral("test rows"));
     parts << QStringLiteral("%1, %2: %3, %4 draws, seed %5, grid %6 × %6.")
                  .arg(datasetName, mechanismName(s.mechanism.kind), regionsFillTitle(s.fill).toLower())
                  .arg(s.draws)
@@ -198,8 +216,12 @@ charts::ChartData buildRegionsChart(const RegionsSettings& s, const RegionsState
     }
     addBoundaries(chart, QStringLiteral("nonprivate"), &r->nonPrivate, capacity, kNonPrivateLine, 2.0, Qt::DashLine,
                   QStringLiteral("non-private boundary"));
-    addPoints(chart, QStringLiteral("train"), problem->trainPoints(), problem->trainClass(), problem->classNames(), false);
-    addPoints(chart, QStringLiteral("test"), problem->testPoints(), problem->testClass(), problem->classNames(), true);
+    const Eigen::Index trainStride = drawnStride(problem->trainPoints().rows(), kMaxDrawnTrain);
+    const Eigen::Index testStride = drawnStride(problem->testPoints().rows(), kMaxDrawnTest);
+    addPoints(chart, QStringLiteral("train"), problem->trainPoints(), problem->trainClass(), problem->classNames(), false,
+              trainStride);
+    addPoints(chart, QStringLiteral("test"), problem->testPoints(), problem->testClass(), problem->classNames(), true,
+              testStride);
     // At ε = ∞ the fractions are the non-private model's own mistakes (0 or 1).
     SeriesData wrong = charts::makeSeries(QStringLiteral("misclassified"),
                                           r->draws.empty() ? QStringLiteral("misclassified (non-private)")
@@ -207,8 +229,8 @@ charts::ChartData buildRegionsChart(const RegionsSettings& s, const RegionsState
                                           SeriesKind::Points, misclassifiedColor());
     wrong.width = kRingSize;
     wrong.hollow = true;
-    addMisclassified(wrong.points, problem->trainPoints(), r->trainMisclassified);
-    addMisclassified(wrong.points, problem->testPoints(), r->testMisclassified);
+    addMisclassified(wrong.points, problem->trainPoints(), r->trainMisclassified, trainStride);
+    addMisclassified(wrong.points, problem->testPoints(), r->testMisclassified, testStride);
     chart.series << wrong;
     return chart;
 }

@@ -78,6 +78,7 @@ core::RegionsSpec RegionsSettings::toSpec() const {
     spec.draws = draws;
     spec.gridSize = gridSize;
     spec.seed = seed;
+    spec.maxRows = kPictureRows;
     return spec;
 }
 

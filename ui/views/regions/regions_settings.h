@@ -40,6 +40,9 @@ struct RegionsSettings {
     RegionsFill fill = RegionsFill::Majority;
     int fillDraw = 0;              ///< RegionsFill::Draw: which draw (0-based, < draws)
 
+    /// Larger datasets are pictured on a seeded subsample of this many rows (stated in the
+    /// processing log and the readout): R fits per slider step stay live (issue 15).
+    static constexpr long long kPictureRows = 20'000;
     static constexpr int kMaxDraws = 20;
     static constexpr int kMinGrid = 32;
     static constexpr int kMaxGrid = 512;
