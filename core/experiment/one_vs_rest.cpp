@@ -56,7 +56,8 @@ OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMe
         m_models = data.classes;
         m_modelSpec.privacy.delta = spec.privacy.delta / m_models;
         m_trainLabels = oneVsRestLabels(data.trainY, data.classes, "training");
-        m_metricLabels = testUsed ? oneVsRestLabels(*data.testY, data.classes, "test") : m_trainLabels;
+        if (testUsed) // else the metric reads the training labels: no second copy (K·n doubles)
+            m_metricLabels = oneVsRestLabels(*data.testY, data.classes, "test");
     } else if (spec.model.loss.isMargin()) {
         requirePlusMinusOne(data.trainY, "training");
         if (testUsed)
@@ -73,7 +74,7 @@ const FeatureMatrix& OneVsRest::metricX() const { return usesTestSet(m_metric) ?
 
 const Eigen::VectorXd& OneVsRest::metricLabels(int model) const {
     if (m_models > 1)
-        return m_metricLabels[static_cast<std::size_t>(model)];
+        return usesTestSet(m_metric) ? m_metricLabels[static_cast<std::size_t>(model)] : trainLabels(model);
     return usesTestSet(m_metric) ? *m_data.testY : m_data.trainY;
 }
 

@@ -89,6 +89,10 @@ QStringList regionsReadoutLines(const RegionsSettings& settings, const RegionsSt
                          .arg(state.resultProblem->testPoints().rows());
         lines << wrong;
     }
+    // A large dataset is pictured on a subsample (core RegionsSpec::maxRows): say so, and what it means.
+    for (const core::ProcessingStep& step : state.resultProblem->log())
+        if (step.name == "subsample for the picture")
+            lines << tr("Pictured on a seeded subsample: %1").arg(QString::fromStdString(step.detail));
     return lines;
 }
 
