@@ -23,8 +23,8 @@ constexpr double kMapOpacity = 0.8;    // the agreement map: the grid shows thro
 constexpr double kPointSize = 7.0;
 constexpr double kRingSize = 15.0;
 // Points drawn per set at most: every k-th row beyond (Qt Charts makes an item per point).
-constexpr Eigen::Index kMaxDrawnTrain = 1'500;
-constexpr Eigen::Index kMaxDrawnTest = 500;
+constexpr Eigen::Index kMaxDrawnTrain = 600;
+constexpr Eigen::Index kMaxDrawnTest = 200;
 const QColor kDrawLine(60, 60, 60, 110);
 const QColor kShownDrawLine(30, 30, 30, 230);
 const QColor kNonPrivateLine(0, 0, 0);

@@ -19,6 +19,7 @@ struct PlaneDefault {
     const char* featureB;
     bool quadratic;
     bool standardise;
+    bool pca = false; ///< binary sparse features: any two of them give four points; PCA (leaks, said)
 };
 
 constexpr PlaneDefault kPlaneDefaults[] = {
@@ -29,6 +30,7 @@ constexpr PlaneDefault kPlaneDefaults[] = {
     {"iris", "petal_length_cm", "petal_width_cm", false, true},
     {"penguins", "bill_length_mm", "bill_depth_mm", false, true},
     {"wine", "flavanoids", "proline", false, true},
+    {"sparse", nullptr, nullptr, false, false, true},
 };
 
 int featureIndex(const core::Dataset& d, const char* name) {
@@ -105,6 +107,8 @@ void adaptRegionsToDataset(RegionsSettings& s, const core::Dataset& dataset) {
             continue;
         s.quadratic = d.quadratic;
         s.preprocess.standardise = d.standardise;
+        if (d.pca)
+            s.plane = core::PlaneKind::Pca;
         if (d.featureA) {
             const int a = featureIndex(dataset, d.featureA), b = featureIndex(dataset, d.featureB);
             if (a >= 0 && b >= 0) {
