@@ -31,14 +31,53 @@ LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& 
         m_rowScale = constantRowValues(X.sparse());
 }
 
+namespace {
+
+// One pass over sparse X at θ: p_i = x_iᵀθ, ℓ and its derivatives at p_i, and Xᵀℓ'(p) (the
+// gradient's data part), row i read once. Returns Σ ℓ in row order — the same numbers as
+// sparseRowDots, Loss::derivatives and sparseTransposedProduct one after the other.
+template <class Derivatives>
+double sparsePass(const SparseMatrix& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
+                  const Eigen::VectorXd& y, Derivatives derivatives, Eigen::VectorXd& p, Eigen::VectorXd& d1,
+                  Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
+    const Index n = X.rows();
+    p.resize(n);
+    d1.resize(n);
+    d2.resize(n);
+    double sum = 0.0;
+    sparseRowDotsThenTransposed(
+        X, &rowScale, theta,
+        [&](Index i, double s) {
+            p[i] = s;
+            const Loss::Derivatives d = derivatives(s, y[i]);
+            sum += d.value;
+            d1[i] = d.d1;
+            d2[i] = d.d2;
+            return d.d1;
+        },
+        xtd1);
+    return sum;
+}
+
+} // namespace
+
 double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     m_theta = theta;
-    if (m_X.isSparse())
-        sparseRowDots(m_X.sparse(), &m_rowScale, theta, m_p);
-    else
+    double sum = 0.0;
+    if (m_X.isSparse()) {
+        if (m_loss.kind() == LossKind::Logistic) // the hot case: inlined, no per-row dispatch
+            sum = sparsePass(
+                m_X.sparse(), m_rowScale, theta, m_y, [](double p, double y) { return logisticDerivatives(p, y); }, m_p,
+                m_d1, m_d2, m_xtd1);
+        else
+            sum = sparsePass(
+                m_X.sparse(), m_rowScale, theta, m_y, [this](double p, double y) { return m_loss.derivatives(p, y); },
+                m_p, m_d1, m_d2, m_xtd1);
+    } else {
         multiply(m_X, theta, m_p);
+        sum = m_loss.derivatives(m_p, m_y, m_d1, m_d2);
+    }
     const Eigen::Index n = m_p.size();
-    const double sum = m_loss.derivatives(m_p, m_y, m_d1, m_d2);
     m_dataLoss = sum / static_cast<double>(n);
     double value = m_dataLoss + 0.5 * m_mu * theta.squaredNorm();
     if (m_c.size() > 0)
@@ -48,7 +87,7 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
 
 void LinearObjective::gradient(Eigen::VectorXd& g) const {
     if (m_X.isSparse())
-        sparseTransposedProduct(m_X.sparse(), &m_rowScale, m_d1, g);
+        g = m_xtd1;
     else
         multiplyTransposed(m_X, m_d1, g);
     g /= static_cast<double>(m_p.size());

@@ -52,6 +52,7 @@ private:
     Eigen::VectorXd m_c;
     Eigen::VectorXd m_rowScale; ///< constantRowValues(X) for binary sparse rows, else empty
     Eigen::VectorXd m_theta, m_p, m_d1, m_d2;
+    Eigen::VectorXd m_xtd1; ///< Xᵀℓ'(p) at the last θ, from evaluate()'s pass (sparse X only)
     double m_dataLoss = 0.0;
     const Eigen::MatrixXd* m_gram = nullptr;
     // The anchored preconditioner (see preconditioner()); state of this objective's solve.

@@ -1,7 +1,8 @@
 // The CSR row kernels of the objective (sparse_rows.h) against Eigen's dense products, for
 // general rows, binary rows (one value per row, the a9a case), an uncompressed matrix and
 // unsorted rows; and Newton-CG with the anchored Hessian preconditioner (setGram on sparse X)
-// reaching the same optimum as with Jacobi, cold and warm.
+// reaching the same optimum as with Jacobi, cold and warm; the fused value-and-gradient pass
+// against the separate kernels.
 
 #include "core/model/linear_objective.h"
 #include "core/model/sparse_rows.h"
@@ -82,6 +83,21 @@ private slots:
             out = v;
             sparseWeightedGramProduct(X, scale, w, 0.5, v, out);
             compareVectors(out, v + 0.5 * D.transpose() * (w.asDiagonal() * (D * v)), 1e-14, "v + X'WXv/2");
+            // The fused pass: the same X v, and X' of the weights it returns, bit for bit.
+            Eigen::VectorXd dots, weights(300), fused, separate;
+            sparseRowDots(X, scale, v, dots);
+            Index next = 0;
+            bool inOrder = true;
+            sparseRowDotsThenTransposed(
+                X, scale, v,
+                [&](Index i, double s) {
+                    inOrder = inOrder && i == next++ && s == dots[i];
+                    return weights[i] = std::sin(s) + w[i];
+                },
+                fused);
+            QVERIFY2(inOrder && next == 300, "the fused pass visits every row once, in order, with x_i'v");
+            sparseTransposedProduct(X, scale, weights, separate);
+            QVERIFY2(fused == separate, "the fused X'w equals sparseTransposedProduct bit for bit");
             Eigen::MatrixXd H;
             sparseWeightedGram(X, scale, w, 0.5, H);
             const Eigen::MatrixXd expected = 0.5 * D.transpose() * w.asDiagonal() * D;
@@ -144,6 +160,7 @@ private slots:
         QVERIFY2(anchored.cgIterations <= jacobi.cgIterations,
                  qPrintable(QString("CG: anchored %1, Jacobi %2").arg(anchored.cgIterations).arg(jacobi.cgIterations)));
     }
+
 };
 
 QTEST_APPLESS_MAIN(TestSparseRows)
