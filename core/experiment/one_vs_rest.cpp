@@ -142,6 +142,15 @@ OneVsRest::Models OneVsRest::fitNonPrivate(std::stop_token stop, const NewtonCgO
 }
 
 double OneVsRest::utility(const Models& fits) const {
+    if (m_metric == UtilityMetric::TrainLoss) {
+        // Released θ = minimisers: the solvers' data terms are the metric (the same sums up to
+        // rounding: (1/K) Σ_k (1/n) Σ_i ℓ), no pass over X.
+        double sum = 0.0;
+        for (const PrivateFit& f : fits)
+            sum += f.trainLoss;
+        if (std::isfinite(sum))
+            return m_models == 1 ? sum : sum / m_models;
+    }
     if (m_models == 1)
         return evaluateUtility(m_metric, m_spec.model.loss, metricX(), metricLabels(0), fits.front().theta);
     std::vector<Eigen::VectorXd> thetas;

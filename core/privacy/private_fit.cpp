@@ -18,6 +18,8 @@ PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const Me
     fit.theta = fit.minimiser;
     if (problem.outputNoise.size() > 0)
         fit.theta += problem.outputNoise;
+    else // the objective was last evaluated at the minimiser (every exit of minimizeNewtonCg)
+        fit.trainLoss = objective.dataLoss();
     fit.guarantee = std::move(problem.guarantee);
     if (fit.solver.status != NewtonCgStatus::Converged)
         fit.guarantee.notes.push_back(std::string("solver did not converge (") + toString(fit.solver.status) +

@@ -6,6 +6,7 @@
 #include "core/optim/newton_cg.h"
 #include "core/privacy/mechanism.h"
 
+#include <limits>
 #include <stop_token>
 
 namespace elab::core {
@@ -15,6 +16,9 @@ struct PrivateFit {
     Eigen::VectorXd minimiser; ///< minimiser of the perturbed objective (before output noise)
     NewtonCgResult solver;
     PrivacyGuarantee guarantee;
+    /// (1/n) Σ_i ℓ(x_iᵀθ, y_i) of the released θ on the training rows, from the solver's last
+    /// evaluation (at the minimiser), when θ is the minimiser (no output noise); NaN otherwise.
+    double trainLoss = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// X (rows clipped to ‖x‖ ≤ 1 for the guarantee to hold), y ∈ {−1, +1} for margin losses.

@@ -1,6 +1,7 @@
 // The learner interface (core/learner/): scores n × K, the one prediction path against the
-// formulas it replaced (exact), capabilities, the prepared problem's cached reference, and a
-// sweep through a prepared problem equal to the convenience call.
+// formulas it replaced (exact), capabilities, the prepared problem's cached reference, a
+// sweep through a prepared problem equal to the convenience call, the training loss taken from
+// the solver equal to the evaluated one.
 
 #include "core/data/generators.h"
 #include "core/experiment/experiment_data.h"
@@ -154,6 +155,34 @@ private slots:
         const auto first = problem->reference({}, {});
         QVERIFY(!first->stopped());
         QCOMPARE(problem->reference({}, {}).get(), first.get());
+    }
+
+    // The training-loss metric of a fit without output noise comes from the solver's last
+    // evaluation (PrivateFit::trainLoss) instead of a pass over X: the same number as evaluating
+    // the released models, up to rounding, binary and one-vs-rest.
+    void trainLossFromTheSolverEqualsEvaluated() {
+        const auto d = elab::test::syntheticBinary(200, 4, 5, {1.0, 0.5}, 0.5, true);
+        const Dataset multi = blobs(150, 3, 2);
+        const Loss loss(LossKind::Logistic);
+        for (MechanismKind kind : {MechanismKind::ObjPertGauss, MechanismKind::ObjPertPure, MechanismKind::OutPertGauss}) {
+            const LinearErmLearner binary({d.X, d.y}, spec(kind), UtilityMetric::TrainLoss);
+            const auto fit = binary.fit(0.7, *binary.drawNoise(3, 1), nullptr, {}, {});
+            const PrivateFit& f = dynamic_cast<const LinearErmModel&>(*fit).fits().front();
+            QCOMPARE(std::isnan(f.trainLoss), kind == MechanismKind::OutPertGauss); // output noise: evaluated
+            ELAB_RELATIVE(binary.utility(*fit), oldBinaryUtility(true, loss, d.X, d.y, f.theta), 1e-13);
+            const auto reference = binary.fitNonPrivate({}, {});
+            const Eigen::VectorXd& referenceTheta = dynamic_cast<const LinearErmModel&>(*reference).fits().front().theta;
+            ELAB_RELATIVE(binary.utility(*reference), oldBinaryUtility(true, loss, d.X, d.y, referenceTheta), 1e-13);
+
+            const LinearErmLearner ovr(sweepDataOf(multi), spec(kind), UtilityMetric::TrainLoss);
+            const auto fit3 = ovr.fit(2.0, *ovr.drawNoise(1, 0), nullptr, {}, {});
+            std::vector<Eigen::VectorXd> thetas;
+            for (const PrivateFit& k : dynamic_cast<const LinearErmModel&>(*fit3).fits())
+                thetas.push_back(k.theta);
+            ELAB_RELATIVE(ovr.utility(*fit3),
+                          evaluateOneVsRest(UtilityMetric::TrainLoss, loss, multi.features, multi.targets.values, thetas),
+                          1e-13);
+        }
     }
 
     void sweepOnPreparedProblemEqualsConvenienceCall() {
