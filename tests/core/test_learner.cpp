@@ -1,7 +1,7 @@
 // The learner interface (core/learner/): scores n × K, the one prediction path against the
 // formulas it replaced (exact), capabilities, the prepared problem's cached reference, a
 // sweep through a prepared problem equal to the convenience call, the training loss taken from
-// the solver equal to the evaluated one.
+// the solver equal to the evaluated one, and warm-started sweep paths reaching the cold minimisers.
 
 #include "core/data/generators.h"
 #include "core/experiment/experiment_data.h"
@@ -182,6 +182,38 @@ private slots:
             ELAB_RELATIVE(ovr.utility(*fit3),
                           evaluateOneVsRest(UtilityMetric::TrainLoss, loss, multi.features, multi.targets.values, thetas),
                           1e-13);
+        }
+    }
+
+    // Along a sweep each fit starts from the polynomial in 1/ε through the last three minimisers
+    // (LinearErmLearner::fit). Any start must reach the same minimiser: the warm-started path
+    // equals cold fits at every ε to the solver's tolerance, and each model keeps at most the
+    // two fits before it.
+    void warmStartedPathReachesTheColdMinimisers() {
+        const auto d = elab::test::syntheticBinary(400, 6, 11, {1.0, -0.5, 0.25}, 0.3, true);
+        for (MechanismKind kind : {MechanismKind::ObjPertGauss, MechanismKind::ObjPertPure}) {
+            const LinearErmLearner learner({d.X, d.y}, spec(kind), UtilityMetric::TrainLoss);
+            const auto noise = learner.drawNoise(5, 2);
+            std::shared_ptr<const TrainedModel> previous;
+            for (double eps : parseEpsGrid("0.1:10:8")) {
+                const auto warm = learner.fit(eps, *noise, previous.get(), {}, {});
+                const auto cold = learner.fit(eps, *noise, nullptr, {}, {});
+                const PrivateFit& w = dynamic_cast<const LinearErmModel&>(*warm).fits().front();
+                const PrivateFit& c = dynamic_cast<const LinearErmModel&>(*cold).fits().front();
+                QCOMPARE(w.solver.status, NewtonCgStatus::Converged);
+                QCOMPARE(c.solver.status, NewtonCgStatus::Converged);
+                // ‖∇J‖ ≤ 1e-10 and ∇²J ⪰ μI with μ ≥ Λ/n = 1/400 bound each by 4e-8 from θ*.
+                const double diff = (w.minimiser - c.minimiser).lpNorm<Eigen::Infinity>();
+                QVERIFY2(diff <= 1e-7, qPrintable(QString("eps %1: warm vs cold minimiser differ by %2").arg(eps).arg(diff)));
+                const auto& path = dynamic_cast<const LinearErmModel&>(*warm).path();
+                QVERIFY(path.size() <= 2);
+                if (previous) {
+                    QCOMPARE(path.front().eps, dynamic_cast<const LinearErmModel&>(*previous).eps());
+                    QVERIFY(path.front().minimisers.front() ==
+                            dynamic_cast<const LinearErmModel&>(*previous).fits().front().minimiser);
+                }
+                previous = warm;
+            }
         }
     }
 
