@@ -100,6 +100,20 @@ double Loss::d3(double p, double y) const {
     return y * marginDerivatives(m_kind, y * p, m_h, m_t).l3;
 }
 
+namespace {
+
+// Logistic value, ℓ' and ℓ'' from e = exp(−|m|): σ(|m|) = 1/(1+e), σ(−|m|) = e/(1+e) and
+// log(1 + e^{−m}) = log1p(e) + max(−m, 0), without overflow; one division.
+inline Loss::Derivatives logisticDerivatives(double p, double y) {
+    const double m = y * p;
+    const double e = std::exp(-std::abs(m));
+    const double big = 1.0 / (1.0 + e), small = e * big;
+    const double sp = m >= 0.0 ? big : small, sn = m >= 0.0 ? small : big;
+    return {std::log1p(e) + std::max(-m, 0.0), -y * sn, sp * sn};
+}
+
+} // namespace
+
 Loss::Derivatives Loss::derivatives(double p, double y) const {
     switch (m_kind) {
     case LossKind::Logistic: return logisticDerivatives(p, y);

@@ -9,8 +9,6 @@
 
 #include <Eigen/Core>
 
-#include <algorithm>
-#include <cmath>
 #include <string>
 
 namespace elab::core {
@@ -62,17 +60,6 @@ private:
     double m_h;
     double m_t;
 };
-
-/// Logistic ℓ(y p), ∂ℓ/∂p and ∂²ℓ/∂p² from e = exp(−|m|), m = y p: σ(|m|) = 1/(1+e),
-/// σ(−|m|) = e/(1+e) and log(1 + e^{−m}) = log1p(e) + max(−m, 0), without overflow; one exp,
-/// one log1p, one division. Inline: the objective's hot loop (Loss::derivatives for the logistic loss).
-inline Loss::Derivatives logisticDerivatives(double p, double y) {
-    const double m = y * p;
-    const double e = std::exp(-std::abs(m));
-    const double big = 1.0 / (1.0 + e), small = e * big;
-    const double sp = m >= 0.0 ? big : small, sn = m >= 0.0 ? small : big;
-    return {std::log1p(e) + std::max(-m, 0.0), -y * sn, sp * sn};
-}
 
 /// log(1 + e^z) without overflow.
 double log1pExp(double z);

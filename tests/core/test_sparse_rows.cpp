@@ -2,12 +2,14 @@
 // general rows, binary rows (one value per row, the a9a case), an uncompressed matrix and
 // unsorted rows; and Newton-CG with the anchored Hessian preconditioner (setGram on sparse X)
 // reaching the same optimum as with Jacobi, cold and warm; the fused value-and-gradient pass
-// against the separate kernels.
+// against the separate kernels, and the objective's logistic pass against Σ ℓ row by row.
 
 #include "core/model/linear_objective.h"
 #include "core/model/sparse_rows.h"
 #include "core/optim/newton_cg.h"
 #include "core/util/random.h"
+
+#include "tests/support/test_support.h"
 
 #include <QtTest>
 
@@ -104,6 +106,47 @@ private slots:
             QVERIFY2((H - expected).cwiseAbs().maxCoeff() <= 1e-14 * std::max(1.0, expected.cwiseAbs().maxCoeff()),
                      qPrintable(QString("X'WX/2: max |diff| = %1").arg((H - expected).cwiseAbs().maxCoeff())));
         }
+    }
+
+    // The objective's one pass (LinearObjective::evaluate on sparse X): the logistic value summed
+    // through logarithms of products of 64 rows' factors equals Σ ℓ row by row to rounding, also
+    // with margins from −800 to 800 (factors of 1 + 1e-300 and exp overflow avoided), and the
+    // derivatives and gradient are the separate kernels' bit for bit.
+    void objectivePassMatchesRowByRow_data() {
+        QTest::addColumn<bool>("binary");
+        QTest::addColumn<double>("scale");
+        QTest::newRow("general values") << false << 1.0;
+        QTest::newRow("binary rows") << true << 1.0;
+        QTest::newRow("binary rows, margins to ±800") << true << 400.0;
+    }
+    void objectivePassMatchesRowByRow() {
+        QFETCH(bool, binary);
+        QFETCH(double, scale);
+        const FeatureMatrix F(randomSparse(1000, 40, 6, binary, 31)); // 15 blocks of 64 rows and a partial one
+        const Eigen::VectorXd theta = scale * randomVector(40, 32);
+        Eigen::VectorXd y = randomVector(1000, 33);
+        y = (y.array() > 0.0).select(Eigen::VectorXd::Ones(1000), -Eigen::VectorXd::Ones(1000));
+        const Loss loss(LossKind::Logistic);
+        const double mu = 1e-3;
+        LinearObjective objective(F, y, loss, mu);
+        const double value = objective.evaluate(theta);
+        Eigen::VectorXd g;
+        objective.gradient(g);
+
+        Eigen::VectorXd p, d1, d2, xtd1;
+        const Eigen::VectorXd a = constantRowValues(F.sparse());
+        sparseRowDots(F.sparse(), &a, theta, p);
+        loss.derivatives(p, y, d1, d2);
+        double sum = 0.0;
+        for (Index i = 0; i < 1000; ++i)
+            sum += loss.value(p[i], y[i]);
+        QVERIFY(objective.predictions() == p);
+        ELAB_RELATIVE(objective.dataLoss(), sum / 1000.0, 1e-14);
+        ELAB_RELATIVE(value, sum / 1000.0 + 0.5 * mu * theta.squaredNorm(), 1e-14);
+        sparseTransposedProduct(F.sparse(), &a, d1, xtd1);
+        xtd1 /= 1000.0;
+        xtd1.noalias() += mu * theta;
+        QVERIFY2(g == xtd1, "the gradient equals sparseTransposedProduct of Loss::derivatives' ℓ' bit for bit");
     }
 
     void unsortedRowsGiveTheSameGram() {
