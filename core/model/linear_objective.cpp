@@ -25,10 +25,14 @@ void multiplyTransposed(const FeatureMatrix& X, const Eigen::VectorXd& w, Eigen:
 }
 
 LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss,
-                                 double mu, Eigen::VectorXd linear)
+                                 double mu, Eigen::VectorXd linear, const Eigen::VectorXd* rowScale)
     : m_X(X), m_y(y), m_loss(loss), m_mu(mu), m_c(std::move(linear)) {
-    if (X.isSparse())
-        m_rowScale = constantRowValues(X.sparse());
+    if (!X.isSparse())
+        return;
+    if (rowScale)
+        m_sharedRowScale = rowScale;
+    else
+        m_ownRowScale = constantRowValues(X.sparse());
 }
 
 namespace {
@@ -107,10 +111,10 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     double sum = 0.0;
     if (m_X.isSparse()) {
         if (m_loss.kind() == LossKind::Logistic) // the hot case: inlined, no per-row dispatch
-            sum = logisticSparsePass(m_X.sparse(), m_rowScale, theta, m_y, m_p, m_d1, m_d2, m_xtd1);
+            sum = logisticSparsePass(m_X.sparse(), rowScale(), theta, m_y, m_p, m_d1, m_d2, m_xtd1);
         else
             sum = sparsePass(
-                m_X.sparse(), m_rowScale, theta, m_y, [this](double p, double y) { return m_loss.derivatives(p, y); },
+                m_X.sparse(), rowScale(), theta, m_y, [this](double p, double y) { return m_loss.derivatives(p, y); },
                 m_p, m_d1, m_d2, m_xtd1);
     } else {
         multiply(m_X, theta, m_p);
@@ -140,7 +144,7 @@ void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& o
     if (m_X.isSparse()) {
         // One pass over the rows: t_i = ℓ''_i (x_iᵀv)/n, out += t_i x_i (row i stays in cache).
         out = m_mu * v;
-        sparseWeightedGramProduct(m_X.sparse(), &m_rowScale, m_d2, invN, v, out);
+        sparseWeightedGramProduct(m_X.sparse(), &rowScale(), m_d2, invN, v, out);
         return;
     }
     Eigen::VectorXd xv;
@@ -221,7 +225,7 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
         if ((m_d2.array() == first).all())
             H = (first / n) * *m_gram; // equal curvatures (e.g. θ = 0): H is a multiple of XᵀX/n
         else
-            sparseWeightedGram(X, &m_rowScale, m_d2, 1.0 / n, H);
+            sparseWeightedGram(X, &rowScale(), m_d2, 1.0 / n, H);
         H.diagonal().array() += m_mu;
         auto llt = std::make_shared<Eigen::LLT<Eigen::MatrixXd>>(H);
         m_anchorD2 = m_d2;

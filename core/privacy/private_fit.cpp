@@ -6,9 +6,10 @@ namespace elab::core {
 
 PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                       double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart,
-                      std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram) {
+                      std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram,
+                      const Eigen::VectorXd* rowScale) {
     PerturbedProblem problem = perturbedProblem(spec, X.rows(), eps, noise);
-    LinearObjective objective(X, y, spec.model.loss, problem.mu, problem.linear);
+    LinearObjective objective(X, y, spec.model.loss, problem.mu, problem.linear, rowScale);
     if (gram && gram->size() > 0)
         objective.setGram(gram);
     PrivateFit fit;

@@ -24,11 +24,12 @@ struct PrivateFit {
 /// X (rows clipped to ‖x‖ ≤ 1 for the guarantee to hold), y ∈ {−1, +1} for margin losses.
 /// warmStart: a previous minimiser (e.g. at the neighbouring ε), or nullptr for 0.
 /// gram: gramMatrix(X) for the preconditioner, computed once per dataset by the caller (or
-/// nullptr / empty: Jacobi).
+/// nullptr / empty: Jacobi). rowScale: constantRowValues(X.sparse()) computed once by the caller,
+/// or nullptr (LinearObjective computes it).
 /// Thread: any; reentrant.
 PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                       double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart = nullptr,
                       std::stop_token stop = {}, const NewtonCgOptions& options = {},
-                      const Eigen::MatrixXd* gram = nullptr);
+                      const Eigen::MatrixXd* gram = nullptr, const Eigen::VectorXd* rowScale = nullptr);
 
 } // namespace elab::core
