@@ -99,6 +99,7 @@ private:
     int m_models = 1;
     std::vector<Eigen::VectorXd> m_trainLabels, m_metricLabels; ///< y_k ∈ {±1}; empty for one model
     Eigen::MatrixXd m_gram; ///< the preconditioner's XᵀX/n, once for every fit (empty if p is large)
+    Eigen::VectorXd m_rowScale; ///< constantRowValues of sparse training X, once for every fit
 };
 
 /// The guarantee of a one-vs-rest classifier of `models` models (1: a binary classifier) on n

@@ -2,6 +2,7 @@
 
 #include "core/learner/prediction.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -56,30 +57,62 @@ std::shared_ptr<const LearnerNoise> LinearErmLearner::drawNoise(std::uint64_t se
     return noise;
 }
 
+namespace {
+
+// The start of the next fit at ε from the warm model's minimisers and its path: along a sweep
+// the minimiser moves smoothly in u = 1/ε (the noise terms scale with it), so extrapolate with
+// the polynomial in u through the last (up to three) minimisers. Far outside their span (more
+// than twice the last step) the warm model's minimisers as they are.
+std::vector<Eigen::VectorXd> extrapolatedStart(double eps, const std::vector<PathPoint>& points) {
+    std::vector<double> u;
+    for (const PathPoint& p : points) {
+        if (u.size() == 3 || !(p.eps > 0.0) || !std::isfinite(p.eps) || p.minimisers.size() != points[0].minimisers.size())
+            break;
+        const double ui = 1.0 / p.eps;
+        if (std::find(u.begin(), u.end(), ui) != u.end())
+            break;
+        u.push_back(ui);
+    }
+    std::vector<Eigen::VectorXd> start = points[0].minimisers;
+    if (u.size() < 2 || !std::isfinite(eps) || !(eps > 0.0))
+        return start;
+    const double target = 1.0 / eps;
+    if (std::abs(target - u[0]) > 2.0 * std::abs(u[0] - u[1]))
+        return start;
+    // Lagrange weights of the points at u = target.
+    std::vector<double> weight(u.size(), 1.0);
+    for (std::size_t j = 0; j < u.size(); ++j)
+        for (std::size_t m = 0; m < u.size(); ++m)
+            if (m != j)
+                weight[j] *= (target - u[m]) / (u[j] - u[m]);
+    for (std::size_t k = 0; k < start.size(); ++k) {
+        start[k] *= weight[0];
+        for (std::size_t j = 1; j < u.size(); ++j)
+            start[k] += weight[j] * points[j].minimisers[k];
+    }
+    return start;
+}
+
+} // namespace
+
 std::shared_ptr<const TrainedModel> LinearErmLearner::fit(double eps, const LearnerNoise& noise,
                                                           const TrainedModel* warm, std::stop_token stop,
                                                           const NewtonCgOptions& options) const {
-    std::vector<Eigen::VectorXd> start, from;
-    double fromEps = 0.0;
+    std::vector<PathPoint> path;
+    std::vector<Eigen::VectorXd> start;
     if (warm) {
         const LinearErmModel& w = linearModel(*warm);
-        from = OneVsRest::minimisers(w.fits());
-        fromEps = w.eps();
-        start = from;
-        // Along a sweep the minimiser moves smoothly in u = 1/ε (the noise terms scale with it):
-        // start from the line through the two previous minimisers. Any start gives the same
-        // minimiser (strongly convex); a good one saves Newton steps.
-        const auto& before = w.previousMinimisers();
-        if (before.size() == from.size() && fromEps > 0.0 && w.previousEps() > 0.0 && w.previousEps() != fromEps &&
-            std::isfinite(eps)) {
-            const double t = (1.0 / eps - 1.0 / fromEps) / (1.0 / fromEps - 1.0 / w.previousEps());
-            if (std::abs(t) <= 2.0)
-                for (std::size_t k = 0; k < start.size(); ++k)
-                    start[k] += t * (from[k] - before[k]);
-        }
+        path.push_back({w.eps(), OneVsRest::minimisers(w.fits())});
+        if (!w.path().empty())
+            path.push_back(w.path().front());
+        std::vector<PathPoint> points = path;
+        if (w.path().size() > 1)
+            points.push_back(w.path()[1]);
+        // Any start gives the same minimiser (strongly convex); a good one saves Newton steps.
+        start = extrapolatedStart(eps, points);
     }
     return std::make_shared<LinearErmModel>(m_problem.fit(eps, draws(noise), warm ? &start : nullptr, std::move(stop), options),
-                                            eps, std::move(from), fromEps);
+                                            eps, std::move(path));
 }
 
 std::shared_ptr<const TrainedModel> LinearErmLearner::fitNonPrivate(std::stop_token stop,

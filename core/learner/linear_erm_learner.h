@@ -11,12 +11,17 @@
 
 namespace elab::core {
 
+/// A fit along a sweep's path: its ε and its models' minimisers (before output noise).
+struct PathPoint {
+    double eps = 0.0;
+    std::vector<Eigen::VectorXd> minimisers;
+};
+
 /// K released linear models, θ_k per class (one for a binary classifier).
 class LinearErmModel final : public TrainedModel {
 public:
-    explicit LinearErmModel(OneVsRest::Models fits, double eps = 0.0, std::vector<Eigen::VectorXd> previous = {},
-                            double previousEps = 0.0)
-        : m_fits(std::move(fits)), m_eps(eps), m_previous(std::move(previous)), m_previousEps(previousEps) {}
+    explicit LinearErmModel(OneVsRest::Models fits, double eps = 0.0, std::vector<PathPoint> path = {})
+        : m_fits(std::move(fits)), m_eps(eps), m_path(std::move(path)) {}
 
     int outputs() const override { return static_cast<int>(m_fits.size()); }
     /// Column k: Xθ_k (core/learner/prediction.h: linearScores).
@@ -25,17 +30,16 @@ public:
     void record(SolverSummary& summary, double eps, int repetition) const override;
 
     const OneVsRest::Models& fits() const { return m_fits; }
-    /// The ε it was fitted at (0: non-private), and the minimisers of the fit it was warm-started
-    /// from with that fit's ε (empty: a cold start): a sweep extrapolates the next start from both.
+    /// The ε it was fitted at (0: non-private), and the fits before it on its warm-start path,
+    /// most recent first (at most two; empty: a cold start): a sweep extrapolates the next start
+    /// from them.
     double eps() const { return m_eps; }
-    const std::vector<Eigen::VectorXd>& previousMinimisers() const { return m_previous; }
-    double previousEps() const { return m_previousEps; }
+    const std::vector<PathPoint>& path() const { return m_path; }
 
 private:
     OneVsRest::Models m_fits;
     double m_eps = 0.0;
-    std::vector<Eigen::VectorXd> m_previous;
-    double m_previousEps = 0.0;
+    std::vector<PathPoint> m_path;
 };
 
 class LinearErmLearner final : public PrivateLearner {

@@ -25,20 +25,102 @@ void multiplyTransposed(const FeatureMatrix& X, const Eigen::VectorXd& w, Eigen:
 }
 
 LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss,
-                                 double mu, Eigen::VectorXd linear)
+                                 double mu, Eigen::VectorXd linear, const Eigen::VectorXd* rowScale)
     : m_X(X), m_y(y), m_loss(loss), m_mu(mu), m_c(std::move(linear)) {
-    if (X.isSparse())
-        m_rowScale = constantRowValues(X.sparse());
+    if (!X.isSparse())
+        return;
+    if (rowScale)
+        m_sharedRowScale = rowScale;
+    else
+        m_ownRowScale = constantRowValues(X.sparse());
 }
+
+namespace {
+
+// One pass over sparse X at θ: p_i = x_iᵀθ, ℓ and its derivatives at p_i, and Xᵀℓ'(p) (the
+// gradient's data part), row i read once. Returns Σ ℓ in row order — the same numbers as
+// sparseRowDots, Loss::derivatives and sparseTransposedProduct one after the other.
+template <class Derivatives>
+double sparsePass(const SparseMatrix& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
+                  const Eigen::VectorXd& y, Derivatives derivatives, Eigen::VectorXd& p, Eigen::VectorXd& d1,
+                  Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
+    const Index n = X.rows();
+    p.resize(n);
+    d1.resize(n);
+    d2.resize(n);
+    double sum = 0.0;
+    sparseRowDotsThenTransposed(
+        X, &rowScale, theta,
+        [&](Index i, double s) {
+            p[i] = s;
+            const Loss::Derivatives d = derivatives(s, y[i]);
+            sum += d.value;
+            d1[i] = d.d1;
+            d2[i] = d.d2;
+            return d.d1;
+        },
+        xtd1);
+    return sum;
+}
+
+// Rows per logarithm in logisticSparsePass: a product of 64 factors in (1, 2] stays ≤ 2^64.
+constexpr int kRowsPerLog = 64;
+
+// sparsePass for the logistic loss, with its value summed as Σ_i max(−m_i, 0) + Σ_i log(1 + e_i),
+// m_i = y_i p_i, e_i = exp(−|m_i|) (= Σ ℓ, docs/MATH.md §2), the second sum as the logarithm of
+// the products of the factors 1 + e_i over blocks of kRowsPerLog rows: one log per block instead
+// of a log1p per row (which cost as much as the pass over X). Each factor and each product is
+// rounded to 2^-53 relative, so the sum's absolute error stays ≲ 2^-52 per row, as for a log1p
+// per row; ℓ' and ℓ'' are Loss::derivatives' bit for bit.
+double logisticSparsePass(const SparseMatrix& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
+                          const Eigen::VectorXd& y, Eigen::VectorXd& p, Eigen::VectorXd& d1, Eigen::VectorXd& d2,
+                          Eigen::VectorXd& xtd1) {
+    const Index n = X.rows();
+    p.resize(n);
+    d1.resize(n);
+    d2.resize(n);
+    double hinge = 0.0, logs = 0.0, product = 1.0;
+    int inBlock = 0;
+    sparseRowDotsThenTransposed(
+        X, &rowScale, theta,
+        [&](Index i, double s) {
+            p[i] = s;
+            const double yi = y[i], m = yi * s;
+            const double e = std::exp(-std::abs(m));
+            const double big = 1.0 / (1.0 + e), small = e * big;
+            const double sp = m >= 0.0 ? big : small, sn = m >= 0.0 ? small : big;
+            hinge += std::max(-m, 0.0);
+            product *= 1.0 + e;
+            if (++inBlock == kRowsPerLog) {
+                logs += std::log(product);
+                product = 1.0;
+                inBlock = 0;
+            }
+            d1[i] = -yi * sn;
+            d2[i] = sp * sn;
+            return d1[i];
+        },
+        xtd1);
+    return hinge + (logs + std::log(product));
+}
+
+} // namespace
 
 double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     m_theta = theta;
-    if (m_X.isSparse())
-        sparseRowDots(m_X.sparse(), &m_rowScale, theta, m_p);
-    else
+    double sum = 0.0;
+    if (m_X.isSparse()) {
+        if (m_loss.kind() == LossKind::Logistic) // the hot case: inlined, no per-row dispatch
+            sum = logisticSparsePass(m_X.sparse(), rowScale(), theta, m_y, m_p, m_d1, m_d2, m_xtd1);
+        else
+            sum = sparsePass(
+                m_X.sparse(), rowScale(), theta, m_y, [this](double p, double y) { return m_loss.derivatives(p, y); },
+                m_p, m_d1, m_d2, m_xtd1);
+    } else {
         multiply(m_X, theta, m_p);
+        sum = m_loss.derivatives(m_p, m_y, m_d1, m_d2);
+    }
     const Eigen::Index n = m_p.size();
-    const double sum = m_loss.derivatives(m_p, m_y, m_d1, m_d2);
     m_dataLoss = sum / static_cast<double>(n);
     double value = m_dataLoss + 0.5 * m_mu * theta.squaredNorm();
     if (m_c.size() > 0)
@@ -48,7 +130,7 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
 
 void LinearObjective::gradient(Eigen::VectorXd& g) const {
     if (m_X.isSparse())
-        sparseTransposedProduct(m_X.sparse(), &m_rowScale, m_d1, g);
+        g = m_xtd1;
     else
         multiplyTransposed(m_X, m_d1, g);
     g /= static_cast<double>(m_p.size());
@@ -62,7 +144,7 @@ void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& o
     if (m_X.isSparse()) {
         // One pass over the rows: t_i = ℓ''_i (x_iᵀv)/n, out += t_i x_i (row i stays in cache).
         out = m_mu * v;
-        sparseWeightedGramProduct(m_X.sparse(), &m_rowScale, m_d2, invN, v, out);
+        sparseWeightedGramProduct(m_X.sparse(), &rowScale(), m_d2, invN, v, out);
         return;
     }
     Eigen::VectorXd xv;
@@ -143,7 +225,7 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
         if ((m_d2.array() == first).all())
             H = (first / n) * *m_gram; // equal curvatures (e.g. θ = 0): H is a multiple of XᵀX/n
         else
-            sparseWeightedGram(X, &m_rowScale, m_d2, 1.0 / n, H);
+            sparseWeightedGram(X, &rowScale(), m_d2, 1.0 / n, H);
         H.diagonal().array() += m_mu;
         auto llt = std::make_shared<Eigen::LLT<Eigen::MatrixXd>>(H);
         m_anchorD2 = m_d2;

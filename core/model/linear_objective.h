@@ -18,9 +18,11 @@ namespace elab::core {
 class LinearObjective : public Objective {
 public:
     /// X and y are referenced, not copied: they must outlive the objective.
-    /// linear: c (size p), or empty for c = 0.
+    /// linear: c (size p), or empty for c = 0. rowScale: constantRowValues(X.sparse()), computed
+    /// once by a caller that builds many objectives on X (referenced: it must outlive the
+    /// objective), or nullptr to compute it here (one pass over X's values).
     LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss, double mu,
-                    Eigen::VectorXd linear = {});
+                    Eigen::VectorXd linear = {}, const Eigen::VectorXd* rowScale = nullptr);
 
     Eigen::Index dimension() const override { return m_X.cols(); }
     double evaluate(const Eigen::VectorXd& theta) override;
@@ -50,8 +52,11 @@ private:
     Loss m_loss;
     double m_mu;
     Eigen::VectorXd m_c;
-    Eigen::VectorXd m_rowScale; ///< constantRowValues(X) for binary sparse rows, else empty
+    Eigen::VectorXd m_ownRowScale; ///< constantRowValues(X) for binary sparse rows, else empty
+    const Eigen::VectorXd* m_sharedRowScale = nullptr; ///< the caller's, if given
+    const Eigen::VectorXd& rowScale() const { return m_sharedRowScale ? *m_sharedRowScale : m_ownRowScale; }
     Eigen::VectorXd m_theta, m_p, m_d1, m_d2;
+    Eigen::VectorXd m_xtd1; ///< Xᵀℓ'(p) at the last θ, from evaluate()'s pass (sparse X only)
     double m_dataLoss = 0.0;
     const Eigen::MatrixXd* m_gram = nullptr;
     // The anchored preconditioner (see preconditioner()); state of this objective's solve.

@@ -77,6 +77,8 @@ MarginDerivatives marginDerivatives(LossKind kind, double m, double h, double t)
 double Loss::value(double p, double y) const {
     if (m_kind == LossKind::Squared)
         return (p - y) * (p - y);
+    if (m_kind == LossKind::Logistic) // ℓ alone: marginDerivatives(…).l0 without its two sigmoids
+        return log1pExp(-(y * p));
     return marginDerivatives(m_kind, y * p, m_h, m_t).l0;
 }
 

@@ -4,49 +4,12 @@ namespace elab::core {
 
 namespace {
 
-// Row i's stored entries are [begin(i), end(i)); an uncompressed matrix (after insert()) has
-// free slots after each row's live entries.
-struct Rows {
-    const int* outer;
-    const int* counts; // nullptr when compressed
-    const int* inner;
-    const double* values;
-    Index n;
-    explicit Rows(const SparseMatrix& X)
-        : outer(X.outerIndexPtr()), counts(X.isCompressed() ? nullptr : X.innerNonZeroPtr()),
-          inner(X.innerIndexPtr()), values(X.valuePtr()), n(X.outerSize()) {}
-    int begin(Index i) const { return outer[i]; }
-    int end(Index i) const { return counts ? outer[i] + counts[i] : outer[i + 1]; }
-};
+using detail::Rows;
+using detail::rowAxpy;
+using detail::rowDot;
 
 bool useScale(const Eigen::VectorXd* rowScale, const SparseMatrix& X) {
-    return rowScale && rowScale->size() == X.rows() && X.rows() > 0;
-}
-
-// Σ_k x_k v_k over [k0, k1) (Binary: Σ v_k, the caller multiplies by a_i). One running sum:
-// measured faster on a9a than four partial sums (≈ 14 non-zeros per row; the loop is bound by
-// the scatter that follows, not by the additions).
-template <bool Binary>
-inline double rowDot(const Rows& X, int k0, int k1, const double* v) {
-    double s = 0.0;
-    for (int k = k0; k < k1; ++k) {
-        if constexpr (Binary)
-            s += v[X.inner[k]];
-        else
-            s += X.values[k] * v[X.inner[k]];
-    }
-    return s;
-}
-
-// out_j += t x_ij over [k0, k1) (Binary: out_j += t).
-template <bool Binary>
-inline void rowAxpy(const Rows& X, int k0, int k1, double t, double* out) {
-    for (int k = k0; k < k1; ++k) {
-        if constexpr (Binary)
-            out[X.inner[k]] += t;
-        else
-            out[X.inner[k]] += t * X.values[k];
-    }
+    return detail::useRowScale(rowScale, X);
 }
 
 template <bool Binary>
@@ -87,9 +50,24 @@ void weightedGram(const Rows& X, const double* a, const double* weight, double f
         if constexpr (Binary)
             w *= a[i] * a[i];
         const int k0 = X.begin(i), k1 = X.end(i);
+        bool sorted = true;
+        for (int k = k0 + 1; k < k1 && sorted; ++k)
+            sorted = X.inner[k - 1] <= X.inner[k];
         for (int l = k0; l < k1; ++l) {
             const int c = X.inner[l];
             const double wl = Binary ? w : w * X.values[l];
+            if (sorted) {
+                // Upper triangle: column c, rows r = inner[k] ≤ c for k ≤ l. The same additions
+                // in the same order as below, without the per-entry test.
+                double* column = H + static_cast<Index>(c) * p;
+                for (int k = k0; k <= l; ++k) {
+                    if constexpr (Binary)
+                        column[X.inner[k]] += wl;
+                    else
+                        column[X.inner[k]] += wl * X.values[k];
+                }
+                continue;
+            }
             for (int k = k0; k <= l; ++k) {
                 const int r = X.inner[k];
                 // Upper triangle (r ≤ c); CSR rows are usually sorted, but need not be.

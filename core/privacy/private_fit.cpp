@@ -6,9 +6,10 @@ namespace elab::core {
 
 PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                       double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart,
-                      std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram) {
+                      std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram,
+                      const Eigen::VectorXd* rowScale) {
     PerturbedProblem problem = perturbedProblem(spec, X.rows(), eps, noise);
-    LinearObjective objective(X, y, spec.model.loss, problem.mu, problem.linear);
+    LinearObjective objective(X, y, spec.model.loss, problem.mu, problem.linear, rowScale);
     if (gram && gram->size() > 0)
         objective.setGram(gram);
     PrivateFit fit;
@@ -18,6 +19,8 @@ PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const Me
     fit.theta = fit.minimiser;
     if (problem.outputNoise.size() > 0)
         fit.theta += problem.outputNoise;
+    else // the objective was last evaluated at the minimiser (every exit of minimizeNewtonCg)
+        fit.trainLoss = objective.dataLoss();
     fit.guarantee = std::move(problem.guarantee);
     if (fit.solver.status != NewtonCgStatus::Converged)
         fit.guarantee.notes.push_back(std::string("solver did not converge (") + toString(fit.solver.status) +

@@ -6,6 +6,7 @@
 #include "core/optim/newton_cg.h"
 #include "core/privacy/mechanism.h"
 
+#include <limits>
 #include <stop_token>
 
 namespace elab::core {
@@ -15,16 +16,20 @@ struct PrivateFit {
     Eigen::VectorXd minimiser; ///< minimiser of the perturbed objective (before output noise)
     NewtonCgResult solver;
     PrivacyGuarantee guarantee;
+    /// (1/n) Σ_i ℓ(x_iᵀθ, y_i) of the released θ on the training rows, from the solver's last
+    /// evaluation (at the minimiser), when θ is the minimiser (no output noise); NaN otherwise.
+    double trainLoss = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// X (rows clipped to ‖x‖ ≤ 1 for the guarantee to hold), y ∈ {−1, +1} for margin losses.
 /// warmStart: a previous minimiser (e.g. at the neighbouring ε), or nullptr for 0.
 /// gram: gramMatrix(X) for the preconditioner, computed once per dataset by the caller (or
-/// nullptr / empty: Jacobi).
+/// nullptr / empty: Jacobi). rowScale: constantRowValues(X.sparse()) computed once by the caller,
+/// or nullptr (LinearObjective computes it).
 /// Thread: any; reentrant.
 PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                       double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart = nullptr,
                       std::stop_token stop = {}, const NewtonCgOptions& options = {},
-                      const Eigen::MatrixXd* gram = nullptr);
+                      const Eigen::MatrixXd* gram = nullptr, const Eigen::VectorXd* rowScale = nullptr);
 
 } // namespace elab::core

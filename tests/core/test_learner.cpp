@@ -1,6 +1,7 @@
 // The learner interface (core/learner/): scores n × K, the one prediction path against the
-// formulas it replaced (exact), capabilities, the prepared problem's cached reference, and a
-// sweep through a prepared problem equal to the convenience call.
+// formulas it replaced (exact), capabilities, the prepared problem's cached reference, a
+// sweep through a prepared problem equal to the convenience call, the training loss taken from
+// the solver equal to the evaluated one, and warm-started sweep paths reaching the cold minimisers.
 
 #include "core/data/generators.h"
 #include "core/experiment/experiment_data.h"
@@ -154,6 +155,66 @@ private slots:
         const auto first = problem->reference({}, {});
         QVERIFY(!first->stopped());
         QCOMPARE(problem->reference({}, {}).get(), first.get());
+    }
+
+    // The training-loss metric of a fit without output noise comes from the solver's last
+    // evaluation (PrivateFit::trainLoss) instead of a pass over X: the same number as evaluating
+    // the released models, up to rounding, binary and one-vs-rest.
+    void trainLossFromTheSolverEqualsEvaluated() {
+        const auto d = elab::test::syntheticBinary(200, 4, 5, {1.0, 0.5}, 0.5, true);
+        const Dataset multi = blobs(150, 3, 2);
+        const Loss loss(LossKind::Logistic);
+        for (MechanismKind kind : {MechanismKind::ObjPertGauss, MechanismKind::ObjPertPure, MechanismKind::OutPertGauss}) {
+            const LinearErmLearner binary({d.X, d.y}, spec(kind), UtilityMetric::TrainLoss);
+            const auto fit = binary.fit(0.7, *binary.drawNoise(3, 1), nullptr, {}, {});
+            const PrivateFit& f = dynamic_cast<const LinearErmModel&>(*fit).fits().front();
+            QCOMPARE(std::isnan(f.trainLoss), kind == MechanismKind::OutPertGauss); // output noise: evaluated
+            ELAB_RELATIVE(binary.utility(*fit), oldBinaryUtility(true, loss, d.X, d.y, f.theta), 1e-13);
+            const auto reference = binary.fitNonPrivate({}, {});
+            const Eigen::VectorXd& referenceTheta = dynamic_cast<const LinearErmModel&>(*reference).fits().front().theta;
+            ELAB_RELATIVE(binary.utility(*reference), oldBinaryUtility(true, loss, d.X, d.y, referenceTheta), 1e-13);
+
+            const LinearErmLearner ovr(sweepDataOf(multi), spec(kind), UtilityMetric::TrainLoss);
+            const auto fit3 = ovr.fit(2.0, *ovr.drawNoise(1, 0), nullptr, {}, {});
+            std::vector<Eigen::VectorXd> thetas;
+            for (const PrivateFit& k : dynamic_cast<const LinearErmModel&>(*fit3).fits())
+                thetas.push_back(k.theta);
+            ELAB_RELATIVE(ovr.utility(*fit3),
+                          evaluateOneVsRest(UtilityMetric::TrainLoss, loss, multi.features, multi.targets.values, thetas),
+                          1e-13);
+        }
+    }
+
+    // Along a sweep each fit starts from the polynomial in 1/ε through the last three minimisers
+    // (LinearErmLearner::fit). Any start must reach the same minimiser: the warm-started path
+    // equals cold fits at every ε to the solver's tolerance, and each model keeps at most the
+    // two fits before it.
+    void warmStartedPathReachesTheColdMinimisers() {
+        const auto d = elab::test::syntheticBinary(400, 6, 11, {1.0, -0.5, 0.25}, 0.3, true);
+        for (MechanismKind kind : {MechanismKind::ObjPertGauss, MechanismKind::ObjPertPure}) {
+            const LinearErmLearner learner({d.X, d.y}, spec(kind), UtilityMetric::TrainLoss);
+            const auto noise = learner.drawNoise(5, 2);
+            std::shared_ptr<const TrainedModel> previous;
+            for (double eps : parseEpsGrid("0.1:10:8")) {
+                const auto warm = learner.fit(eps, *noise, previous.get(), {}, {});
+                const auto cold = learner.fit(eps, *noise, nullptr, {}, {});
+                const PrivateFit& w = dynamic_cast<const LinearErmModel&>(*warm).fits().front();
+                const PrivateFit& c = dynamic_cast<const LinearErmModel&>(*cold).fits().front();
+                QCOMPARE(w.solver.status, NewtonCgStatus::Converged);
+                QCOMPARE(c.solver.status, NewtonCgStatus::Converged);
+                // ‖∇J‖ ≤ 1e-10 and ∇²J ⪰ μI with μ ≥ Λ/n = 1/400 bound each by 4e-8 from θ*.
+                const double diff = (w.minimiser - c.minimiser).lpNorm<Eigen::Infinity>();
+                QVERIFY2(diff <= 1e-7, qPrintable(QString("eps %1: warm vs cold minimiser differ by %2").arg(eps).arg(diff)));
+                const auto& path = dynamic_cast<const LinearErmModel&>(*warm).path();
+                QVERIFY(path.size() <= 2);
+                if (previous) {
+                    QCOMPARE(path.front().eps, dynamic_cast<const LinearErmModel&>(*previous).eps());
+                    QVERIFY(path.front().minimisers.front() ==
+                            dynamic_cast<const LinearErmModel&>(*previous).fits().front().minimiser);
+                }
+                previous = warm;
+            }
+        }
     }
 
     void sweepOnPreparedProblemEqualsConvenienceCall() {

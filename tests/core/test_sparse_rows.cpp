@@ -1,12 +1,15 @@
 // The CSR row kernels of the objective (sparse_rows.h) against Eigen's dense products, for
 // general rows, binary rows (one value per row, the a9a case), an uncompressed matrix and
 // unsorted rows; and Newton-CG with the anchored Hessian preconditioner (setGram on sparse X)
-// reaching the same optimum as with Jacobi, cold and warm.
+// reaching the same optimum as with Jacobi, cold and warm; the fused value-and-gradient pass
+// against the separate kernels, and the objective's logistic pass against Σ ℓ row by row.
 
 #include "core/model/linear_objective.h"
 #include "core/model/sparse_rows.h"
 #include "core/optim/newton_cg.h"
 #include "core/util/random.h"
+
+#include "tests/support/test_support.h"
 
 #include <QtTest>
 
@@ -82,12 +85,68 @@ private slots:
             out = v;
             sparseWeightedGramProduct(X, scale, w, 0.5, v, out);
             compareVectors(out, v + 0.5 * D.transpose() * (w.asDiagonal() * (D * v)), 1e-14, "v + X'WXv/2");
+            // The fused pass: the same X v, and X' of the weights it returns, bit for bit.
+            Eigen::VectorXd dots, weights(300), fused, separate;
+            sparseRowDots(X, scale, v, dots);
+            Index next = 0;
+            bool inOrder = true;
+            sparseRowDotsThenTransposed(
+                X, scale, v,
+                [&](Index i, double s) {
+                    inOrder = inOrder && i == next++ && s == dots[i];
+                    return weights[i] = std::sin(s) + w[i];
+                },
+                fused);
+            QVERIFY2(inOrder && next == 300, "the fused pass visits every row once, in order, with x_i'v");
+            sparseTransposedProduct(X, scale, weights, separate);
+            QVERIFY2(fused == separate, "the fused X'w equals sparseTransposedProduct bit for bit");
             Eigen::MatrixXd H;
             sparseWeightedGram(X, scale, w, 0.5, H);
             const Eigen::MatrixXd expected = 0.5 * D.transpose() * w.asDiagonal() * D;
             QVERIFY2((H - expected).cwiseAbs().maxCoeff() <= 1e-14 * std::max(1.0, expected.cwiseAbs().maxCoeff()),
                      qPrintable(QString("X'WX/2: max |diff| = %1").arg((H - expected).cwiseAbs().maxCoeff())));
         }
+    }
+
+    // The objective's one pass (LinearObjective::evaluate on sparse X): the logistic value summed
+    // through logarithms of products of 64 rows' factors equals Σ ℓ row by row to rounding, also
+    // with margins from −800 to 800 (factors of 1 + 1e-300 and exp overflow avoided), and the
+    // derivatives and gradient are the separate kernels' bit for bit.
+    void objectivePassMatchesRowByRow_data() {
+        QTest::addColumn<bool>("binary");
+        QTest::addColumn<double>("scale");
+        QTest::newRow("general values") << false << 1.0;
+        QTest::newRow("binary rows") << true << 1.0;
+        QTest::newRow("binary rows, margins to ±800") << true << 400.0;
+    }
+    void objectivePassMatchesRowByRow() {
+        QFETCH(bool, binary);
+        QFETCH(double, scale);
+        const FeatureMatrix F(randomSparse(1000, 40, 6, binary, 31)); // 15 blocks of 64 rows and a partial one
+        const Eigen::VectorXd theta = scale * randomVector(40, 32);
+        Eigen::VectorXd y = randomVector(1000, 33);
+        y = (y.array() > 0.0).select(Eigen::VectorXd::Ones(1000), -Eigen::VectorXd::Ones(1000));
+        const Loss loss(LossKind::Logistic);
+        const double mu = 1e-3;
+        LinearObjective objective(F, y, loss, mu);
+        const double value = objective.evaluate(theta);
+        Eigen::VectorXd g;
+        objective.gradient(g);
+
+        Eigen::VectorXd p, d1, d2, xtd1;
+        const Eigen::VectorXd a = constantRowValues(F.sparse());
+        sparseRowDots(F.sparse(), &a, theta, p);
+        loss.derivatives(p, y, d1, d2);
+        double sum = 0.0;
+        for (Index i = 0; i < 1000; ++i)
+            sum += loss.value(p[i], y[i]);
+        QVERIFY(objective.predictions() == p);
+        ELAB_RELATIVE(objective.dataLoss(), sum / 1000.0, 1e-14);
+        ELAB_RELATIVE(value, sum / 1000.0 + 0.5 * mu * theta.squaredNorm(), 1e-14);
+        sparseTransposedProduct(F.sparse(), &a, d1, xtd1);
+        xtd1 /= 1000.0;
+        xtd1.noalias() += mu * theta;
+        QVERIFY2(g == xtd1, "the gradient equals sparseTransposedProduct of Loss::derivatives' ℓ' bit for bit");
     }
 
     void unsortedRowsGiveTheSameGram() {
@@ -144,6 +203,7 @@ private slots:
         QVERIFY2(anchored.cgIterations <= jacobi.cgIterations,
                  qPrintable(QString("CG: anchored %1, Jacobi %2").arg(anchored.cgIterations).arg(jacobi.cgIterations)));
     }
+
 };
 
 QTEST_APPLESS_MAIN(TestSparseRows)
