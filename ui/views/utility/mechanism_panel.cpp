@@ -230,7 +230,7 @@ void MechanismPanel::setCurrentEps(double eps) {
     if (!(eps > 0.0))
         return;
     m_settings.currentEps = eps;
-    refreshGuarantee();
+    refreshGuarantee(true);
 }
 
 QString MechanismPanel::problemText() const { return m_form.problems->text(); }
@@ -336,9 +336,28 @@ void MechanismPanel::refresh() {
     refreshGuarantee();
 }
 
-void MechanismPanel::refreshGuarantee() {
+void MechanismPanel::refreshGuarantee(bool throttled) {
+    constexpr int kGuaranteeMs = 100;
     m_guarantee = describeGuarantee(m_settings, m_shape, m_settings.currentEps);
-    m_form.guarantee->setText(m_guarantee.html);
+    if (!throttled || !m_guaranteeShown.isValid() || m_guaranteeShown.elapsed() >= kGuaranteeMs) {
+        showGuarantee();
+        return;
+    }
+    if (!m_guaranteeTimer) {
+        m_guaranteeTimer = new QTimer(this);
+        m_guaranteeTimer->setSingleShot(true);
+        connect(m_guaranteeTimer, &QTimer::timeout, this, &MechanismPanel::showGuarantee);
+    }
+    if (!m_guaranteeTimer->isActive())
+        m_guaranteeTimer->start(kGuaranteeMs - static_cast<int>(m_guaranteeShown.elapsed()));
+}
+
+void MechanismPanel::showGuarantee() {
+    if (m_guaranteeTimer)
+        m_guaranteeTimer->stop();
+    m_guaranteeShown.start();
+    if (m_form.guarantee->text() != m_guarantee.html)
+        m_form.guarantee->setText(m_guarantee.html);
 }
 
 } // namespace elab::ui

@@ -11,7 +11,9 @@
 #include "ui/views/utility/settings_text.h"
 #include "ui/views/utility/utility_settings.h"
 
+#include <QElapsedTimer>
 #include <QMap>
+#include <QTimer>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -65,7 +67,10 @@ private:
     void fillLossCombo();
     void fillClassCombo();
     void refresh();
-    void refreshGuarantee();
+    /// Recomputes the guarantee text now; throttled (slider steps): the label, whose word-wrapped
+    /// relayout costs 15–20 ms for a one-vs-rest guarantee, follows at most every kGuaranteeMs.
+    void refreshGuarantee(bool throttled = false);
+    void showGuarantee();
     void drawNewSeed();
 
     UtilitySettings m_settings;
@@ -73,6 +78,8 @@ private:
     GuaranteeText m_guarantee;
     QMap<QLineEdit*, QString> m_parseProblems;
     bool m_applying = false;
+    QTimer* m_guaranteeTimer = nullptr;
+    QElapsedTimer m_guaranteeShown;
     MechanismForm m_form;
 };
 
