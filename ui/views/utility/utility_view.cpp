@@ -273,10 +273,10 @@ void UtilityView::refreshReadout() {
     lines << tr("ε = %1").arg(formatEps(s.currentEps));
     const auto& probe = state.probe;
     if (probe && probe->eps == s.currentEps)
-        lines << tr("measured: %1 ± %2 (%3 repetitions%4)")
+        lines << tr("measured: %1 ± %2 (%3%4)")
                      .arg(number(probe->mean), number(probe->sd))
-                     .arg(probe->repeats)
-                     .arg(probe->full ? QString() : tr(", preview"));
+                     .arg(probe->repeats == 1 ? tr("1 repetition") : tr("%1 repetitions").arg(probe->repeats))
+                     .arg(probe->full ? QString() : tr(", preview while dragging; all %1 on release").arg(s.repeats));
     else if (m_controller->hasDataset())
         lines << tr("measured: computing…");
     if (s.estimatesApply()) {
