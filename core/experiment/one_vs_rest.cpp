@@ -67,6 +67,25 @@ OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMe
     m_gram = gramMatrix(data.trainX);
     if (data.trainX.isSparse())
         m_rowScale = constantRowValues(data.trainX.sparse());
+    if (spec.model.loss.isMargin()) {
+        m_merged = mergeEqualRows(data.trainX);
+        if (m_merged) {
+            for (int k = 0; k < m_models; ++k)
+                m_mergedPlus.push_back(m_merged->countWhere(trainLabels(k), 1.0));
+            m_merged->rowOf = {}; // the counts are all the fits need
+            if (m_merged->X.isSparse())
+                m_mergedRowScale = constantRowValues(m_merged->X.sparse());
+        }
+    }
+}
+
+PrivateFit OneVsRest::fitModel(int k, const MechanismSpec& spec, double eps, const NoiseDraw& noise,
+                               const Eigen::VectorXd* warm, std::stop_token stop, const NewtonCgOptions& options) const {
+    if (m_merged)
+        return fitPrivate(*m_merged, m_mergedPlus[static_cast<std::size_t>(k)], spec, eps, noise, warm,
+                          std::move(stop), options, &m_gram, &m_mergedRowScale);
+    return fitPrivate(m_data.trainX, trainLabels(k), spec, eps, noise, warm, std::move(stop), options, &m_gram,
+                      &m_rowScale);
 }
 
 const Eigen::VectorXd& OneVsRest::trainLabels(int model) const {
@@ -123,15 +142,14 @@ OneVsRest::Models OneVsRest::fit(double eps, const std::vector<NoiseDraw>& noise
                                  const std::vector<Eigen::VectorXd>* warm, std::stop_token stop,
                                  const NewtonCgOptions& options) const {
     Models fits(static_cast<std::size_t>(m_models));
-    const auto fitModel = [&](int k) {
+    const auto fitOne = [&](int k) {
         const auto kk = static_cast<std::size_t>(k);
-        fits[kk] = fitPrivate(m_data.trainX, trainLabels(k), m_modelSpec, modelEps(eps), noise[kk],
-                              warm ? &(*warm)[kk] : nullptr, stop, options, &m_gram, &m_rowScale);
+        fits[kk] = fitModel(k, m_modelSpec, modelEps(eps), noise[kk], warm ? &(*warm)[kk] : nullptr, stop, options);
     };
     if (m_models == 1)
-        fitModel(0);
+        fitOne(0);
     else
-        tbb::parallel_for(0, m_models, fitModel);
+        tbb::parallel_for(0, m_models, fitOne);
     return fits;
 }
 
@@ -140,9 +158,7 @@ OneVsRest::Models OneVsRest::fitNonPrivate(std::stop_token stop, const NewtonCgO
     nonPrivate.kind = MechanismKind::NonPrivate;
     Models fits;
     for (int k = 0; k < m_models; ++k)
-        fits.push_back(
-            fitPrivate(m_data.trainX, trainLabels(k), nonPrivate, 1.0, NoiseDraw{}, nullptr, stop, options, &m_gram,
-                       &m_rowScale));
+        fits.push_back(fitModel(k, nonPrivate, 1.0, NoiseDraw{}, nullptr, stop, options));
     return fits;
 }
 

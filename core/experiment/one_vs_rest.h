@@ -23,9 +23,11 @@
 #include "core/experiment/solver_summary.h"
 #include "core/experiment/sweep_data.h"
 #include "core/experiment/utility_metric.h"
+#include "core/model/merged_rows.h"
 #include "core/privacy/private_fit.h"
 
 #include <cstdint>
+#include <optional>
 #include <stop_token>
 #include <vector>
 
@@ -100,6 +102,14 @@ private:
     std::vector<Eigen::VectorXd> m_trainLabels, m_metricLabels; ///< y_k ∈ {±1}; empty for one model
     Eigen::MatrixXd m_gram; ///< the preconditioner's XᵀX/n, once for every fit (empty if p is large)
     Eigen::VectorXd m_rowScale; ///< constantRowValues of sparse training X, once for every fit
+    // Equal training rows merged for the fits (docs/MATH.md §2.1), when that removes ≥ 10 % of
+    // them: the distinct rows, c⁺ per model, and their row scales. Metrics, Taylor points and
+    // bounds read the rows as given.
+    std::optional<MergedRows> m_merged;
+    std::vector<Eigen::VectorXd> m_mergedPlus;
+    Eigen::VectorXd m_mergedRowScale;
+    PrivateFit fitModel(int k, const MechanismSpec& spec, double eps, const NoiseDraw& noise,
+                        const Eigen::VectorXd* warm, std::stop_token stop, const NewtonCgOptions& options) const;
 };
 
 /// The guarantee of a one-vs-rest classifier of `models` models (1: a binary classifier) on n

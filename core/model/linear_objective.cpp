@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 
 namespace elab::core {
 
@@ -26,7 +27,7 @@ void multiplyTransposed(const FeatureMatrix& X, const Eigen::VectorXd& w, Eigen:
 
 LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss,
                                  double mu, Eigen::VectorXd linear, const Eigen::VectorXd* rowScale)
-    : m_X(X), m_y(y), m_loss(loss), m_mu(mu), m_c(std::move(linear)) {
+    : m_X(X), m_y(y), m_n(static_cast<double>(X.rows())), m_loss(loss), m_mu(mu), m_c(std::move(linear)) {
     if (!X.isSparse())
         return;
     if (rowScale)
@@ -35,15 +36,27 @@ LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& 
         m_ownRowScale = constantRowValues(X.sparse());
 }
 
+LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& plus, const Eigen::VectorXd& total,
+                                 Loss loss, double mu, Eigen::VectorXd linear, const Eigen::VectorXd* rowScale)
+    : LinearObjective(X, plus, loss, mu, std::move(linear), rowScale) {
+    if (!loss.isMargin())
+        throw std::invalid_argument("merged rows need a margin loss (labels ±1)");
+    if (plus.size() != X.rows() || total.size() != X.rows())
+        throw std::invalid_argument("merged rows: one count per distinct row");
+    m_total = &total;
+    m_n = total.sum();
+}
+
 namespace {
 
 // One pass over sparse X at θ: p_i = x_iᵀθ, ℓ and its derivatives at p_i, and Xᵀℓ'(p) (the
 // gradient's data part), row i read once. Returns Σ ℓ in row order — the same numbers as
 // sparseRowDots, Loss::derivatives and sparseTransposedProduct one after the other.
+// derivatives(i, p_i) → Loss::Derivatives of row i.
 template <class Derivatives>
 double sparsePass(const SparseMatrix& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
-                  const Eigen::VectorXd& y, Derivatives derivatives, Eigen::VectorXd& p, Eigen::VectorXd& d1,
-                  Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
+                  Derivatives derivatives, Eigen::VectorXd& p, Eigen::VectorXd& d1, Eigen::VectorXd& d2,
+                  Eigen::VectorXd& xtd1) {
     const Index n = X.rows();
     p.resize(n);
     d1.resize(n);
@@ -53,7 +66,7 @@ double sparsePass(const SparseMatrix& X, const Eigen::VectorXd& rowScale, const 
         X, &rowScale, theta,
         [&](Index i, double s) {
             p[i] = s;
-            const Loss::Derivatives d = derivatives(s, y[i]);
+            const Loss::Derivatives d = derivatives(i, s);
             sum += d.value;
             d1[i] = d.d1;
             d2[i] = d.d2;
@@ -63,7 +76,25 @@ double sparsePass(const SparseMatrix& X, const Eigen::VectorXd& rowScale, const 
     return sum;
 }
 
-// Rows per logarithm in logisticSparsePass: a product of 64 factors in (1, 2] stays ≤ 2^64.
+// A merged row standing for c⁺ rows labelled +1 and c⁻ labelled −1 (docs/MATH.md §2.1):
+// c⁺ ℓ(s, +1) + c⁻ ℓ(s, −1) and its derivatives in s.
+Loss::Derivatives mergedDerivatives(const Loss& loss, double s, double plus, double total) {
+    const double minus = total - plus;
+    Loss::Derivatives sum{0.0, 0.0, 0.0};
+    if (plus > 0.0) {
+        const Loss::Derivatives d = loss.derivatives(s, 1.0);
+        sum = {plus * d.value, plus * d.d1, plus * d.d2};
+    }
+    if (minus > 0.0) {
+        const Loss::Derivatives d = loss.derivatives(s, -1.0);
+        sum.value += minus * d.value;
+        sum.d1 += minus * d.d1;
+        sum.d2 += minus * d.d2;
+    }
+    return sum;
+}
+
+// Factors per logarithm in logisticSparsePass: a product of 64 factors in (1, 2] stays ≤ 2^64.
 constexpr int kRowsPerLog = 64;
 
 // sparsePass for the logistic loss, with its value summed as Σ_i max(−m_i, 0) + Σ_i log(1 + e_i),
@@ -72,32 +103,55 @@ constexpr int kRowsPerLog = 64;
 // of a log1p per row (which cost as much as the pass over X). Each factor and each product is
 // rounded to 2^-53 relative, so the sum's absolute error stays ≲ 2^-52 per row, as for a log1p
 // per row; ℓ' and ℓ'' are Loss::derivatives' bit for bit.
+// Merged rows (total != nullptr, y = c⁺; docs/MATH.md §2.1): row u stands for c_u = total_u rows,
+// c⁺_u of them labelled +1: hinge c⁺ max(−s, 0) + c⁻ max(s, 0), c_u factors 1 + e (one exp for
+// both labels), ℓ' = −c⁺σ(−s) + c⁻σ(s), ℓ'' = c_u σ(s)σ(−s); a row of more than kRowsPerLog
+// rows adds c_u·log1p(e) instead.
+template <bool Merged>
 double logisticSparsePass(const SparseMatrix& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
-                          const Eigen::VectorXd& y, Eigen::VectorXd& p, Eigen::VectorXd& d1, Eigen::VectorXd& d2,
-                          Eigen::VectorXd& xtd1) {
+                          const Eigen::VectorXd& y, const Eigen::VectorXd* total, Eigen::VectorXd& p,
+                          Eigen::VectorXd& d1, Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
     const Index n = X.rows();
     p.resize(n);
     d1.resize(n);
     d2.resize(n);
     double hinge = 0.0, logs = 0.0, product = 1.0;
     int inBlock = 0;
+    const auto factor = [&](double f) {
+        product *= f;
+        if (++inBlock == kRowsPerLog) {
+            logs += std::log(product);
+            product = 1.0;
+            inBlock = 0;
+        }
+    };
     sparseRowDotsThenTransposed(
         X, &rowScale, theta,
         [&](Index i, double s) {
             p[i] = s;
-            const double yi = y[i], m = yi * s;
-            const double e = std::exp(-std::abs(m));
-            const double big = 1.0 / (1.0 + e), small = e * big;
-            const double sp = m >= 0.0 ? big : small, sn = m >= 0.0 ? small : big;
-            hinge += std::max(-m, 0.0);
-            product *= 1.0 + e;
-            if (++inBlock == kRowsPerLog) {
-                logs += std::log(product);
-                product = 1.0;
-                inBlock = 0;
+            if constexpr (Merged) {
+                const double c = (*total)[i], plus = y[i], minus = c - plus;
+                const double e = std::exp(-std::abs(s));
+                const double big = 1.0 / (1.0 + e), small = e * big;
+                const double sPos = s >= 0.0 ? big : small, sNeg = s >= 0.0 ? small : big; // σ(s), σ(−s)
+                hinge += plus * std::max(-s, 0.0) + minus * std::max(s, 0.0);
+                if (c <= kRowsPerLog)
+                    for (int k = 0; k < static_cast<int>(c); ++k)
+                        factor(1.0 + e);
+                else
+                    logs += c * std::log1p(e);
+                d1[i] = minus * sPos - plus * sNeg;
+                d2[i] = c * (sPos * sNeg);
+            } else {
+                const double yi = y[i], m = yi * s;
+                const double e = std::exp(-std::abs(m));
+                const double big = 1.0 / (1.0 + e), small = e * big;
+                const double sp = m >= 0.0 ? big : small, sn = m >= 0.0 ? small : big;
+                hinge += std::max(-m, 0.0);
+                factor(1.0 + e);
+                d1[i] = -yi * sn;
+                d2[i] = sp * sn;
             }
-            d1[i] = -yi * sn;
-            d2[i] = sp * sn;
             return d1[i];
         },
         xtd1);
@@ -111,17 +165,34 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     double sum = 0.0;
     if (m_X.isSparse()) {
         if (m_loss.kind() == LossKind::Logistic) // the hot case: inlined, no per-row dispatch
-            sum = logisticSparsePass(m_X.sparse(), rowScale(), theta, m_y, m_p, m_d1, m_d2, m_xtd1);
+            sum = m_total ? logisticSparsePass<true>(m_X.sparse(), rowScale(), theta, m_y, m_total, m_p, m_d1, m_d2, m_xtd1)
+                          : logisticSparsePass<false>(m_X.sparse(), rowScale(), theta, m_y, nullptr, m_p, m_d1, m_d2,
+                                                      m_xtd1);
+        else if (m_total)
+            sum = sparsePass(
+                m_X.sparse(), rowScale(), theta,
+                [this](Index i, double p) { return mergedDerivatives(m_loss, p, m_y[i], (*m_total)[i]); }, m_p, m_d1,
+                m_d2, m_xtd1);
         else
             sum = sparsePass(
-                m_X.sparse(), rowScale(), theta, m_y, [this](double p, double y) { return m_loss.derivatives(p, y); },
+                m_X.sparse(), rowScale(), theta, [this](Index i, double p) { return m_loss.derivatives(p, m_y[i]); },
                 m_p, m_d1, m_d2, m_xtd1);
     } else {
         multiply(m_X, theta, m_p);
-        sum = m_loss.derivatives(m_p, m_y, m_d1, m_d2);
+        if (m_total) {
+            m_d1.resize(m_p.size());
+            m_d2.resize(m_p.size());
+            for (Index i = 0; i < m_p.size(); ++i) {
+                const Loss::Derivatives d = mergedDerivatives(m_loss, m_p[i], m_y[i], (*m_total)[i]);
+                sum += d.value;
+                m_d1[i] = d.d1;
+                m_d2[i] = d.d2;
+            }
+        } else {
+            sum = m_loss.derivatives(m_p, m_y, m_d1, m_d2);
+        }
     }
-    const Eigen::Index n = m_p.size();
-    m_dataLoss = sum / static_cast<double>(n);
+    m_dataLoss = sum / m_n;
     double value = m_dataLoss + 0.5 * m_mu * theta.squaredNorm();
     if (m_c.size() > 0)
         value += m_c.dot(theta);
@@ -133,14 +204,14 @@ void LinearObjective::gradient(Eigen::VectorXd& g) const {
         g = m_xtd1;
     else
         multiplyTransposed(m_X, m_d1, g);
-    g /= static_cast<double>(m_p.size());
+    g /= m_n;
     g.noalias() += m_mu * m_theta;
     if (m_c.size() > 0)
         g += m_c;
 }
 
 void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const {
-    const double invN = 1.0 / static_cast<double>(m_p.size());
+    const double invN = 1.0 / m_n;
     if (m_X.isSparse()) {
         // One pass over the rows: t_i = ℓ''_i (x_iᵀv)/n, out += t_i x_i (row i stays in cache).
         out = m_mu * v;
@@ -178,7 +249,8 @@ constexpr double kMaxPairsPerNonZero = 16.0;
 } // namespace
 
 std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::preconditioner() const {
-    const double n = static_cast<double>(m_p.size());
+    const double n = m_n;
+    m_anchorIsCurrent = false;
     if (m_gram && m_gram->rows() == m_X.cols()) {
         if (auto anchored = anchoredPreconditioner())
             return anchored;
@@ -219,11 +291,11 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
         // The first call (often a warm start near the optimum) or a settled iterate: anchor here.
         if (!(m_anchorD2.size() == 0 || step <= kSettledChange))
             return {};
-        const double n = static_cast<double>(m_p.size());
+        const double n = m_n;
         Eigen::MatrixXd H;
         const double first = m_d2.size() > 0 ? m_d2[0] : 0.0;
-        if ((m_d2.array() == first).all())
-            H = (first / n) * *m_gram; // equal curvatures (e.g. θ = 0): H is a multiple of XᵀX/n
+        if (!m_total && (m_d2.array() == first).all())
+            H = first * *m_gram; // equal curvatures (e.g. θ = 0): H = ℓ''·XᵀX/n (m_gram is XᵀX/n)
         else
             sparseWeightedGram(X, &rowScale(), m_d2, 1.0 / n, H);
         H.diagonal().array() += m_mu;
@@ -234,6 +306,7 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
             return {};
         }
         m_anchor = std::move(llt);
+        m_anchorIsCurrent = true;
     }
     auto llt = m_anchor;
     return [llt](const Eigen::VectorXd& r, Eigen::VectorXd& out) { out = llt->solve(r); };
@@ -251,6 +324,8 @@ Eigen::MatrixXd gramMatrix(const FeatureMatrix& X, Eigen::Index maxFeatures) {
 }
 
 Eigen::VectorXd LinearObjective::thirdDerivatives() const {
+    if (m_total)
+        throw std::logic_error("third derivatives of merged rows are not per row");
     Eigen::VectorXd d3(m_p.size());
     for (Eigen::Index i = 0; i < m_p.size(); ++i)
         d3[i] = m_loss.d3(m_p[i], m_y[i]);

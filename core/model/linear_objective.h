@@ -23,6 +23,12 @@ public:
     /// objective), or nullptr to compute it here (one pass over X's values).
     LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss, double mu,
                     Eigen::VectorXd linear = {}, const Eigen::VectorXd* rowScale = nullptr);
+    /// The same objective on merged rows (core/model/merged_rows.h, docs/MATH.md §2.1): X holds
+    /// the distinct rows, row u standing for total_u rows of which plus_u are labelled +1 and the
+    /// rest −1 (margin losses only); n = Σ total. J, ∇J and ∇²J are those of the rows unmerged.
+    /// plus and total are referenced: they must outlive the objective.
+    LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& plus, const Eigen::VectorXd& total, Loss loss,
+                    double mu, Eigen::VectorXd linear = {}, const Eigen::VectorXd* rowScale = nullptr);
 
     Eigen::Index dimension() const override { return m_X.cols(); }
     double evaluate(const Eigen::VectorXd& theta) override;
@@ -35,12 +41,16 @@ public:
     /// M = diag((1/n) Σ_i ℓ''(p_i) x_ij² + μ). M only steers CG: the Newton system, its
     /// solution and the stopping test are the same for every choice.
     std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> preconditioner() const override;
+    /// True when the last preconditioner() formed XᵀDX/n + μI at the last evaluated θ: then M
+    /// is the Hessian itself (up to rounding) and M⁻¹(−∇J) is the Newton step.
+    bool preconditionerIsHessian() const override { return m_anchorIsCurrent; }
     /// G = XᵀX/n of the same X (see gramMatrix), or nullptr; not owned.
     void setGram(const Eigen::MatrixXd* gram) { m_gram = gram; }
 
     /// (1/n) Σ ℓ at the last evaluated θ (the data term alone, the paper's L(θ)).
     double dataLoss() const { return m_dataLoss; }
     /// ℓ'''(p_i) at the last evaluated θ, for the second-order Taylor term (docs/MATH.md §4.3).
+    /// Rows as given only (merged rows: std::logic_error).
     Eigen::VectorXd thirdDerivatives() const;
     const Eigen::VectorXd& predictions() const { return m_p; }
     double mu() const { return m_mu; }
@@ -48,7 +58,9 @@ public:
 
 private:
     const FeatureMatrix& m_X;
-    const Eigen::VectorXd& m_y;
+    const Eigen::VectorXd& m_y;               ///< labels, or c⁺ of merged rows
+    const Eigen::VectorXd* m_total = nullptr; ///< rows merged into each row; nullptr: rows as given
+    double m_n = 0.0;                         ///< the data term's n: rows before merging
     Loss m_loss;
     double m_mu;
     Eigen::VectorXd m_c;
@@ -64,6 +76,7 @@ private:
     mutable std::size_t m_rowPairs = 0;
     mutable Eigen::VectorXd m_anchorD2, m_lastD2;
     mutable std::shared_ptr<Eigen::LLT<Eigen::MatrixXd>> m_anchor;
+    mutable bool m_anchorIsCurrent = false;
 };
 
 /// G = XᵀX/n, dense p×p, for the preconditioner — only when p ≤ maxFeatures (cost O(nnz·k)

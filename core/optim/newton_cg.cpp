@@ -55,10 +55,17 @@ NewtonCgResult minimizeNewtonCg(Objective& objective, Eigen::VectorXd theta0,
             break;
         }
         const double forcing = std::min(0.5, std::sqrt(gNorm));
-        CgResult cg = conjugateGradient(hessian, -g, forcing, options.maxCgIterations, nullptr,
-                                        objective.preconditioner());
-        result.cgIterations += cg.iterations;
-        step = cg.iterations > 0 ? cg.x : Eigen::VectorXd(-g); // flat curvature: steepest descent
+        const Preconditioner preconditioner = objective.preconditioner();
+        if (preconditioner && objective.preconditionerIsHessian()) {
+            // M = ∇²J at θ: the Newton step itself (what CG's first iterate would be, with a
+            // residual of rounding size), without a Hessian-vector product.
+            preconditioner(Eigen::VectorXd(-g), step);
+            ++result.exactSteps;
+        } else {
+            CgResult cg = conjugateGradient(hessian, -g, forcing, options.maxCgIterations, nullptr, preconditioner);
+            result.cgIterations += cg.iterations;
+            step = cg.iterations > 0 ? cg.x : Eigen::VectorXd(-g); // flat curvature: steepest descent
+        }
         double slope = g.dot(step);
         if (!(slope < 0.0)) {
             step = -g;

@@ -29,6 +29,7 @@ struct NewtonCgResult {
     double gradientNorm = 0.0;
     int iterations = 0;
     int cgIterations = 0;     ///< total, i.e. Hessian-vector products in CG
+    int exactSteps = 0;       ///< Newton steps solved with a factorised Hessian (no CG)
     NewtonCgStatus status = NewtonCgStatus::MaxIterations;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // The interface optimisers see (docs/STYLE.md §1, after LIBLINEAR's newton.h): value,
-// gradient and Hessian-vector product at a point. Never a p×p Hessian.
+// gradient and Hessian-vector product at a point. Never a p×p Hessian (a preconditioner may
+// factorise one).
 
 #include <Eigen/Core>
 
@@ -21,6 +22,9 @@ public:
     /// M⁻¹ for M ≈ ∇²J at the last evaluated θ (valid until the next evaluate()), or an
     /// empty function for plain CG.
     virtual std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> preconditioner() const { return {}; }
+    /// True when the M of the last preconditioner() call is ∇²J at the last evaluated θ (up to
+    /// rounding): the solver may then take M⁻¹(−∇J) as the Newton step without running CG.
+    virtual bool preconditionerIsHessian() const { return false; }
 };
 
 } // namespace elab::core

@@ -1,20 +1,19 @@
 #include "core/privacy/private_fit.h"
 
 #include "core/model/linear_objective.h"
+#include "core/model/merged_rows.h"
 
 namespace elab::core {
 
-PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
-                      double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart,
-                      std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram,
-                      const Eigen::VectorXd* rowScale) {
-    PerturbedProblem problem = perturbedProblem(spec, X.rows(), eps, noise);
-    LinearObjective objective(X, y, spec.model.loss, problem.mu, problem.linear, rowScale);
+namespace {
+
+PrivateFit solve(LinearObjective& objective, PerturbedProblem& problem, Index p, const Eigen::VectorXd* warmStart,
+                 std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram) {
     if (gram && gram->size() > 0)
         objective.setGram(gram);
     PrivateFit fit;
-    fit.solver = minimizeNewtonCg(objective, warmStart ? *warmStart : Eigen::VectorXd::Zero(X.cols()),
-                                  options, std::move(stop));
+    fit.solver = minimizeNewtonCg(objective, warmStart ? *warmStart : Eigen::VectorXd::Zero(p), options,
+                                  std::move(stop));
     fit.minimiser = fit.solver.theta;
     fit.theta = fit.minimiser;
     if (problem.outputNoise.size() > 0)
@@ -26,6 +25,26 @@ PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const Me
         fit.guarantee.notes.push_back(std::string("solver did not converge (") + toString(fit.solver.status) +
                                       "): the guarantee assumes the exact minimiser");
     return fit;
+}
+
+} // namespace
+
+PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
+                      double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart,
+                      std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram,
+                      const Eigen::VectorXd* rowScale) {
+    PerturbedProblem problem = perturbedProblem(spec, X.rows(), eps, noise);
+    LinearObjective objective(X, y, spec.model.loss, problem.mu, problem.linear, rowScale);
+    return solve(objective, problem, X.cols(), warmStart, std::move(stop), options, gram);
+}
+
+PrivateFit fitPrivate(const MergedRows& rows, const Eigen::VectorXd& plus, const MechanismSpec& spec, double eps,
+                      const NoiseDraw& noise, const Eigen::VectorXd* warmStart, std::stop_token stop,
+                      const NewtonCgOptions& options, const Eigen::MatrixXd* gram, const Eigen::VectorXd* rowScale) {
+    // n: the training set's rows, not the distinct ones (the guarantee and μ, c depend on n).
+    PerturbedProblem problem = perturbedProblem(spec, rows.originalRows, eps, noise);
+    LinearObjective objective(rows.X, plus, rows.count, spec.model.loss, problem.mu, problem.linear, rowScale);
+    return solve(objective, problem, rows.X.cols(), warmStart, std::move(stop), options, gram);
 }
 
 } // namespace elab::core

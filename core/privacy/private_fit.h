@@ -32,4 +32,15 @@ PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const Me
                       std::stop_token stop = {}, const NewtonCgOptions& options = {},
                       const Eigen::MatrixXd* gram = nullptr, const Eigen::VectorXd* rowScale = nullptr);
 
+/// The same fit on merged rows (core/model/merged_rows.h, docs/MATH.md §2.1): rows.X the
+/// distinct rows of the training set, plus the count of +1 labels of each (labels ±1, margin
+/// losses), rowScale: constantRowValues(rows.X.sparse()) or nullptr. The mechanism sees the
+/// n = Σ count rows of the training set; the objective is the same function of θ, so the fit is
+/// fitPrivate's on the unmerged rows up to rounding. gram: gramMatrix of the unmerged rows.
+struct MergedRows;
+PrivateFit fitPrivate(const MergedRows& rows, const Eigen::VectorXd& plus, const MechanismSpec& spec, double eps,
+                      const NoiseDraw& noise, const Eigen::VectorXd* warmStart = nullptr, std::stop_token stop = {},
+                      const NewtonCgOptions& options = {}, const Eigen::MatrixXd* gram = nullptr,
+                      const Eigen::VectorXd* rowScale = nullptr);
+
 } // namespace elab::core

@@ -1,0 +1,140 @@
+#include "core/model/merged_rows.h"
+
+#include "core/model/sparse_rows.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+
+namespace elab::core {
+
+namespace {
+
+std::uint64_t mix(std::uint64_t x) { // splitmix64's finaliser
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+std::uint64_t combine(std::uint64_t h, std::uint64_t x) { return mix(h ^ (x + 0x9e3779b97f4a7c15ULL + (h << 6))); }
+
+std::vector<std::uint64_t> rowHashes(const FeatureMatrix& X) {
+    const Index n = X.rows();
+    std::vector<std::uint64_t> h(static_cast<std::size_t>(n), 0);
+    if (X.isSparse()) {
+        const detail::Rows rows(X.sparse());
+        for (Index i = 0; i < n; ++i) {
+            std::uint64_t hi = static_cast<std::uint64_t>(rows.end(i) - rows.begin(i));
+            for (int k = rows.begin(i); k < rows.end(i); ++k)
+                hi = combine(combine(hi, static_cast<std::uint64_t>(rows.inner[k])),
+                             std::bit_cast<std::uint64_t>(rows.values[k]));
+            h[static_cast<std::size_t>(i)] = hi;
+        }
+        return h;
+    }
+    const DenseMatrix& d = X.dense();
+    for (Index j = 0; j < d.cols(); ++j) // column by column: X is column-major
+        for (Index i = 0; i < n; ++i)
+            h[static_cast<std::size_t>(i)] = combine(h[static_cast<std::size_t>(i)], std::bit_cast<std::uint64_t>(d(i, j)));
+    return h;
+}
+
+bool equalRows(const FeatureMatrix& X, Index a, Index b) {
+    if (X.isSparse()) {
+        const detail::Rows rows(X.sparse());
+        const int la = rows.end(a) - rows.begin(a), lb = rows.end(b) - rows.begin(b);
+        if (la != lb)
+            return false;
+        const auto len = static_cast<std::size_t>(la);
+        return std::memcmp(rows.inner + rows.begin(a), rows.inner + rows.begin(b), len * sizeof(int)) == 0 &&
+               std::memcmp(rows.values + rows.begin(a), rows.values + rows.begin(b), len * sizeof(double)) == 0;
+    }
+    const DenseMatrix& d = X.dense();
+    for (Index j = 0; j < d.cols(); ++j)
+        if (std::bit_cast<std::uint64_t>(d(a, j)) != std::bit_cast<std::uint64_t>(d(b, j)))
+            return false;
+    return true;
+}
+
+} // namespace
+
+Eigen::VectorXd MergedRows::countWhere(const Eigen::VectorXd& y, double label) const {
+    if (rowOf.size() != static_cast<std::size_t>(y.size()))
+        throw std::invalid_argument("merged rows: one label per original row (and the row map kept)");
+    Eigen::VectorXd c = Eigen::VectorXd::Zero(X.rows());
+    for (std::size_t i = 0; i < rowOf.size(); ++i)
+        if (y[static_cast<Index>(i)] == label)
+            c[rowOf[i]] += 1.0;
+    return c;
+}
+
+std::optional<MergedRows> mergeEqualRows(const FeatureMatrix& X, double minShare) {
+    const Index n = X.rows();
+    if (n < 2)
+        return std::nullopt;
+    const std::vector<std::uint64_t> h = rowHashes(X);
+    // Rows by hash (ties by index): equal rows are neighbours, the first of each group first.
+    std::vector<Index> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), Index{0});
+    std::sort(order.begin(), order.end(), [&h](Index a, Index b) {
+        const auto ha = h[static_cast<std::size_t>(a)], hb = h[static_cast<std::size_t>(b)];
+        return ha != hb ? ha < hb : a < b;
+    });
+    // Distinct hashes bound the distinct rows from below: stop early if too few rows merge.
+    Index distinctHashes = 0;
+    for (std::size_t k = 0; k < order.size(); ++k)
+        distinctHashes += k == 0 || h[static_cast<std::size_t>(order[k])] != h[static_cast<std::size_t>(order[k - 1])];
+    const auto enough = [&](Index distinct) { return static_cast<double>(n - distinct) >= minShare * static_cast<double>(n); };
+    if (!enough(distinctHashes))
+        return std::nullopt;
+    // first[i]: the first row equal to row i (itself if none before it). Within a run of equal
+    // hashes, compare with the run's representatives (more than one only on a hash collision).
+    std::vector<Index> first(static_cast<std::size_t>(n));
+    std::vector<Index> representatives;
+    for (std::size_t k = 0; k < order.size();) {
+        std::size_t end = k + 1;
+        while (end < order.size() && h[static_cast<std::size_t>(order[end])] == h[static_cast<std::size_t>(order[k])])
+            ++end;
+        representatives.clear();
+        for (std::size_t m = k; m < end; ++m) {
+            const Index i = order[m];
+            Index found = i;
+            for (Index r : representatives)
+                if (equalRows(X, r, i)) {
+                    found = r;
+                    break;
+                }
+            if (found == i)
+                representatives.push_back(i);
+            first[static_cast<std::size_t>(i)] = found;
+        }
+        k = end;
+    }
+    MergedRows merged;
+    merged.originalRows = n;
+    merged.rowOf.resize(static_cast<std::size_t>(n));
+    std::vector<Index> distinctRows;
+    for (Index i = 0; i < n; ++i) {
+        const auto ii = static_cast<std::size_t>(i);
+        if (first[ii] == i) {
+            merged.rowOf[ii] = static_cast<Index>(distinctRows.size());
+            distinctRows.push_back(i);
+        } else {
+            merged.rowOf[ii] = merged.rowOf[static_cast<std::size_t>(first[ii])];
+        }
+    }
+    if (!enough(static_cast<Index>(distinctRows.size())))
+        return std::nullopt;
+    merged.X = X.selectRows(distinctRows);
+    merged.count = Eigen::VectorXd::Zero(static_cast<Index>(distinctRows.size()));
+    for (Index u : merged.rowOf)
+        merged.count[u] += 1.0;
+    return merged;
+}
+
+} // namespace elab::core
