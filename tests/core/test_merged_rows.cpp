@@ -1,8 +1,8 @@
-// Merged training rows (core/model/merged_rows.h, docs/MATH.md §2.1): which rows merge, the
+// Merged training rows (core/model/merged_rows.h, docs/MATH.md §2.1): which rows merge; the
 // objective on merged rows against the objective on every row (value, gradient, Hessian-vector
-// products, for sparse and dense X and two margin losses), fits on merged rows against fits on
-// every row for each linear mechanism (same minimiser, same guarantee: the mechanism sees n, not
-// the distinct rows), one-vs-rest with merged rows against per-model fits on every row, and the
+// products; sparse and dense X, two margin losses); fits on merged rows against fits on every
+// row for each linear mechanism (same minimiser, same guarantee: the mechanism sees n, not the
+// distinct rows); one-vs-rest with merged rows against per-model fits on every row; and the
 // Newton step taken from a preconditioner that is the Hessian (including at θ = 0, where it
 // was once the Hessian divided by n).
 
