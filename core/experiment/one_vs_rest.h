@@ -24,6 +24,7 @@
 #include "core/experiment/sweep_data.h"
 #include "core/experiment/utility_metric.h"
 #include "core/model/merged_rows.h"
+#include "core/model/prefix_gram.h"
 #include "core/privacy/private_fit.h"
 
 #include <cstdint>
@@ -108,6 +109,9 @@ private:
     std::optional<MergedRows> m_merged;
     std::vector<Eigen::VectorXd> m_mergedPlus;
     Eigen::VectorXd m_mergedRowScale;
+    // The prefix tree of the fitted rows (merged or not) when they are binary and share enough
+    // prefixes (core/model/prefix_gram.h).
+    std::optional<PrefixGram> m_prefixGram;
     PrivateFit fitModel(int k, const MechanismSpec& spec, double eps, const NoiseDraw& noise,
                         const Eigen::VectorXd* warm, std::stop_token stop, const NewtonCgOptions& options) const;
 };

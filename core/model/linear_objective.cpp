@@ -296,6 +296,8 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
         const double first = m_d2.size() > 0 ? m_d2[0] : 0.0;
         if (!m_total && (m_d2.array() == first).all())
             H = first * *m_gram; // equal curvatures (e.g. θ = 0): H = ℓ''·XᵀX/n (m_gram is XᵀX/n)
+        else if (m_prefixGram && m_prefixGram->cols() == X.cols() && detail::useRowScale(&rowScale(), X))
+            m_prefixGram->compute(rowScale(), m_d2, 1.0 / n, H);
         else
             sparseWeightedGram(X, &rowScale(), m_d2, 1.0 / n, H);
         H.diagonal().array() += m_mu;
@@ -316,10 +318,14 @@ Eigen::MatrixXd gramMatrix(const FeatureMatrix& X, Eigen::Index maxFeatures) {
     if (X.cols() > maxFeatures)
         return {};
     Eigen::MatrixXd G;
-    if (X.isSparse())
-        G = Eigen::MatrixXd(X.sparse().transpose() * X.sparse());
-    else
-        G.noalias() = X.dense().transpose() * X.dense();
+    if (X.isSparse()) {
+        // The row kernel: Σ nnz_i(nnz_i+1)/2 updates and no copy of X (Eigen's XᵀX made a
+        // column-major copy with 64-bit indices: 1.3× the matrix, transiently).
+        const Eigen::VectorXd ones = Eigen::VectorXd::Ones(X.rows());
+        sparseWeightedGram(X.sparse(), nullptr, ones, 1.0 / static_cast<double>(X.rows()), G);
+        return G;
+    }
+    G.noalias() = X.dense().transpose() * X.dense();
     return G / static_cast<double>(X.rows());
 }
 

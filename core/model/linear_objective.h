@@ -7,6 +7,7 @@
 
 #include "core/data/feature_matrix.h"
 #include "core/model/loss.h"
+#include "core/model/prefix_gram.h"
 #include "core/optim/objective.h"
 
 #include <Eigen/Cholesky>
@@ -46,6 +47,9 @@ public:
     bool preconditionerIsHessian() const override { return m_anchorIsCurrent; }
     /// G = XᵀX/n of the same X (see gramMatrix), or nullptr; not owned.
     void setGram(const Eigen::MatrixXd* gram) { m_gram = gram; }
+    /// The prefix tree of X's binary rows (core/model/prefix_gram.h), or nullptr: forms the
+    /// anchored preconditioner's XᵀDX/n in fewer updates. Not owned.
+    void setPrefixGram(const PrefixGram* plan) { m_prefixGram = plan; }
 
     /// (1/n) Σ ℓ at the last evaluated θ (the data term alone, the paper's L(θ)).
     double dataLoss() const { return m_dataLoss; }
@@ -71,6 +75,7 @@ private:
     Eigen::VectorXd m_xtd1; ///< Xᵀℓ'(p) at the last θ, from evaluate()'s pass (sparse X only)
     double m_dataLoss = 0.0;
     const Eigen::MatrixXd* m_gram = nullptr;
+    const PrefixGram* m_prefixGram = nullptr;
     // The anchored preconditioner (see preconditioner()); state of this objective's solve.
     std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> anchoredPreconditioner() const;
     mutable std::size_t m_rowPairs = 0;

@@ -1,7 +1,9 @@
 #pragma once
 // Newton-CG with Armijo backtracking (Nocedal & Wright, Alg. 7.1; tolerances: docs/MATH.md §0.4): the Newton system
 // ∇²J d = −∇J is solved inexactly by CG with forcing term η = min(0.5, √‖g‖), so the
-// outer iteration converges superlinearly without ever forming the Hessian.
+// outer iteration converges superlinearly without ever forming the Hessian — unless the
+// objective's preconditioner is the factorised Hessian at θ itself (preconditionerIsHessian):
+// then the step is M⁻¹(−∇J), the exact Newton step, without CG.
 
 #include "core/optim/objective.h"
 

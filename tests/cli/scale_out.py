@@ -116,7 +116,10 @@ def resume(cli, workdir, seed, kills, args, killed_launch=(), resume_launch=()):
         while p.poll() is None and cell_lines(checkpoint) < target:
             time.sleep(0.0005)
         time.sleep(pause)
-        os.killpg(p.pid, signal.SIGKILL) # the whole job: mpirun and its ranks
+        try:
+            os.killpg(p.pid, signal.SIGKILL) # the whole job: mpirun and its ranks
+        except ProcessLookupError:
+            pass # the job had already ended (counted below as not interrupted)
         p.wait()
         cells = cell_lines(checkpoint)
         if p.returncode == -signal.SIGKILL and cells < total:

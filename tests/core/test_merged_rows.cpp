@@ -4,11 +4,12 @@
 // row for each linear mechanism (same minimiser, same guarantee: the mechanism sees n, not the
 // distinct rows); one-vs-rest with merged rows against per-model fits on every row; and the
 // Newton step taken from a preconditioner that is the Hessian (including at θ = 0, where it
-// was once the Hessian divided by n).
+// was once the Hessian divided by n, and with XᵀDX formed by the prefix tree).
 
 #include "core/experiment/one_vs_rest.h"
 #include "core/model/linear_objective.h"
 #include "core/model/merged_rows.h"
+#include "core/model/prefix_gram.h"
 #include "core/privacy/private_fit.h"
 #include "core/util/random.h"
 
@@ -265,16 +266,22 @@ private slots:
 
     void aFactorisedHessianGivesTheNewtonStep_data() {
         QTest::addColumn<bool>("zero");
-        QTest::newRow("at θ = 0 (equal curvatures)") << true;
-        QTest::newRow("at a random θ") << false;
+        QTest::addColumn<bool>("prefixTree");
+        QTest::newRow("at θ = 0 (equal curvatures)") << true << false;
+        QTest::newRow("at a random θ") << false << false;
+        QTest::newRow("at a random θ, XᵀDX by prefix tree") << false << true;
     }
 
     void aFactorisedHessianGivesTheNewtonStep() {
         QFETCH(bool, zero);
+        QFETCH(bool, prefixTree);
         const Repeated r = repeatedRows(120, 7, true, true, 0, 41);
         const Eigen::MatrixXd gram = gramMatrix(r.X);
+        const PrefixGram plan(r.X.sparse());
         LinearObjective objective(r.X, r.y, Loss(LossKind::Logistic), 0.01);
         objective.setGram(&gram);
+        if (prefixTree)
+            objective.setPrefixGram(&plan);
         objective.evaluate(zero ? Eigen::VectorXd::Zero(7).eval() : randomVector(7, 9, 1.0));
         const auto M = objective.preconditioner();
         QVERIFY(M);

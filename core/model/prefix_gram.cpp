@@ -1,0 +1,126 @@
+#include "core/model/prefix_gram.h"
+
+#include "core/model/sparse_rows.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace elab::core {
+
+PrefixGram::PrefixGram(const SparseMatrix& X) : m_cols(X.cols()) {
+    const detail::Rows rows(X);
+    const Index n = X.rows();
+    // Columns by frequency (ties by index): rank[c] = position in that order.
+    std::vector<std::size_t> count(static_cast<std::size_t>(m_cols), 0);
+    for (Index i = 0; i < n; ++i)
+        for (int k = rows.begin(i); k < rows.end(i); ++k)
+            ++count[static_cast<std::size_t>(rows.inner[k])];
+    std::vector<int> byFrequency(static_cast<std::size_t>(m_cols));
+    std::iota(byFrequency.begin(), byFrequency.end(), 0);
+    std::stable_sort(byFrequency.begin(), byFrequency.end(), [&count](int a, int b) {
+        return count[static_cast<std::size_t>(a)] > count[static_cast<std::size_t>(b)];
+    });
+    std::vector<int> rank(static_cast<std::size_t>(m_cols));
+    for (std::size_t r = 0; r < byFrequency.size(); ++r)
+        rank[static_cast<std::size_t>(byFrequency[r])] = static_cast<int>(r);
+    // Each row's ranks, ascending (most frequent column first).
+    std::vector<int> ranks;
+    std::vector<std::size_t> offset(static_cast<std::size_t>(n) + 1, 0);
+    for (Index i = 0; i < n; ++i) {
+        const std::size_t start = ranks.size();
+        for (int k = rows.begin(i); k < rows.end(i); ++k)
+            ranks.push_back(rank[static_cast<std::size_t>(rows.inner[k])]);
+        std::sort(ranks.begin() + static_cast<std::ptrdiff_t>(start), ranks.end());
+        offset[static_cast<std::size_t>(i) + 1] = ranks.size();
+    }
+    const auto sequence = [&](Index i) {
+        const auto ii = static_cast<std::size_t>(i);
+        return std::pair(ranks.begin() + static_cast<std::ptrdiff_t>(offset[ii]),
+                         ranks.begin() + static_cast<std::ptrdiff_t>(offset[ii + 1]));
+    };
+    // Rows in lexicographic order of their sequences: a row's nodes follow its predecessor's.
+    std::vector<Index> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), Index{0});
+    std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) {
+        const auto [a0, a1] = sequence(a);
+        const auto [b0, b1] = sequence(b);
+        return std::lexicographical_compare(a0, a1, b0, b1);
+    });
+    m_leaf.assign(static_cast<std::size_t>(n), -1);
+    std::vector<int> pathNodes; // the previous row's nodes, by depth
+    auto previous = std::pair(ranks.begin(), ranks.begin());
+    for (Index i : order) {
+        const auto [s0, s1] = sequence(i);
+        const auto length = static_cast<int>(s1 - s0);
+        if (length > 0xffff)
+            throw std::invalid_argument("PrefixGram: a row of more than 65535 non-zeros");
+        const auto [p0, p1] = previous;
+        int common = 0;
+        while (common < length && p0 + common != p1 && p0[common] == s0[common])
+            ++common;
+        pathNodes.resize(static_cast<std::size_t>(common));
+        for (int d = common; d < length; ++d) {
+            pathNodes.push_back(static_cast<int>(m_column.size()));
+            m_column.push_back(byFrequency[static_cast<std::size_t>(s0[d])]); // back to a column index
+            m_depth.push_back(static_cast<std::uint16_t>(d + 1));
+        }
+        m_maxDepth = std::max(m_maxDepth, length);
+        if (length > 0)
+            m_leaf[static_cast<std::size_t>(i)] = pathNodes.back();
+        previous = {s0, s1};
+    }
+}
+
+std::size_t PrefixGram::updates() const {
+    std::size_t total = m_leaf.size() + 2 * m_depth.size();
+    for (std::uint16_t d : m_depth)
+        total += d;
+    return total;
+}
+
+void PrefixGram::compute(const Eigen::VectorXd& a, const Eigen::VectorXd& weight, double factor,
+                         Eigen::MatrixXd& H) const {
+    const Index p = m_cols;
+    const std::size_t nodes = m_column.size();
+    // W_v: the weight of the rows ending at v; then, nodes in reverse depth-first order (every
+    // node after its subtree), the sum over the subtree: below[d] holds the sum of the finished
+    // nodes at depth d whose parent is not yet visited (all children of the next node at d − 1).
+    std::vector<double> W(nodes, 0.0);
+    for (std::size_t i = 0; i < m_leaf.size(); ++i)
+        if (m_leaf[i] >= 0) {
+            const auto ii = static_cast<Index>(i);
+            W[static_cast<std::size_t>(m_leaf[i])] += weight[ii] * factor * (a[ii] * a[ii]);
+        }
+    std::vector<double> below(static_cast<std::size_t>(m_maxDepth) + 2, 0.0);
+    for (std::size_t v = nodes; v-- > 0;) {
+        const std::size_t d = m_depth[v];
+        W[v] += below[d + 1];
+        below[d + 1] = 0.0;
+        below[d] += W[v];
+    }
+    // Pairs (c_k, c_v), k ≤ d_v, into H(c_k, c_v), the path c_1 … c_{d_v} being the stack of
+    // columns of the last nodes seen at each depth. One column order for every row: each pair of
+    // columns lands in one triangle; symmetrised below.
+    H.setZero(p, p);
+    double* h = H.data();
+    std::vector<int> path(static_cast<std::size_t>(m_maxDepth) + 1, 0);
+    for (std::size_t v = 0; v < nodes; ++v) {
+        const int d = m_depth[v];
+        path[static_cast<std::size_t>(d) - 1] = m_column[v];
+        const double w = W[v];
+        if (w == 0.0)
+            continue;
+        double* column = h + static_cast<Index>(m_column[v]) * p;
+        for (int k = 0; k < d; ++k)
+            column[path[static_cast<std::size_t>(k)]] += w;
+    }
+    for (Index c = 0; c < p; ++c)
+        for (Index r = 0; r < c; ++r) {
+            const double s = H(r, c) + H(c, r);
+            H(r, c) = s;
+            H(c, r) = s;
+        }
+}
+
+} // namespace elab::core
