@@ -10,21 +10,22 @@ namespace elab::core {
 
 namespace {
 
-// The 0/1 matrix as per-feature lists of the rows that have a 1 (X binarised at `at`).
-std::vector<std::vector<Index>> onesByFeature(const FeatureMatrix& X, double at) {
-    std::vector<std::vector<Index>> ones(static_cast<std::size_t>(X.cols()));
+// Σ_i x_ij of X binarised at `at`, per feature: all the release needs (it draws one Bernoulli(½)
+// per one, feature by feature; which rows hold them does not matter).
+std::vector<Index> onesByFeature(const FeatureMatrix& X, double at) {
+    std::vector<Index> ones(static_cast<std::size_t>(X.cols()), 0);
     if (X.isSparse()) {
         const SparseMatrix& s = X.sparse();
         for (Index i = 0; i < s.outerSize(); ++i)
             for (SparseMatrix::InnerIterator it(s, i); it; ++it)
                 if (it.value() > at)
-                    ones[static_cast<std::size_t>(it.col())].push_back(i);
+                    ++ones[static_cast<std::size_t>(it.col())];
         return ones;
     }
     for (Index j = 0; j < X.cols(); ++j)
         for (Index i = 0; i < X.rows(); ++i)
             if (X.dense()(i, j) > at)
-                ones[static_cast<std::size_t>(j)].push_back(i);
+                ++ones[static_cast<std::size_t>(j)];
     return ones;
 }
 
@@ -38,7 +39,7 @@ PtrData ptrData(const FeatureMatrix& X, double at) {
     s.rows = X.rows();
     s.c.resize(X.cols());
     for (Index j = 0; j < X.cols(); ++j) {
-        const auto count = static_cast<double>(d.ones[static_cast<std::size_t>(j)].size());
+        const auto count = static_cast<double>(d.ones[static_cast<std::size_t>(j)]);
         s.c[j] = (count - (count > 0.0 ? 1.0 : 0.0)) / static_cast<double>(s.rows); // max_i x_ij ∈ {0, 1}
     }
     s.lambda = s.c.minCoeff(&s.argmin);
@@ -82,7 +83,7 @@ PtrRelease ptrRelease(const PtrData& data, double eps, double delta, std::uint64
     long long best = -1;
     for (std::size_t j = 0; j < data.ones.size(); ++j) {
         long long kept = 0;
-        for (std::size_t k = 0; k < data.ones[j].size(); ++k)
+        for (Index k = 0; k < data.ones[j]; ++k)
             kept += static_cast<long long>(rng() >> 63); // b_ij ~ Bernoulli(½)
         if (best < 0 || kept < best) {
             best = kept;

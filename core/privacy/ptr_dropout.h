@@ -21,10 +21,11 @@ struct PtrStatistic {
     Index rows = 0;
 };
 
-/// X binarised at `at` (x_ij > at → 1) as the rows with a 1 per feature, and its statistic:
-/// computed once, then any number of releases.
+/// X binarised at `at` (x_ij > at → 1) as its count of ones per feature, and its statistic:
+/// computed once, then any number of releases. (The rows holding the ones were kept until
+/// 2026-11-25: ≈ 1× the feature matrix on a million rows, for counts.)
 struct PtrData {
-    std::vector<std::vector<Index>> ones;
+    std::vector<Index> ones; ///< Σ_i x_ij per feature j
     PtrStatistic statistic;
 };
 
