@@ -69,21 +69,18 @@ OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMe
             requirePlusMinusOne(*data.testY, "test");
     }
     m_gram = gramMatrix(data.trainX);
-    if (data.trainX.isSparse())
-        m_rowScale = constantRowValues(data.trainX.sparse());
     if (spec.model.loss.isMargin()) {
         m_merged = mergeEqualRows(data.trainX);
         if (m_merged) {
             for (int k = 0; k < m_models; ++k)
                 m_mergedPlus.push_back(m_merged->countWhere(trainLabels(k), 1.0));
             m_merged->rowOf = {}; // the counts are all the fits need
-            if (m_merged->X.isSparse())
-                m_mergedRowScale = constantRowValues(m_merged->X.sparse());
         }
     }
     const FeatureMatrix& fitted = m_merged ? m_merged->X : data.trainX;
-    const Eigen::VectorXd& fittedScale = m_merged ? m_mergedRowScale : m_rowScale;
-    if (fitted.isSparse() && fittedScale.size() > 0 && m_gram.size() > 0 &&
+    if (fitted.isSparse())
+        m_rowScale = constantRowValues(fitted.sparse());
+    if (fitted.isSparse() && m_rowScale.size() > 0 && m_gram.size() > 0 &&
         fitted.sparse().nonZeros() <= kMaxPrefixGramNonZeros) {
         m_prefixGram.emplace(fitted.sparse());
         // Kept only if it saves a quarter of sparseWeightedGram's updates.
@@ -97,7 +94,7 @@ PrivateFit OneVsRest::fitModel(int k, const MechanismSpec& spec, double eps, con
     const PrefixGram* prefixGram = m_prefixGram ? &*m_prefixGram : nullptr;
     if (m_merged)
         return fitPrivate(*m_merged, m_mergedPlus[static_cast<std::size_t>(k)], spec, eps, noise, warm,
-                          std::move(stop), options, &m_gram, &m_mergedRowScale, prefixGram);
+                          std::move(stop), options, &m_gram, &m_rowScale, prefixGram);
     return fitPrivate(m_data.trainX, trainLabels(k), spec, eps, noise, warm, std::move(stop), options, &m_gram,
                       &m_rowScale, prefixGram);
 }

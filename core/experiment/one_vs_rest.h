@@ -102,13 +102,12 @@ private:
     int m_models = 1;
     std::vector<Eigen::VectorXd> m_trainLabels, m_metricLabels; ///< y_k ∈ {±1}; empty for one model
     Eigen::MatrixXd m_gram; ///< the preconditioner's XᵀX/n, once for every fit (empty if p is large)
-    Eigen::VectorXd m_rowScale; ///< constantRowValues of sparse training X, once for every fit
+    Eigen::VectorXd m_rowScale; ///< constantRowValues of the fitted rows (merged or not) when sparse, once for every fit
     // Equal training rows merged for the fits (docs/MATH.md §2.1), when that removes ≥ 10 % of
-    // them: the distinct rows, c⁺ per model, and their row scales. Metrics, Taylor points and
-    // bounds read the rows as given.
+    // them: the distinct rows and c⁺ per model. Metrics, Taylor points and bounds read the rows
+    // as given.
     std::optional<MergedRows> m_merged;
     std::vector<Eigen::VectorXd> m_mergedPlus;
-    Eigen::VectorXd m_mergedRowScale;
     // The prefix tree of the fitted rows (merged or not) when they are binary and share enough
     // prefixes (core/model/prefix_gram.h).
     std::optional<PrefixGram> m_prefixGram;
