@@ -4,6 +4,7 @@
 #include "ui/shell/main_window.h"
 #include "app/gui/batch_runner.h"
 #include "ui/session/session_actions.h"
+#include "core/util/vector_state.h"
 
 #include <QApplication>
 #include <QStyleFactory>
@@ -27,6 +28,10 @@ void initialiseApplication() {
 }
 
 int runApplication(const AppOptions& options) {
+    // QApplication's constructor and Qt's string code (the option parser) leave this thread's
+    // upper vector state dirty; threads started from here would inherit it, and its own SSE
+    // code would run slower (core/util/vector_state.h). Job threads clear it again themselves.
+    core::clearUpperVectorState();
     MainWindow window;
     window.resize(options.size);
     std::unique_ptr<BatchRunner> batch;

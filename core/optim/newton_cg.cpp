@@ -1,6 +1,7 @@
 #include "core/optim/newton_cg.h"
 
 #include "core/optim/conjugate_gradient.h"
+#include "core/util/vector_state.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,6 +29,7 @@ const char* toString(NewtonCgStatus status) {
 NewtonCgResult minimizeNewtonCg(Objective& objective, Eigen::VectorXd theta0,
                                 const NewtonCgOptions& options, std::stop_token stop,
                                 const IterationCallback& callback) {
+    clearUpperVectorState(); // core/util/vector_state.h: the SSE loops below at full speed
     NewtonCgResult result;
     result.theta = std::move(theta0);
     const Eigen::Index p = objective.dimension();

@@ -9,6 +9,7 @@
 // Cancelling skips the tasks not yet started; finished slots keep their values.
 
 #include "core/util/run_context.h"
+#include "core/util/vector_state.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -46,8 +47,10 @@ public:
     void run(std::size_t count, Task&& task) {
         m_arena.execute([&] {
             tbb::parallel_for(std::size_t(0), count, [&](std::size_t i) {
-                if (!m_stop.stop_requested())
-                    task(i);
+                if (m_stop.stop_requested())
+                    return;
+                clearUpperVectorState(); // a worker may start with a foreign thread's state
+                task(i);
             });
         });
     }

@@ -1,5 +1,7 @@
 #include "ui/jobs/job_slot.h"
 
+#include "core/util/vector_state.h"
+
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
@@ -81,6 +83,9 @@ quint64 JobSlot::start(const QString& what, Work work) {
                 Qt::QueuedConnection);
         };
         lowerThisThreadsPriority();
+        // A pool thread inherits the vector state of the thread that created it; QApplication
+        // leaves the GUI thread's dirty (core/util/vector_state.h: 10× slower SSE loops).
+        core::clearUpperVectorState();
         JobContext context(this, generation, token, sink);
         std::function<void()> delivery;
         QString error;
