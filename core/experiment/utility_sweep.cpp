@@ -70,7 +70,7 @@ SolverSummary readSolver(CellReader& in) {
 } // namespace
 
 std::string UtilitySweepSpec::validateRun() const {
-    if (grid.empty())
+    if (grid.empty() && measureAt.empty()) // measuring points alone: a run of the Taylor fits only
         return "the ε grid is empty";
     for (std::size_t k = 0; k < grid.size(); ++k) {
         if (!(grid[k] > 0.0) || !std::isfinite(grid[k]))
@@ -208,7 +208,7 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
         computedHere[r] = 1;
         return cell.text();
     };
-    const auto cells = runCellStage(spec.executor, stage, runner);
+    const auto cells = G > 0 ? runCellStage(spec.executor, stage, runner) : std::vector<std::optional<std::string>>(R);
     // Repetitions computed elsewhere (other ranks, a checkpoint): the same bits into the same slots.
     for (std::size_t r = 0; r < R; ++r) {
         if (!cells[r] || computedHere[r])
@@ -228,7 +228,8 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
     for (std::size_t g = 0; g < G; ++g)
         if (done[g] == static_cast<int>(R))
             result.points.push_back(sweepPoint(g, spec.grid[g], values[g]));
-    result.guaranteeAtMax = result.guarantees.back();
+    if (!result.guarantees.empty())
+        result.guaranteeAtMax = result.guarantees.back();
     if (result.cancelled || spec.measureAt.empty())
         return result;
 
@@ -282,7 +283,7 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
                 curve.values.push_back(meanEstimate(fit, estimator, spec.grid[g]));
                 errorSum += std::abs(curve.values.back() - result.points[g].mean);
             }
-            curve.meanAbsError = errorSum / static_cast<double>(G);
+            curve.meanAbsError = G > 0 ? errorSum / static_cast<double>(G) : NAN;
             result.estimates.push_back(std::move(curve));
         }
         result.measuring.push_back(std::move(fit));

@@ -28,7 +28,9 @@ class PreparedProblem;
 
 struct UtilitySweepSpec {
     MechanismSpec mechanism;
-    std::vector<double> grid;      ///< ε values, > 0, strictly ascending
+    /// ε values, > 0, strictly ascending; empty with measuring points: the Taylor fits alone
+    /// (no measured grid, so no estimate errors: EstimateCurve::meanAbsError is NaN).
+    std::vector<double> grid;
     int repeats = 10;
     UtilityMetric metric = UtilityMetric::TrainLoss;
     std::vector<double> measureAt; ///< measuring points ε̄ (objpert-gauss and a loss metric only)

@@ -96,6 +96,36 @@ private slots:
         QVERIFY(std::isnan(meanEstimate(noAnchors, Estimator::Anchored, 1.0)));
     }
 
+    // Measuring points with no grid (the live view's Taylor job): the same measuring fits, bit
+    // for bit, as the full sweep's, and no measured grid or estimate error made up.
+    void measuringPointsAloneGiveTheSameMeasuringFits() {
+        const auto d = makeData(600, 6, 1);
+        UtilitySweepSpec spec = baseSpec();
+        spec.measureAt = {0.25, 2.5};
+        spec.estimators = {Estimator::FirstOrder, Estimator::Anchored};
+        const auto full = runUtilitySweep({d.X, d.y}, spec);
+        spec.grid.clear();
+        QCOMPARE(QString::fromStdString(spec.validate()), QString());
+        const auto alone = runUtilitySweep({d.X, d.y}, spec);
+        QVERIFY(alone.points.empty() && alone.guarantees.empty());
+        QCOMPARE(alone.fits, 0);
+        QCOMPARE(alone.measuringSolver.fits, 1 + 2 * spec.repeats); // reference + measuring fits
+        ELAB_EXACT(alone.nonPrivate, full.nonPrivate);
+        QCOMPARE(alone.measuring.size(), full.measuring.size());
+        for (std::size_t m = 0; m < full.measuring.size(); ++m)
+            for (std::size_t r = 0; r < full.measuring[m].points.size(); ++r) {
+                ELAB_EXACT(alone.measuring[m].points[r].value, full.measuring[m].points[r].value);
+                ELAB_EXACT(alone.measuring[m].points[r].d1, full.measuring[m].points[r].d1);
+                ELAB_EXACT(alone.measuring[m].anchors[r].slopeV, full.measuring[m].anchors[r].slopeV);
+            }
+        for (const auto& curve : alone.estimates) {
+            QVERIFY(curve.values.empty());
+            QVERIFY(std::isnan(curve.meanAbsError));
+        }
+        spec.measureAt.clear(); // neither grid nor measuring points: nothing to run
+        QVERIFY(!spec.validate().empty());
+    }
+
     // Where theory bounds the estimate (docs/MATH.md §4): at the measuring point it IS the
     // measured value (same noise, same minimiser up to the solver's tolerance); a step h above
     // it the first-order estimate errs by the Taylor remainder ½F″(ξ)h², ξ in [ε̄, ε̄ + h], at

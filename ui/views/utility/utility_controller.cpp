@@ -185,10 +185,7 @@ void UtilityController::startMeasuring() {
     const UtilitySettings s = m_applied;
     m_measuring->start(tr("Taylor measuring fits"), [this, problem, s](JobContext& job) -> std::function<void()> {
         core::UtilitySweepSpec spec = sweepSpec(s);
-        spec.measureAt = s.measureAt;
-        spec.grid = s.measureAt;
-        std::sort(spec.grid.begin(), spec.grid.end());
-        spec.grid.erase(std::unique(spec.grid.begin(), spec.grid.end()), spec.grid.end());
+        spec.measureAt = s.measureAt; // the Taylor fits alone: the sweep and the probe measure the grid
         core::UtilitySweepResult result = core::runUtilitySweep(*problem, spec, &job.run());
         if (result.cancelled)
             throw core::Cancelled();
