@@ -3,6 +3,7 @@
 #include "core/util/normal_sampler.h"
 #include "core/util/ziggurat_normal.h"
 #include "core/util/random.h"
+#include "core/util/worker_observer.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -150,6 +151,7 @@ SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes
     }
 
     tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+    WorkerObserver workers(arena); // each worker joining runs the process's hook (core/util/worker_threads.h)
     arena.execute([&] {
         long long step = 0;
         double batchTotal = 0.0;

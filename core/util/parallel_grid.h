@@ -10,6 +10,7 @@
 
 #include "core/util/run_context.h"
 #include "core/util/vector_state.h"
+#include "core/util/worker_observer.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -74,6 +75,7 @@ public:
 
 private:
     tbb::task_arena m_arena;
+    WorkerObserver m_workers{m_arena}; // after m_arena: each worker joining it runs the process's hook
     RunContext* m_ctx;
     std::stop_token m_stop;
     std::string m_stage;

@@ -11,6 +11,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPointer>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTest>
 #include <QValueAxis>
@@ -213,6 +214,48 @@ private slots:
         QCOMPARE(clicked.count(), 0);
         QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, centre);
         QCOMPARE(clicked.count(), 1);
+    }
+
+    // Points are drawn by the chart's points item, not by Qt Charts' per-point items: the
+    // scatter series holds none (its legend entry stays), and each marker is painted where the
+    // axes put its point, also after an in-place update moves the points.
+    void pointsAreDrawnByThePointsItem() {
+        ChartData d = utility(0.1);
+        SeriesData dots = series(SeriesKind::Points, QStringLiteral("dots"), {{0.01, 0.25}, {10.0, 0.75}});
+        dots.color = QColor(200, 0, 0);
+        dots.width = 12.0;
+        d.series.append(dots);
+        ChartView view;
+        view.resize(640, 420);
+        view.setData(d);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QChart* chart = view.chart();
+        QTRY_VERIFY(chart->plotArea().width() > 300 && chart->plotArea().height() > 150);
+        auto* scatter = qobject_cast<QScatterSeries*>(view.qtSeries(QStringLiteral("dots")));
+        QVERIFY(scatter);
+        QCOMPARE(scatter->count(), 0);
+        QCOMPARE(view.shownPoints(QStringLiteral("dots")), (QList<QPointF>{{0.01, 0.25}, {10.0, 0.75}}));
+
+        auto isRed = [](QRgb c) { return qRed(c) > 150 && qGreen(c) < 90 && qBlue(c) < 90; };
+        auto redAt = [&](QPointF value) {
+            const QImage shot = view.grab().toImage();
+            const QPointF inChart = chart->mapToPosition(value, scatter);
+            const QPoint pos = graphicsView(view)->mapFromScene(chart->mapToScene(inChart));
+            const QPoint inView = graphicsView(view)->viewport()->mapTo(&view, pos);
+            const double ratio = shot.devicePixelRatio();
+            return isRed(shot.pixel(qRound(inView.x() * ratio), qRound(inView.y() * ratio)));
+        };
+        QVERIFY(redAt({0.01, 0.25}));
+        QVERIFY(redAt({10.0, 0.75}));
+        QVERIFY(!redAt({0.01, 0.75})); // nothing drawn where no point is
+
+        d.series.last().points = {{0.01, 0.75}};
+        view.setData(d);
+        QCOMPARE(view.rebuildCount(), 1); // the first setData built it; this one updated in place
+        QCOMPARE(scatter->count(), 0);
+        QVERIFY(redAt({0.01, 0.75}));
+        QVERIFY(!redAt({0.01, 0.25}));
     }
 };
 

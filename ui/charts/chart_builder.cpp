@@ -2,6 +2,7 @@
 
 #include "ui/charts/chart_geometry.h"
 #include "ui/charts/chart_style.h"
+#include "ui/charts/points_item.h"
 #include "ui/charts/raster_item.h"
 
 #include <QAreaSeries>
@@ -18,6 +19,8 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <cmath>
 
 namespace elab::ui::charts {
@@ -132,6 +135,40 @@ QImage lightMarker(const QColor& colour, qreal size, bool hollow) {
     return image;
 }
 
+/// lightMarker, remembered: the live chart asks for the same few markers at every slider step.
+/// GUI thread only (as every chart).
+QImage cachedLightMarker(const QColor& colour, qreal size, bool hollow) {
+    static std::map<std::tuple<QRgb, qreal, bool>, QImage> cache;
+    const auto key = std::make_tuple(colour.rgba(), size, hollow);
+    if (const auto it = cache.find(key); it != cache.end())
+        return it->second;
+    if (cache.size() >= 256) // a bound, never reached by the palette's colours
+        cache.clear();
+    return cache.emplace(key, lightMarker(colour, size, hollow)).first->second;
+}
+
+/// Light markers of Points series are drawn by the chart's points item (points_item.h), not by
+/// Qt Charts' per-point items.
+bool drawnByPointsItem(const SeriesData& series, MarkerPainting markers) {
+    return markers == MarkerPainting::Light && series.kind == SeriesKind::Points;
+}
+
+/// The points item's layers: one per series drawnByPointsItem, in series order.
+QVector<PointLayer> pointLayers(const ChartData& data, MarkerPainting markers) {
+    QVector<PointLayer> layers;
+    const AxisRange xr = xRange(data);
+    const AxisRange yr = yRange(data);
+    for (qsizetype i = 0; i < data.series.size(); ++i) {
+        const SeriesData& series = data.series[i];
+        if (!drawnByPointsItem(series, markers))
+            continue;
+        const double size = std::max(series.width, kMinMarkerSize);
+        layers.append({drawnPoints(series, data.logX, xr, yr, data.logY),
+                       cachedLightMarker(seriesColor(series, static_cast<int>(i)), size, series.hollow), size});
+    }
+    return layers;
+}
+
 // Pen, brush and name of the Qt series for series number `index`.
 void applyLook(const SeriesItems& items, const SeriesData& series, int index, MarkerPainting markers) {
     const QColor colour = seriesColor(series, index);
@@ -143,7 +180,7 @@ void applyLook(const SeriesItems& items, const SeriesData& series, int index, Ma
         scatter->setMarkerShape(QScatterSeries::MarkerShapeCircle);
         scatter->setMarkerSize(std::max(series.width, kMinMarkerSize));
         const bool light = markers == MarkerPainting::Light;
-        scatter->setPointsVisible(!light); // the per-point items stay hidden; paint() draws the images
+        scatter->setPointsVisible(!light); // Light: no points here (the points item draws them); the look is the legend's
         scatter->setLightMarker(light ? lightMarker(colour, scatter->markerSize(), series.hollow) : QImage());
         if (series.hollow) {
             scatter->setColor(Qt::transparent);
@@ -282,10 +319,14 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
 
     QVector<SeriesItems> items;
     items.reserve(data.series.size());
+    qsizetype layers = 0;
     for (qsizetype i = 0; i < data.series.size(); ++i) {
         const SeriesData& series = data.series[i];
         SeriesItems created = createSeries(series);
-        created.points->replace(drawnPoints(series, data.logX, xr, yr, data.logY));
+        if (drawnByPointsItem(series, markers))
+            created.layer = layers++;
+        else
+            created.points->replace(drawnPoints(series, data.logX, xr, yr, data.logY));
         if (created.upper)
             created.upper->replace(drawnUpper(series, data.logX, data.logY));
         chart->addSeries(created.series);
@@ -297,6 +338,7 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
     updateLegend(chart, items, data);
     setChartFonts(chart, font);
     setChartOverlays(chart, data);
+    setChartPoints(chart, pointLayers(data, markers));
     return items;
 }
 
@@ -308,9 +350,11 @@ void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartDa
     bool lookChanged = false;
     for (qsizetype i = 0; i < items.size(); ++i) {
         const SeriesData& series = data.series[i];
-        const QList<QPointF> points = drawnPoints(series, data.logX, xr, yr, data.logY);
-        if (items[i].points->points() != points)
-            items[i].points->replace(points);
+        if (items[i].layer < 0) {
+            const QList<QPointF> points = drawnPoints(series, data.logX, xr, yr, data.logY);
+            if (items[i].points->points() != points)
+                items[i].points->replace(points);
+        }
         if (items[i].upper) {
             const QList<QPointF> upper = drawnUpper(series, data.logX, data.logY);
             if (items[i].upper->points() != upper)
@@ -324,6 +368,7 @@ void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartDa
     if (lookChanged)
         updateLegend(chart, items, data);
     setChartOverlays(chart, data);
+    setChartPoints(chart, pointLayers(data, markers));
 }
 
 void setChartFonts(QChart* chart, const QFont& font) {

@@ -23,11 +23,15 @@ struct SeriesItems {
     QAbstractSeries* series = nullptr; ///< the one in the chart: line, scatter or area series
     QXYSeries* points = nullptr;       ///< holds the points (Band: the lower edge)
     QLineSeries* upper = nullptr;      ///< Band only: the upper edge
+    /// Points with light markers: the layer of the chart's points item that draws them
+    /// (points_item.h; `points` then holds none); −1 otherwise.
+    qsizetype layer = -1;
 };
 
-/// How points are painted. Vector: each marker a path (crisp in SVG/PDF; export). Light: each
-/// marker one pre-rendered image (QXYSeries::setLightMarker), many times cheaper to repaint —
-/// the live view, where thousands of points are repainted with every slider step.
+/// How points are painted. Vector: each marker a path of the scatter series (crisp in SVG/PDF;
+/// export). Light: each marker one pre-rendered image drawn by the chart's points item
+/// (points_item.h), many times cheaper to build and repaint — the live view, where thousands of
+/// points are repainted with every slider step.
 enum class MarkerPainting { Vector, Light };
 
 /// Empties chart and fills it from data: axes (log x with decade labels, or linear),

@@ -2,6 +2,7 @@
 
 #include "ui/charts/chart_geometry.h"
 #include "ui/charts/chart_style.h"
+#include "ui/charts/points_item.h"
 
 #include <QApplication>
 #include <QChart>
@@ -87,6 +88,8 @@ QList<QPointF> ChartView::shownPoints(const QString& key, bool upper) const {
         return {};
     if (upper)
         return m_items[i].upper ? m_items[i].upper->points() : QList<QPointF>();
+    if (m_items[i].layer >= 0)
+        return chartPoints(m_chart, m_items[i].layer);
     return m_items[i].points->points();
 }
 

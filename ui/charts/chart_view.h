@@ -46,8 +46,8 @@ public:
     /// The Qt series drawing the series with key, as a QObject so that callers need no Qt
     /// Charts header; nullptr if there is none.
     QObject* qtSeries(const QString& key) const;
-    /// The points handed to Qt Charts for the series with key (Band: the lower edge; upper:
-    /// the band's upper edge).
+    /// The points drawn for the series with key (Band: the lower edge; upper: the band's upper
+    /// edge; Points: those of the chart's points item).
     QList<QPointF> shownPoints(const QString& key, bool upper = false) const;
     /// How many times setData() rebuilt the chart rather than updating it in place.
     int rebuildCount() const { return m_rebuilds; }

@@ -1,9 +1,10 @@
 #include "ui/charts/raster_item.h"
 
+#include "ui/charts/plot_area_item.h"
+
 #include <QAbstractSeries>
 #include <QChart>
 #include <QFontMetricsF>
-#include <QGraphicsObject>
 #include <QLegend>
 #include <QLinearGradient>
 #include <QPainter>
@@ -28,24 +29,6 @@ const QColor kBarBorder(0x80, 0x80, 0x80);
 enum ItemType { RasterType = QGraphicsItem::UserType + 711, ColorBarType };
 
 QString tickText(double v) { return QString::number(v, 'g', 2); }
-
-/// An item of the chart that follows its plot area.
-class PlotAreaItem : public QGraphicsObject {
-public:
-    explicit PlotAreaItem(QChart* chart) : QGraphicsObject(chart), m_chart(chart) {
-        setAcceptedMouseButtons(Qt::NoButton); // clicks reach the chart view as before
-        QObject::connect(chart, &QChart::plotAreaChanged, this, [this](const QRectF&) { sync(); });
-    }
-    void sync() {
-        prepareGeometryChange();
-        m_plot = m_chart->plotArea();
-        update();
-    }
-
-protected:
-    QChart* m_chart;
-    QRectF m_plot;
-};
 
 class RasterItem : public PlotAreaItem {
 public:
@@ -139,14 +122,6 @@ private:
 
     ColorScale m_scale;
 };
-
-template <class Item>
-Item* itemOf(QChart* chart, int type) {
-    for (QGraphicsItem* child : chart->childItems())
-        if (child->type() == type)
-            return static_cast<Item*>(child);
-    return nullptr;
-}
 
 } // namespace
 

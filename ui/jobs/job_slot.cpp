@@ -1,17 +1,13 @@
 #include "ui/jobs/job_slot.h"
 
 #include "core/util/vector_state.h"
+#include "core/util/worker_threads.h"
+#include "ui/jobs/background_priority.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
 #include <new>
-
-#if defined(__linux__)
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace elab::ui {
 
@@ -19,19 +15,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 // Progress reaches the GUI at most this often (a flood of queued calls would stall it).
 constexpr auto kProgressInterval = std::chrono::milliseconds(50);
-/// Background work yields to the GUI thread: the worker thread runs at nice +10 (Linux: nice
-/// is per thread). Failure (e.g. not permitted) is harmless: the work just runs at normal
-/// priority. The main window also keeps TBB from using every core (main_window.cpp).
-void lowerThisThreadsPriority() {
-#if defined(__linux__)
-    static thread_local bool lowered = false;
-    if (lowered)
-        return;
-    lowered = true;
-    (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
-#endif
-}
-
 } // namespace
 
 void JobContext::post(std::function<void()> fn) const {
@@ -83,6 +66,9 @@ quint64 JobSlot::start(const QString& what, Work work) {
                 Qt::QueuedConnection);
         };
         lowerThisThreadsPriority();
+        // Workers joining this thread's own parallel_for calls (its implicit arena) run the
+        // process's worker hook too (core/util/worker_threads.h).
+        core::observeThisThreadsArena();
         // A pool thread inherits the vector state of the thread that created it; QApplication
         // leaves the GUI thread's dirty (core/util/vector_state.h: 10× slower SSE loops).
         core::clearUpperVectorState();

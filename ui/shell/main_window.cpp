@@ -4,6 +4,7 @@
 #include "ui/dataset/dataset_text.h"
 #include "ui/dataset/load_controller.h"
 #include "ui/export/figure_export.h"
+#include "ui/jobs/background_priority.h"
 #include "ui/jobs/compute_controller.h"
 #include "ui/session/session_actions.h"
 #include "ui/shell/job_indicator.h"
@@ -23,26 +24,11 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QThread>
 #include <QVBoxLayout>
-
-#include <tbb/global_control.h>
-
-#include <algorithm>
 
 namespace elab::ui {
 
 namespace {
-
-/// The GUI keeps a core for itself: TBB's parallel work in this process (the sweeps) uses at
-/// most all cores but one (at least one thread), so the event loop is never starved while a
-/// sweep runs (the 50 ms target, BENCHMARKS.md). Numbers do not depend on the thread count.
-void keepACoreForTheGui() {
-    static const tbb::global_control limit(
-        tbb::global_control::max_allowed_parallelism,
-        std::max<std::size_t>(1, static_cast<std::size_t>(QThread::idealThreadCount()) - 1));
-    (void)limit;
-}
 
 QString displayName(const LoadRequest& request) {
     return request.isBuiltin() ? request.spec.mid(8) : QFileInfo(request.spec).fileName();
@@ -52,7 +38,7 @@ QString displayName(const LoadRequest& request) {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("EpsilonLab"));
-    keepACoreForTheGui();
+    runTbbWorkersBelowTheGui(); // every core for the jobs, none taken from the event loop
     m_controller = new LoadController(this);
     m_panel = new DatasetPanel(this);
     for (const ViewType& type : viewCatalog()) {
