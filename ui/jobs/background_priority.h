@@ -1,8 +1,8 @@
 #pragma once
 // Background work yields to the GUI thread (the 50 ms target, BENCHMARKS.md): every thread that
 // runs a job or TBB work in the GUI process runs at nice +10 (Linux: nice is per thread), so the
-// event loop gets a core the moment it wakes while a sweep keeps both busy. Failure (not
-// permitted, not Linux) is harmless: the work just runs at normal priority.
+// event loop gets a core first when it wakes (the main window also keeps TBB to all cores but
+// one). Failure (not permitted, not Linux) is harmless: the work just runs at normal priority.
 
 namespace elab::ui {
 
