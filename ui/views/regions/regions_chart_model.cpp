@@ -22,7 +22,7 @@ constexpr double kFaintOpacity = 0.05; // the draws split evenly
 constexpr double kMapOpacity = 0.8;    // the agreement map: the grid shows through faintly
 constexpr double kPointSize = 7.0;
 constexpr double kRingSize = 15.0;
-// Points drawn per set at most: every k-th row beyond (Qt Charts makes an item per point).
+// Points drawn per set at most: every k-th row beyond (each is an image drawn at every repaint).
 constexpr Eigen::Index kMaxDrawnTrain = 600;
 constexpr Eigen::Index kMaxDrawnTest = 200;
 const QColor kDrawLine(60, 60, 60, 110);
