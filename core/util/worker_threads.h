@@ -12,8 +12,7 @@ namespace elab::core {
 
 using WorkerThreadHook = void (*)();
 
-/// Sets the hook (nullptr: none). Thread-safe; set it before parallel work starts, or threads
-/// that already entered do not run it.
+/// Sets the hook (nullptr: none). Thread-safe; a worker runs the hook set when it next joins.
 void setWorkerThreadHook(WorkerThreadHook hook);
 
 /// Clears the upper vector state and runs the hook (if set) on this thread.

@@ -134,9 +134,22 @@ private slots:
 #endif
     }
 
+    // The hook the GUI installs lowers the thread that enters, and only that one.
     void theGuiSetsItsHook() {
+#if !defined(__linux__)
+        QSKIP("nice is per thread on Linux only");
+#else
         elab::ui::runTbbWorkersBelowTheGui();
         QCOMPARE(niceOfThisThread(), m_gui); // setting it changes no thread
+        int entered = -100;
+        std::thread worker([&] {
+            elab::core::enterWorkerThread(); // what a worker joining an observed arena runs
+            entered = niceOfThisThread();
+        });
+        worker.join();
+        QCOMPARE(entered, std::max(m_gui, 10));
+        QCOMPARE(niceOfThisThread(), m_gui);
+#endif
     }
 };
 

@@ -154,10 +154,8 @@ bool drawnByPointsItem(const SeriesData& series, MarkerPainting markers) {
 }
 
 /// The points item's layers: one per series drawnByPointsItem, in series order.
-QVector<PointLayer> pointLayers(const ChartData& data, MarkerPainting markers) {
+QVector<PointLayer> pointLayers(const ChartData& data, MarkerPainting markers, AxisRange xr, AxisRange yr) {
     QVector<PointLayer> layers;
-    const AxisRange xr = xRange(data);
-    const AxisRange yr = yRange(data);
     for (qsizetype i = 0; i < data.series.size(); ++i) {
         const SeriesData& series = data.series[i];
         if (!drawnByPointsItem(series, markers))
@@ -338,7 +336,7 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
     updateLegend(chart, items, data);
     setChartFonts(chart, font);
     setChartOverlays(chart, data);
-    setChartPoints(chart, pointLayers(data, markers));
+    setChartPoints(chart, pointLayers(data, markers, xr, yr));
     return items;
 }
 
@@ -368,7 +366,7 @@ void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartDa
     if (lookChanged)
         updateLegend(chart, items, data);
     setChartOverlays(chart, data);
-    setChartPoints(chart, pointLayers(data, markers));
+    setChartPoints(chart, pointLayers(data, markers, xr, yr));
 }
 
 void setChartFonts(QChart* chart, const QFont& font) {

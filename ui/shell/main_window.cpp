@@ -40,7 +40,7 @@ namespace {
 /// (background_priority.h), so the event loop is never starved while a sweep runs (the 50 ms
 /// target, BENCHMARKS.md). Numbers do not depend on the thread count. Measured on 2 cores: all
 /// cores at nice +10 made the million-row sweeps 30–40 % faster but let a memory-bound sweep
-/// (sparse, 1 M rows) hold the event loop 53.5 ms once; with a core kept, 37.5 ms.
+/// (sparse, 1 M rows) hold the event loop 53.5 ms once; with a core kept, 29–38 ms.
 void keepACoreForTheGui() {
     static const tbb::global_control limit(
         tbb::global_control::max_allowed_parallelism,
