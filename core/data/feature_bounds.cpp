@@ -274,7 +274,7 @@ Index mapColumns(Dataset& data, const PublicBounds& bounds, const std::vector<In
         std::vector<int> boundOf(static_cast<std::size_t>(data.featureCount()), -1);
         for (std::size_t k = 0; k < features.size(); ++k)
             boundOf[static_cast<std::size_t>(features[k])] = static_cast<int>(k);
-        SparseMatrix& m = data.features.sparse();
+        SparseMatrix& m = data.features.mutableSparse();
         for (Index i = 0; i < m.outerSize(); ++i)
             for (SparseMatrix::InnerIterator it(m, i); it; ++it) {
                 const int k = boundOf[static_cast<std::size_t>(it.col())];
@@ -286,7 +286,7 @@ Index mapColumns(Dataset& data, const PublicBounds& bounds, const std::vector<In
             }
         return clipped;
     }
-    DenseMatrix& m = data.features.dense();
+    DenseMatrix& m = data.features.mutableDense();
     for (std::size_t k = 0; k < features.size(); ++k) {
         const ColumnBound& b = bounds.columns[k];
         auto col = m.col(features[k]);

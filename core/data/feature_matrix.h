@@ -7,6 +7,7 @@
 #include <Eigen/SparseCore>
 
 #include <cstddef>
+#include <memory>
 #include <variant>
 #include <vector>
 
@@ -16,55 +17,111 @@ using Index = Eigen::Index;
 using DenseMatrix = Eigen::MatrixXd;
 using SparseMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
+/// A CSR matrix's rows as the row kernels read them (core/model/sparse_rows.h), without
+/// copying: row i is its stored entries [begin(i), end(i)) of inner/values, each value times
+/// factor(i), then — when intercept ≥ 0 — one more entry in column intercept (the last column)
+/// of value interceptValue·factor(i). A plain CSR matrix has no scale and no intercept.
+struct CsrRows {
+    const int* outer = nullptr;
+    const int* counts = nullptr; ///< nullptr when compressed (else live entries per row)
+    const int* inner = nullptr;
+    const double* values = nullptr;
+    Index n = 0;
+    Index cols = 0;
+    const double* scale = nullptr; ///< row factors; nullptr: all 1
+    int intercept = -1;            ///< column of the implicit last entry; −1: none
+    double interceptValue = 0.0;
+
+    CsrRows(const SparseMatrix&&) = delete; // would point into a temporary
+    CsrRows(const SparseMatrix& X) // NOLINT(google-explicit-constructor): a plain matrix's rows
+        : outer(X.outerIndexPtr()), counts(X.isCompressed() ? nullptr : X.innerNonZeroPtr()), inner(X.innerIndexPtr()),
+          values(X.valuePtr()), n(X.outerSize()), cols(X.innerSize()) {}
+    int begin(Index i) const { return outer[i]; }
+    int end(Index i) const { return counts ? outer[i] + counts[i] : outer[i + 1]; }
+    double factor(Index i) const { return scale ? scale[i] : 1.0; }
+    /// Entries of row i, the implicit one included.
+    int length(Index i) const { return end(i) - begin(i) + (intercept >= 0 ? 1 : 0); }
+    /// Entries of all rows, the implicit ones included.
+    std::size_t nonZeros() const;
+    /// visit(column, value) for each entry of row i in storage order, the implicit one last;
+    /// value = stored·factor(i), as in the plain copy of the rows. Not for hot loops.
+    template <class Visit>
+    void forEachEntry(Index i, Visit&& visit) const {
+        const double f = factor(i);
+        for (int k = begin(i); k < end(i); ++k)
+            visit(inner[k], values[k] * f);
+        if (intercept >= 0)
+            visit(intercept, interceptValue * f);
+    }
+};
+
 class FeatureMatrix {
 public:
-    FeatureMatrix() = default;
-    explicit FeatureMatrix(DenseMatrix m) : m_data(std::move(m)) {}
+    FeatureMatrix() : m_data(std::make_shared<DenseMatrix>()) {}
+    explicit FeatureMatrix(DenseMatrix m) : m_data(std::make_shared<DenseMatrix>(std::move(m))) {}
     /// Takes the buffers of m (Eigen 3.4's SparseMatrix "move" copies; swap does not).
-    explicit FeatureMatrix(SparseMatrix&& m) { m_data.emplace<SparseMatrix>().swap(m); }
-    explicit FeatureMatrix(const SparseMatrix& m) : m_data(m) {}
+    explicit FeatureMatrix(SparseMatrix&& m) {
+        auto owned = std::make_shared<SparseMatrix>();
+        owned->swap(m);
+        m_data = std::move(owned);
+    }
+    explicit FeatureMatrix(const SparseMatrix& m) : m_data(std::make_shared<SparseMatrix>(m)) {}
+
+    // Copies share the buffers (O(1)); the first mutable access of a shared copy gives it its
+    // own (copy on write). A dataset and the prepared copy a view trains on thus hold one matrix
+    // until preprocessing changes it (issue 15: memory ≤ 2× the matrix).
     FeatureMatrix(const FeatureMatrix&) = default;
     FeatureMatrix& operator=(const FeatureMatrix&) = default;
-    FeatureMatrix(FeatureMatrix&& other) noexcept { takeFrom(other); }
-    FeatureMatrix& operator=(FeatureMatrix&& other) noexcept {
-        if (this != &other)
-            takeFrom(other);
-        return *this;
-    }
+    /// A moved-from matrix is empty (of the same kind).
+    FeatureMatrix(FeatureMatrix&&) noexcept = default;
+    FeatureMatrix& operator=(FeatureMatrix&&) noexcept = default;
 
-    bool isSparse() const { return std::holds_alternative<SparseMatrix>(m_data); }
+    bool isSparse() const { return !std::holds_alternative<DensePtr>(m_data); }
+    /// True when the sparse matrix is a scaled view of another's buffers (rows scaled and/or an
+    /// intercept column appended to a matrix another FeatureMatrix shares): rows() reads it
+    /// without a copy; sparse() makes the copy once, on first use.
+    bool isView() const { return std::holds_alternative<ViewPtr>(m_data); }
+    /// The rows of a sparse matrix for the row kernels: no copy, also of a view.
+    CsrRows csrRows() const;
     Index rows() const;
     Index cols() const;
     /// Stored entries: rows·cols when dense.
     std::size_t storedEntries() const;
     /// Bytes held by the matrix buffers (values and indices).
     std::size_t memoryBytes() const;
+    /// True when this matrix shares its buffers with another FeatureMatrix (for tests).
+    bool sharesBuffersWith(const FeatureMatrix& other) const;
 
-    const DenseMatrix& dense() const { return std::get<DenseMatrix>(m_data); }
-    DenseMatrix& dense() { return std::get<DenseMatrix>(m_data); }
-    const SparseMatrix& sparse() const { return std::get<SparseMatrix>(m_data); }
-    SparseMatrix& sparse() { return std::get<SparseMatrix>(m_data); }
+    const DenseMatrix& dense() const;
+    const SparseMatrix& sparse() const;
+    /// How many views have been copied into a plain matrix by sparse() or a change, since the
+    /// start (for tests: the paths that read rows through csrRows() must not add to it).
+    static long viewsMaterialised();
+    /// For changing the matrix in place: copies shared buffers first (and turns a view into a
+    /// plain matrix).
+    DenseMatrix& mutableDense();
+    SparseMatrix& mutableSparse();
 
     /// Entry (i, j); O(log nnz(row)) for sparse. For previews, not for kernels.
     double value(Index i, Index j) const;
     /// Euclidean norm of each row.
     Eigen::VectorXd rowNorms() const;
-    /// Multiplies row i by factor[i].
+    /// Multiplies row i by factor[i]. On sparse buffers another FeatureMatrix shares, the
+    /// factors are kept beside them (a view; a second scaling makes the copy).
     void scaleRows(const Eigen::VectorXd& factor);
-    /// Appends a constant column (the intercept feature) on the right.
+    /// Appends a constant column (the intercept feature) on the right. On sparse buffers
+    /// another FeatureMatrix shares: a view; otherwise a new matrix built from this one.
     void appendConstantColumn(double value);
     /// The rows listed, in that order.
     FeatureMatrix selectRows(const std::vector<Index>& rows) const;
 
 private:
-    void takeFrom(FeatureMatrix& other) noexcept {
-        if (other.isSparse())
-            m_data.emplace<SparseMatrix>().swap(other.sparse());
-        else
-            m_data.emplace<DenseMatrix>(std::move(other.dense()));
-    }
-
-    std::variant<DenseMatrix, SparseMatrix> m_data;
+    using DensePtr = std::shared_ptr<DenseMatrix>;
+    using SparsePtr = std::shared_ptr<SparseMatrix>;
+    struct View;
+    using ViewPtr = std::shared_ptr<const View>;
+    std::variant<DensePtr, SparsePtr, ViewPtr> m_data;
+    const SparsePtr& plainSparse() const { return std::get<SparsePtr>(m_data); }
 };
 
 } // namespace elab::core

@@ -360,8 +360,7 @@ Dataset Parser::finish() {
     // swap; copy-and-swap returns a large unused reservation (qid:, zeros, ':' in comments).
     if (m_capacity - m_nnz > m_nnz / 4 + 4096)
         SparseMatrix(m_x).swap(m_x); // the copy allocates exactly nnz
-    data.features = FeatureMatrix(SparseMatrix());
-    data.features.sparse().swap(m_x);
+    data.features = FeatureMatrix(std::move(m_x)); // takes the buffers (swap)
     // Feature names stay implicit ("f1".."fp", Dataset::featureName).
     data.name = std::filesystem::path(m_source).filename().string();
     data.provenance.path = m_source;

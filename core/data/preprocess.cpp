@@ -148,7 +148,7 @@ ColumnStats columnStats(const Dataset& data) {
 // Sparse: x_j ← x_j/sd_j (not centred: that would densify), constant columns unchanged.
 void applyStandardise(FeatureMatrix& x, const ColumnStats& s) {
     if (!x.isSparse()) {
-        DenseMatrix& d = x.dense();
+        DenseMatrix& d = x.mutableDense();
         for (Index j = 0; j < d.cols(); ++j) {
             d.col(j).array() -= s.mean[j];
             if (s.sd[j] > 0.0)
@@ -156,7 +156,7 @@ void applyStandardise(FeatureMatrix& x, const ColumnStats& s) {
         }
         return;
     }
-    SparseMatrix& m = x.sparse();
+    SparseMatrix& m = x.mutableSparse();
     for (Index i = 0; i < m.outerSize(); ++i)
         for (SparseMatrix::InnerIterator it(m, i); it; ++it)
             if (s.sd[it.col()] > 0.0)

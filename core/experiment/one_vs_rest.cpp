@@ -79,12 +79,12 @@ OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMe
     }
     const FeatureMatrix& fitted = m_merged ? m_merged->X : data.trainX;
     if (fitted.isSparse())
-        m_rowScale = constantRowValues(fitted.sparse());
+        m_rowScale = constantRowValues(fitted.csrRows());
     if (fitted.isSparse() && m_rowScale.size() > 0 && m_gram.size() > 0 &&
-        fitted.sparse().nonZeros() <= kMaxPrefixGramNonZeros) {
-        m_prefixGram.emplace(fitted.sparse());
+        fitted.storedEntries() <= static_cast<std::size_t>(kMaxPrefixGramNonZeros)) {
+        m_prefixGram.emplace(fitted.csrRows());
         // Kept only if it saves a quarter of sparseWeightedGram's updates.
-        if (static_cast<double>(m_prefixGram->updates()) > 0.75 * static_cast<double>(sparseRowPairs(fitted.sparse())))
+        if (static_cast<double>(m_prefixGram->updates()) > 0.75 * static_cast<double>(sparseRowPairs(fitted.csrRows())))
             m_prefixGram.reset();
     }
 }

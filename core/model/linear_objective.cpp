@@ -13,14 +13,14 @@ namespace elab::core {
 
 void multiply(const FeatureMatrix& X, const Eigen::VectorXd& v, Eigen::VectorXd& out) {
     if (X.isSparse())
-        sparseRowDots(X.sparse(), nullptr, v, out);
+        sparseRowDots(X.csrRows(), nullptr, v, out);
     else
         out.noalias() = X.dense() * v;
 }
 
 void multiplyTransposed(const FeatureMatrix& X, const Eigen::VectorXd& w, Eigen::VectorXd& out) {
     if (X.isSparse())
-        sparseTransposedProduct(X.sparse(), nullptr, w, out);
+        sparseTransposedProduct(X.csrRows(), nullptr, w, out);
     else
         out.noalias() = X.dense().transpose() * w;
 }
@@ -33,7 +33,7 @@ LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& 
     if (rowScale)
         m_sharedRowScale = rowScale;
     else
-        m_ownRowScale = constantRowValues(X.sparse());
+        m_ownRowScale = constantRowValues(X.csrRows());
 }
 
 LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& plus, const Eigen::VectorXd& total,
@@ -54,10 +54,10 @@ namespace {
 // sparseRowDots, Loss::derivatives and sparseTransposedProduct one after the other.
 // derivatives(i, p_i) → Loss::Derivatives of row i.
 template <class Derivatives>
-double sparsePass(const SparseMatrix& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
+double sparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
                   Derivatives derivatives, Eigen::VectorXd& p, Eigen::VectorXd& d1, Eigen::VectorXd& d2,
                   Eigen::VectorXd& xtd1) {
-    const Index n = X.rows();
+    const Index n = X.n;
     p.resize(n);
     d1.resize(n);
     d2.resize(n);
@@ -108,10 +108,10 @@ constexpr int kRowsPerLog = 64;
 // both labels), ℓ' = −c⁺σ(−s) + c⁻σ(s), ℓ'' = c_u σ(s)σ(−s); a row of more than kRowsPerLog
 // rows adds c_u·log1p(e) instead.
 template <bool Merged>
-double logisticSparsePass(const SparseMatrix& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
+double logisticSparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
                           const Eigen::VectorXd& y, const Eigen::VectorXd* total, Eigen::VectorXd& p,
                           Eigen::VectorXd& d1, Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
-    const Index n = X.rows();
+    const Index n = X.n;
     p.resize(n);
     d1.resize(n);
     d2.resize(n);
@@ -165,17 +165,17 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     double sum = 0.0;
     if (m_X.isSparse()) {
         if (m_loss.kind() == LossKind::Logistic) // the hot case: inlined, no per-row dispatch
-            sum = m_total ? logisticSparsePass<true>(m_X.sparse(), rowScale(), theta, m_y, m_total, m_p, m_d1, m_d2, m_xtd1)
-                          : logisticSparsePass<false>(m_X.sparse(), rowScale(), theta, m_y, nullptr, m_p, m_d1, m_d2,
+            sum = m_total ? logisticSparsePass<true>(m_X.csrRows(), rowScale(), theta, m_y, m_total, m_p, m_d1, m_d2, m_xtd1)
+                          : logisticSparsePass<false>(m_X.csrRows(), rowScale(), theta, m_y, nullptr, m_p, m_d1, m_d2,
                                                       m_xtd1);
         else if (m_total)
             sum = sparsePass(
-                m_X.sparse(), rowScale(), theta,
+                m_X.csrRows(), rowScale(), theta,
                 [this](Index i, double p) { return mergedDerivatives(m_loss, p, m_y[i], (*m_total)[i]); }, m_p, m_d1,
                 m_d2, m_xtd1);
         else
             sum = sparsePass(
-                m_X.sparse(), rowScale(), theta, [this](Index i, double p) { return m_loss.derivatives(p, m_y[i]); },
+                m_X.csrRows(), rowScale(), theta, [this](Index i, double p) { return m_loss.derivatives(p, m_y[i]); },
                 m_p, m_d1, m_d2, m_xtd1);
     } else {
         multiply(m_X, theta, m_p);
@@ -215,7 +215,7 @@ void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& o
     if (m_X.isSparse()) {
         // One pass over the rows: t_i = ℓ''_i (x_iᵀv)/n, out += t_i x_i (row i stays in cache).
         out = m_mu * v;
-        sparseWeightedGramProduct(m_X.sparse(), &rowScale(), m_d2, invN, v, out);
+        sparseWeightedGramProduct(m_X.csrRows(), &rowScale(), m_d2, invN, v, out);
         return;
     }
     Eigen::VectorXd xv;
@@ -263,10 +263,20 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::p
     }
     auto diagonal = std::make_shared<Eigen::VectorXd>(Eigen::VectorXd::Zero(m_X.cols()));
     if (m_X.isSparse()) {
-        const SparseMatrix& X = m_X.sparse();
-        for (Eigen::Index i = 0; i < X.outerSize(); ++i)
-            for (SparseMatrix::InnerIterator it(X, i); it; ++it)
-                (*diagonal)[it.col()] += m_d2[i] * it.value() * it.value();
+        // Σ_i ℓ''_i x_ij² by columns, the implicit intercept entry included (rowAxpy of row i with
+        // its squares: the entries are x·f, squared after scaling as in the plain copy).
+        const CsrRows X = m_X.csrRows();
+        for (Eigen::Index i = 0; i < X.n; ++i) {
+            const double f = X.factor(i);
+            for (int k = X.begin(i); k < X.end(i); ++k) {
+                const double x = X.values[k] * f;
+                (*diagonal)[X.inner[k]] += m_d2[i] * x * x;
+            }
+            if (X.intercept >= 0) {
+                const double x = X.interceptValue * f;
+                (*diagonal)[X.intercept] += m_d2[i] * x * x;
+            }
+        }
     } else {
         diagonal->noalias() = m_X.dense().cwiseAbs2().transpose() * m_d2;
     }
@@ -280,10 +290,12 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::p
 std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::anchoredPreconditioner() const {
     if (!m_X.isSparse() || m_mu <= 0.0)
         return {};
-    const SparseMatrix& X = m_X.sparse();
-    if (m_rowPairs == 0)
+    const CsrRows X = m_X.csrRows();
+    if (m_rowPairs == 0) {
         m_rowPairs = sparseRowPairs(X);
-    if (static_cast<double>(m_rowPairs) > kMaxPairsPerNonZero * static_cast<double>(std::max<Index>(X.nonZeros(), 1)))
+        m_entries = X.nonZeros();
+    }
+    if (static_cast<double>(m_rowPairs) > kMaxPairsPerNonZero * static_cast<double>(std::max<std::size_t>(m_entries, 1)))
         return {};
     const double step = relativeChange(m_d2, m_lastD2);
     m_lastD2 = m_d2;
@@ -296,7 +308,7 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
         const double first = m_d2.size() > 0 ? m_d2[0] : 0.0;
         if (!m_total && (m_d2.array() == first).all())
             H = first * *m_gram; // equal curvatures (e.g. θ = 0): H = ℓ''·XᵀX/n (m_gram is XᵀX/n)
-        else if (m_prefixGram && m_prefixGram->cols() == X.cols() && detail::useRowScale(&rowScale(), X))
+        else if (m_prefixGram && m_prefixGram->cols() == X.cols && detail::useRowScale(&rowScale(), X))
             m_prefixGram->compute(rowScale(), m_d2, 1.0 / n, H);
         else
             sparseWeightedGram(X, &rowScale(), m_d2, 1.0 / n, H);
@@ -322,7 +334,7 @@ Eigen::MatrixXd gramMatrix(const FeatureMatrix& X, Eigen::Index maxFeatures) {
         // The row kernel: Σ nnz_i(nnz_i+1)/2 updates and no copy of X (Eigen's XᵀX made a
         // column-major copy with 64-bit indices: 1.3× the matrix, transiently).
         const Eigen::VectorXd ones = Eigen::VectorXd::Ones(X.rows());
-        sparseWeightedGram(X.sparse(), nullptr, ones, 1.0 / static_cast<double>(X.rows()), G);
+        sparseWeightedGram(X.csrRows(), nullptr, ones, 1.0 / static_cast<double>(X.rows()), G);
         return G;
     }
     G.noalias() = X.dense().transpose() * X.dense();

@@ -19,7 +19,7 @@ namespace elab::core {
 class LinearObjective : public Objective {
 public:
     /// X and y are referenced, not copied: they must outlive the objective.
-    /// linear: c (size p), or empty for c = 0. rowScale: constantRowValues(X.sparse()), computed
+    /// linear: c (size p), or empty for c = 0. rowScale: constantRowValues(X.csrRows()), computed
     /// once by a caller that builds many objectives on X (referenced: it must outlive the
     /// objective), or nullptr to compute it here (one pass over X's values).
     LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss, double mu,
@@ -78,7 +78,7 @@ private:
     const PrefixGram* m_prefixGram = nullptr;
     // The anchored preconditioner (see preconditioner()); state of this objective's solve.
     std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> anchoredPreconditioner() const;
-    mutable std::size_t m_rowPairs = 0;
+    mutable std::size_t m_rowPairs = 0, m_entries = 0;
     mutable Eigen::VectorXd m_anchorD2, m_lastD2;
     mutable std::shared_ptr<Eigen::LLT<Eigen::MatrixXd>> m_anchor;
     mutable bool m_anchorIsCurrent = false;

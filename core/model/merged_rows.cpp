@@ -27,12 +27,12 @@ std::vector<std::uint64_t> rowHashes(const FeatureMatrix& X) {
     const Index n = X.rows();
     std::vector<std::uint64_t> h(static_cast<std::size_t>(n), 0);
     if (X.isSparse()) {
-        const detail::Rows rows(X.sparse());
+        const CsrRows rows = X.csrRows();
         for (Index i = 0; i < n; ++i) {
-            std::uint64_t hi = static_cast<std::uint64_t>(rows.end(i) - rows.begin(i));
-            for (int k = rows.begin(i); k < rows.end(i); ++k)
-                hi = combine(combine(hi, static_cast<std::uint64_t>(rows.inner[k])),
-                             std::bit_cast<std::uint64_t>(rows.values[k]));
+            std::uint64_t hi = static_cast<std::uint64_t>(rows.length(i));
+            rows.forEachEntry(i, [&hi](int c, double v) {
+                hi = combine(combine(hi, static_cast<std::uint64_t>(c)), std::bit_cast<std::uint64_t>(v));
+            });
             h[static_cast<std::size_t>(i)] = hi;
         }
         return h;
@@ -46,13 +46,20 @@ std::vector<std::uint64_t> rowHashes(const FeatureMatrix& X) {
 
 bool equalRows(const FeatureMatrix& X, Index a, Index b) {
     if (X.isSparse()) {
-        const detail::Rows rows(X.sparse());
+        const CsrRows rows = X.csrRows();
         const int la = rows.end(a) - rows.begin(a), lb = rows.end(b) - rows.begin(b);
         if (la != lb)
             return false;
         const auto len = static_cast<std::size_t>(la);
-        return std::memcmp(rows.inner + rows.begin(a), rows.inner + rows.begin(b), len * sizeof(int)) == 0 &&
-               std::memcmp(rows.values + rows.begin(a), rows.values + rows.begin(b), len * sizeof(double)) == 0;
+        if (std::memcmp(rows.inner + rows.begin(a), rows.inner + rows.begin(b), len * sizeof(int)) != 0)
+            return false;
+        // The values as in the plain copy (stored·factor; the implicit entry's too), bit for bit.
+        const double fa = rows.factor(a), fb = rows.factor(b);
+        const auto same = [](double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); };
+        for (std::size_t k = 0; k < len; ++k)
+            if (!same(rows.values[rows.begin(a) + static_cast<int>(k)] * fa, rows.values[rows.begin(b) + static_cast<int>(k)] * fb))
+                return false;
+        return rows.intercept < 0 || same(rows.interceptValue * fa, rows.interceptValue * fb);
     }
     const DenseMatrix& d = X.dense();
     for (Index j = 0; j < d.cols(); ++j)

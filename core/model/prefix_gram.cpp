@@ -8,14 +8,15 @@
 
 namespace elab::core {
 
-PrefixGram::PrefixGram(const SparseMatrix& X) : m_cols(X.cols()) {
-    const detail::Rows rows(X);
-    const Index n = X.rows();
+PrefixGram::PrefixGram(const CsrRows& rows) : m_cols(rows.cols) {
+    const Index n = rows.n;
     // Columns by frequency (ties by index): rank[c] = position in that order.
     std::vector<std::size_t> count(static_cast<std::size_t>(m_cols), 0);
     for (Index i = 0; i < n; ++i)
         for (int k = rows.begin(i); k < rows.end(i); ++k)
             ++count[static_cast<std::size_t>(rows.inner[k])];
+    if (rows.intercept >= 0) // the implicit column of every row
+        count[static_cast<std::size_t>(rows.intercept)] += static_cast<std::size_t>(n);
     std::vector<int> byFrequency(static_cast<std::size_t>(m_cols));
     std::iota(byFrequency.begin(), byFrequency.end(), 0);
     std::stable_sort(byFrequency.begin(), byFrequency.end(), [&count](int a, int b) {
@@ -31,6 +32,8 @@ PrefixGram::PrefixGram(const SparseMatrix& X) : m_cols(X.cols()) {
         const std::size_t start = ranks.size();
         for (int k = rows.begin(i); k < rows.end(i); ++k)
             ranks.push_back(rank[static_cast<std::size_t>(rows.inner[k])]);
+        if (rows.intercept >= 0)
+            ranks.push_back(rank[static_cast<std::size_t>(rows.intercept)]);
         std::sort(ranks.begin() + static_cast<std::ptrdiff_t>(start), ranks.end());
         offset[static_cast<std::size_t>(i) + 1] = ranks.size();
     }

@@ -26,7 +26,7 @@ class PrefixGram {
 public:
     /// The tree of X's row patterns (values are not read: X must be binary, each row's values
     /// equal, as constantRowValues finds). Cost: a sort of each row and of the rows.
-    explicit PrefixGram(const SparseMatrix& X);
+    explicit PrefixGram(const CsrRows& X);
 
     /// H = factor·Σ_i weight_i a_i² x̃_i x̃_iᵀ (x̃_i the 0/1 pattern of row i, a = the row
     /// scales): sparseWeightedGram(X, &a, weight, factor, H) in other summation order.

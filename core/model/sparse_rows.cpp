@@ -8,14 +8,12 @@ using detail::Rows;
 using detail::rowAxpy;
 using detail::rowDot;
 
-bool useScale(const Eigen::VectorXd* rowScale, const SparseMatrix& X) {
-    return detail::useRowScale(rowScale, X);
-}
+bool useScale(const Eigen::VectorXd* rowScale, const Rows& X) { return detail::useRowScale(rowScale, X); }
 
 template <bool Binary>
 void rowDots(const Rows& X, const double* a, const double* v, double* out) {
     for (Index i = 0; i < X.n; ++i) {
-        const double s = rowDot<Binary>(X, X.begin(i), X.end(i), v);
+        const double s = rowDot<Binary>(X, i, X.begin(i), X.end(i), v);
         out[i] = Binary ? a[i] * s : s;
     }
 }
@@ -23,7 +21,7 @@ void rowDots(const Rows& X, const double* a, const double* v, double* out) {
 template <bool Binary>
 void transposedProduct(const Rows& X, const double* a, const double* w, double* out) {
     for (Index i = 0; i < X.n; ++i) {
-        rowAxpy<Binary>(X, X.begin(i), X.end(i), Binary ? w[i] * a[i] : w[i], out);
+        rowAxpy<Binary>(X, i, X.begin(i), X.end(i), Binary ? w[i] * a[i] : w[i], out);
     }
 }
 
@@ -34,10 +32,10 @@ void weightedGramProduct(const Rows& X, const double* a, const double* weight, d
         if (weight[i] == 0.0)
             continue;
         const int k0 = X.begin(i), k1 = X.end(i);
-        double t = rowDot<Binary>(X, k0, k1, v) * (weight[i] * factor);
+        double t = rowDot<Binary>(X, i, k0, k1, v) * (weight[i] * factor);
         if constexpr (Binary)
             t *= a[i] * a[i];
-        rowAxpy<Binary>(X, k0, k1, t, out);
+        rowAxpy<Binary>(X, i, k0, k1, t, out);
     }
 }
 
@@ -49,13 +47,15 @@ void weightedGram(const Rows& X, const double* a, const double* weight, double f
             continue;
         if constexpr (Binary)
             w *= a[i] * a[i];
+        const double f = X.factor(i);
+        const auto value = [&](int k) { return X.values[k] * f; }; // non-binary only
         const int k0 = X.begin(i), k1 = X.end(i);
         bool sorted = true;
         for (int k = k0 + 1; k < k1 && sorted; ++k)
             sorted = X.inner[k - 1] <= X.inner[k];
         for (int l = k0; l < k1; ++l) {
             const int c = X.inner[l];
-            const double wl = Binary ? w : w * X.values[l];
+            const double wl = Binary ? w : w * value(l);
             if (sorted) {
                 // Upper triangle: column c, rows r = inner[k] ≤ c for k ≤ l. The same additions
                 // in the same order as below, without the per-entry test.
@@ -64,7 +64,7 @@ void weightedGram(const Rows& X, const double* a, const double* weight, double f
                     if constexpr (Binary)
                         column[X.inner[k]] += wl;
                     else
-                        column[X.inner[k]] += wl * X.values[k];
+                        column[X.inner[k]] += wl * value(k);
                 }
                 continue;
             }
@@ -72,74 +72,89 @@ void weightedGram(const Rows& X, const double* a, const double* weight, double f
                 const int r = X.inner[k];
                 // Upper triangle (r ≤ c); CSR rows are usually sorted, but need not be.
                 double& h = r <= c ? H[static_cast<Index>(c) * p + r] : H[static_cast<Index>(r) * p + c];
-                h += Binary ? wl : wl * X.values[k];
+                h += Binary ? wl : wl * value(k);
             }
+        }
+        if (X.intercept >= 0) {
+            // The implicit last entry, in the last column (above every stored one): its column of
+            // the upper triangle, as the loop above would add it as entry l = k1.
+            const double vc = X.interceptValue * f;
+            const double wl = Binary ? w : w * vc;
+            double* column = H + static_cast<Index>(X.intercept) * p;
+            for (int k = k0; k < k1; ++k) {
+                if constexpr (Binary)
+                    column[X.inner[k]] += wl;
+                else
+                    column[X.inner[k]] += wl * value(k);
+            }
+            column[X.intercept] += Binary ? wl : wl * vc;
         }
     }
 }
 
 } // namespace
 
-std::size_t sparseRowPairs(const SparseMatrix& X) {
-    const Rows rows(X);
+std::size_t sparseRowPairs(const CsrRows& rows) {
     std::size_t pairs = 0;
     for (Index i = 0; i < rows.n; ++i) {
-        const auto m = static_cast<std::size_t>(rows.end(i) - rows.begin(i));
+        const auto m = static_cast<std::size_t>(rows.length(i));
         pairs += m * (m + 1) / 2;
     }
     return pairs;
 }
 
-void sparseWeightedGram(const SparseMatrix& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& weight,
+void sparseWeightedGram(const CsrRows& rows, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& weight,
                         double factor, Eigen::MatrixXd& H) {
-    const Index p = X.cols();
+    const Index p = rows.cols;
     H.setZero(p, p);
-    const Rows rows(X);
-    if (useScale(rowScale, X))
+    if (useScale(rowScale, rows))
         weightedGram<true>(rows, rowScale->data(), weight.data(), factor, p, H.data());
     else
         weightedGram<false>(rows, nullptr, weight.data(), factor, p, H.data());
     H.triangularView<Eigen::StrictlyLower>() = H.transpose();
 }
 
-Eigen::VectorXd constantRowValues(const SparseMatrix& X) {
-    const Rows rows(X);
-    Eigen::VectorXd a(X.rows());
+Eigen::VectorXd constantRowValues(const CsrRows& rows) {
+    Eigen::VectorXd a(rows.n);
     for (Index i = 0; i < rows.n; ++i) {
+        // The values as stored in the plain copy of the rows: stored·factor, the intercept last.
+        const double f = rows.factor(i);
         const int k0 = rows.begin(i), k1 = rows.end(i);
-        const double first = k0 < k1 ? rows.values[k0] : 0.0;
+        const double first = k0 < k1 ? rows.values[k0] * f : rows.intercept >= 0 ? rows.interceptValue * f : 0.0;
         for (int k = k0 + 1; k < k1; ++k)
-            if (rows.values[k] != first)
+            if (rows.values[k] * f != first)
                 return {};
+        if (rows.intercept >= 0 && rows.interceptValue * f != first)
+            return {};
         a[i] = first;
     }
     return a;
 }
 
-void sparseRowDots(const SparseMatrix& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& v,
+void sparseRowDots(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& v,
                    Eigen::VectorXd& out) {
-    out.resize(X.rows());
-    const Rows rows(X);
+    out.resize(X.n);
+    const Rows& rows = X;
     if (useScale(rowScale, X))
         rowDots<true>(rows, rowScale->data(), v.data(), out.data());
     else
         rowDots<false>(rows, nullptr, v.data(), out.data());
 }
 
-void sparseTransposedProduct(const SparseMatrix& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& w,
+void sparseTransposedProduct(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& w,
                              Eigen::VectorXd& out) {
-    out.setZero(X.cols());
-    const Rows rows(X);
+    out.setZero(X.cols);
+    const Rows& rows = X;
     if (useScale(rowScale, X))
         transposedProduct<true>(rows, rowScale->data(), w.data(), out.data());
     else
         transposedProduct<false>(rows, nullptr, w.data(), out.data());
 }
 
-void sparseWeightedGramProduct(const SparseMatrix& X, const Eigen::VectorXd* rowScale,
+void sparseWeightedGramProduct(const CsrRows& X, const Eigen::VectorXd* rowScale,
                                const Eigen::VectorXd& weight, double factor, const Eigen::VectorXd& v,
                                Eigen::VectorXd& out) {
-    const Rows rows(X);
+    const Rows& rows = X;
     if (useScale(rowScale, X))
         weightedGramProduct<true>(rows, rowScale->data(), weight.data(), factor, v.data(), out.data());
     else

@@ -1,5 +1,6 @@
 #pragma once
-// Row kernels over a CSR matrix X (rows x_i) for the objectives' hot loops:
+// Row kernels over the rows of a CSR matrix X (CsrRows: plain, or a view with row factors and an
+// implicit intercept column, core/data/feature_matrix.h) for the objectives' hot loops:
 //   X·v (x_iᵀv per row), Xᵀw (Σ_i w_i x_i), the fused (1/n)Xᵀ(d ⊙ Xv) of a Hessian-vector
 //   product, and the fused Xᵀw(Xv) of an objective's value and gradient, one pass over the rows.
 // Raw-pointer loops over the CSR arrays (no per-entry iterator, no reload of the output's data
@@ -17,48 +18,48 @@ namespace elab::core {
 
 namespace detail {
 
-// Row i's stored entries are [begin(i), end(i)); an uncompressed matrix (after insert()) has
-// free slots after each row's live entries.
-struct Rows {
-    const int* outer;
-    const int* counts; // nullptr when compressed
-    const int* inner;
-    const double* values;
-    Index n;
-    explicit Rows(const SparseMatrix& X)
-        : outer(X.outerIndexPtr()), counts(X.isCompressed() ? nullptr : X.innerNonZeroPtr()),
-          inner(X.innerIndexPtr()), values(X.valuePtr()), n(X.outerSize()) {}
-    int begin(Index i) const { return outer[i]; }
-    int end(Index i) const { return counts ? outer[i] + counts[i] : outer[i + 1]; }
-};
+using Rows = CsrRows;
 
-inline bool useRowScale(const Eigen::VectorXd* rowScale, const SparseMatrix& X) {
-    return rowScale && rowScale->size() == X.rows() && X.rows() > 0;
+inline bool useRowScale(const Eigen::VectorXd* rowScale, const CsrRows& X) {
+    return rowScale && rowScale->size() == X.n && X.n > 0;
 }
 
-// Σ_k x_k v_k over [k0, k1) (Binary: Σ v_k, the caller multiplies by a_i). One running sum:
-// measured faster on a9a than four partial sums (≈ 14 non-zeros per row; the loop is bound by
-// the scatter that follows, not by the additions).
+// Σ_k x_ik v_k over row i (Binary: Σ v_k, the caller multiplies by a_i), the implicit intercept
+// entry last. Non-binary values are stored·factor(i) (×1 exactly for a plain matrix). One running
+// sum: measured faster on a9a than four partial sums (≈ 14 non-zeros per row; the loop is bound
+// by the scatter that follows, not by the additions).
 template <bool Binary>
-inline double rowDot(const Rows& X, int k0, int k1, const double* v) {
+inline double rowDot(const Rows& X, Index i, int k0, int k1, const double* v) {
     double s = 0.0;
-    for (int k = k0; k < k1; ++k) {
-        if constexpr (Binary)
+    if constexpr (Binary) {
+        for (int k = k0; k < k1; ++k)
             s += v[X.inner[k]];
-        else
-            s += X.values[k] * v[X.inner[k]];
+        if (X.intercept >= 0)
+            s += v[X.intercept];
+    } else {
+        const double f = X.factor(i);
+        for (int k = k0; k < k1; ++k)
+            s += (X.values[k] * f) * v[X.inner[k]];
+        if (X.intercept >= 0)
+            s += (X.interceptValue * f) * v[X.intercept];
     }
     return s;
 }
 
-// out_j += t x_ij over [k0, k1) (Binary: out_j += t).
+// out_j += t x_ij over row i (Binary: out_j += t), the implicit intercept entry last.
 template <bool Binary>
-inline void rowAxpy(const Rows& X, int k0, int k1, double t, double* out) {
-    for (int k = k0; k < k1; ++k) {
-        if constexpr (Binary)
+inline void rowAxpy(const Rows& X, Index i, int k0, int k1, double t, double* out) {
+    if constexpr (Binary) {
+        for (int k = k0; k < k1; ++k)
             out[X.inner[k]] += t;
-        else
-            out[X.inner[k]] += t * X.values[k];
+        if (X.intercept >= 0)
+            out[X.intercept] += t;
+    } else {
+        const double f = X.factor(i);
+        for (int k = k0; k < k1; ++k)
+            out[X.inner[k]] += t * (X.values[k] * f);
+        if (X.intercept >= 0)
+            out[X.intercept] += t * (X.interceptValue * f);
     }
 }
 
@@ -66,9 +67,9 @@ template <bool Binary, class Weight>
 void rowDotsThenAxpy(const Rows& X, const double* a, const double* v, Weight& weight, double* out) {
     for (Index i = 0; i < X.n; ++i) {
         const int k0 = X.begin(i), k1 = X.end(i);
-        const double s = rowDot<Binary>(X, k0, k1, v);
+        const double s = rowDot<Binary>(X, i, k0, k1, v);
         const double w = weight(i, Binary ? a[i] * s : s);
-        rowAxpy<Binary>(X, k0, k1, Binary ? w * a[i] : w, out);
+        rowAxpy<Binary>(X, i, k0, k1, Binary ? w * a[i] : w, out);
     }
 }
 
@@ -77,17 +78,17 @@ void rowDotsThenAxpy(const Rows& X, const double* a, const double* v, Weight& we
 /// a_i of every row when each row's stored values are all equal (empty rows: 0), so the
 /// matrix is described exactly by its pattern and a; otherwise an empty vector. One pass over
 /// the values. Explicitly stored zeros count as values.
-Eigen::VectorXd constantRowValues(const SparseMatrix& X);
+Eigen::VectorXd constantRowValues(const CsrRows& X);
 
 /// out_i = x_iᵀv. rowScale: constantRowValues(X), or nullptr / empty to read X's values.
-void sparseRowDots(const SparseMatrix& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& v,
+void sparseRowDots(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& v,
                    Eigen::VectorXd& out);
 /// out = Σ_i w_i x_i (= Xᵀw), same rowScale convention.
-void sparseTransposedProduct(const SparseMatrix& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& w,
+void sparseTransposedProduct(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& w,
                              Eigen::VectorXd& out);
 /// out += factor·Σ_i weight_i (x_iᵀv) x_i, skipping rows with weight 0; out must have size
 /// cols and must not alias v. Same rowScale convention (the a_i² factor is applied here).
-void sparseWeightedGramProduct(const SparseMatrix& X, const Eigen::VectorXd* rowScale,
+void sparseWeightedGramProduct(const CsrRows& X, const Eigen::VectorXd* rowScale,
                                const Eigen::VectorXd& weight, double factor, const Eigen::VectorXd& v,
                                Eigen::VectorXd& out);
 
@@ -96,21 +97,20 @@ void sparseWeightedGramProduct(const SparseMatrix& X, const Eigen::VectorXd* row
 /// in row order. Bit for bit sparseRowDots then weight then sparseTransposedProduct (the same
 /// products and sums in the same order), in one pass instead of two.
 template <class Weight>
-void sparseRowDotsThenTransposed(const SparseMatrix& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& v,
+void sparseRowDotsThenTransposed(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& v,
                                  Weight&& weight, Eigen::VectorXd& out) {
-    out.setZero(X.cols());
-    const detail::Rows rows(X);
+    out.setZero(X.cols);
     if (detail::useRowScale(rowScale, X))
-        detail::rowDotsThenAxpy<true>(rows, rowScale->data(), v.data(), weight, out.data());
+        detail::rowDotsThenAxpy<true>(X, rowScale->data(), v.data(), weight, out.data());
     else
-        detail::rowDotsThenAxpy<false>(rows, nullptr, v.data(), weight, out.data());
+        detail::rowDotsThenAxpy<false>(X, nullptr, v.data(), weight, out.data());
 }
 
 /// H = factor·Σ_i weight_i x_i x_iᵀ, dense p×p (symmetric, both triangles filled): the data
 /// part of a Hessian XᵀDX/n. Cost Σ_i nnz_i(nnz_i+1)/2 (sparseRowPairs) updates, memory p².
-void sparseWeightedGram(const SparseMatrix& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& weight,
+void sparseWeightedGram(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& weight,
                         double factor, Eigen::MatrixXd& H);
 /// Σ_i nnz_i(nnz_i+1)/2: the updates sparseWeightedGram makes.
-std::size_t sparseRowPairs(const SparseMatrix& X);
+std::size_t sparseRowPairs(const CsrRows& X);
 
 } // namespace elab::core

@@ -26,7 +26,7 @@ struct PrivateFit {
 /// X (rows clipped to ‖x‖ ≤ 1 for the guarantee to hold), y ∈ {−1, +1} for margin losses.
 /// warmStart: a previous minimiser (e.g. at the neighbouring ε), or nullptr for 0.
 /// gram: gramMatrix(X) for the preconditioner, computed once per dataset by the caller (or
-/// nullptr / empty: Jacobi). rowScale: constantRowValues(X.sparse()) computed once by the caller,
+/// nullptr / empty: Jacobi). rowScale: constantRowValues(X.csrRows()) computed once by the caller,
 /// or nullptr (LinearObjective computes it). prefixGram: PrefixGram of X's rows (binary rows),
 /// or nullptr (core/model/prefix_gram.h: the same preconditioner in fewer updates).
 /// Thread: any; reentrant.
@@ -38,7 +38,7 @@ PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const Me
 
 /// The same fit on merged rows (core/model/merged_rows.h, docs/MATH.md §2.1): rows.X the
 /// distinct rows of the training set, plus the count of +1 labels of each (labels ±1, margin
-/// losses), rowScale: constantRowValues(rows.X.sparse()) or nullptr. The mechanism sees the
+/// losses), rowScale: constantRowValues(rows.X.csrRows()) or nullptr. The mechanism sees the
 /// n = Σ count rows of the training set; the objective is the same function of θ, so the fit is
 /// fitPrivate's on the unmerged rows up to rounding. gram: gramMatrix of the unmerged rows.
 struct MergedRows;

@@ -57,6 +57,8 @@ private slots:
     void value_data();
     void value();
     void valueUncompressedSparse();
+    void copiesShareUntilChanged_data();
+    void copiesShareUntilChanged();
     void shapeAndStorage_data();
     void shapeAndStorage();
     void rowNorms_data();
@@ -116,8 +118,8 @@ void TestFeatureMatrix::valueUncompressedSparse() {
     s.insert(2, 2) = 2.0;
     s.makeCompressed();
     FeatureMatrix m{std::move(s)};
-    m.sparse().uncompress();
-    m.sparse().innerNonZeroPtr()[0] = 1;
+    m.mutableSparse().uncompress();
+    m.mutableSparse().innerNonZeroPtr()[0] = 1;
     QVERIFY(!m.sparse().isCompressed());
     const DenseMatrix d = DenseMatrix(m.sparse());
     QCOMPARE(d(0, 3), 0.0);
@@ -125,6 +127,100 @@ void TestFeatureMatrix::valueUncompressedSparse() {
     for (Index i = 0; i < 3; ++i)
         for (Index j = 0; j < 4; ++j)
             QCOMPARE(m.value(i, j), d(i, j));
+    // The intercept column goes after the live entries only.
+    m.appendConstantColumn(2.5);
+    QVERIFY(m.sparse().isCompressed());
+    QCOMPARE(m.sparse().nonZeros(), Index{7});
+    for (Index i = 0; i < 3; ++i) {
+        for (Index j = 0; j < 4; ++j)
+            QCOMPARE(m.value(i, j), d(i, j));
+        QCOMPARE(m.value(i, 4), 2.5);
+    }
+}
+
+// Copies share the buffers until one of them is changed (copy on write): the original keeps
+// its values. Dense: the change copies. Sparse: scaling the rows or appending the intercept
+// column of shared buffers makes a view of them (no copy) that reads as the changed matrix,
+// and becomes a plain matrix, once, when something asks for sparse().
+void TestFeatureMatrix::copiesShareUntilChanged_data() { rowNorms_data(); }
+
+void TestFeatureMatrix::copiesShareUntilChanged() {
+    QFETCH(bool, sparse);
+    const FeatureMatrix original = make(sparse);
+    const DenseMatrix expected = referenceDense();
+    const Eigen::Vector4d factor(2.0, 3.0, 0.5, -1.0);
+    const auto asDense = [](const FeatureMatrix& m) {
+        if (!m.isSparse())
+            return m.dense();
+        DenseMatrix d = DenseMatrix::Zero(m.rows(), m.cols());
+        for (Index i = 0; i < m.rows(); ++i)
+            for (Index j = 0; j < m.cols(); ++j)
+                d(i, j) = m.value(i, j);
+        return d;
+    };
+
+    FeatureMatrix scaled = original;
+    QVERIFY(scaled.sharesBuffersWith(original));
+    scaled.scaleRows(factor);
+    QCOMPARE(scaled.sharesBuffersWith(original), sparse);
+    QCOMPARE(scaled.isView(), sparse);
+    QCOMPARE(asDense(original), expected);
+    QCOMPARE(asDense(scaled), DenseMatrix(factor.asDiagonal() * expected));
+
+    FeatureMatrix widened = original;
+    widened.appendConstantColumn(1.0);
+    QCOMPARE(widened.sharesBuffersWith(original), sparse);
+    QCOMPARE(widened.cols(), Index{4});
+    QCOMPARE(asDense(original), expected);
+    QCOMPARE(asDense(widened).leftCols(3), expected);
+    QVERIFY((asDense(widened).col(3).array() == 1.0).all());
+    // The intercept, then the norm step's factors: still a view; its plain copy is the matrix
+    // the plain operations make, bit for bit.
+    widened.scaleRows(factor);
+    QCOMPARE(widened.isView(), sparse);
+    FeatureMatrix plain = make(sparse);
+    plain.appendConstantColumn(1.0);
+    plain.scaleRows(factor);
+    QVERIFY(!plain.isView());
+    QCOMPARE(asDense(widened), asDense(plain));
+    QCOMPARE(widened.rowNorms(), plain.rowNorms());
+    QCOMPARE(widened.storedEntries(), plain.storedEntries());
+    if (sparse) {
+        const long before = FeatureMatrix::viewsMaterialised();
+        QCOMPARE(DenseMatrix(widened.sparse()), DenseMatrix(plain.sparse()));
+        QCOMPARE(widened.sparse().nonZeros(), plain.sparse().nonZeros());
+        QCOMPARE(FeatureMatrix::viewsMaterialised(), before + 1);
+        (void)widened.sparse(); // once per view
+        QCOMPARE(FeatureMatrix::viewsMaterialised(), before + 1);
+        // A second scaling cannot be kept as factors of the same view (x·f·g is not x·(f·g)):
+        // it makes the plain matrix first.
+        FeatureMatrix twice = widened;
+        twice.scaleRows(factor);
+        QVERIFY(!twice.isView());
+        plain.scaleRows(factor);
+        QCOMPARE(DenseMatrix(twice.sparse()), DenseMatrix(plain.sparse()));
+        // Selected rows of a view: a plain matrix of those rows.
+        const FeatureMatrix some = widened.selectRows({3, 0});
+        QVERIFY(!some.isView());
+        QCOMPARE(asDense(some).row(0), asDense(widened).row(3));
+        QCOMPARE(asDense(some).row(1), asDense(widened).row(0));
+    }
+
+    // Unshared: changed in place.
+    FeatureMatrix alone = make(sparse);
+    const double* before = sparse ? alone.sparse().valuePtr() : alone.dense().data();
+    alone.scaleRows(Eigen::Vector4d::Constant(2.0));
+    QVERIFY(!alone.isView());
+    QCOMPARE(sparse ? alone.sparse().valuePtr() : alone.dense().data(), before);
+
+    // A dataset copy shares its matrix too; a moved-from matrix reads as empty.
+    Dataset a;
+    a.features = original;
+    const Dataset b = a;
+    QVERIFY(b.features.sharesBuffersWith(original));
+    FeatureMatrix taken = std::move(alone);
+    QCOMPARE(alone.rows(), Index{0}); // NOLINT(bugprone-use-after-move): documented state
+    QCOMPARE(taken.rows(), Index{4});
 }
 
 void TestFeatureMatrix::shapeAndStorage_data() {

@@ -1,0 +1,238 @@
+// Sparse views (core/data/feature_matrix.h): a prepared training matrix that shares the loaded
+// dataset's buffers — the norm step's row factors and the intercept column kept beside them —
+// must give every row kernel, the objective, the merged rows and the fits the same numbers, bit
+// for bit, as the plain matrix the same steps make on an unshared copy, without ever copying
+// the view (FeatureMatrix::viewsMaterialised).
+
+#include "core/data/generators.h"
+#include "core/experiment/experiment_data.h"
+#include "core/experiment/one_vs_rest.h"
+#include "core/model/linear_objective.h"
+#include "core/model/merged_rows.h"
+#include "core/model/prefix_gram.h"
+#include "core/model/sparse_rows.h"
+#include "core/util/random.h"
+
+#include "tests/support/test_support.h"
+
+#include <QtTest>
+
+#include <vector>
+
+using namespace elab::core;
+
+namespace {
+
+// n rows of p columns, ≈ k non-zeros per row, every 5th row repeated from the row before (for
+// the merged rows); binary: every stored value is 1.
+SparseMatrix randomRows(Index n, Index p, int k, bool binary, std::uint64_t seed) {
+    Rng rng(seed);
+    std::vector<Eigen::Triplet<double>> t;
+    std::vector<Eigen::Triplet<double>> previous;
+    for (Index i = 0; i < n; ++i) {
+        std::vector<Eigen::Triplet<double>> row;
+        if (i % 5 == 4) {
+            for (const auto& e : previous)
+                row.emplace_back(i, e.col(), e.value());
+        } else {
+            for (Index j = 0; j < p; ++j)
+                if (uniform01(rng) < static_cast<double>(k) / static_cast<double>(p))
+                    row.emplace_back(i, j, binary ? 1.0 : 4.0 * uniform01(rng) - 2.0);
+        }
+        t.insert(t.end(), row.begin(), row.end());
+        previous = row;
+    }
+    SparseMatrix X(n, p);
+    X.setFromTriplets(t.begin(), t.end());
+    return X;
+}
+
+Eigen::VectorXd randomVector(Index n, std::uint64_t seed, double lo = -1.0, double hi = 1.0) {
+    Rng rng(seed);
+    Eigen::VectorXd v(n);
+    for (Index i = 0; i < n; ++i)
+        v[i] = lo + (hi - lo) * uniform01(rng);
+    return v;
+}
+
+// Bit-for-bit equality of two vectors (== on doubles; NaN never appears here).
+#define ELAB_SAME(a, b) QVERIFY2((a).size() == (b).size() && (a) == (b), #a " differs from " #b)
+
+} // namespace
+
+class TestRowViews : public QObject {
+    Q_OBJECT
+
+private slots:
+    void kernelsOnAViewEqualThePlainMatrix_data() {
+        QTest::addColumn<bool>("binary");
+        QTest::addColumn<bool>("intercept");
+        QTest::addColumn<bool>("clip");
+        QTest::addColumn<bool>("uncompressed");
+        for (bool binary : {true, false})
+            for (bool intercept : {true, false})
+                for (bool clip : {true, false})
+                    for (bool uncompressed : {false, true})
+                        if (intercept || clip)
+                            QTest::addRow("%s%s%s%s", binary ? "binary" : "values", intercept ? ", intercept" : "",
+                                          clip ? ", clipped" : "", uncompressed ? ", uncompressed" : "")
+                                << binary << intercept << clip << uncompressed;
+    }
+
+    void kernelsOnAViewEqualThePlainMatrix() {
+        QFETCH(bool, binary);
+        QFETCH(bool, intercept);
+        QFETCH(bool, clip);
+        QFETCH(bool, uncompressed);
+        const Index n = 300, p = 40;
+        SparseMatrix base = randomRows(n, p, 6, binary, 11);
+        if (uncompressed) { // free slots after each row's live entries
+            base.reserve(Eigen::VectorXi::Constant(n, 2));
+            QVERIFY(!base.isCompressed());
+        }
+        FeatureMatrix plain{SparseMatrix(base)}; // an Eigen copy: compressed
+        const FeatureMatrix loaded(std::move(base));
+        QCOMPARE(loaded.sparse().isCompressed(), !uncompressed);
+        // The same steps on a shared copy (a view) and on an unshared one (plain).
+        FeatureMatrix view = loaded;
+        for (FeatureMatrix* m : {&view, &plain}) {
+            if (intercept)
+                m->appendConstantColumn(1.0);
+            if (clip) { // the norm step: 1/‖x‖ where ‖x‖ > 1, else 1 (rows inside left as they are)
+                const Eigen::VectorXd norms = m->rowNorms();
+                Eigen::VectorXd f = Eigen::VectorXd::Ones(n);
+                for (Index i = 0; i < n; ++i)
+                    if (norms[i] > 1.0)
+                        f[i] = 1.0 / norms[i];
+                m->scaleRows(f);
+            }
+        }
+        QVERIFY(view.isView());
+        QVERIFY(view.sharesBuffersWith(loaded));
+        QVERIFY(!plain.isView());
+        const long copiesBefore = FeatureMatrix::viewsMaterialised();
+
+        const CsrRows V = view.csrRows(), P = plain.csrRows();
+        QCOMPARE(view.rows(), plain.rows());
+        QCOMPARE(view.cols(), plain.cols());
+        QCOMPARE(view.storedEntries(), plain.storedEntries());
+        QCOMPARE(sparseRowPairs(V), sparseRowPairs(P));
+        ELAB_SAME(view.rowNorms(), plain.rowNorms());
+        for (Index i = 0; i < n; i += 7)
+            for (Index j = 0; j < view.cols(); ++j)
+                QCOMPARE(view.value(i, j), plain.value(i, j));
+
+        const Eigen::VectorXd aV = constantRowValues(V), aP = constantRowValues(P);
+        ELAB_SAME(aV, aP);
+        QCOMPARE(aV.size() > 0, binary); // binary rows stay binary with the intercept's 1
+        const Eigen::VectorXd v = randomVector(view.cols(), 3), w = randomVector(n, 4), d = randomVector(n, 5, 0.0, 0.25);
+        for (const Eigen::VectorXd* a : {static_cast<const Eigen::VectorXd*>(nullptr), &aV}) {
+            Eigen::VectorXd outV, outP;
+            sparseRowDots(V, a, v, outV);
+            sparseRowDots(P, a, v, outP);
+            ELAB_SAME(outV, outP);
+            sparseTransposedProduct(V, a, w, outV);
+            sparseTransposedProduct(P, a, w, outP);
+            ELAB_SAME(outV, outP);
+            outV = v;
+            outP = v;
+            sparseWeightedGramProduct(V, a, d, 0.5, v, outV);
+            sparseWeightedGramProduct(P, a, d, 0.5, v, outP);
+            ELAB_SAME(outV, outP);
+            const auto weight = [&w](Index i, double s) { return w[i] * s; };
+            sparseRowDotsThenTransposed(V, a, v, weight, outV);
+            sparseRowDotsThenTransposed(P, a, v, weight, outP);
+            ELAB_SAME(outV, outP);
+            Eigen::MatrixXd HV, HP;
+            sparseWeightedGram(V, a, d, 0.5, HV);
+            sparseWeightedGram(P, a, d, 0.5, HP);
+            QVERIFY(HV == HP);
+        }
+        QVERIFY(gramMatrix(view) == gramMatrix(plain));
+        if (binary) {
+            Eigen::MatrixXd HV, HP;
+            PrefixGram(V).compute(aV, d, 0.5, HV);
+            PrefixGram(P).compute(aP, d, 0.5, HP);
+            QVERIFY(HV == HP);
+        }
+
+        // The objective: value, gradient, Hessian-vector product, preconditioner, third derivatives.
+        const Eigen::VectorXd y = randomVector(n, 6).unaryExpr([](double x) { return x < 0.0 ? -1.0 : 1.0; });
+        const Eigen::MatrixXd G = gramMatrix(plain);
+        LinearObjective oV(view, y, Loss(LossKind::Logistic), 0.01), oP(plain, y, Loss(LossKind::Logistic), 0.01);
+        oV.setGram(&G);
+        oP.setGram(&G);
+        const Eigen::VectorXd theta = randomVector(view.cols(), 7);
+        QCOMPARE(oV.evaluate(theta), oP.evaluate(theta));
+        Eigen::VectorXd gV, gP;
+        oV.gradient(gV);
+        oP.gradient(gP);
+        ELAB_SAME(gV, gP);
+        oV.hessianVector(v, gV);
+        oP.hessianVector(v, gP);
+        ELAB_SAME(gV, gP);
+        oV.preconditioner()(v, gV);
+        oP.preconditioner()(v, gP);
+        ELAB_SAME(gV, gP);
+        ELAB_SAME(oV.thirdDerivatives(), oP.thirdDerivatives());
+        LinearObjective jV(view, y, Loss(LossKind::SmoothHinge), 0.01), jP(plain, y, Loss(LossKind::SmoothHinge), 0.01);
+        QCOMPARE(jV.evaluate(theta), jP.evaluate(theta));
+        jV.preconditioner()(v, gV); // no Gram matrix: Jacobi, Σ ℓ'' x² by columns
+        jP.preconditioner()(v, gP);
+        ELAB_SAME(gV, gP);
+
+        // Merged rows: the same groups and the same distinct rows (a plain matrix).
+        const auto mV = mergeEqualRows(view), mP = mergeEqualRows(plain);
+        QVERIFY(mV && mP);
+        QCOMPARE(mV->rowOf, mP->rowOf);
+        ELAB_SAME(mV->count, mP->count);
+        QVERIFY(!mV->X.isView());
+        QVERIFY(DenseMatrix(mV->X.sparse()) == DenseMatrix(mP->X.sparse()));
+
+        QCOMPARE(FeatureMatrix::viewsMaterialised(), copiesBefore); // nothing above copied the view
+        QVERIFY(DenseMatrix(view.sparse()) == DenseMatrix(plain.sparse()));
+        QCOMPARE(FeatureMatrix::viewsMaterialised(), copiesBefore + 1);
+    }
+
+    // The GUI's case: a view prepares its data from the loaded dataset it keeps (a copy shares
+    // the buffers). The prepared training matrix is a view of the loaded one, and private fits on
+    // it give the numbers of the CLI's case (the loaded dataset handed over, prepared in place),
+    // bit for bit, without copying it.
+    void preparedDataOfAKeptDatasetIsAViewWithTheSameFits() {
+        GeneratorOptions g;
+        g.rows = 400;
+        g.features = 60;
+        g.active = 6;
+        const Dataset loaded = generateDataset("sparse", g);
+        QVERIFY(loaded.features.isSparse());
+        DataPreparation steps;
+        steps.preprocess.intercept = true; // and the default norm step: clip rows
+        const PreparedData kept = prepareExperimentData(loaded, std::nullopt, steps, 5);
+        Dataset handedOver = loaded;
+        handedOver.features = FeatureMatrix(SparseMatrix(loaded.features.sparse())); // not shared
+        const PreparedData own = prepareExperimentData(std::move(handedOver), std::nullopt, steps, 5);
+        QVERIFY(kept.train.features.isView());
+        QVERIFY(kept.train.features.sharesBuffersWith(loaded.features));
+        QVERIFY(!own.train.features.isView());
+        QCOMPARE(kept.train.log.size(), own.train.log.size());
+        for (std::size_t k = 0; k < kept.train.log.size(); ++k)
+            QCOMPARE(kept.train.log[k].detail, own.train.log[k].detail);
+
+        const long copiesBefore = FeatureMatrix::viewsMaterialised();
+        const MechanismSpec spec{MechanismKind::ObjPertGauss, Loss(LossKind::Logistic), 1e-2, 1e-5};
+        const OneVsRest onKept(sweepDataOf(kept.train), spec, UtilityMetric::TrainLoss);
+        const OneVsRest onOwn(sweepDataOf(own.train), spec, UtilityMetric::TrainLoss);
+        const auto noise = onKept.drawNoise(9, 0);
+        for (double eps : {0.3, 3.0}) {
+            const auto a = onKept.fit(eps, noise, nullptr), b = onOwn.fit(eps, noise, nullptr);
+            ELAB_SAME(a[0].theta, b[0].theta);
+            QCOMPARE(a[0].solver.iterations, b[0].solver.iterations);
+            QCOMPARE(onKept.utility(a), onOwn.utility(b));
+        }
+        ELAB_SAME(onKept.fitNonPrivate()[0].theta, onOwn.fitNonPrivate()[0].theta);
+        QCOMPARE(FeatureMatrix::viewsMaterialised(), copiesBefore);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRowViews)
+#include "test_row_views.moc"
