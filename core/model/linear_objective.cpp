@@ -55,11 +55,9 @@ namespace {
 // derivatives(i, p_i) → Loss::Derivatives of row i.
 template <class Derivatives>
 double sparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
-                  Derivatives derivatives, Eigen::VectorXd& p, Eigen::VectorXd& d1, Eigen::VectorXd& d2,
-                  Eigen::VectorXd& xtd1) {
+                  Derivatives derivatives, Eigen::VectorXd& p, Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
     const Index n = X.n;
     p.resize(n);
-    d1.resize(n);
     d2.resize(n);
     double sum = 0.0;
     sparseRowDotsThenTransposed(
@@ -68,7 +66,6 @@ double sparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, const Eigen
             p[i] = s;
             const Loss::Derivatives d = derivatives(i, s);
             sum += d.value;
-            d1[i] = d.d1;
             d2[i] = d.d2;
             return d.d1;
         },
@@ -110,10 +107,9 @@ constexpr int kRowsPerLog = 64;
 template <bool Merged>
 double logisticSparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
                           const Eigen::VectorXd& y, const Eigen::VectorXd* total, Eigen::VectorXd& p,
-                          Eigen::VectorXd& d1, Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
+                          Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
     const Index n = X.n;
     p.resize(n);
-    d1.resize(n);
     d2.resize(n);
     double hinge = 0.0, logs = 0.0, product = 1.0;
     int inBlock = 0;
@@ -140,8 +136,8 @@ double logisticSparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, con
                         factor(1.0 + e);
                 else
                     logs += c * std::log1p(e);
-                d1[i] = minus * sPos - plus * sNeg;
                 d2[i] = c * (sPos * sNeg);
+                return minus * sPos - plus * sNeg; // ℓ'ᵢ
             } else {
                 const double yi = y[i], m = yi * s;
                 const double e = std::exp(-std::abs(m));
@@ -149,10 +145,9 @@ double logisticSparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, con
                 const double sp = m >= 0.0 ? big : small, sn = m >= 0.0 ? small : big;
                 hinge += std::max(-m, 0.0);
                 factor(1.0 + e);
-                d1[i] = -yi * sn;
                 d2[i] = sp * sn;
+                return -yi * sn; // ℓ'ᵢ
             }
-            return d1[i];
         },
         xtd1);
     return hinge + (logs + std::log(product));
@@ -164,19 +159,20 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     m_theta = theta;
     double sum = 0.0;
     if (m_X.isSparse()) {
+        // ℓ' feeds the gradient's Xᵀℓ' in the pass and is not kept (one n-vector less per fit).
+        const CsrRows X = m_X.csrRows();
         if (m_loss.kind() == LossKind::Logistic) // the hot case: inlined, no per-row dispatch
-            sum = m_total ? logisticSparsePass<true>(m_X.csrRows(), rowScale(), theta, m_y, m_total, m_p, m_d1, m_d2, m_xtd1)
-                          : logisticSparsePass<false>(m_X.csrRows(), rowScale(), theta, m_y, nullptr, m_p, m_d1, m_d2,
-                                                      m_xtd1);
+            sum = m_total ? logisticSparsePass<true>(X, rowScale(), theta, m_y, m_total, m_p, m_d2, m_xtd1)
+                          : logisticSparsePass<false>(X, rowScale(), theta, m_y, nullptr, m_p, m_d2, m_xtd1);
         else if (m_total)
             sum = sparsePass(
-                m_X.csrRows(), rowScale(), theta,
-                [this](Index i, double p) { return mergedDerivatives(m_loss, p, m_y[i], (*m_total)[i]); }, m_p, m_d1,
-                m_d2, m_xtd1);
+                X, rowScale(), theta,
+                [this](Index i, double p) { return mergedDerivatives(m_loss, p, m_y[i], (*m_total)[i]); }, m_p, m_d2,
+                m_xtd1);
         else
             sum = sparsePass(
-                m_X.csrRows(), rowScale(), theta, [this](Index i, double p) { return m_loss.derivatives(p, m_y[i]); },
-                m_p, m_d1, m_d2, m_xtd1);
+                X, rowScale(), theta, [this](Index i, double p) { return m_loss.derivatives(p, m_y[i]); }, m_p, m_d2,
+                m_xtd1);
     } else {
         multiply(m_X, theta, m_p);
         if (m_total) {

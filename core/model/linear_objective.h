@@ -71,7 +71,8 @@ private:
     Eigen::VectorXd m_ownRowScale; ///< constantRowValues(X) for binary sparse rows, else empty
     const Eigen::VectorXd* m_sharedRowScale = nullptr; ///< the caller's, if given
     const Eigen::VectorXd& rowScale() const { return m_sharedRowScale ? *m_sharedRowScale : m_ownRowScale; }
-    Eigen::VectorXd m_theta, m_p, m_d1, m_d2;
+    Eigen::VectorXd m_theta, m_p, m_d2;
+    Eigen::VectorXd m_d1; ///< ℓ'(p) at the last θ (dense X only: the sparse pass sums Xᵀℓ' as it goes)
     Eigen::VectorXd m_xtd1; ///< Xᵀℓ'(p) at the last θ, from evaluate()'s pass (sparse X only)
     double m_dataLoss = 0.0;
     const Eigen::MatrixXd* m_gram = nullptr;

@@ -10,36 +10,36 @@ using detail::rowDot;
 
 bool useScale(const Eigen::VectorXd* rowScale, const Rows& X) { return detail::useRowScale(rowScale, X); }
 
-template <bool Binary>
+template <bool Binary, bool Plain>
 void rowDots(const Rows& X, const double* a, const double* v, double* out) {
     for (Index i = 0; i < X.n; ++i) {
-        const double s = rowDot<Binary>(X, i, X.begin(i), X.end(i), v);
+        const double s = rowDot<Binary, Plain>(X, i, X.begin(i), X.end(i), v);
         out[i] = Binary ? a[i] * s : s;
     }
 }
 
-template <bool Binary>
+template <bool Binary, bool Plain>
 void transposedProduct(const Rows& X, const double* a, const double* w, double* out) {
     for (Index i = 0; i < X.n; ++i) {
-        rowAxpy<Binary>(X, i, X.begin(i), X.end(i), Binary ? w[i] * a[i] : w[i], out);
+        rowAxpy<Binary, Plain>(X, i, X.begin(i), X.end(i), Binary ? w[i] * a[i] : w[i], out);
     }
 }
 
-template <bool Binary>
+template <bool Binary, bool Plain>
 void weightedGramProduct(const Rows& X, const double* a, const double* weight, double factor, const double* v,
                          double* out) {
     for (Index i = 0; i < X.n; ++i) {
         if (weight[i] == 0.0)
             continue;
         const int k0 = X.begin(i), k1 = X.end(i);
-        double t = rowDot<Binary>(X, i, k0, k1, v) * (weight[i] * factor);
+        double t = rowDot<Binary, Plain>(X, i, k0, k1, v) * (weight[i] * factor);
         if constexpr (Binary)
             t *= a[i] * a[i];
-        rowAxpy<Binary>(X, i, k0, k1, t, out);
+        rowAxpy<Binary, Plain>(X, i, k0, k1, t, out);
     }
 }
 
-template <bool Binary>
+template <bool Binary, bool Plain>
 void weightedGram(const Rows& X, const double* a, const double* weight, double factor, Index p, double* H) {
     for (Index i = 0; i < X.n; ++i) {
         double w = weight[i] * factor;
@@ -47,8 +47,13 @@ void weightedGram(const Rows& X, const double* a, const double* weight, double f
             continue;
         if constexpr (Binary)
             w *= a[i] * a[i];
-        const double f = X.factor(i);
-        const auto value = [&](int k) { return X.values[k] * f; }; // non-binary only
+        const double f = Plain ? 1.0 : X.factor(i);
+        const auto value = [&](int k) { // non-binary only
+            if constexpr (Plain)
+                return X.values[k];
+            else
+                return X.values[k] * f;
+        };
         const int k0 = X.begin(i), k1 = X.end(i);
         bool sorted = true;
         for (int k = k0 + 1; k < k1 && sorted; ++k)
@@ -75,7 +80,7 @@ void weightedGram(const Rows& X, const double* a, const double* weight, double f
                 h += Binary ? wl : wl * value(k);
             }
         }
-        if (X.intercept >= 0) {
+        if (!Plain && X.intercept >= 0) {
             // The implicit last entry, in the last column (above every stored one): its column of
             // the upper triangle, as the loop above would add it as entry l = k1.
             const double vc = X.interceptValue * f;
@@ -107,10 +112,11 @@ void sparseWeightedGram(const CsrRows& rows, const Eigen::VectorXd* rowScale, co
                         double factor, Eigen::MatrixXd& H) {
     const Index p = rows.cols;
     H.setZero(p, p);
-    if (useScale(rowScale, rows))
-        weightedGram<true>(rows, rowScale->data(), weight.data(), factor, p, H.data());
-    else
-        weightedGram<false>(rows, nullptr, weight.data(), factor, p, H.data());
+    const bool binary = useScale(rowScale, rows);
+    detail::dispatchRows(rows, binary, [&](auto b, auto plain) {
+        weightedGram<decltype(b)::value, decltype(plain)::value>(rows, binary ? rowScale->data() : nullptr,
+                                                                 weight.data(), factor, p, H.data());
+    });
     H.triangularView<Eigen::StrictlyLower>() = H.transpose();
 }
 
@@ -135,30 +141,33 @@ void sparseRowDots(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eige
                    Eigen::VectorXd& out) {
     out.resize(X.n);
     const Rows& rows = X;
-    if (useScale(rowScale, X))
-        rowDots<true>(rows, rowScale->data(), v.data(), out.data());
-    else
-        rowDots<false>(rows, nullptr, v.data(), out.data());
+    const bool binary = useScale(rowScale, X);
+    detail::dispatchRows(rows, binary, [&](auto b, auto plain) {
+        rowDots<decltype(b)::value, decltype(plain)::value>(rows, binary ? rowScale->data() : nullptr, v.data(),
+                                                            out.data());
+    });
 }
 
 void sparseTransposedProduct(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& w,
                              Eigen::VectorXd& out) {
     out.setZero(X.cols);
     const Rows& rows = X;
-    if (useScale(rowScale, X))
-        transposedProduct<true>(rows, rowScale->data(), w.data(), out.data());
-    else
-        transposedProduct<false>(rows, nullptr, w.data(), out.data());
+    const bool binary = useScale(rowScale, X);
+    detail::dispatchRows(rows, binary, [&](auto b, auto plain) {
+        transposedProduct<decltype(b)::value, decltype(plain)::value>(rows, binary ? rowScale->data() : nullptr,
+                                                                      w.data(), out.data());
+    });
 }
 
 void sparseWeightedGramProduct(const CsrRows& X, const Eigen::VectorXd* rowScale,
                                const Eigen::VectorXd& weight, double factor, const Eigen::VectorXd& v,
                                Eigen::VectorXd& out) {
     const Rows& rows = X;
-    if (useScale(rowScale, X))
-        weightedGramProduct<true>(rows, rowScale->data(), weight.data(), factor, v.data(), out.data());
-    else
-        weightedGramProduct<false>(rows, nullptr, weight.data(), factor, v.data(), out.data());
+    const bool binary = useScale(rowScale, X);
+    detail::dispatchRows(rows, binary, [&](auto b, auto plain) {
+        weightedGramProduct<decltype(b)::value, decltype(plain)::value>(rows, binary ? rowScale->data() : nullptr,
+                                                                        weight.data(), factor, v.data(), out.data());
+    });
 }
 
 } // namespace elab::core

@@ -14,6 +14,8 @@
 
 #include "core/data/feature_matrix.h"
 
+#include <type_traits>
+
 namespace elab::core {
 
 namespace detail {
@@ -24,18 +26,26 @@ inline bool useRowScale(const Eigen::VectorXd* rowScale, const CsrRows& X) {
     return rowScale && rowScale->size() == X.n && X.n > 0;
 }
 
+// Plain: no row factors and no implicit entry (a plain matrix; for Binary rows, no implicit
+// entry: a_i carries the factors). The kernels are instantiated for both, so a plain matrix's
+// loops carry no per-row test.
+
 // Σ_k x_ik v_k over row i (Binary: Σ v_k, the caller multiplies by a_i), the implicit intercept
-// entry last. Non-binary values are stored·factor(i) (×1 exactly for a plain matrix). One running
-// sum: measured faster on a9a than four partial sums (≈ 14 non-zeros per row; the loop is bound
-// by the scatter that follows, not by the additions).
-template <bool Binary>
+// entry last. Non-binary values are stored·factor(i). One running sum: measured faster on a9a
+// than four partial sums (≈ 14 non-zeros per row; the loop is bound by the scatter that
+// follows, not by the additions).
+template <bool Binary, bool Plain>
 inline double rowDot(const Rows& X, Index i, int k0, int k1, const double* v) {
     double s = 0.0;
     if constexpr (Binary) {
         for (int k = k0; k < k1; ++k)
             s += v[X.inner[k]];
-        if (X.intercept >= 0)
-            s += v[X.intercept];
+        if constexpr (!Plain)
+            if (X.intercept >= 0)
+                s += v[X.intercept];
+    } else if constexpr (Plain) {
+        for (int k = k0; k < k1; ++k)
+            s += X.values[k] * v[X.inner[k]];
     } else {
         const double f = X.factor(i);
         for (int k = k0; k < k1; ++k)
@@ -47,13 +57,17 @@ inline double rowDot(const Rows& X, Index i, int k0, int k1, const double* v) {
 }
 
 // out_j += t x_ij over row i (Binary: out_j += t), the implicit intercept entry last.
-template <bool Binary>
+template <bool Binary, bool Plain>
 inline void rowAxpy(const Rows& X, Index i, int k0, int k1, double t, double* out) {
     if constexpr (Binary) {
         for (int k = k0; k < k1; ++k)
             out[X.inner[k]] += t;
-        if (X.intercept >= 0)
-            out[X.intercept] += t;
+        if constexpr (!Plain)
+            if (X.intercept >= 0)
+                out[X.intercept] += t;
+    } else if constexpr (Plain) {
+        for (int k = k0; k < k1; ++k)
+            out[X.inner[k]] += t * X.values[k];
     } else {
         const double f = X.factor(i);
         for (int k = k0; k < k1; ++k)
@@ -63,13 +77,29 @@ inline void rowAxpy(const Rows& X, Index i, int k0, int k1, double t, double* ou
     }
 }
 
-template <bool Binary, class Weight>
+template <bool Binary, bool Plain, class Weight>
 void rowDotsThenAxpy(const Rows& X, const double* a, const double* v, Weight& weight, double* out) {
     for (Index i = 0; i < X.n; ++i) {
         const int k0 = X.begin(i), k1 = X.end(i);
-        const double s = rowDot<Binary>(X, i, k0, k1, v);
+        const double s = rowDot<Binary, Plain>(X, i, k0, k1, v);
         const double w = weight(i, Binary ? a[i] * s : s);
-        rowAxpy<Binary>(X, i, k0, k1, Binary ? w * a[i] : w, out);
+        rowAxpy<Binary, Plain>(X, i, k0, k1, Binary ? w * a[i] : w, out);
+    }
+}
+
+// kernel(binary, plain) with both as std::bool_constant: the instantiation for X's layout.
+template <class Kernel>
+void dispatchRows(const Rows& X, bool binary, Kernel&& kernel) {
+    const bool plain = X.intercept < 0 && (binary || !X.scale);
+    if (binary) {
+        if (plain)
+            kernel(std::true_type{}, std::true_type{});
+        else
+            kernel(std::true_type{}, std::false_type{});
+    } else if (plain) {
+        kernel(std::false_type{}, std::true_type{});
+    } else {
+        kernel(std::false_type{}, std::false_type{});
     }
 }
 
@@ -100,10 +130,11 @@ template <class Weight>
 void sparseRowDotsThenTransposed(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& v,
                                  Weight&& weight, Eigen::VectorXd& out) {
     out.setZero(X.cols);
-    if (detail::useRowScale(rowScale, X))
-        detail::rowDotsThenAxpy<true>(X, rowScale->data(), v.data(), weight, out.data());
-    else
-        detail::rowDotsThenAxpy<false>(X, nullptr, v.data(), weight, out.data());
+    const bool binary = detail::useRowScale(rowScale, X);
+    detail::dispatchRows(X, binary, [&](auto b, auto plain) {
+        detail::rowDotsThenAxpy<decltype(b)::value, decltype(plain)::value>(X, binary ? rowScale->data() : nullptr,
+                                                                            v.data(), weight, out.data());
+    });
 }
 
 /// H = factor·Σ_i weight_i x_i x_iᵀ, dense p×p (symmetric, both triangles filled): the data

@@ -25,6 +25,7 @@
 // EPSILONLAB_BENCH_OUT. QT_QPA_PLATFORM defaults to offscreen.
 
 #include "app/gui/application.h"
+#include "core/data/feature_matrix.h"
 #include "ui/dataset/load_request.h"
 #include "ui/views/utility/utility_controller.h"
 #include "ui/shell/main_window.h"
@@ -496,6 +497,7 @@ int main(int argc, char** argv) {
         LoadRequest request;
         request.spec = spec;
         const double rssBefore = residentMiB().first;
+        const long viewCopiesBefore = elab::core::FeatureMatrix::viewsMaterialised();
         auto start = begin();
         window.load(request);
         bool ok = waitFor(&window, &MainWindow::datasetShown, kTimeout);
@@ -515,10 +517,12 @@ int main(int argc, char** argv) {
         const double rssTrimmed = residentMiB().first;
         std::printf("      memory: feature matrix %.1f MiB; resident above the state before the load: %.1f MiB "
                     "loaded (%.2f× the matrix), %.1f MiB after the sweep (%.2f×); peak %.1f MiB above "
-                    "that state (%.2f×; meaningful for the first or largest dataset of a run); after malloc_trim %.1f MiB (%.2f×)\n",
+                    "that state (%.2f×; meaningful for the first or largest dataset of a run); after malloc_trim %.1f MiB (%.2f×); "
+                    "prepared views copied: %ld\n",
                     matrixMiB, rssLoaded - rssBefore, (rssLoaded - rssBefore) / matrixMiB, rssSwept - rssBefore,
                     (rssSwept - rssBefore) / matrixMiB, peakSwept - rssBefore, (peakSwept - rssBefore) / matrixMiB,
-                    rssTrimmed - rssBefore, (rssTrimmed - rssBefore) / matrixMiB);
+                    rssTrimmed - rssBefore, (rssTrimmed - rssBefore) / matrixMiB,
+                    elab::core::FeatureMatrix::viewsMaterialised() - viewCopiesBefore);
         std::fflush(stdout);
 
         for (int rep = 1; rep <= reps; ++rep) {
