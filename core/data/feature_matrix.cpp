@@ -9,7 +9,7 @@ namespace elab::core {
 
 namespace {
 
-// A moved-from FeatureMatrix holds a null pointer: it reads as an empty matrix.
+// A moved-from FeatureMatrix holds a null dense pointer: it reads as an empty matrix.
 const DenseMatrix& emptyDense() {
     static const DenseMatrix empty;
     return empty;

@@ -72,9 +72,15 @@ public:
     // until preprocessing changes it (issue 15: memory ≤ 2× the matrix).
     FeatureMatrix(const FeatureMatrix&) = default;
     FeatureMatrix& operator=(const FeatureMatrix&) = default;
-    /// A moved-from matrix is empty (of the same kind).
-    FeatureMatrix(FeatureMatrix&&) noexcept = default;
-    FeatureMatrix& operator=(FeatureMatrix&&) noexcept = default;
+    /// A moved-from matrix is an empty dense one.
+    FeatureMatrix(FeatureMatrix&& other) noexcept : m_data(std::move(other.m_data)) { other.m_data = DensePtr(); }
+    FeatureMatrix& operator=(FeatureMatrix&& other) noexcept {
+        if (this != &other) {
+            m_data = std::move(other.m_data);
+            other.m_data = DensePtr();
+        }
+        return *this;
+    }
 
     bool isSparse() const { return !std::holds_alternative<DensePtr>(m_data); }
     /// True when the sparse matrix is a scaled view of another's buffers (rows scaled and/or an

@@ -221,6 +221,13 @@ void TestFeatureMatrix::copiesShareUntilChanged() {
     FeatureMatrix taken = std::move(alone);
     QCOMPARE(alone.rows(), Index{0}); // NOLINT(bugprone-use-after-move): documented state
     QCOMPARE(taken.rows(), Index{4});
+    if (sparse) {
+        FeatureMatrix takenView = std::move(widened);
+        QVERIFY(takenView.isView());
+        QVERIFY(!widened.isView()); // NOLINT(bugprone-use-after-move): documented state
+        QCOMPARE(widened.rows(), Index{0});
+        QCOMPARE(widened.cols(), Index{0});
+    }
 }
 
 void TestFeatureMatrix::shapeAndStorage_data() {
