@@ -15,11 +15,6 @@ const DenseMatrix& emptyDense() {
     return empty;
 }
 
-const SparseMatrix& emptySparse() {
-    static const SparseMatrix empty;
-    return empty;
-}
-
 // The object behind p, copied first when another FeatureMatrix shares it (or made when null).
 template <class Matrix>
 Matrix& ownedCopy(std::shared_ptr<Matrix>& p) {
@@ -90,6 +85,15 @@ struct FeatureMatrix::View {
     }
 };
 
+namespace {
+
+std::size_t csrBytes(const SparseMatrix& s) {
+    return static_cast<std::size_t>(s.nonZeros()) * (sizeof(double) + sizeof(int)) +
+           static_cast<std::size_t>(s.outerSize() + 1) * sizeof(int);
+}
+
+} // namespace
+
 long FeatureMatrix::viewsMaterialised() { return g_viewsMaterialised.load(std::memory_order_relaxed); }
 
 CsrRows FeatureMatrix::csrRows() const {
@@ -106,8 +110,7 @@ const DenseMatrix& FeatureMatrix::dense() const {
 const SparseMatrix& FeatureMatrix::sparse() const {
     if (isView())
         return std::get<ViewPtr>(m_data)->plain();
-    const SparsePtr& p = plainSparse();
-    return p ? *p : emptySparse();
+    return *plainSparse(); // never null: only a moved-from (dense) matrix holds no buffers
 }
 
 DenseMatrix& FeatureMatrix::mutableDense() { return ownedCopy(std::get<DensePtr>(m_data)); }
@@ -124,7 +127,7 @@ bool FeatureMatrix::sharesBuffersWith(const FeatureMatrix& other) const {
     if (!isSparse())
         return std::get<DensePtr>(m_data) && std::get<DensePtr>(m_data) == std::get<DensePtr>(other.m_data);
     const auto buffers = [](const FeatureMatrix& m) {
-        return m.isView() ? std::get<ViewPtr>(m.m_data)->base.get() : m.plainSparse().get();
+        return m.isView() ? std::get<ViewPtr>(m.m_data)->base.get() : m.plainSparse().get(); // never null
     };
     return buffers(*this) && buffers(*this) == buffers(other);
 }
@@ -154,50 +157,34 @@ std::size_t FeatureMatrix::storedEntries() const {
 std::size_t FeatureMatrix::memoryBytes() const {
     if (isView()) { // the buffers it keeps alive: the shared matrix and the row factors
         const View& v = *std::get<ViewPtr>(m_data);
-        return static_cast<std::size_t>(v.base->nonZeros()) * (sizeof(double) + sizeof(int)) +
-               static_cast<std::size_t>(v.base->outerSize() + 1) * sizeof(int) +
-               static_cast<std::size_t>(v.scale.size()) * sizeof(double);
+        return csrBytes(*v.base) + static_cast<std::size_t>(v.scale.size()) * sizeof(double);
     }
-    if (isSparse()) {
-        const auto& s = sparse();
-        return static_cast<std::size_t>(s.nonZeros()) * (sizeof(double) + sizeof(int)) +
-               static_cast<std::size_t>(s.outerSize() + 1) * sizeof(int);
-    }
+    if (isSparse())
+        return csrBytes(sparse());
     return static_cast<std::size_t>(dense().size()) * sizeof(double);
 }
 
 double FeatureMatrix::value(Index i, Index j) const {
     if (!isSparse())
         return dense()(i, j);
-    if (isView()) {
-        const CsrRows r = csrRows();
-        if (j == r.intercept)
-            return r.interceptValue * r.factor(i);
-        const SparseMatrix& base = *std::get<ViewPtr>(m_data)->base;
-        const int* begin = base.innerIndexPtr() + r.begin(i);
-        const int* end = base.innerIndexPtr() + r.end(i);
-        const int* it = std::lower_bound(begin, end, static_cast<int>(j));
-        return it == end || *it != j ? 0.0 : r.values[it - base.innerIndexPtr()] * r.factor(i);
-    }
-    const auto& s = sparse();
-    const int* begin = s.innerIndexPtr() + s.outerIndexPtr()[i];
-    // Uncompressed (after insert()): row i's live entries end before its free slots.
-    const int* end = s.isCompressed() ? s.innerIndexPtr() + s.outerIndexPtr()[i + 1]
-                                      : begin + s.innerNonZeroPtr()[i];
+    // Plain or view: row i's live entries (an uncompressed matrix has free slots after them),
+    // times the row's factor, or the implicit last column.
+    const CsrRows r = csrRows();
+    if (j == r.intercept)
+        return r.interceptValue * r.factor(i);
+    const int* begin = r.inner + r.begin(i);
+    const int* end = r.inner + r.end(i);
     const int* it = std::lower_bound(begin, end, static_cast<int>(j));
-    if (it == end || *it != j)
-        return 0.0;
-    return s.valuePtr()[it - s.innerIndexPtr()];
+    return it == end || *it != j ? 0.0 : r.values[it - r.inner] * r.factor(i);
 }
 
 Eigen::VectorXd FeatureMatrix::rowNorms() const {
     // √Σx² overflows for entries above ~1e154, and a row "clipped" by an infinite norm would
     // silently become 0. The fast norm is exact otherwise; only overflowed rows are redone
     // with the largest |x_ij| factored out.
-    const auto scaled = [](auto row, double maxAbs) { return maxAbs * (row / maxAbs).norm(); };
-    if (isView()) {
-        // Eigen's norm of a sparse row: √ of Σ x² summed in storage order; the same here over
-        // the view's entries, so a view and its copy give the same norms.
+    if (isSparse()) {
+        // Σ x² in storage order (as Eigen sums a sparse row), over the entries as stored·factor
+        // and the implicit column: a view and its plain copy give the same norms.
         const CsrRows r = csrRows();
         Eigen::VectorXd norms(r.n);
         for (Index i = 0; i < r.n; ++i) {
@@ -215,45 +202,33 @@ Eigen::VectorXd FeatureMatrix::rowNorms() const {
         }
         return norms;
     }
-    if (isSparse()) {
-        const auto& s = sparse();
-        Eigen::VectorXd norms(s.rows());
-        for (Index i = 0; i < s.rows(); ++i) {
-            norms[i] = s.row(i).norm();
-            if (std::isinf(norms[i])) {
-                double maxAbs = 0.0;
-                for (SparseMatrix::InnerIterator it(s, i); it; ++it)
-                    maxAbs = std::max(maxAbs, std::abs(it.value()));
-                norms[i] = scaled(s.row(i), maxAbs);
-            }
-        }
-        return norms;
-    }
     const auto& d = dense();
     Eigen::VectorXd norms = d.rowwise().norm();
     for (Index i = 0; i < d.rows(); ++i)
-        if (std::isinf(norms[i]))
-            norms[i] = scaled(d.row(i), d.row(i).cwiseAbs().maxCoeff());
+        if (std::isinf(norms[i])) {
+            const double maxAbs = d.row(i).cwiseAbs().maxCoeff();
+            norms[i] = maxAbs * (d.row(i) / maxAbs).norm();
+        }
     return norms;
 }
 
 void FeatureMatrix::scaleRows(const Eigen::VectorXd& factor) {
-    if (isSparse() && factor.size() == rows()) {
-        // Shared buffers, or a view not yet scaled: keep the factors beside them.
+    // Shared buffers, or a view not yet scaled: keep the factors beside them.
+    const bool unscaledView = isView() && std::get<ViewPtr>(m_data)->scale.size() == 0;
+    const bool sharedPlain = !isView() && isSparse() && plainSparse().use_count() > 1;
+    if ((unscaledView || sharedPlain) && factor.size() == rows()) {
         auto view = std::make_shared<View>();
-        if (isView() && std::get<ViewPtr>(m_data)->scale.size() == 0) {
+        if (unscaledView) {
             const View& v = *std::get<ViewPtr>(m_data);
             view->base = v.base;
             view->intercept = v.intercept;
             view->interceptValue = v.interceptValue;
-        } else if (!isView() && plainSparse() && plainSparse().use_count() > 1) {
+        } else {
             view->base = plainSparse();
         }
-        if (view->base) {
-            view->scale = factor;
-            m_data = ViewPtr(std::move(view));
-            return;
-        }
+        view->scale = factor;
+        m_data = ViewPtr(std::move(view));
+        return;
     }
     if (isSparse()) {
         auto& s = mutableSparse();
@@ -267,7 +242,7 @@ void FeatureMatrix::scaleRows(const Eigen::VectorXd& factor) {
 }
 
 void FeatureMatrix::appendConstantColumn(double value) {
-    if (!isView() && isSparse() && plainSparse() && plainSparse().use_count() > 1) {
+    if (!isView() && isSparse() && plainSparse().use_count() > 1) {
         // Shared buffers: a view with the column implicit (no copy).
         auto view = std::make_shared<View>();
         view->base = plainSparse();

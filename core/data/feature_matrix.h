@@ -57,7 +57,7 @@ struct CsrRows {
 
 class FeatureMatrix {
 public:
-    FeatureMatrix() : m_data(std::make_shared<DenseMatrix>()) {}
+    FeatureMatrix() = default; ///< an empty dense matrix (no buffers)
     explicit FeatureMatrix(DenseMatrix m) : m_data(std::make_shared<DenseMatrix>(std::move(m))) {}
     /// Takes the buffers of m (Eigen 3.4's SparseMatrix "move" copies; swap does not).
     explicit FeatureMatrix(SparseMatrix&& m) {

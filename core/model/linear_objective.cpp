@@ -259,20 +259,10 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::p
     }
     auto diagonal = std::make_shared<Eigen::VectorXd>(Eigen::VectorXd::Zero(m_X.cols()));
     if (m_X.isSparse()) {
-        // Σ_i ℓ''_i x_ij² by columns, the implicit intercept entry included (rowAxpy of row i with
-        // its squares: the entries are x·f, squared after scaling as in the plain copy).
+        // Σ_i ℓ''_i x_ij² by columns, over the entries as stored·factor and the implicit column.
         const CsrRows X = m_X.csrRows();
-        for (Eigen::Index i = 0; i < X.n; ++i) {
-            const double f = X.factor(i);
-            for (int k = X.begin(i); k < X.end(i); ++k) {
-                const double x = X.values[k] * f;
-                (*diagonal)[X.inner[k]] += m_d2[i] * x * x;
-            }
-            if (X.intercept >= 0) {
-                const double x = X.interceptValue * f;
-                (*diagonal)[X.intercept] += m_d2[i] * x * x;
-            }
-        }
+        for (Eigen::Index i = 0; i < X.n; ++i)
+            X.forEachEntry(i, [&](int c, double x) { (*diagonal)[c] += m_d2[i] * x * x; });
     } else {
         diagonal->noalias() = m_X.dense().cwiseAbs2().transpose() * m_d2;
     }
