@@ -24,6 +24,12 @@ Eigen::VectorXd thirdDerivativeTerm(const FeatureMatrix& X, const LinearObjectiv
     multiplyTransposed(X, xv, out);
     return out / static_cast<double>(X.rows());
 }
+
+// The training rows' constant values serve the metric when it reads the training rows.
+const Eigen::VectorXd* metricRowScale(const FeatureMatrix& X, const UtilityData& utility,
+                                      const Eigen::VectorXd* rowScale) {
+    return &utility.X == &X ? rowScale : nullptr;
+}
 } // namespace
 
 const OptionNames<Estimator>& estimatorNames() {
@@ -37,7 +43,8 @@ Estimator estimatorFromString(const std::string& name) { return parseOptionName(
 
 TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                         double eps, const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps,
-                        const UtilityData& utility, bool secondOrder, const Eigen::MatrixXd* gram) {
+                        const UtilityData& utility, bool secondOrder, const Eigen::MatrixXd* gram,
+                        const Eigen::VectorXd* rowScale) {
     if (spec.kind != MechanismKind::ObjPertGauss)
         throw std::invalid_argument("the Taylor estimate is derived for Gaussian objective perturbation");
     const double n = static_cast<double>(X.rows());
@@ -46,7 +53,8 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
     const double dDelta = -2.0 * lambda / (eps * eps);
 
     // W at θ_ε is the Hessian of the perturbed objective: μ = (Λ + Δ_ε)/n.
-    LinearObjective training(X, y, spec.model.loss, (spec.model.lambda + mc::gaussExtraRidge(eps, lambda)) / n);
+    LinearObjective training(X, y, spec.model.loss, (spec.model.lambda + mc::gaussExtraRidge(eps, lambda)) / n, {},
+                             rowScale);
     if (gram && gram->size() > 0)
         training.setGram(gram);
     training.evaluate(thetaEps);
@@ -57,7 +65,7 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
     const Eigen::VectorXd r1 = -(mc::gaussNoiseScaleD1(eps, spec.privacy.delta, zeta) * z + dDelta * thetaEps) / n;
     CgResult cg1 = conjugateGradient(W, r1, kCgTolerance, kCgMaxIterations, nullptr, preconditioner);
 
-    LinearObjective metric(utility.X, utility.y, spec.model.loss, 0.0);
+    LinearObjective metric(utility.X, utility.y, spec.model.loss, 0.0, {}, metricRowScale(X, utility, rowScale));
     TaylorPoint point;
     point.eps = eps;
     point.value = metric.evaluate(thetaEps);
@@ -83,9 +91,9 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
 
 TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                           const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z,
-                          const UtilityData& utility, const Eigen::MatrixXd* gram) {
+                          const UtilityData& utility, const Eigen::MatrixXd* gram, const Eigen::VectorXd* rowScale) {
     const double n = static_cast<double>(X.rows());
-    LinearObjective training(X, y, spec.model.loss, spec.model.lambda / n);
+    LinearObjective training(X, y, spec.model.loss, spec.model.lambda / n, {}, rowScale);
     if (gram && gram->size() > 0)
         training.setGram(gram);
     training.evaluate(thetaNonPrivate);
@@ -94,7 +102,7 @@ TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, cons
     };
     const Eigen::VectorXd r = -(2.0 * spec.model.loss.gradientBound() / n) * z;
     const CgResult cg = conjugateGradient(W, r, kCgTolerance, kCgMaxIterations, nullptr, training.preconditioner());
-    LinearObjective metric(utility.X, utility.y, spec.model.loss, 0.0);
+    LinearObjective metric(utility.X, utility.y, spec.model.loss, 0.0, {}, metricRowScale(X, utility, rowScale));
     TaylorAnchor anchor;
     anchor.value = metric.evaluate(thetaNonPrivate);
     Eigen::VectorXd gradF;

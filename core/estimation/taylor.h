@@ -50,16 +50,18 @@ struct TaylorAnchor {
 
 /// θ′, F and F′ (and F″ if secondOrder) at the minimiser thetaEps of the §3.1 problem on
 /// training data (X, y) with noise z. Requires spec.kind == ObjPertGauss. gram: gramMatrix(X)
-/// for the CG preconditioner, or nullptr.
+/// for the CG preconditioner, or nullptr. rowScale: constantRowValues(X.csrRows()) computed once
+/// by the caller (also used for utility.X when it is X), or nullptr to compute it here.
 TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                         double eps, const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps,
                         const UtilityData& utility, bool secondOrder,
-                        const Eigen::MatrixXd* gram = nullptr);
+                        const Eigen::MatrixXd* gram = nullptr, const Eigen::VectorXd* rowScale = nullptr);
 
 /// Anchor of the repetition with noise z, from the non-private minimiser of L + (Λ/2n)‖θ‖².
 TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                           const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z,
-                          const UtilityData& utility, const Eigen::MatrixXd* gram = nullptr);
+                          const UtilityData& utility, const Eigen::MatrixXd* gram = nullptr,
+                          const Eigen::VectorXd* rowScale = nullptr);
 
 /// Estimated F at target ε̂ (ε̂ = +∞ allowed: the non-private limit). Anchored needs the
 /// anchor of the same repetition: a cubic Hermite in v = ε^{−1/2} through (0: F_np, ∇Fᵀa) and

@@ -225,7 +225,7 @@ TaylorPoint OneVsRest::taylorPoint(double eps, const std::vector<NoiseDraw>& noi
         const auto kk = static_cast<std::size_t>(k);
         points.push_back(core::taylorPoint(m_data.trainX, trainLabels(k), m_modelSpec, modelEps(eps), noise[kk].z,
                                            fits[kk].minimiser, UtilityData{metricX(), metricLabels(k)}, secondOrder,
-                                           &m_gram));
+                                           &m_gram, trainRowScale()));
     }
     if (m_models == 1)
         return points.front();
@@ -241,7 +241,8 @@ TaylorAnchor OneVsRest::taylorAnchor(const std::vector<NoiseDraw>& noise, const 
     for (int k = 0; k < m_models; ++k) {
         const auto kk = static_cast<std::size_t>(k);
         anchors.push_back(core::taylorAnchor(m_data.trainX, trainLabels(k), m_modelSpec, nonPrivate[kk].minimiser,
-                                             noise[kk].z, UtilityData{metricX(), metricLabels(k)}, &m_gram));
+                                             noise[kk].z, UtilityData{metricX(), metricLabels(k)}, &m_gram,
+                                             trainRowScale()));
     }
     if (m_models == 1)
         return anchors.front();

@@ -103,6 +103,8 @@ private:
     std::vector<Eigen::VectorXd> m_trainLabels, m_metricLabels; ///< y_k ∈ {±1}; empty for one model
     Eigen::MatrixXd m_gram; ///< the preconditioner's XᵀX/n, once for every fit (empty if p is large)
     Eigen::VectorXd m_rowScale; ///< constantRowValues of the fitted rows (merged or not) when sparse, once for every fit
+    /// m_rowScale when it is the training rows' (not merged), else nullptr (the Taylor terms read the rows as given).
+    const Eigen::VectorXd* trainRowScale() const { return m_merged ? nullptr : &m_rowScale; }
     // Equal training rows merged for the fits (docs/MATH.md §2.1), when that removes ≥ 10 % of
     // them: the distinct rows and c⁺ per model. Metrics, Taylor points and bounds read the rows
     // as given.

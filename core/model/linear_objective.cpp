@@ -30,6 +30,7 @@ LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& 
     : m_X(X), m_y(y), m_n(static_cast<double>(X.rows())), m_loss(loss), m_mu(mu), m_c(std::move(linear)) {
     if (!X.isSparse())
         return;
+    m_keepPredictions = false;
     if (rowScale)
         m_sharedRowScale = rowScale;
     else
@@ -53,17 +54,19 @@ namespace {
 // gradient's data part), row i read once. Returns Σ ℓ in row order — the same numbers as
 // sparseRowDots, Loss::derivatives and sparseTransposedProduct one after the other.
 // derivatives(i, p_i) → Loss::Derivatives of row i.
+// p: where to keep p, or nullptr (not kept).
 template <class Derivatives>
 double sparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
-                  Derivatives derivatives, Eigen::VectorXd& p, Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
+                  Derivatives derivatives, Eigen::VectorXd* p, Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
     const Index n = X.n;
-    p.resize(n);
+    double* kept = p ? (p->resize(n), p->data()) : nullptr;
     d2.resize(n);
     double sum = 0.0;
     sparseRowDotsThenTransposed(
         X, &rowScale, theta,
         [&](Index i, double s) {
-            p[i] = s;
+            if (kept)
+                kept[i] = s;
             const Loss::Derivatives d = derivatives(i, s);
             sum += d.value;
             d2[i] = d.d2;
@@ -106,10 +109,10 @@ constexpr int kRowsPerLog = 64;
 // rows adds c_u·log1p(e) instead.
 template <bool Merged>
 double logisticSparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
-                          const Eigen::VectorXd& y, const Eigen::VectorXd* total, Eigen::VectorXd& p,
+                          const Eigen::VectorXd& y, const Eigen::VectorXd* total, Eigen::VectorXd* p,
                           Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
     const Index n = X.n;
-    p.resize(n);
+    double* kept = p ? (p->resize(n), p->data()) : nullptr;
     d2.resize(n);
     double hinge = 0.0, logs = 0.0, product = 1.0;
     int inBlock = 0;
@@ -124,7 +127,8 @@ double logisticSparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, con
     sparseRowDotsThenTransposed(
         X, &rowScale, theta,
         [&](Index i, double s) {
-            p[i] = s;
+            if (kept)
+                kept[i] = s;
             if constexpr (Merged) {
                 const double c = (*total)[i], plus = y[i], minus = c - plus;
                 const double e = std::exp(-std::abs(s));
@@ -159,19 +163,22 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     m_theta = theta;
     double sum = 0.0;
     if (m_X.isSparse()) {
-        // ℓ' feeds the gradient's Xᵀℓ' in the pass and is not kept (one n-vector less per fit).
+        // ℓ' feeds the gradient's Xᵀℓ' in the pass and is not kept, nor is p unless asked for
+        // (keepPredictions): two n-vectors less per fit.
         const CsrRows X = m_X.csrRows();
+        Eigen::VectorXd* p = m_keepPredictions ? &m_p : nullptr;
+        m_predictionsCurrent = m_keepPredictions;
         if (m_loss.kind() == LossKind::Logistic) // the hot case: inlined, no per-row dispatch
-            sum = m_total ? logisticSparsePass<true>(X, rowScale(), theta, m_y, m_total, m_p, m_d2, m_xtd1)
-                          : logisticSparsePass<false>(X, rowScale(), theta, m_y, nullptr, m_p, m_d2, m_xtd1);
+            sum = m_total ? logisticSparsePass<true>(X, rowScale(), theta, m_y, m_total, p, m_d2, m_xtd1)
+                          : logisticSparsePass<false>(X, rowScale(), theta, m_y, nullptr, p, m_d2, m_xtd1);
         else if (m_total)
             sum = sparsePass(
                 X, rowScale(), theta,
-                [this](Index i, double p) { return mergedDerivatives(m_loss, p, m_y[i], (*m_total)[i]); }, m_p, m_d2,
+                [this](Index i, double s) { return mergedDerivatives(m_loss, s, m_y[i], (*m_total)[i]); }, p, m_d2,
                 m_xtd1);
         else
             sum = sparsePass(
-                X, rowScale(), theta, [this](Index i, double p) { return m_loss.derivatives(p, m_y[i]); }, m_p, m_d2,
+                X, rowScale(), theta, [this](Index i, double s) { return m_loss.derivatives(s, m_y[i]); }, p, m_d2,
                 m_xtd1);
     } else {
         multiply(m_X, theta, m_p);
@@ -225,11 +232,13 @@ void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& o
 namespace {
 
 // Σ|d_i − a_i| / Σ a_i: how far the curvatures have moved from a (∞ if a is empty or zero).
-double relativeChange(const Eigen::VectorXd& d, const Eigen::VectorXd& a) {
+// a is a snapshot in single precision: it only decides when to form a new anchor (a proxy
+// compared with 0.1 and 0.25), and two of them per fit are n floats instead of n doubles.
+double relativeChange(const Eigen::VectorXd& d, const Eigen::VectorXf& a) {
     if (a.size() != d.size())
         return INFINITY;
-    const double base = a.sum();
-    return base > 0.0 ? (d - a).lpNorm<1>() / base : INFINITY;
+    const double base = a.cast<double>().sum();
+    return base > 0.0 ? (d - a.cast<double>()).lpNorm<1>() / base : INFINITY;
 }
 
 // Thresholds of the anchored preconditioner, on relativeChange. If every ℓ''_i is within a
@@ -253,9 +262,8 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::p
         const double c = m_d2.sum() / n;
         Eigen::MatrixXd M = c * *m_gram;
         M.diagonal().array() += std::max(m_mu, 1e-12 * std::max(c, 1e-300));
-        auto llt = std::make_shared<Eigen::LLT<Eigen::MatrixXd>>(M);
-        if (llt->info() == Eigen::Success)
-            return [llt](const Eigen::VectorXd& r, Eigen::VectorXd& out) { out = llt->solve(r); };
+        if (auto factor = CholeskyFactor::make(std::move(M)))
+            return [factor](const Eigen::VectorXd& r, Eigen::VectorXd& out) { factor->solve(r, out); };
     }
     auto diagonal = std::make_shared<Eigen::VectorXd>(Eigen::VectorXd::Zero(m_X.cols()));
     if (m_X.isSparse()) {
@@ -284,11 +292,12 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
     if (static_cast<double>(m_rowPairs) > kMaxPairsPerNonZero * static_cast<double>(std::max<std::size_t>(m_entries, 1)))
         return {};
     const double step = relativeChange(m_d2, m_lastD2);
-    m_lastD2 = m_d2;
+    m_lastD2 = m_d2.cast<float>();
     if (!(m_anchor && relativeChange(m_d2, m_anchorD2) <= kReuseChange)) {
         // The first call (often a warm start near the optimum) or a settled iterate: anchor here.
         if (!(m_anchorD2.size() == 0 || step <= kSettledChange))
             return {};
+        m_anchor.reset(); // replaced below: not held beside the new one while it is formed
         const double n = m_n;
         Eigen::MatrixXd H;
         const double first = m_d2.size() > 0 ? m_d2[0] : 0.0;
@@ -299,17 +308,13 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
         else
             sparseWeightedGram(X, &rowScale(), m_d2, 1.0 / n, H);
         H.diagonal().array() += m_mu;
-        auto llt = std::make_shared<Eigen::LLT<Eigen::MatrixXd>>(H);
-        m_anchorD2 = m_d2;
-        if (llt->info() != Eigen::Success) {
-            m_anchor.reset();
+        m_anchor = CholeskyFactor::make(std::move(H));
+        m_anchorD2 = m_d2.cast<float>();
+        if (!m_anchor)
             return {};
-        }
-        m_anchor = std::move(llt);
         m_anchorIsCurrent = true;
     }
-    auto llt = m_anchor;
-    return [llt](const Eigen::VectorXd& r, Eigen::VectorXd& out) { out = llt->solve(r); };
+    return [factor = m_anchor](const Eigen::VectorXd& r, Eigen::VectorXd& out) { factor->solve(r, out); };
 }
 
 Eigen::MatrixXd gramMatrix(const FeatureMatrix& X, Eigen::Index maxFeatures) {
@@ -327,12 +332,22 @@ Eigen::MatrixXd gramMatrix(const FeatureMatrix& X, Eigen::Index maxFeatures) {
     return G / static_cast<double>(X.rows());
 }
 
+const Eigen::VectorXd& LinearObjective::predictions() const {
+    if (!m_predictionsCurrent) {
+        // Not kept by the pass: x_iᵀθ again, the same sums in the same order as the pass's.
+        sparseRowDots(m_X.csrRows(), &rowScale(), m_theta, m_p);
+        m_predictionsCurrent = true;
+    }
+    return m_p;
+}
+
 Eigen::VectorXd LinearObjective::thirdDerivatives() const {
     if (m_total)
         throw std::logic_error("third derivatives of merged rows are not per row");
-    Eigen::VectorXd d3(m_p.size());
-    for (Eigen::Index i = 0; i < m_p.size(); ++i)
-        d3[i] = m_loss.d3(m_p[i], m_y[i]);
+    const Eigen::VectorXd& p = predictions();
+    Eigen::VectorXd d3(p.size());
+    for (Eigen::Index i = 0; i < p.size(); ++i)
+        d3[i] = m_loss.d3(p[i], m_y[i]);
     return d3;
 }
 

@@ -8,9 +8,8 @@
 #include "core/data/feature_matrix.h"
 #include "core/model/loss.h"
 #include "core/model/prefix_gram.h"
+#include "core/optim/cholesky_factor.h"
 #include "core/optim/objective.h"
-
-#include <Eigen/Cholesky>
 
 #include <memory>
 
@@ -56,7 +55,12 @@ public:
     /// ℓ'''(p_i) at the last evaluated θ, for the second-order Taylor term (docs/MATH.md §4.3).
     /// Rows as given only (merged rows: std::logic_error).
     Eigen::VectorXd thirdDerivatives() const;
-    const Eigen::VectorXd& predictions() const { return m_p; }
+    /// p_i = x_iᵀθ at the last evaluated θ. On sparse X the pass does not keep them unless
+    /// keepPredictions() was called: then the first call after an evaluation computes them (one
+    /// pass over X, the same numbers).
+    const Eigen::VectorXd& predictions() const;
+    /// Keep p in every evaluation (for callers that read predictions() after each one).
+    void keepPredictions() { m_keepPredictions = true; }
     double mu() const { return m_mu; }
     const Loss& loss() const { return m_loss; }
 
@@ -71,7 +75,10 @@ private:
     Eigen::VectorXd m_ownRowScale; ///< constantRowValues(X) for binary sparse rows, else empty
     const Eigen::VectorXd* m_sharedRowScale = nullptr; ///< the caller's, if given
     const Eigen::VectorXd& rowScale() const { return m_sharedRowScale ? *m_sharedRowScale : m_ownRowScale; }
-    Eigen::VectorXd m_theta, m_p, m_d2;
+    Eigen::VectorXd m_theta, m_d2;
+    mutable Eigen::VectorXd m_p;              ///< x_iᵀθ at m_theta when m_predictionsCurrent
+    bool m_keepPredictions = true;            ///< false on sparse X unless keepPredictions()
+    mutable bool m_predictionsCurrent = true; ///< m_p belongs to m_theta
     Eigen::VectorXd m_d1; ///< ℓ'(p) at the last θ (dense X only: the sparse pass sums Xᵀℓ' as it goes)
     Eigen::VectorXd m_xtd1; ///< Xᵀℓ'(p) at the last θ, from evaluate()'s pass (sparse X only)
     double m_dataLoss = 0.0;
@@ -80,8 +87,8 @@ private:
     // The anchored preconditioner (see preconditioner()); state of this objective's solve.
     std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> anchoredPreconditioner() const;
     mutable std::size_t m_rowPairs = 0, m_entries = 0;
-    mutable Eigen::VectorXd m_anchorD2, m_lastD2;
-    mutable std::shared_ptr<Eigen::LLT<Eigen::MatrixXd>> m_anchor;
+    mutable Eigen::VectorXf m_anchorD2, m_lastD2; ///< ℓ'' at the anchor and at the last call, in float (a proxy's inputs)
+    mutable std::shared_ptr<const CholeskyFactor> m_anchor;
     mutable bool m_anchorIsCurrent = false;
 };
 

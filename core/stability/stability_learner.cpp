@@ -3,10 +3,9 @@
 #include "core/learner/prediction.h"
 #include "core/model/linear_objective.h"
 #include "core/model/sparse_rows.h"
+#include "core/optim/cholesky_factor.h"
 #include "core/stability/dropout_gd.h"
 #include "core/stability/dropout_objective.h"
-
-#include <Eigen/Cholesky>
 
 #include <cmath>
 #include <memory>
@@ -112,7 +111,9 @@ class DualPreconditionedL2 : public LinearObjective {
 public:
     DualPreconditionedL2(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss, double mu,
                          const Eigen::MatrixXd& gram)
-        : LinearObjective(X, y, loss, mu), m_rows(X), m_targets(y), m_gram(gram) {}
+        : LinearObjective(X, y, loss, mu), m_rows(X), m_targets(y), m_gram(gram) {
+        keepPredictions(); // the preconditioner reads them at every Newton step
+    }
 
     std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> preconditioner() const override {
         const Eigen::VectorXd& p = predictions();
@@ -124,15 +125,13 @@ public:
         // 25 % of Σℓ'': CG then still needs only a few iterations); the n³/3 Cholesky dominates.
         const double base = m_anchorD2.size() == n ? m_anchorD2.sum() : 0.0;
         if (!(m_llt && base > 0.0 && (d2 - m_anchorD2).lpNorm<1>() <= kReuseChange * base)) {
+            m_llt.reset(); // replaced below: not held beside the new one while it is formed
             auto s = std::make_shared<Eigen::VectorXd>(d2.cwiseSqrt());
             Eigen::MatrixXd K = s->asDiagonal() * m_gram * s->asDiagonal();
             K.diagonal().array() += static_cast<double>(n) * mu();
-            auto llt = std::make_shared<Eigen::LLT<Eigen::MatrixXd>>(K);
-            if (llt->info() != Eigen::Success) {
-                m_llt.reset();
+            m_llt = CholeskyFactor::make(std::move(K));
+            if (!m_llt)
                 return LinearObjective::preconditioner();
-            }
-            m_llt = std::move(llt);
             m_s = std::move(s);
             m_anchorD2 = std::move(d2);
         }
@@ -156,7 +155,7 @@ private:
     const Eigen::MatrixXd& m_gram;
     static constexpr double kReuseChange = 0.25;
     mutable Eigen::VectorXd m_anchorD2;
-    mutable std::shared_ptr<Eigen::LLT<Eigen::MatrixXd>> m_llt;
+    mutable std::shared_ptr<const CholeskyFactor> m_llt;
     mutable std::shared_ptr<Eigen::VectorXd> m_s;
 };
 
@@ -178,6 +177,7 @@ LearnerFit fitCentred(StabilityMethod method, const FeatureMatrix& X, const Eige
     switch (method) {
     case StabilityMethod::None: {
         LinearObjective objective(X, y, loss, 0.0);
+        objective.keepPredictions(); // the separable stop reads them after every Newton step
         return fitWithSeparableStop(objective, y, options, stop);
     }
     case StabilityMethod::L2: {

@@ -1,8 +1,10 @@
 // Newton-CG on problems with known optima: ridge regression (closed form), every loss against
 // an independent optimality check and (smooth losses) a dense Newton solve with the exact Hessian, dense = sparse, warm
-// start, stop token and callback; CG against a direct solve.
+// start, stop token and callback; CG against a direct solve; the in-place Cholesky factor against
+// Eigen's LLT.
 
 #include "core/model/linear_objective.h"
+#include "core/optim/cholesky_factor.h"
 #include "core/optim/conjugate_gradient.h"
 #include "core/optim/newton_cg.h"
 #include "core/util/random.h"
@@ -169,6 +171,38 @@ private slots:
             [](const Eigen::VectorXd& v, Eigen::VectorXd& out) { out = -v; }, b, 1e-12, 100);
         QVERIFY(neg.negativeCurvature);
         QVERIFY(!neg.converged);
+    }
+
+    void inPlaceCholeskyIsEigensLlt_data() {
+        QTest::addColumn<int>("p");
+        QTest::newRow("small (unblocked)") << 7;
+        QTest::newRow("p = 300 (blocked)") << 300;
+    }
+
+    void inPlaceCholeskyIsEigensLlt() {
+        // The preconditioners' factor is formed in the matrix itself; it must be the factor and
+        // give the solves of LLT<MatrixXd> on a copy, bit for bit (the fits' numbers rest on it).
+        QFETCH(int, p);
+        const DenseMatrix M = randomMatrix(2 * p, p, 5);
+        Eigen::MatrixXd A = M.transpose() * M;
+        A.diagonal().array() += 1e-3;
+        const Eigen::LLT<Eigen::MatrixXd> reference(A);
+        QCOMPARE(reference.info(), Eigen::Success);
+        const auto factor = CholeskyFactor::make(Eigen::MatrixXd(A));
+        QVERIFY(factor != nullptr);
+        const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(p, -1.0, 3.0);
+        Eigen::VectorXd x;
+        factor->solve(b, x);
+        const Eigen::VectorXd expected = reference.solve(b);
+        QVERIFY((x.array() == expected.array()).all());
+        Eigen::VectorXd z = b;
+        factor->solveInPlace(z);
+        QVERIFY((z.array() == expected.array()).all());
+        QVERIFY((A * x - b).norm() < 1e-8 * b.norm()); // and it is a solve
+        // Not positive definite: no factor.
+        Eigen::MatrixXd indefinite = A;
+        indefinite(p / 2, p / 2) = -1.0;
+        QVERIFY(CholeskyFactor::make(std::move(indefinite)) == nullptr);
     }
 };
 

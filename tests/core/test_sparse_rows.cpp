@@ -140,7 +140,20 @@ private slots:
         double sum = 0.0;
         for (Index i = 0; i < 1000; ++i)
             sum += loss.value(p[i], y[i]);
-        QVERIFY(objective.predictions() == p);
+        QVERIFY(objective.predictions() == p); // not kept by the pass: recomputed, the same sums
+        LinearObjective keeping(F, y, loss, mu);
+        keeping.keepPredictions();
+        QCOMPARE(keeping.evaluate(theta), value);
+        QVERIFY(keeping.predictions() == p); // kept by the pass
+        // After another evaluation, the predictions are those of the new θ (kept or not).
+        const Eigen::VectorXd theta2 = 0.5 * theta;
+        Eigen::VectorXd p2;
+        sparseRowDots(F.sparse(), &a, theta2, p2);
+        objective.evaluate(theta2);
+        keeping.evaluate(theta2);
+        QVERIFY(objective.predictions() == p2);
+        QVERIFY(keeping.predictions() == p2);
+        objective.evaluate(theta);
         ELAB_RELATIVE(objective.dataLoss(), sum / 1000.0, 1e-14);
         ELAB_RELATIVE(value, sum / 1000.0 + 0.5 * mu * theta.squaredNorm(), 1e-14);
         sparseTransposedProduct(F.sparse(), &a, d1, xtd1);
