@@ -15,16 +15,6 @@ namespace {
 constexpr double kCgTolerance = 1e-12;
 constexpr int kCgMaxIterations = 2000;
 
-// ∇³L[v, v] = (1/n) Σ_i ℓ‴(p_i) (x_iᵀv)² x_i  (prediction form: ℓ‴ carries y).
-Eigen::VectorXd thirdDerivativeTerm(const FeatureMatrix& X, const LinearObjective& objective,
-                                    const Eigen::VectorXd& v) {
-    Eigen::VectorXd xv, out;
-    multiply(X, v, xv);
-    xv = objective.thirdDerivatives().cwiseProduct(xv.cwiseAbs2());
-    multiplyTransposed(X, xv, out);
-    return out / static_cast<double>(X.rows());
-}
-
 // The training rows' constant values serve the metric when it reads the training rows.
 const Eigen::VectorXd* metricRowScale(const FeatureMatrix& X, const UtilityData& utility,
                                       const Eigen::VectorXd* rowScale) {
@@ -77,9 +67,11 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
     if (secondOrder) {
         const double d2Delta = 4.0 * lambda / (eps * eps * eps);
         const Eigen::VectorXd& t1 = point.thetaD1;
+        Eigen::VectorXd third; // ∇³L[t1, t1] (prediction form: ℓ‴ carries y)
+        training.thirdDerivativeTerm(t1, third);
         const Eigen::VectorXd r2 =
             -(mc::gaussNoiseScaleD2(eps, spec.privacy.delta, zeta) * z + d2Delta * thetaEps + 2.0 * dDelta * t1) / n -
-            thirdDerivativeTerm(X, training, t1);
+            third;
         CgResult cg2 = conjugateGradient(W, r2, kCgTolerance, kCgMaxIterations, nullptr, preconditioner);
         Eigen::VectorXd hessFt1;
         metric.hessianVector(t1, hessFt1);

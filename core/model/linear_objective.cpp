@@ -341,14 +341,22 @@ const Eigen::VectorXd& LinearObjective::predictions() const {
     return m_p;
 }
 
-Eigen::VectorXd LinearObjective::thirdDerivatives() const {
+void LinearObjective::thirdDerivativeTerm(const Eigen::VectorXd& v, Eigen::VectorXd& out) const {
     if (m_total)
         throw std::logic_error("third derivatives of merged rows are not per row");
     const Eigen::VectorXd& p = predictions();
-    Eigen::VectorXd d3(p.size());
-    for (Eigen::Index i = 0; i < p.size(); ++i)
-        d3[i] = m_loss.d3(p[i], m_y[i]);
-    return d3;
+    const auto weight = [&](Index i, double s) { return m_loss.d3(p[i], m_y[i]) * (s * s); };
+    if (m_X.isSparse()) {
+        // One pass: x_iᵀv, the weight, Σ w_i x_i (no per-row vectors beyond p).
+        sparseRowDotsThenTransposed(m_X.csrRows(), nullptr, v, weight, out);
+    } else {
+        Eigen::VectorXd xv;
+        multiply(m_X, v, xv);
+        for (Index i = 0; i < xv.size(); ++i)
+            xv[i] = weight(i, xv[i]);
+        multiplyTransposed(m_X, xv, out);
+    }
+    out /= m_n;
 }
 
 } // namespace elab::core

@@ -52,9 +52,10 @@ public:
 
     /// (1/n) Σ ℓ at the last evaluated θ (the data term alone, the paper's L(θ)).
     double dataLoss() const { return m_dataLoss; }
-    /// ℓ'''(p_i) at the last evaluated θ, for the second-order Taylor term (docs/MATH.md §4.3).
-    /// Rows as given only (merged rows: std::logic_error).
-    Eigen::VectorXd thirdDerivatives() const;
+    /// out = ∇³L[v, v] = (1/n) Σ_i ℓ'''(p_i) (x_iᵀv)² x_i at the last evaluated θ, for the
+    /// second-order Taylor term (docs/MATH.md §4.3). Rows as given only (merged rows:
+    /// std::logic_error).
+    void thirdDerivativeTerm(const Eigen::VectorXd& v, Eigen::VectorXd& out) const;
     /// p_i = x_iᵀθ at the last evaluated θ. On sparse X the pass does not keep them unless
     /// keepPredictions() was called: then the first call after an evaluation computes them (one
     /// pass over X, the same numbers).

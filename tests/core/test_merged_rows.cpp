@@ -206,7 +206,8 @@ private slots:
             few.hessianVector(v, hb);
             QVERIFY2(relativeDiff(hb, ha) <= 1e-12, qPrintable(QString("Hv: %1").arg(relativeDiff(hb, ha))));
         }
-        QVERIFY_THROWS_EXCEPTION(std::logic_error, few.thirdDerivatives());
+        Eigen::VectorXd third;
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, few.thirdDerivativeTerm(Eigen::VectorXd::Ones(8), third));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  LinearObjective(merged->X, plus, merged->count, Loss(LossKind::Squared), 0.02));
     }

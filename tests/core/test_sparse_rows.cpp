@@ -153,6 +153,16 @@ private slots:
         keeping.evaluate(theta2);
         QVERIFY(objective.predictions() == p2);
         QVERIFY(keeping.predictions() == p2);
+        // ∇³L[v, v] = (1/n) Σ ℓ'''(p_i)(x_iᵀv)² x_i, fused in one pass: the formula's numbers.
+        const Eigen::VectorXd v = randomVector(40, 34);
+        Eigen::VectorXd xv, third, expected;
+        sparseRowDots(F.sparse(), nullptr, v, xv);
+        for (Index i = 0; i < 1000; ++i)
+            xv[i] = loss.d3(p2[i], y[i]) * (xv[i] * xv[i]);
+        sparseTransposedProduct(F.sparse(), nullptr, xv, expected);
+        expected /= 1000.0;
+        objective.thirdDerivativeTerm(v, third);
+        QVERIFY(third == expected);
         objective.evaluate(theta);
         ELAB_RELATIVE(objective.dataLoss(), sum / 1000.0, 1e-14);
         ELAB_RELATIVE(value, sum / 1000.0 + 0.5 * mu * theta.squaredNorm(), 1e-14);
