@@ -4,7 +4,6 @@
 #include "ui/shell/main_window.h"
 #include "app/gui/batch_runner.h"
 #include "ui/session/session_actions.h"
-#include "core/util/large_allocations.h"
 #include "core/util/vector_state.h"
 
 #include <QApplication>
@@ -21,7 +20,6 @@ void setApplicationInfo() {
 }
 
 void initialiseApplication() {
-    core::returnLargeAllocationsToSystem(); // a fit's big buffers do not stay resident after it
     setApplicationInfo();
     QApplication::setApplicationDisplayName(QStringLiteral("EpsilonLab"));
     // Fusion looks the same on every desktop and offscreen, so screenshots match the app.

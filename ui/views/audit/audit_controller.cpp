@@ -3,11 +3,13 @@
 #include "core/experiment/experiment_data.h"
 #include "core/experiment/sweep_data.h"
 #include "core/learner/mechanism_catalog.h"
+#include "ui/jobs/background_release.h"
 
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace elab::ui {
 
@@ -59,7 +61,7 @@ void AuditController::applySettings(const AuditSettings& next) {
 void AuditController::start() {
     const AuditSettings s = m_applied;
     const std::vector<core::MechanismKind> kinds = auditedKinds(s);
-    m_state = AuditState{};
+    releaseInBackground(std::exchange(m_state, AuditState{}));
     m_state.eps = s.currentEps;
     m_state.scoresD.assign(static_cast<std::size_t>(s.runs), std::numeric_limits<double>::quiet_NaN());
     m_state.scoresDPrime = m_state.scoresD;

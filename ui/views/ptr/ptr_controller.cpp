@@ -1,11 +1,14 @@
 #include "ui/views/ptr/ptr_controller.h"
 
 #include "core/util/random.h"
+#include "ui/jobs/background_release.h"
+
+#include <utility>
 
 namespace elab::ui {
 
 PtrController::PtrController(QObject* parent) : ComputeController(parent), m_job(addJobSlot(QStringLiteral("ptr"), false)) {
-    connect(this, &ComputeControllerBase::datasetChanged, this, [this] { m_state = PtrState{}; });
+    connect(this, &ComputeControllerBase::datasetChanged, this, [this] { releaseInBackground(std::exchange(m_state, PtrState{})); });
 }
 
 PtrController::~PtrController() {

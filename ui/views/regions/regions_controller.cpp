@@ -1,5 +1,7 @@
 #include "ui/views/regions/regions_controller.h"
 
+#include "ui/jobs/background_release.h"
+
 #include <chrono>
 #include <cmath>
 #include <utility>
@@ -91,7 +93,7 @@ void RegionsController::applySettings(const RegionsSettings& next) {
 void RegionsController::startPreparation() {
     m_evaluate->cancel();
     m_evaluationPending = false;
-    m_state = RegionsState{};
+    releaseInBackground(std::exchange(m_state, RegionsState{}));
     setLastError({});
     emit stateChanged();
     const RegionsSettings s = m_applied;

@@ -1,6 +1,9 @@
 #include "ui/views/stability/stability_controller.h"
 
+#include "ui/jobs/background_release.h"
+
 #include <stdexcept>
+#include <utility>
 
 namespace elab::ui {
 
@@ -69,7 +72,7 @@ void StabilityController::startSweep() {
     if (dataset->targets.kind != core::TaskKind::Multiclass)
         s.positiveClass.reset(); // binarising applies to multiclass labels only
     const core::StabilityModel model = s.resolvedModel(dataset->targets.kind);
-    m_state = StabilityState{};
+    releaseInBackground(std::exchange(m_state, StabilityState{}));
     m_state.model = model;
     m_state.rho = s.rhoGrid();
     m_state.methods = s.methods;

@@ -1,10 +1,12 @@
 #include "ui/views/utility/utility_controller.h"
 
 #include "core/learner/mechanism_catalog.h"
+#include "ui/jobs/background_release.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace elab::ui {
 
@@ -122,7 +124,7 @@ void UtilityController::applySettings(const UtilitySettings& next) {
 void UtilityController::startSweep() {
     for (JobSlot* slot : {m_measuring, m_probe, m_verify})
         slot->cancel();
-    m_state = UtilityState{};
+    releaseInBackground(std::exchange(m_state, UtilityState{})); // off the GUI thread: it may hold a million rows
     m_state.grid = m_applied.grid();
     m_state.points.assign(m_state.grid.size(), std::nullopt);
     setLastError({});

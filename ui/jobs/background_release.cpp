@@ -1,0 +1,34 @@
+#include "ui/jobs/background_release.h"
+
+#include "ui/jobs/background_priority.h"
+
+#include <QThreadPool>
+
+#include <thread>
+
+namespace elab::ui {
+
+namespace {
+QThreadPool& releasePool() {
+    static QThreadPool pool; // its destructor, at exit, waits for the releases still queued
+    static const bool once = [] {
+        pool.setMaxThreadCount(1);
+        return true;
+    }();
+    (void)once;
+    return pool;
+}
+} // namespace
+
+void detail::runOnReleaseThread(std::function<void()> task) {
+    const auto due = std::chrono::steady_clock::now() + kReleaseDelay;
+    releasePool().start([task = std::move(task), due]() mutable {
+        lowerThisThreadsPriority();
+        std::this_thread::sleep_until(due);
+        task(); // the last reference goes here, on this thread
+    });
+}
+
+void waitForBackgroundReleases() { releasePool().waitForDone(); }
+
+} // namespace elab::ui
