@@ -2,8 +2,6 @@
 
 #include "core/model/sparse_rows.h"
 
-#include <Eigen/Cholesky>
-
 #include <algorithm>
 #include <cmath>
 #include <memory>

@@ -9,13 +9,13 @@
 namespace elab::ui {
 
 namespace {
+// One thread, so releases run in order; its destructor, at exit, waits for those still queued.
+struct ReleasePool : QThreadPool {
+    ReleasePool() { setMaxThreadCount(1); }
+};
+
 QThreadPool& releasePool() {
-    static QThreadPool pool; // its destructor, at exit, waits for the releases still queued
-    static const bool once = [] {
-        pool.setMaxThreadCount(1);
-        return true;
-    }();
-    (void)once;
+    static ReleasePool pool;
     return pool;
 }
 } // namespace
