@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <mutex>
+#include <type_traits>
 
 namespace elab::core {
 
@@ -58,27 +59,55 @@ SparseMatrix copyRows(const CsrRows& r, const std::vector<Index>* list) {
 
 } // namespace
 
-/// A sparse matrix that another FeatureMatrix's buffers describe: its rows scaled and/or an
-/// intercept column appended (see CsrRows). Immutable once made; sparse() copies it once.
+Index DenseRows::blockRows() const {
+    constexpr Index kBlockDoubles = 32768; // 256 KiB
+    return std::clamp<Index>(kBlockDoubles / std::max<Index>(cols, 1), 16, 4096);
+}
+
+void DenseRows::copyBlock(Index begin, Index count, DenseMatrix& out) const {
+    out.resize(count, cols);
+    for (Index j = 0; j < stored; ++j) {
+        const Eigen::Map<const Eigen::VectorXd> column(data + j * n + begin, count);
+        if (scale)
+            out.col(j) = column.cwiseProduct(Eigen::Map<const Eigen::VectorXd>(scale + begin, count));
+        else
+            out.col(j) = column;
+    }
+    if (intercept >= 0) {
+        if (scale)
+            out.col(stored) = interceptValue * Eigen::Map<const Eigen::VectorXd>(scale + begin, count);
+        else
+            out.col(stored).setConstant(interceptValue);
+    }
+}
+
+/// A matrix that another FeatureMatrix's buffers describe: its rows scaled and/or an intercept
+/// column appended (see CsrRows, DenseRows). Immutable once made; sparse() / dense() copy it once.
+template <class Matrix>
 struct FeatureMatrix::View {
-    std::shared_ptr<SparseMatrix> base;
+    std::shared_ptr<Matrix> base;
     Eigen::VectorXd scale; ///< empty: 1
     bool intercept = false;
     double interceptValue = 0.0;
     mutable std::once_flag copied;
-    mutable SparseMatrix copy;
+    mutable Matrix copy;
 
-    CsrRows rows() const {
-        CsrRows r(*base);
+    auto rows() const {
+        std::conditional_t<std::is_same_v<Matrix, SparseMatrix>, CsrRows, DenseRows> r(*base);
         r.cols = base->cols() + (intercept ? 1 : 0);
         r.scale = scale.size() > 0 ? scale.data() : nullptr;
         r.intercept = intercept ? static_cast<int>(base->cols()) : -1;
         r.interceptValue = interceptValue;
         return r;
     }
-    const SparseMatrix& plain() const {
+    const Matrix& plain() const {
         std::call_once(copied, [this] {
-            copy = copyRows(rows(), nullptr);
+            if constexpr (std::is_same_v<Matrix, SparseMatrix>) {
+                copy = copyRows(rows(), nullptr);
+            } else {
+                const DenseRows r = rows();
+                r.copyBlock(0, r.n, copy);
+            }
             g_viewsMaterialised.fetch_add(1, std::memory_order_relaxed);
         });
         return copy;
@@ -97,26 +126,38 @@ std::size_t csrBytes(const SparseMatrix& s) {
 long FeatureMatrix::viewsMaterialised() { return g_viewsMaterialised.load(std::memory_order_relaxed); }
 
 CsrRows FeatureMatrix::csrRows() const {
-    if (isView())
+    if (std::holds_alternative<ViewPtr>(m_data))
         return std::get<ViewPtr>(m_data)->rows();
     return CsrRows(sparse());
 }
 
+DenseRows FeatureMatrix::denseRows() const {
+    if (std::holds_alternative<DenseViewPtr>(m_data))
+        return std::get<DenseViewPtr>(m_data)->rows();
+    return DenseRows(dense());
+}
+
 const DenseMatrix& FeatureMatrix::dense() const {
+    if (std::holds_alternative<DenseViewPtr>(m_data))
+        return std::get<DenseViewPtr>(m_data)->plain();
     const DensePtr& p = std::get<DensePtr>(m_data);
     return p ? *p : emptyDense();
 }
 
 const SparseMatrix& FeatureMatrix::sparse() const {
-    if (isView())
+    if (std::holds_alternative<ViewPtr>(m_data))
         return std::get<ViewPtr>(m_data)->plain();
     return *plainSparse(); // never null: only a moved-from (dense) matrix holds no buffers
 }
 
-DenseMatrix& FeatureMatrix::mutableDense() { return ownedCopy(std::get<DensePtr>(m_data)); }
+DenseMatrix& FeatureMatrix::mutableDense() {
+    if (std::holds_alternative<DenseViewPtr>(m_data))
+        m_data = std::make_shared<DenseMatrix>(dense());
+    return ownedCopy(std::get<DensePtr>(m_data));
+}
 
 SparseMatrix& FeatureMatrix::mutableSparse() {
-    if (isView())
+    if (std::holds_alternative<ViewPtr>(m_data))
         m_data = std::make_shared<SparseMatrix>(sparse());
     return ownedCopy(std::get<SparsePtr>(m_data));
 }
@@ -124,40 +165,50 @@ SparseMatrix& FeatureMatrix::mutableSparse() {
 bool FeatureMatrix::sharesBuffersWith(const FeatureMatrix& other) const {
     if (isSparse() != other.isSparse())
         return false;
-    if (!isSparse())
-        return std::get<DensePtr>(m_data) && std::get<DensePtr>(m_data) == std::get<DensePtr>(other.m_data);
-    const auto buffers = [](const FeatureMatrix& m) {
-        return m.isView() ? std::get<ViewPtr>(m.m_data)->base.get() : m.plainSparse().get(); // never null
+    // The shared buffers of a plain matrix or a view (null only for a moved-from dense matrix).
+    const auto buffers = [](const FeatureMatrix& m) -> const void* {
+        return std::visit(
+            [](const auto& p) -> const void* {
+                if constexpr (requires { p->base; })
+                    return p->base.get();
+                else
+                    return p.get();
+            },
+            m.m_data);
     };
     return buffers(*this) && buffers(*this) == buffers(other);
 }
 
 Index FeatureMatrix::rows() const {
-    if (isView())
-        return std::get<ViewPtr>(m_data)->base->rows();
-    return isSparse() ? static_cast<Index>(sparse().rows()) : static_cast<Index>(dense().rows());
+    if (isSparse())
+        return csrRows().n;
+    return denseRows().n;
 }
 
 Index FeatureMatrix::cols() const {
-    if (isView()) {
-        const View& v = *std::get<ViewPtr>(m_data);
-        return v.base->cols() + (v.intercept ? 1 : 0);
-    }
-    return isSparse() ? static_cast<Index>(sparse().cols()) : static_cast<Index>(dense().cols());
+    if (isSparse())
+        return csrRows().cols;
+    return denseRows().cols;
 }
 
 std::size_t FeatureMatrix::storedEntries() const {
-    if (isView())
+    if (isView() && isSparse())
         return csrRows().nonZeros();
     if (isSparse())
         return static_cast<std::size_t>(sparse().nonZeros());
-    return static_cast<std::size_t>(dense().size());
+    const DenseRows r = denseRows();
+    return static_cast<std::size_t>(r.n) * static_cast<std::size_t>(r.cols);
 }
 
 std::size_t FeatureMatrix::memoryBytes() const {
-    if (isView()) { // the buffers it keeps alive: the shared matrix and the row factors
-        const View& v = *std::get<ViewPtr>(m_data);
+    // A view: the buffers it keeps alive, the shared matrix and the row factors.
+    if (std::holds_alternative<ViewPtr>(m_data)) {
+        const View<SparseMatrix>& v = *std::get<ViewPtr>(m_data);
         return csrBytes(*v.base) + static_cast<std::size_t>(v.scale.size()) * sizeof(double);
+    }
+    if (std::holds_alternative<DenseViewPtr>(m_data)) {
+        const View<DenseMatrix>& v = *std::get<DenseViewPtr>(m_data);
+        return static_cast<std::size_t>(v.base->size() + v.scale.size()) * sizeof(double);
     }
     if (isSparse())
         return csrBytes(sparse());
@@ -166,7 +217,7 @@ std::size_t FeatureMatrix::memoryBytes() const {
 
 double FeatureMatrix::value(Index i, Index j) const {
     if (!isSparse())
-        return dense()(i, j);
+        return denseRows().at(i, j);
     // Plain or view: row i's live entries (an uncompressed matrix has free slots after them),
     // times the row's factor, or the implicit last column.
     const CsrRows r = csrRows();
@@ -202,34 +253,62 @@ Eigen::VectorXd FeatureMatrix::rowNorms() const {
         }
         return norms;
     }
-    const auto& d = dense();
-    Eigen::VectorXd norms = d.rowwise().norm();
-    for (Index i = 0; i < d.rows(); ++i)
-        if (std::isinf(norms[i])) {
-            const double maxAbs = d.row(i).cwiseAbs().maxCoeff();
-            norms[i] = maxAbs * (d.row(i) / maxAbs).norm();
-        }
+    // By blocks of rows as the plain copy holds them: a view and its copy give the same norms.
+    const DenseRows r = denseRows();
+    Eigen::VectorXd norms(r.n);
+    r.forEachBlock([&](Index b, const auto& rows) {
+        norms.segment(b, rows.rows()) = rows.rowwise().norm();
+        for (Index k = 0; k < rows.rows(); ++k)
+            if (std::isinf(norms[b + k])) {
+                const double maxAbs = rows.row(k).cwiseAbs().maxCoeff();
+                norms[b + k] = maxAbs * (rows.row(k) / maxAbs).norm();
+            }
+    });
     return norms;
 }
 
-void FeatureMatrix::scaleRows(const Eigen::VectorXd& factor) {
-    // Shared buffers, or a view not yet scaled: keep the factors beside them.
-    const bool unscaledView = isView() && std::get<ViewPtr>(m_data)->scale.size() == 0;
-    const bool sharedPlain = !isView() && isSparse() && plainSparse().use_count() > 1;
-    if ((unscaledView || sharedPlain) && factor.size() == rows()) {
-        auto view = std::make_shared<View>();
-        if (unscaledView) {
-            const View& v = *std::get<ViewPtr>(m_data);
-            view->base = v.base;
-            view->intercept = v.intercept;
-            view->interceptValue = v.interceptValue;
-        } else {
-            view->base = plainSparse();
-        }
-        view->scale = factor;
-        m_data = ViewPtr(std::move(view));
-        return;
+// Shared buffers, or a view not yet scaled: keep the factors beside them (true), else false.
+template <class Matrix>
+bool FeatureMatrix::viewInsteadOfScaling(const Eigen::VectorXd& factor) {
+    using Ptr = std::shared_ptr<const View<Matrix>>;
+    using PlainPtr = std::shared_ptr<Matrix>;
+    const bool unscaledView = std::holds_alternative<Ptr>(m_data) && std::get<Ptr>(m_data)->scale.size() == 0;
+    const bool sharedPlain = std::holds_alternative<PlainPtr>(m_data) && std::get<PlainPtr>(m_data) &&
+                             std::get<PlainPtr>(m_data).use_count() > 1;
+    if (!(unscaledView || sharedPlain) || factor.size() != rows())
+        return false;
+    auto view = std::make_shared<View<Matrix>>();
+    if (unscaledView) {
+        const View<Matrix>& v = *std::get<Ptr>(m_data);
+        view->base = v.base;
+        view->intercept = v.intercept;
+        view->interceptValue = v.interceptValue;
+    } else {
+        view->base = std::get<PlainPtr>(m_data);
     }
+    view->scale = factor;
+    m_data = Ptr(std::move(view));
+    return true;
+}
+
+// Shared plain buffers: a view with the column implicit, no copy (true), else false.
+template <class Matrix>
+bool FeatureMatrix::viewInsteadOfAppending(double value) {
+    using PlainPtr = std::shared_ptr<Matrix>;
+    if (!(std::holds_alternative<PlainPtr>(m_data) && std::get<PlainPtr>(m_data) &&
+          std::get<PlainPtr>(m_data).use_count() > 1))
+        return false;
+    auto view = std::make_shared<View<Matrix>>();
+    view->base = std::get<PlainPtr>(m_data);
+    view->intercept = true;
+    view->interceptValue = value;
+    m_data = std::shared_ptr<const View<Matrix>>(std::move(view));
+    return true;
+}
+
+void FeatureMatrix::scaleRows(const Eigen::VectorXd& factor) {
+    if (isSparse() ? viewInsteadOfScaling<SparseMatrix>(factor) : viewInsteadOfScaling<DenseMatrix>(factor))
+        return;
     if (isSparse()) {
         auto& s = mutableSparse();
         for (Index i = 0; i < s.outerSize(); ++i)
@@ -242,15 +321,8 @@ void FeatureMatrix::scaleRows(const Eigen::VectorXd& factor) {
 }
 
 void FeatureMatrix::appendConstantColumn(double value) {
-    if (!isView() && isSparse() && plainSparse().use_count() > 1) {
-        // Shared buffers: a view with the column implicit (no copy).
-        auto view = std::make_shared<View>();
-        view->base = plainSparse();
-        view->intercept = true;
-        view->interceptValue = value;
-        m_data = ViewPtr(std::move(view));
+    if (isSparse() ? viewInsteadOfAppending<SparseMatrix>(value) : viewInsteadOfAppending<DenseMatrix>(value))
         return;
-    }
     if (isSparse()) {
         const SparseMatrix& s = sparse();
         SparseMatrix out(s.rows(), s.cols() + 1);
@@ -279,7 +351,7 @@ void FeatureMatrix::appendConstantColumn(double value) {
 
 FeatureMatrix FeatureMatrix::selectRows(const std::vector<Index>& rowList) const {
     const auto n = static_cast<Index>(rowList.size());
-    if (isView())
+    if (isView() && isSparse())
         return FeatureMatrix(copyRows(csrRows(), &rowList));
     if (isSparse()) {
         const auto& s = sparse();
@@ -296,10 +368,12 @@ FeatureMatrix FeatureMatrix::selectRows(const std::vector<Index>& rowList) const
         out.makeCompressed();
         return FeatureMatrix(std::move(out));
     }
-    const auto& d = dense();
-    DenseMatrix out(n, d.cols());
-    for (Index k = 0; k < n; ++k)
-        out.row(k) = d.row(rowList[k]);
+    // Plain or view: each row's values as the plain copy holds them.
+    const DenseRows r = denseRows();
+    DenseMatrix out(n, r.cols);
+    for (Index j = 0; j < r.cols; ++j)
+        for (Index k = 0; k < n; ++k)
+            out(k, j) = r.at(rowList[static_cast<std::size_t>(k)], j);
     return FeatureMatrix(std::move(out));
 }
 

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <variant>
@@ -39,6 +40,17 @@ struct CsrRows {
     int begin(Index i) const { return outer[i]; }
     int end(Index i) const { return counts ? outer[i] + counts[i] : outer[i + 1]; }
     double factor(Index i) const { return scale ? scale[i] : 1.0; }
+    /// Rows [begin, begin + count) as a CsrRows of count rows (no copy).
+    CsrRows slice(Index begin, Index count) const {
+        CsrRows r = *this;
+        r.outer += begin;
+        if (r.counts)
+            r.counts += begin;
+        if (r.scale)
+            r.scale += begin;
+        r.n = count;
+        return r;
+    }
     /// Entries of row i, the implicit one included.
     int length(Index i) const { return end(i) - begin(i) + (intercept >= 0 ? 1 : 0); }
     /// Entries of all rows, the implicit ones included.
@@ -53,6 +65,55 @@ struct CsrRows {
         if (intercept >= 0)
             visit(intercept, interceptValue * f);
     }
+};
+
+/// A dense matrix's rows as the row-block kernels read them (core/model/dense_rows.h), without
+/// copying: column-major storage of n rows × stored columns, row i's values times factor(i),
+/// then — when intercept ≥ 0 — one more column (the last) of value interceptValue·factor(i). A
+/// plain matrix has no scale and no intercept. The values are those of the plain copy
+/// (append the column, then multiply each value by its row's factor), bit for bit.
+struct DenseRows {
+    const double* data = nullptr; ///< column j of the stored ones starts at data + j·n
+    Index n = 0;
+    Index stored = 0;              ///< columns held in data
+    Index cols = 0;                ///< stored, plus the implicit intercept column
+    const double* scale = nullptr; ///< row factors; nullptr: all 1
+    int intercept = -1;            ///< column of the implicit last entry; −1: none
+    double interceptValue = 0.0;
+
+    DenseRows(const DenseMatrix&&) = delete; // would point into a temporary
+    DenseRows(const DenseMatrix& X) // NOLINT(google-explicit-constructor): a plain matrix's rows
+        : data(X.data()), n(X.rows()), stored(X.cols()), cols(X.cols()) {}
+    bool plain() const { return scale == nullptr && intercept < 0; }
+    double factor(Index i) const { return scale ? scale[i] : 1.0; }
+    /// Entry (i, j) as the plain copy holds it. Not for hot loops.
+    double at(Index i, Index j) const {
+        return (j < stored ? data[j * n + i] : interceptValue) * factor(i);
+    }
+    /// Rows per block of forEachBlock: a block of rows × cols doubles stays within ≈ 256 KiB.
+    Index blockRows() const;
+    /// visit(begin, block) for consecutive blocks of blockRows() rows (the last may be shorter),
+    /// block being those rows as the plain copy holds them: a plain matrix's rows in place, a
+    /// view's formed in one buffer of one block. Deterministic: the blocks depend on n and cols only.
+    template <class Visit>
+    void forEachBlock(Visit&& visit) const {
+        using Block = Eigen::Ref<const DenseMatrix, 0, Eigen::OuterStride<>>;
+        const Index step = blockRows();
+        DenseMatrix buffer;
+        for (Index b = 0; b < n; b += step) {
+            const Index m = std::min(step, n - b);
+            if (plain()) {
+                const Eigen::Map<const DenseMatrix, 0, Eigen::OuterStride<>> rows(data + b, m, stored,
+                                                                                   Eigen::OuterStride<>(n));
+                visit(b, Block(rows));
+            } else {
+                copyBlock(b, m, buffer);
+                visit(b, Block(buffer));
+            }
+        }
+    }
+    /// Rows [begin, begin + count) as the plain copy holds them, into out (count × cols).
+    void copyBlock(Index begin, Index count, DenseMatrix& out) const;
 };
 
 class FeatureMatrix {
@@ -82,13 +143,19 @@ public:
         return *this;
     }
 
-    bool isSparse() const { return !std::holds_alternative<DensePtr>(m_data); }
-    /// True when the sparse matrix is a scaled view of another's buffers (rows scaled and/or an
-    /// intercept column appended to a matrix another FeatureMatrix shares): rows() reads it
-    /// without a copy; sparse() makes the copy once, on first use.
-    bool isView() const { return std::holds_alternative<ViewPtr>(m_data); }
+    bool isSparse() const {
+        return std::holds_alternative<SparsePtr>(m_data) || std::holds_alternative<ViewPtr>(m_data);
+    }
+    /// True when the matrix is a scaled view of another's buffers (rows scaled and/or an
+    /// intercept column appended to a matrix another FeatureMatrix shares): csrRows() and
+    /// denseRows() read it without a copy; sparse() and dense() make the copy once, on first use.
+    bool isView() const {
+        return std::holds_alternative<ViewPtr>(m_data) || std::holds_alternative<DenseViewPtr>(m_data);
+    }
     /// The rows of a sparse matrix for the row kernels: no copy, also of a view.
     CsrRows csrRows() const;
+    /// The rows of a dense matrix for the row-block kernels: no copy, also of a view.
+    DenseRows denseRows() const;
     Index rows() const;
     Index cols() const;
     /// Stored entries: rows·cols when dense.
@@ -112,11 +179,11 @@ public:
     double value(Index i, Index j) const;
     /// Euclidean norm of each row.
     Eigen::VectorXd rowNorms() const;
-    /// Multiplies row i by factor[i]. On sparse buffers another FeatureMatrix shares, the
-    /// factors are kept beside them (a view; a second scaling makes the copy).
+    /// Multiplies row i by factor[i]. On buffers another FeatureMatrix shares, the factors are
+    /// kept beside them (a view; a second scaling makes the copy).
     void scaleRows(const Eigen::VectorXd& factor);
-    /// Appends a constant column (the intercept feature) on the right. On sparse buffers
-    /// another FeatureMatrix shares: a view; otherwise a new matrix built from this one.
+    /// Appends a constant column (the intercept feature) on the right. On buffers another
+    /// FeatureMatrix shares: a view; otherwise a new matrix built from this one.
     void appendConstantColumn(double value);
     /// The rows listed, in that order.
     FeatureMatrix selectRows(const std::vector<Index>& rows) const;
@@ -124,10 +191,16 @@ public:
 private:
     using DensePtr = std::shared_ptr<DenseMatrix>;
     using SparsePtr = std::shared_ptr<SparseMatrix>;
+    template <class Matrix>
     struct View;
-    using ViewPtr = std::shared_ptr<const View>;
-    std::variant<DensePtr, SparsePtr, ViewPtr> m_data;
+    using ViewPtr = std::shared_ptr<const View<SparseMatrix>>;
+    using DenseViewPtr = std::shared_ptr<const View<DenseMatrix>>;
+    std::variant<DensePtr, SparsePtr, ViewPtr, DenseViewPtr> m_data;
     const SparsePtr& plainSparse() const { return std::get<SparsePtr>(m_data); }
+    template <class Matrix>
+    bool viewInsteadOfScaling(const Eigen::VectorXd& factor);
+    template <class Matrix>
+    bool viewInsteadOfAppending(double value);
 };
 
 } // namespace elab::core

@@ -22,12 +22,14 @@ double utilityOfScores(UtilityMetric metric, const Loss& loss, const Eigen::Matr
 
 double evaluateUtility(UtilityMetric metric, const Loss& loss, const FeatureMatrix& X, const Eigen::VectorXd& y,
                        const Eigen::VectorXd& theta) {
-    return utilityOfScores(metric, loss, linearScores(X, theta), y);
+    return evaluateOneVsRest(metric, loss, X, y, {theta});
 }
 
 double evaluateOneVsRest(UtilityMetric metric, const Loss& loss, const FeatureMatrix& X,
                          const Eigen::VectorXd& labels, const std::vector<Eigen::VectorXd>& thetas) {
-    return utilityOfScores(metric, loss, linearScores(X, thetas), labels);
+    // Block by block of rows (no n × K score matrix): utilityOfScores of linearScores, bit for bit.
+    return isLossMetric(metric) ? meanLossOfLinearModels(loss, X, thetas, labels)
+                                : accuracyOfLinearModels(X, thetas, labels);
 }
 
 } // namespace elab::core

@@ -1,6 +1,7 @@
 #include "core/learner/prediction.h"
 
 #include "core/model/linear_objective.h"
+#include "core/model/sparse_rows.h"
 
 #include <cmath>
 
@@ -19,6 +20,74 @@ Eigen::MatrixXd linearScores(const FeatureMatrix& X, const std::vector<Eigen::Ve
     for (std::size_t k = 0; k < thetas.size(); ++k)
         s.col(static_cast<Index>(k)) = linearScores(X, thetas[k]);
     return s;
+}
+
+namespace {
+
+// visit(begin, S) for consecutive blocks of rows, S holding the block's scores x_iᵀθ_k (one
+// column per model), each the value linearScores gives (the same row kernel on the same rows).
+template <class Visit>
+void forEachScoreBlock(const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas, Visit&& visit) {
+    const auto K = static_cast<Index>(thetas.size());
+    Eigen::MatrixXd S;
+    if (!X.isSparse()) {
+        X.denseRows().forEachBlock([&](Index begin, const auto& rows) {
+            S.resize(rows.rows(), K);
+            for (Index k = 0; k < K; ++k)
+                S.col(k).noalias() = rows * thetas[static_cast<std::size_t>(k)];
+            visit(begin, S);
+        });
+        return;
+    }
+    constexpr Index kBlockRows = 4096;
+    const CsrRows all = X.csrRows();
+    Eigen::VectorXd s;
+    for (Index begin = 0; begin < all.n; begin += kBlockRows) {
+        const CsrRows rows = all.slice(begin, std::min(kBlockRows, all.n - begin));
+        S.resize(rows.n, K);
+        for (Index k = 0; k < K; ++k) {
+            sparseRowDots(rows, nullptr, thetas[static_cast<std::size_t>(k)], s);
+            S.col(k) = s;
+        }
+        visit(begin, S);
+    }
+}
+
+} // namespace
+
+double accuracyOfLinearModels(const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas,
+                              const Eigen::VectorXd& labels) {
+    Index correct = 0;
+    forEachScoreBlock(X, thetas, [&](Index begin, const Eigen::MatrixXd& S) {
+        correct += correctCount(S, labels.segment(begin, S.rows()));
+    });
+    const Index n = X.rows();
+    return n > 0 ? static_cast<double>(correct) / static_cast<double>(n) : NAN;
+}
+
+double meanLossOfLinearModels(const Loss& loss, const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas,
+                              const Eigen::VectorXd& labels) {
+    const Index n = X.rows();
+    const auto K = static_cast<Index>(thetas.size());
+    if (n == 0)
+        return NAN;
+    // Per model, Σ_i in row order across the blocks: meanLossOf's sums.
+    std::vector<double> sums(static_cast<std::size_t>(K), 0.0);
+    forEachScoreBlock(X, thetas, [&](Index begin, const Eigen::MatrixXd& S) {
+        for (Index k = 0; k < K; ++k) {
+            double& sum = sums[static_cast<std::size_t>(k)];
+            for (Index r = 0; r < S.rows(); ++r) {
+                const double y = labels[begin + r];
+                sum += loss.value(S(r, k), K == 1 ? y : (static_cast<Index>(y) == k ? 1.0 : -1.0));
+            }
+        }
+    });
+    if (K == 1)
+        return sums[0] / static_cast<double>(n);
+    double total = 0.0;
+    for (double sum : sums)
+        total += sum / static_cast<double>(n);
+    return total / static_cast<double>(K);
 }
 
 Index correctCount(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels) {

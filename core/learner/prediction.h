@@ -22,6 +22,14 @@ Eigen::VectorXd linearScores(const FeatureMatrix& X, const Eigen::VectorXd& thet
 /// S = [Xθ_1 … Xθ_K], one column per model (one-vs-rest: class k's model in column k).
 Eigen::MatrixXd linearScores(const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas);
 
+/// The same metrics of the models θ_1..θ_K (one-vs-rest: class k's in position k) on X's rows,
+/// computed block by block of rows: no n × K score matrix is formed. Bit for bit the value of
+/// accuracyOf / meanLossOf on linearScores(X, thetas).
+double accuracyOfLinearModels(const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas,
+                              const Eigen::VectorXd& labels);
+double meanLossOfLinearModels(const Loss& loss, const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas,
+                              const Eigen::VectorXd& labels);
+
 /// Rows classified correctly (see above).
 Index correctCount(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels);
 /// Fraction of rows classified correctly; fraction misclassified (NaN for no rows).

@@ -1,5 +1,6 @@
 #include "core/model/linear_objective.h"
 
+#include "core/model/dense_rows.h"
 #include "core/model/sparse_rows.h"
 
 #include <algorithm>
@@ -13,14 +14,14 @@ void multiply(const FeatureMatrix& X, const Eigen::VectorXd& v, Eigen::VectorXd&
     if (X.isSparse())
         sparseRowDots(X.csrRows(), nullptr, v, out);
     else
-        out.noalias() = X.dense() * v;
+        denseRowDots(X.denseRows(), v, out);
 }
 
 void multiplyTransposed(const FeatureMatrix& X, const Eigen::VectorXd& w, Eigen::VectorXd& out) {
     if (X.isSparse())
         sparseTransposedProduct(X.csrRows(), nullptr, w, out);
     else
-        out.noalias() = X.dense().transpose() * w;
+        denseTransposedProduct(X.denseRows(), w, out);
 }
 
 LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss,
@@ -28,7 +29,6 @@ LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& 
     : m_X(X), m_y(y), m_n(static_cast<double>(X.rows())), m_loss(loss), m_mu(mu), m_c(std::move(linear)) {
     if (!X.isSparse())
         return;
-    m_keepPredictions = false;
     if (rowScale)
         m_sharedRowScale = rowScale;
     else
@@ -48,20 +48,18 @@ LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& 
 
 namespace {
 
-// One pass over sparse X at θ: p_i = x_iᵀθ, ℓ and its derivatives at p_i, and Xᵀℓ'(p) (the
-// gradient's data part), row i read once. Returns Σ ℓ in row order — the same numbers as
-// sparseRowDots, Loss::derivatives and sparseTransposedProduct one after the other.
+// One pass over X at θ: p_i = x_iᵀθ, ℓ and its derivatives at p_i, and Xᵀℓ'(p) (the
+// gradient's data part), row i read once. Returns Σ ℓ in row order. rowPass(weight, out): the
+// rows' fused pass (sparseRowDotsThenTransposed or denseRowDotsThenTransposed at θ).
 // derivatives(i, p_i) → Loss::Derivatives of row i.
 // p: where to keep p, or nullptr (not kept).
-template <class Derivatives>
-double sparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
-                  Derivatives derivatives, Eigen::VectorXd* p, Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
-    const Index n = X.n;
+template <class RowPass, class Derivatives>
+double rowPass(RowPass&& pass, Index n, Derivatives derivatives, Eigen::VectorXd* p, Eigen::VectorXd& d2,
+               Eigen::VectorXd& xtd1) {
     double* kept = p ? (p->resize(n), p->data()) : nullptr;
     d2.resize(n);
     double sum = 0.0;
-    sparseRowDotsThenTransposed(
-        X, &rowScale, theta,
+    pass(
         [&](Index i, double s) {
             if (kept)
                 kept[i] = s;
@@ -92,10 +90,10 @@ Loss::Derivatives mergedDerivatives(const Loss& loss, double s, double plus, dou
     return sum;
 }
 
-// Factors per logarithm in logisticSparsePass: a product of 64 factors in (1, 2] stays ≤ 2^64.
+// Factors per logarithm in logisticPass: a product of 64 factors in (1, 2] stays ≤ 2^64.
 constexpr int kRowsPerLog = 64;
 
-// sparsePass for the logistic loss, with its value summed as Σ_i max(−m_i, 0) + Σ_i log(1 + e_i),
+// rowPass for the logistic loss, with its value summed as Σ_i max(−m_i, 0) + Σ_i log(1 + e_i),
 // m_i = y_i p_i, e_i = exp(−|m_i|) (= Σ ℓ, docs/MATH.md §2), the second sum as the logarithm of
 // the products of the factors 1 + e_i over blocks of kRowsPerLog rows: one log per block instead
 // of a log1p per row (which cost as much as the pass over X). Each factor and each product is
@@ -105,11 +103,9 @@ constexpr int kRowsPerLog = 64;
 // c⁺_u of them labelled +1: hinge c⁺ max(−s, 0) + c⁻ max(s, 0), c_u factors 1 + e (one exp for
 // both labels), ℓ' = −c⁺σ(−s) + c⁻σ(s), ℓ'' = c_u σ(s)σ(−s); a row of more than kRowsPerLog
 // rows adds c_u·log1p(e) instead.
-template <bool Merged>
-double logisticSparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, const Eigen::VectorXd& theta,
-                          const Eigen::VectorXd& y, const Eigen::VectorXd* total, Eigen::VectorXd* p,
-                          Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
-    const Index n = X.n;
+template <bool Merged, class RowPass>
+double logisticPass(RowPass&& pass, Index n, const Eigen::VectorXd& y, const Eigen::VectorXd* total,
+                    Eigen::VectorXd* p, Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
     double* kept = p ? (p->resize(n), p->data()) : nullptr;
     d2.resize(n);
     double hinge = 0.0, logs = 0.0, product = 1.0;
@@ -122,8 +118,7 @@ double logisticSparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, con
             inBlock = 0;
         }
     };
-    sparseRowDotsThenTransposed(
-        X, &rowScale, theta,
+    pass(
         [&](Index i, double s) {
             if (kept)
                 kept[i] = s;
@@ -159,39 +154,32 @@ double logisticSparsePass(const CsrRows& X, const Eigen::VectorXd& rowScale, con
 
 double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     m_theta = theta;
+    // ℓ' feeds the gradient's Xᵀℓ' in the pass and is not kept, nor is p unless asked for
+    // (keepPredictions): two n-vectors less per fit.
+    Eigen::VectorXd* p = m_keepPredictions ? &m_p : nullptr;
+    m_predictionsCurrent = m_keepPredictions;
+    const Index n = m_X.rows();
+    const auto evaluateWith = [&](auto&& pass) {
+        if (m_loss.kind() == LossKind::Logistic) // the hot case: inlined, no per-row dispatch
+            return m_total ? logisticPass<true>(pass, n, m_y, m_total, p, m_d2, m_xtd1)
+                           : logisticPass<false>(pass, n, m_y, nullptr, p, m_d2, m_xtd1);
+        if (m_total)
+            return rowPass(
+                pass, n, [this](Index i, double s) { return mergedDerivatives(m_loss, s, m_y[i], (*m_total)[i]); }, p,
+                m_d2, m_xtd1);
+        return rowPass(
+            pass, n, [this](Index i, double s) { return m_loss.derivatives(s, m_y[i]); }, p, m_d2, m_xtd1);
+    };
     double sum = 0.0;
     if (m_X.isSparse()) {
-        // ℓ' feeds the gradient's Xᵀℓ' in the pass and is not kept, nor is p unless asked for
-        // (keepPredictions): two n-vectors less per fit.
         const CsrRows X = m_X.csrRows();
-        Eigen::VectorXd* p = m_keepPredictions ? &m_p : nullptr;
-        m_predictionsCurrent = m_keepPredictions;
-        if (m_loss.kind() == LossKind::Logistic) // the hot case: inlined, no per-row dispatch
-            sum = m_total ? logisticSparsePass<true>(X, rowScale(), theta, m_y, m_total, p, m_d2, m_xtd1)
-                          : logisticSparsePass<false>(X, rowScale(), theta, m_y, nullptr, p, m_d2, m_xtd1);
-        else if (m_total)
-            sum = sparsePass(
-                X, rowScale(), theta,
-                [this](Index i, double s) { return mergedDerivatives(m_loss, s, m_y[i], (*m_total)[i]); }, p, m_d2,
-                m_xtd1);
-        else
-            sum = sparsePass(
-                X, rowScale(), theta, [this](Index i, double s) { return m_loss.derivatives(s, m_y[i]); }, p, m_d2,
-                m_xtd1);
+        sum = evaluateWith([&](auto&& weight, Eigen::VectorXd& out) {
+            sparseRowDotsThenTransposed(X, &rowScale(), theta, weight, out);
+        });
     } else {
-        multiply(m_X, theta, m_p);
-        if (m_total) {
-            m_d1.resize(m_p.size());
-            m_d2.resize(m_p.size());
-            for (Index i = 0; i < m_p.size(); ++i) {
-                const Loss::Derivatives d = mergedDerivatives(m_loss, m_p[i], m_y[i], (*m_total)[i]);
-                sum += d.value;
-                m_d1[i] = d.d1;
-                m_d2[i] = d.d2;
-            }
-        } else {
-            sum = m_loss.derivatives(m_p, m_y, m_d1, m_d2);
-        }
+        const DenseRows X = m_X.denseRows();
+        sum = evaluateWith(
+            [&](auto&& weight, Eigen::VectorXd& out) { denseRowDotsThenTransposed(X, theta, weight, out); });
     }
     m_dataLoss = sum / m_n;
     double value = m_dataLoss + 0.5 * m_mu * theta.squaredNorm();
@@ -201,10 +189,7 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
 }
 
 void LinearObjective::gradient(Eigen::VectorXd& g) const {
-    if (m_X.isSparse())
-        g = m_xtd1;
-    else
-        multiplyTransposed(m_X, m_d1, g);
+    g = m_xtd1;
     g /= m_n;
     g.noalias() += m_mu * m_theta;
     if (m_c.size() > 0)
@@ -212,19 +197,13 @@ void LinearObjective::gradient(Eigen::VectorXd& g) const {
 }
 
 void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& out) const {
+    // One pass over the rows: t_i = ℓ''_i (x_iᵀv)/n, out += t_i x_i (row i stays in cache).
     const double invN = 1.0 / m_n;
-    if (m_X.isSparse()) {
-        // One pass over the rows: t_i = ℓ''_i (x_iᵀv)/n, out += t_i x_i (row i stays in cache).
-        out = m_mu * v;
+    out = m_mu * v;
+    if (m_X.isSparse())
         sparseWeightedGramProduct(m_X.csrRows(), &rowScale(), m_d2, invN, v, out);
-        return;
-    }
-    Eigen::VectorXd xv;
-    multiply(m_X, v, xv);
-    xv.array() *= m_d2.array();
-    multiplyTransposed(m_X, xv, out);
-    out *= invN;
-    out.noalias() += m_mu * v;
+    else
+        denseWeightedGramProduct(m_X.denseRows(), m_d2, invN, v, out);
 }
 
 namespace {
@@ -270,7 +249,7 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::p
         for (Eigen::Index i = 0; i < X.n; ++i)
             X.forEachEntry(i, [&](int c, double x) { (*diagonal)[c] += m_d2[i] * x * x; });
     } else {
-        diagonal->noalias() = m_X.dense().cwiseAbs2().transpose() * m_d2;
+        denseWeightedSquares(m_X.denseRows(), m_d2, *diagonal);
     }
     *diagonal /= n;
     diagonal->array() += m_mu;
@@ -326,14 +305,17 @@ Eigen::MatrixXd gramMatrix(const FeatureMatrix& X, Eigen::Index maxFeatures) {
         sparseWeightedGram(X.csrRows(), nullptr, ones, 1.0 / static_cast<double>(X.rows()), G);
         return G;
     }
-    G.noalias() = X.dense().transpose() * X.dense();
-    return G / static_cast<double>(X.rows());
+    denseWeightedGram(X.denseRows(), nullptr, 1.0 / static_cast<double>(X.rows()), G);
+    return G;
 }
 
 const Eigen::VectorXd& LinearObjective::predictions() const {
     if (!m_predictionsCurrent) {
         // Not kept by the pass: x_iᵀθ again, the same sums in the same order as the pass's.
-        sparseRowDots(m_X.csrRows(), &rowScale(), m_theta, m_p);
+        if (m_X.isSparse())
+            sparseRowDots(m_X.csrRows(), &rowScale(), m_theta, m_p);
+        else
+            denseRowDots(m_X.denseRows(), m_theta, m_p);
         m_predictionsCurrent = true;
     }
     return m_p;
@@ -344,16 +326,11 @@ void LinearObjective::thirdDerivativeTerm(const Eigen::VectorXd& v, Eigen::Vecto
         throw std::logic_error("third derivatives of merged rows are not per row");
     const Eigen::VectorXd& p = predictions();
     const auto weight = [&](Index i, double s) { return m_loss.d3(p[i], m_y[i]) * (s * s); };
-    if (m_X.isSparse()) {
-        // One pass: x_iᵀv, the weight, Σ w_i x_i (no per-row vectors beyond p).
+    // One pass: x_iᵀv, the weight, Σ w_i x_i (no per-row vectors beyond p).
+    if (m_X.isSparse())
         sparseRowDotsThenTransposed(m_X.csrRows(), nullptr, v, weight, out);
-    } else {
-        Eigen::VectorXd xv;
-        multiply(m_X, v, xv);
-        for (Index i = 0; i < xv.size(); ++i)
-            xv[i] = weight(i, xv[i]);
-        multiplyTransposed(m_X, xv, out);
-    }
+    else
+        denseRowDotsThenTransposed(m_X.denseRows(), v, weight, out);
     out /= m_n;
 }
 

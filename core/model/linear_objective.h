@@ -56,9 +56,9 @@ public:
     /// second-order Taylor term (docs/MATH.md §4.3). Rows as given only (merged rows:
     /// std::logic_error).
     void thirdDerivativeTerm(const Eigen::VectorXd& v, Eigen::VectorXd& out) const;
-    /// p_i = x_iᵀθ at the last evaluated θ. On sparse X the pass does not keep them unless
-    /// keepPredictions() was called: then the first call after an evaluation computes them (one
-    /// pass over X, the same numbers).
+    /// p_i = x_iᵀθ at the last evaluated θ. The pass does not keep them unless keepPredictions()
+    /// was called: then the first call after an evaluation computes them (one pass over X, the
+    /// same numbers).
     const Eigen::VectorXd& predictions() const;
     /// Keep p in every evaluation (for callers that read predictions() after each one).
     void keepPredictions() { m_keepPredictions = true; }
@@ -78,10 +78,9 @@ private:
     const Eigen::VectorXd& rowScale() const { return m_sharedRowScale ? *m_sharedRowScale : m_ownRowScale; }
     Eigen::VectorXd m_theta, m_d2;
     mutable Eigen::VectorXd m_p;              ///< x_iᵀθ at m_theta when m_predictionsCurrent
-    bool m_keepPredictions = true;            ///< false on sparse X unless keepPredictions()
+    bool m_keepPredictions = false;           ///< see keepPredictions()
     mutable bool m_predictionsCurrent = true; ///< m_p belongs to m_theta
-    Eigen::VectorXd m_d1; ///< ℓ'(p) at the last θ (dense X only: the sparse pass sums Xᵀℓ' as it goes)
-    Eigen::VectorXd m_xtd1; ///< Xᵀℓ'(p) at the last θ, from evaluate()'s pass (sparse X only)
+    Eigen::VectorXd m_xtd1; ///< Xᵀℓ'(p) at the last θ, from evaluate()'s pass
     double m_dataLoss = 0.0;
     const Eigen::MatrixXd* m_gram = nullptr;
     const PrefixGram* m_prefixGram = nullptr;

@@ -37,10 +37,10 @@ std::vector<std::uint64_t> rowHashes(const FeatureMatrix& X) {
         }
         return h;
     }
-    const DenseMatrix& d = X.dense();
-    for (Index j = 0; j < d.cols(); ++j) // column by column: X is column-major
+    const DenseRows d = X.denseRows(); // a view's values as its plain copy holds them
+    for (Index j = 0; j < d.cols; ++j) // column by column: X is column-major
         for (Index i = 0; i < n; ++i)
-            h[static_cast<std::size_t>(i)] = combine(h[static_cast<std::size_t>(i)], std::bit_cast<std::uint64_t>(d(i, j)));
+            h[static_cast<std::size_t>(i)] = combine(h[static_cast<std::size_t>(i)], std::bit_cast<std::uint64_t>(d.at(i, j)));
     return h;
 }
 
@@ -61,9 +61,9 @@ bool equalRows(const FeatureMatrix& X, Index a, Index b) {
                 return false;
         return rows.intercept < 0 || same(rows.interceptValue * fa, rows.interceptValue * fb);
     }
-    const DenseMatrix& d = X.dense();
-    for (Index j = 0; j < d.cols(); ++j)
-        if (std::bit_cast<std::uint64_t>(d(a, j)) != std::bit_cast<std::uint64_t>(d(b, j)))
+    const DenseRows d = X.denseRows();
+    for (Index j = 0; j < d.cols; ++j)
+        if (std::bit_cast<std::uint64_t>(d.at(a, j)) != std::bit_cast<std::uint64_t>(d.at(b, j)))
             return false;
     return true;
 }

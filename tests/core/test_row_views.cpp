@@ -1,4 +1,4 @@
-// Sparse views (core/data/feature_matrix.h): a prepared training matrix that shares the loaded
+// Sparse and dense views (core/data/feature_matrix.h): a prepared training matrix that shares the loaded
 // dataset's buffers — the norm step's row factors and the intercept column kept beside them —
 // must give every row kernel, the objective, the merged rows and the fits the same numbers, bit
 // for bit, as the plain matrix the same steps make on an unshared copy, without ever copying
@@ -7,6 +7,8 @@
 #include "core/data/generators.h"
 #include "core/experiment/experiment_data.h"
 #include "core/experiment/one_vs_rest.h"
+#include "core/learner/prediction.h"
+#include "core/model/dense_rows.h"
 #include "core/model/linear_objective.h"
 #include "core/model/merged_rows.h"
 #include "core/model/prefix_gram.h"
@@ -163,7 +165,7 @@ private slots:
         oV.setGram(&G);
         oP.setGram(&G);
         const Eigen::VectorXd theta = randomVector(view.cols(), 7);
-        QCOMPARE(oV.evaluate(theta), oP.evaluate(theta));
+        QVERIFY(oV.evaluate(theta) == oP.evaluate(theta)); // bit for bit (QCOMPARE is fuzzy on doubles)
         Eigen::VectorXd gV, gP;
         oV.gradient(gV);
         oP.gradient(gP);
@@ -178,7 +180,7 @@ private slots:
         oP.thirdDerivativeTerm(v, gP);
         ELAB_SAME(gV, gP);
         LinearObjective jV(view, y, Loss(LossKind::SmoothHinge), 0.01), jP(plain, y, Loss(LossKind::SmoothHinge), 0.01);
-        QCOMPARE(jV.evaluate(theta), jP.evaluate(theta));
+        QVERIFY(jV.evaluate(theta) == jP.evaluate(theta));
         jV.preconditioner()(v, gV); // no Gram matrix: Jacobi, Σ ℓ'' x² by columns
         jP.preconditioner()(v, gP);
         ELAB_SAME(gV, gP);
@@ -196,22 +198,204 @@ private slots:
         QCOMPARE(FeatureMatrix::viewsMaterialised(), copiesBefore + 1);
     }
 
+    void denseKernelsOnAViewEqualThePlainMatrix_data() {
+        QTest::addColumn<bool>("intercept");
+        QTest::addColumn<bool>("clip");
+        QTest::addColumn<int>("rows");
+        for (int n : {300, 9001}) // one block; three blocks, the last one short
+            for (bool intercept : {true, false})
+                for (bool clip : {true, false})
+                    if (intercept || clip)
+                        QTest::addRow("%d rows%s%s", n, intercept ? ", intercept" : "", clip ? ", clipped" : "")
+                            << intercept << clip << n;
+    }
+
+    // The dense counterpart: row factors and the intercept beside a shared column-major matrix,
+    // every row-block kernel, the objective and the merged rows bit for bit as on the plain copy,
+    // and the kernels equal to their formulas (to rounding).
+    void denseKernelsOnAViewEqualThePlainMatrix() {
+        QFETCH(bool, intercept);
+        QFETCH(bool, clip);
+        QFETCH(int, rows);
+        const Index n = rows, p = 4;
+        DenseMatrix base(n, p);
+        Rng rng(21);
+        for (Index i = 0; i < n; ++i)
+            for (Index j = 0; j < p; ++j) // every 5th row repeats the one before (for the merged rows)
+                base(i, j) = i % 5 == 4 ? base(i - 1, j) : 3.0 * uniform01(rng) - 1.5;
+        FeatureMatrix plain{DenseMatrix(base)};
+        const FeatureMatrix loaded(std::move(base));
+        FeatureMatrix view = loaded;
+        for (FeatureMatrix* m : {&view, &plain}) {
+            if (intercept)
+                m->appendConstantColumn(1.0);
+            if (clip) {
+                const Eigen::VectorXd norms = m->rowNorms();
+                Eigen::VectorXd f = Eigen::VectorXd::Ones(n);
+                for (Index i = 0; i < n; ++i)
+                    if (norms[i] > 1.0)
+                        f[i] = 1.0 / norms[i];
+                m->scaleRows(f);
+            }
+        }
+        QVERIFY(!view.isSparse());
+        QVERIFY(view.isView());
+        QVERIFY(view.sharesBuffersWith(loaded));
+        QVERIFY(!plain.isView());
+        QVERIFY(view.memoryBytes() < plain.memoryBytes() + loaded.memoryBytes());
+        const long copiesBefore = FeatureMatrix::viewsMaterialised();
+
+        const DenseRows V = view.denseRows(), P = plain.denseRows();
+        QCOMPARE(view.rows(), plain.rows());
+        QCOMPARE(view.cols(), plain.cols());
+        QCOMPARE(view.storedEntries(), plain.storedEntries());
+        ELAB_SAME(view.rowNorms(), plain.rowNorms());
+        for (Index i = 0; i < n; i += 97)
+            for (Index j = 0; j < view.cols(); ++j)
+                QVERIFY(view.value(i, j) == plain.dense()(i, j));
+        const std::vector<Index> some{7, 0, n - 1, 7};
+        QVERIFY(view.selectRows(some).dense() == plain.selectRows(some).dense());
+
+        const DenseMatrix& X = plain.dense();
+        const Eigen::VectorXd v = randomVector(view.cols(), 3), w = randomVector(n, 4), d = randomVector(n, 5, 0.0, 0.25);
+        const double tol = 1e-12 * static_cast<double>(n);
+        Eigen::VectorXd outV, outP;
+        denseRowDots(V, v, outV);
+        denseRowDots(P, v, outP);
+        ELAB_SAME(outV, outP);
+        QVERIFY((outP - X * v).lpNorm<Eigen::Infinity>() <= 1e-14);
+        denseTransposedProduct(V, w, outV);
+        denseTransposedProduct(P, w, outP);
+        ELAB_SAME(outV, outP);
+        QVERIFY((outP - X.transpose() * w).lpNorm<Eigen::Infinity>() <= tol);
+        outV = v;
+        outP = v;
+        denseWeightedGramProduct(V, d, 0.5, v, outV);
+        denseWeightedGramProduct(P, d, 0.5, v, outP);
+        ELAB_SAME(outV, outP);
+        const Eigen::VectorXd hv = v + 0.5 * X.transpose() * (d.array() * (X * v).array()).matrix();
+        QVERIFY((outP - hv).lpNorm<Eigen::Infinity>() <= tol);
+        const auto weight = [&w](Index i, double s) { return w[i] * s; };
+        denseRowDotsThenTransposed(V, v, weight, outV);
+        denseRowDotsThenTransposed(P, v, weight, outP);
+        ELAB_SAME(outV, outP);
+        QVERIFY((outP - X.transpose() * (w.array() * (X * v).array()).matrix()).lpNorm<Eigen::Infinity>() <= tol);
+        denseWeightedSquares(V, d, outV);
+        denseWeightedSquares(P, d, outP);
+        ELAB_SAME(outV, outP);
+        QVERIFY((outP - X.cwiseAbs2().transpose() * d).lpNorm<Eigen::Infinity>() <= tol);
+        Eigen::MatrixXd HV, HP;
+        denseWeightedGram(V, &d, 0.5, HV);
+        denseWeightedGram(P, &d, 0.5, HP);
+        QVERIFY(HV == HP);
+        QVERIFY((HP - 0.5 * X.transpose() * d.asDiagonal() * X).lpNorm<Eigen::Infinity>() <= tol);
+        QVERIFY(gramMatrix(view) == gramMatrix(plain));
+
+        const Eigen::VectorXd y = randomVector(n, 6).unaryExpr([](double x) { return x < 0.0 ? -1.0 : 1.0; });
+        for (LossKind kind : {LossKind::Logistic, LossKind::SmoothHinge}) {
+            LinearObjective oV(view, y, Loss(kind), 0.01), oP(plain, y, Loss(kind), 0.01);
+            const Eigen::VectorXd theta = randomVector(view.cols(), 7);
+            QVERIFY(oV.evaluate(theta) == oP.evaluate(theta)); // bit for bit (QCOMPARE is fuzzy on doubles)
+            Eigen::VectorXd gV, gP;
+            oV.gradient(gV);
+            oP.gradient(gP);
+            ELAB_SAME(gV, gP);
+            oV.hessianVector(v, gV);
+            oP.hessianVector(v, gP);
+            ELAB_SAME(gV, gP);
+            oV.preconditioner()(v, gV);
+            oP.preconditioner()(v, gP);
+            ELAB_SAME(gV, gP);
+            oV.thirdDerivativeTerm(v, gV);
+            oP.thirdDerivativeTerm(v, gP);
+            ELAB_SAME(gV, gP);
+            ELAB_SAME(oV.predictions(), oP.predictions());
+            QVERIFY((oP.predictions() - X * theta).lpNorm<Eigen::Infinity>() <= 1e-14);
+        }
+
+        const auto mV = mergeEqualRows(view), mP = mergeEqualRows(plain);
+        QVERIFY(mV && mP);
+        QCOMPARE(mV->rowOf, mP->rowOf);
+        ELAB_SAME(mV->count, mP->count);
+        QVERIFY(!mV->X.isView());
+        QVERIFY(mV->X.dense() == mP->X.dense());
+
+        QCOMPARE(FeatureMatrix::viewsMaterialised(), copiesBefore); // nothing above copied the view
+        QVERIFY(view.dense() == plain.dense());
+        QCOMPARE(FeatureMatrix::viewsMaterialised(), copiesBefore + 1);
+    }
+
+    void metricsByBlocksEqualTheScoreMatrix_data() {
+        QTest::addColumn<bool>("sparse");
+        QTest::addColumn<int>("models");
+        for (bool sparse : {false, true})
+            for (int models : {1, 3})
+                QTest::addRow("%s, %d model%s", sparse ? "sparse" : "dense", models, models > 1 ? "s" : "")
+                    << sparse << models;
+    }
+
+    // Accuracy and mean loss computed block by block (no n × K score matrix) equal those of the
+    // score matrix, bit for bit, on plain matrices and views, over several blocks.
+    void metricsByBlocksEqualTheScoreMatrix() {
+        QFETCH(bool, sparse);
+        QFETCH(int, models);
+        const Index n = 9001, p = 6;
+        FeatureMatrix loaded;
+        if (sparse) {
+            loaded = FeatureMatrix(randomRows(n, p, 3, false, 31));
+        } else {
+            DenseMatrix d(n, p);
+            Rng rng(31);
+            for (Index i = 0; i < n; ++i)
+                for (Index j = 0; j < p; ++j)
+                    d(i, j) = 2.0 * uniform01(rng) - 1.0;
+            loaded = FeatureMatrix(std::move(d));
+        }
+        FeatureMatrix view = loaded; // shared: the intercept and the factors beside it
+        view.appendConstantColumn(1.0);
+        view.scaleRows(randomVector(n, 32, 0.5, 1.0));
+        QVERIFY(view.isView());
+        const Eigen::VectorXd u = randomVector(n, 33, 0.0, 1.0);
+        const Eigen::VectorXd labels = models == 1 ? Eigen::VectorXd(u.unaryExpr([](double x) { return x < 0.4 ? -1.0 : 1.0; }))
+                                                   : Eigen::VectorXd((u * 3.0).array().floor());
+        for (const FeatureMatrix* X : {&loaded, &view}) {
+            std::vector<Eigen::VectorXd> thetas;
+            for (int k = 0; k < models; ++k)
+                thetas.push_back(randomVector(X->cols(), 40 + static_cast<std::uint64_t>(k)));
+            const Eigen::MatrixXd S = linearScores(*X, thetas);
+            const double accuracy = accuracyOfLinearModels(*X, thetas, labels);
+            QVERIFY(accuracy == accuracyOf(S, labels)); // bit for bit (QCOMPARE is fuzzy on doubles)
+            QVERIFY(accuracy > 0.0 && accuracy < 1.0);
+            for (LossKind kind : {LossKind::Logistic, LossKind::SmoothHinge})
+                QVERIFY(meanLossOfLinearModels(Loss(kind), *X, thetas, labels) == meanLossOf(Loss(kind), S, labels));
+        }
+    }
+
     // The GUI's case: a view prepares its data from the loaded dataset it keeps (a copy shares
     // the buffers). The prepared training matrix is a view of the loaded one, and private fits on
     // it give the numbers of the CLI's case (the loaded dataset handed over, prepared in place),
     // bit for bit, without copying it.
+    void preparedDataOfAKeptDatasetIsAViewWithTheSameFits_data() {
+        QTest::addColumn<QString>("generator");
+        QTest::newRow("sparse") << "sparse";
+        QTest::newRow("blobs (dense, 3 classes)") << "blobs";
+    }
+
     void preparedDataOfAKeptDatasetIsAViewWithTheSameFits() {
+        QFETCH(QString, generator);
+        const bool sparse = generator == "sparse";
         GeneratorOptions g;
         g.rows = 400;
         g.features = 60;
         g.active = 6;
-        const Dataset loaded = generateDataset("sparse", g);
-        QVERIFY(loaded.features.isSparse());
+        const Dataset loaded = generateDataset(generator.toStdString(), g);
+        QCOMPARE(loaded.features.isSparse(), sparse);
         DataPreparation steps;
         steps.preprocess.intercept = true; // and the default norm step: clip rows
         const PreparedData kept = prepareExperimentData(loaded, std::nullopt, steps, 5);
         Dataset handedOver = loaded;
-        handedOver.features = FeatureMatrix(SparseMatrix(loaded.features.sparse())); // not shared
+        handedOver.features = sparse ? FeatureMatrix(SparseMatrix(loaded.features.sparse())) // not shared
+                                     : FeatureMatrix(DenseMatrix(loaded.features.dense()));
         const PreparedData own = prepareExperimentData(std::move(handedOver), std::nullopt, steps, 5);
         QVERIFY(kept.train.features.isView());
         QVERIFY(kept.train.features.sharesBuffersWith(loaded.features));
@@ -227,11 +411,16 @@ private slots:
         const auto noise = onKept.drawNoise(9, 0);
         for (double eps : {0.3, 3.0}) {
             const auto a = onKept.fit(eps, noise, nullptr), b = onOwn.fit(eps, noise, nullptr);
-            ELAB_SAME(a[0].theta, b[0].theta);
-            QCOMPARE(a[0].solver.iterations, b[0].solver.iterations);
-            QCOMPARE(onKept.utility(a), onOwn.utility(b));
+            QCOMPARE(a.size(), sparse ? std::size_t{1} : std::size_t{3}); // one model per class beyond two
+            for (std::size_t k = 0; k < a.size(); ++k) {
+                ELAB_SAME(a[k].theta, b[k].theta);
+                QCOMPARE(a[k].solver.iterations, b[k].solver.iterations);
+            }
+            QVERIFY(onKept.utility(a) == onOwn.utility(b));
         }
-        ELAB_SAME(onKept.fitNonPrivate()[0].theta, onOwn.fitNonPrivate()[0].theta);
+        const auto refKept = onKept.fitNonPrivate(), refOwn = onOwn.fitNonPrivate();
+        for (std::size_t k = 0; k < refKept.size(); ++k)
+            ELAB_SAME(refKept[k].theta, refOwn[k].theta);
         QCOMPARE(FeatureMatrix::viewsMaterialised(), copiesBefore);
     }
 };
