@@ -26,6 +26,7 @@
 
 #include "app/gui/application.h"
 #include "core/data/feature_matrix.h"
+#include "core/util/vector_state.h"
 #include "ui/dataset/load_request.h"
 #include "ui/views/utility/utility_controller.h"
 #include "ui/shell/main_window.h"
@@ -246,6 +247,12 @@ public:
             const double cpu = threadCpuMs();
             const double wait = threadRunDelayMs();
             if (m_recording) {
+                // Between events: does the GUI thread run its next events with the upper vector
+                // state in use (core/util/vector_state.h)?
+                if (const auto inUse = elab::core::upperVectorStateInUse()) {
+                    ++m_stateReads;
+                    m_dirtyReads += *inUse ? 1 : 0;
+                }
                 m_gaps.push_back(msBetween(m_last, now));
                 m_cpu.push_back(cpu - m_lastCpu);
                 m_wait.push_back(wait - m_lastWait);
@@ -263,6 +270,7 @@ public:
         m_last = Clock::now();
         m_lastCpu = threadCpuMs();
         m_lastWait = threadRunDelayMs();
+        m_stateReads = m_dirtyReads = 0;
         m_recording = true;
     }
     void stopRecording() {
@@ -273,6 +281,8 @@ public:
         m_recording = false;
     }
     const std::vector<double>& gaps() const { return m_gaps; }
+    /// Share of the firings that found the upper vector state in use; −1 where it cannot be read.
+    double dirtyShare() const { return m_stateReads > 0 ? static_cast<double>(m_dirtyReads) / static_cast<double>(m_stateReads) : -1.0; }
     /// The GUI thread's CPU time within each gap: what the gap would be on an idle machine
     /// (the rest is the thread waiting for a core).
     const std::vector<double>& gapCpu() const { return m_cpu; }
@@ -283,6 +293,7 @@ public:
 
 private:
     QTimer m_timer;
+    long m_stateReads = 0, m_dirtyReads = 0;
     std::vector<double> m_gaps;
     double ofWorstGap(const std::vector<double>& v) const {
         if (m_gaps.empty())
@@ -480,6 +491,9 @@ int main(int argc, char** argv) {
         std::printf("      GUI thread CPU: %.0f ms in %.2f s; within the worst gap %.1f ms CPU and %.1f ms waiting "
                     "for a core; largest CPU time within one gap %.1f ms\n",
                     r.guiCpuMs, r.seconds, r.worstGapCpu, r.worstGapWait, r.gapCpu.worst);
+        if (probe.dirtyShare() >= 0.0)
+            std::printf("      GUI thread's upper vector state in use at %.1f %% of the probe's firings\n",
+                        100.0 * probe.dirtyShare());
         for (const auto& e : r.slowest)
             std::printf("      %7.1f ms  %s\n", e.ms, qPrintable(e.what));
         if (verbose)
