@@ -60,6 +60,27 @@ Eigen::VectorXd randomVector(Index n, std::uint64_t seed, double lo = -1.0, doub
 // Bit-for-bit equality of two vectors (== on doubles; NaN never appears here).
 #define ELAB_SAME(a, b) QVERIFY2((a).size() == (b).size() && (a) == (b), #a " differs from " #b)
 
+// The objective on a view and on its plain copy, at θ with direction v: value, gradient,
+// Hessian-vector product, preconditioner, third-derivative term and predictions, bit for bit.
+// (QVERIFY returns from here on failure; callers check QTest::currentTestFailed().)
+void verifySameObjective(LinearObjective& oV, LinearObjective& oP, const Eigen::VectorXd& theta, const Eigen::VectorXd& v) {
+    QVERIFY(oV.evaluate(theta) == oP.evaluate(theta)); // bit for bit (QCOMPARE is fuzzy on doubles)
+    Eigen::VectorXd gV, gP;
+    oV.gradient(gV);
+    oP.gradient(gP);
+    ELAB_SAME(gV, gP);
+    oV.hessianVector(v, gV);
+    oP.hessianVector(v, gP);
+    ELAB_SAME(gV, gP);
+    oV.preconditioner()(v, gV);
+    oP.preconditioner()(v, gP);
+    ELAB_SAME(gV, gP);
+    oV.thirdDerivativeTerm(v, gV);
+    oP.thirdDerivativeTerm(v, gP);
+    ELAB_SAME(gV, gP);
+    ELAB_SAME(oV.predictions(), oP.predictions());
+}
+
 } // namespace
 
 class TestRowViews : public QObject {
@@ -165,20 +186,10 @@ private slots:
         oV.setGram(&G);
         oP.setGram(&G);
         const Eigen::VectorXd theta = randomVector(view.cols(), 7);
-        QVERIFY(oV.evaluate(theta) == oP.evaluate(theta)); // bit for bit (QCOMPARE is fuzzy on doubles)
+        verifySameObjective(oV, oP, theta, v);
+        if (QTest::currentTestFailed())
+            return;
         Eigen::VectorXd gV, gP;
-        oV.gradient(gV);
-        oP.gradient(gP);
-        ELAB_SAME(gV, gP);
-        oV.hessianVector(v, gV);
-        oP.hessianVector(v, gP);
-        ELAB_SAME(gV, gP);
-        oV.preconditioner()(v, gV);
-        oP.preconditioner()(v, gP);
-        ELAB_SAME(gV, gP);
-        oV.thirdDerivativeTerm(v, gV);
-        oP.thirdDerivativeTerm(v, gP);
-        ELAB_SAME(gV, gP);
         LinearObjective jV(view, y, Loss(LossKind::SmoothHinge), 0.01), jP(plain, y, Loss(LossKind::SmoothHinge), 0.01);
         QVERIFY(jV.evaluate(theta) == jP.evaluate(theta));
         jV.preconditioner()(v, gV); // no Gram matrix: Jacobi, Σ ℓ'' x² by columns
@@ -295,21 +306,9 @@ private slots:
         for (LossKind kind : {LossKind::Logistic, LossKind::SmoothHinge}) {
             LinearObjective oV(view, y, Loss(kind), 0.01), oP(plain, y, Loss(kind), 0.01);
             const Eigen::VectorXd theta = randomVector(view.cols(), 7);
-            QVERIFY(oV.evaluate(theta) == oP.evaluate(theta)); // bit for bit (QCOMPARE is fuzzy on doubles)
-            Eigen::VectorXd gV, gP;
-            oV.gradient(gV);
-            oP.gradient(gP);
-            ELAB_SAME(gV, gP);
-            oV.hessianVector(v, gV);
-            oP.hessianVector(v, gP);
-            ELAB_SAME(gV, gP);
-            oV.preconditioner()(v, gV);
-            oP.preconditioner()(v, gP);
-            ELAB_SAME(gV, gP);
-            oV.thirdDerivativeTerm(v, gV);
-            oP.thirdDerivativeTerm(v, gP);
-            ELAB_SAME(gV, gP);
-            ELAB_SAME(oV.predictions(), oP.predictions());
+            verifySameObjective(oV, oP, theta, v);
+            if (QTest::currentTestFailed())
+                return;
             QVERIFY((oP.predictions() - X * theta).lpNorm<Eigen::Infinity>() <= 1e-14);
         }
 
