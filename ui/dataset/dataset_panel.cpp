@@ -1,4 +1,5 @@
 #include "ui/dataset/dataset_panel.h"
+#include "ui/views/note_label.h"
 
 #include "core/data/builtin_catalog.h"
 #include "core/data/generators.h"
@@ -73,8 +74,7 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent), m_lastDirectory(Q
     m_open->setToolTip(tr("Open a CSV or LIBSVM/SVMlight file, optionally gzip-compressed"));
     connect(m_open, &QPushButton::clicked, this, &DatasetPanel::openFile);
 
-    m_source = new QLabel(tr("nothing loaded"), this);
-    m_source->setWordWrap(true);
+    m_source = new NoteLabel(tr("nothing loaded"), this);
     m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* sourceBox = new QGroupBox(tr("Dataset"), this);
@@ -130,8 +130,7 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent), m_lastDirectory(Q
     form->addRow(tr("Rows (generated)"), m_rows);
     form->addRow(m_reload);
 
-    m_about = new QLabel(this);
-    m_about->setWordWrap(true);
+    m_about = new NoteLabel(this);
     m_about->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_about->setTextFormat(Qt::RichText);
     auto* aboutBox = new QGroupBox(tr("About"), this);

@@ -1,4 +1,5 @@
 #include "ui/views/data/bounds_panel.h"
+#include "ui/views/note_label.h"
 
 #include "core/data/builtin_catalog.h"
 #include "core/data/load_error.h"
@@ -22,13 +23,11 @@ QString builtinName(const QString& spec) {
 } // namespace
 
 BoundsPanel::BoundsPanel(QWidget* parent) : QWidget(parent) {
-    m_hint = new QLabel(this);
+    m_hint = new NoteLabel(this);
     m_hint->setObjectName(QStringLiteral("boundsHint"));
-    m_hint->setWordWrap(true);
     m_hint->setStyleSheet(QStringLiteral("QLabel { color: #8a4b00; }"));
-    m_summary = new QLabel(this);
+    m_summary = new NoteLabel(this);
     m_summary->setObjectName(QStringLiteral("boundsSummary"));
-    m_summary->setWordWrap(true);
 
     m_file = new QPushButton(tr("Bounds file…"), this);
     m_file->setToolTip(tr("A CSV (column,lo,hi) or JSON file of public ranges"));

@@ -6,6 +6,7 @@
 #include "ui/views/regions/regions_panel.h"
 #include "ui/views/regions/regions_text.h"
 #include "ui/views/utility/eps_slider.h"
+#include "ui/views/note_label.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -19,14 +20,24 @@ namespace elab::ui {
 
 namespace {
 
-QLabel* label(QWidget* parent, const char* name) {
-    auto* l = new QLabel(parent);
-    l->setObjectName(QString::fromLatin1(name));
-    l->setWordWrap(true);
+void styleLabel(QLabel* l) {
     l->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     // Changes on every slider step: plain, not selectable (no text document to relayout).
     l->setTextInteractionFlags(Qt::NoTextInteraction);
+}
+
+QLabel* label(QWidget* parent, const char* name) {
+    auto* l = new NoteLabel(parent);
+    l->setObjectName(QString::fromLatin1(name));
+    styleLabel(l);
     return l;
+}
+
+// A label whose text changes on every slider step, in a NoteBox of its own (the box is returned).
+NoteBox* changingLabel(QWidget* parent, const char* name) {
+    auto* box = new NoteBox(parent, name);
+    styleLabel(box->label());
+    return box;
 }
 
 } // namespace
@@ -50,19 +61,22 @@ void RegionsView::buildLayout() {
     m_chart->setMinimumSize(480, 400);
 
     auto* readoutBox = new QGroupBox(tr("At the picture's ε"), this);
-    m_readout = label(readoutBox, "readout");
+    NoteBox* readout = changingLabel(readoutBox, "readout");
+    m_readout = readout->label();
     m_readout->setMinimumHeight(7 * m_readout->fontMetrics().lineSpacing());
-    m_status = label(readoutBox, "status");
+    NoteBox* status = changingLabel(readoutBox, "status");
+    m_status = status->label();
     m_status->setStyleSheet(QStringLiteral("color: #555;"));
     auto* readoutLayout = new QVBoxLayout(readoutBox);
-    readoutLayout->addWidget(m_readout);
-    readoutLayout->addWidget(m_status);
+    readoutLayout->addWidget(readout);
+    readoutLayout->addWidget(status);
 
     auto* guaranteeBox = new QGroupBox(tr("Privacy guarantee of each draw"), this);
-    m_guarantee = label(guaranteeBox, "guarantee");
+    NoteBox* guarantee = changingLabel(guaranteeBox, "guarantee");
+    m_guarantee = guarantee->label();
     m_guarantee->setTextFormat(Qt::RichText);
     auto* guaranteeScroll = new QScrollArea(guaranteeBox);
-    guaranteeScroll->setWidget(m_guarantee);
+    guaranteeScroll->setWidget(guarantee);
     guaranteeScroll->setWidgetResizable(true);
     guaranteeScroll->setFrameShape(QFrame::NoFrame);
     guaranteeScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

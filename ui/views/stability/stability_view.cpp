@@ -3,6 +3,7 @@
 #include "ui/charts/chart_view.h"
 #include "ui/views/stability/stability_controller.h"
 #include "ui/views/stability/stability_chart_model.h"
+#include "ui/views/note_label.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -165,19 +166,17 @@ void StabilityView::buildForm(QWidget* side) {
     m_seed->setToolTip(tr("Seeds the split, the removals, the dropout masks and the CV folds"));
     form->addRow(tr("Seed"), m_seed);
 
-    m_problem = new QLabel(box);
+    m_problem = new NoteLabel(box);
     m_problem->setObjectName(QStringLiteral("problemLabel"));
-    m_problem->setWordWrap(true);
     m_problem->setStyleSheet(QStringLiteral("color: #b01e1e;"));
     m_cancel = new QPushButton(tr("Cancel"), box);
     m_recompute = new QPushButton(tr("Recompute"), box);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_recompute);
     buttons->addWidget(m_cancel);
-    auto* note = new QLabel(tr("Preprocessing as the CLI: logistic → columns standardised, then rows clipped to ‖x‖ ≤ 1 "
+    auto* note = new NoteLabel(tr("Preprocessing as the CLI: logistic → columns standardised, then rows clipped to ‖x‖ ≤ 1 "
                                "(sparse data: clipped only); linear → columns standardised, intercept fitted. "
                                "The study is non-private."), side);
-    note->setWordWrap(true);
     note->setStyleSheet(QStringLiteral("color: #555;"));
     auto* layout = new QVBoxLayout(side);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -2,6 +2,7 @@
 
 #include "ui/views/utility/settings_text.h"
 #include "ui/views/utility/sgd_form.h"
+#include "ui/views/note_label.h"
 
 #include "core/learner/mechanism_catalog.h"
 
@@ -48,9 +49,8 @@ QComboBox* newCombo(QWidget* parent, const char* name) {
 }
 
 QLabel* newNote(QWidget* parent, const char* name) {
-    auto* label = new QLabel(parent);
+    auto* label = new NoteLabel(parent);
     label->setObjectName(QString::fromLatin1(name));
-    label->setWordWrap(true);
     return label;
 }
 
@@ -111,10 +111,13 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
 
     guaranteeBox = new QGroupBox(tr("Privacy guarantee"), panel);
     guaranteeBox->setObjectName(QStringLiteral("guaranteeGroup"));
-    guarantee = newNote(guaranteeBox, "guaranteeLabel");
+    // Follows the ε slider: in a box of its own, so that a new text relayouts the panel only when
+    // its height changes.
+    auto* guaranteeNote = new NoteBox(guaranteeBox, "guaranteeLabel");
+    guarantee = guaranteeNote->label();
     guarantee->setTextFormat(Qt::RichText);
     guarantee->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    (new QVBoxLayout(guaranteeBox))->addWidget(guarantee);
+    (new QVBoxLayout(guaranteeBox))->addWidget(guaranteeNote);
 
     auto* preparationBox = new QGroupBox(tr("Data preparation"), panel);
     norm = newCombo(preparationBox, "normCombo");

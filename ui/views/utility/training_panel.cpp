@@ -3,6 +3,7 @@
 #include "ui/charts/chart_geometry.h"
 #include "ui/charts/chart_view.h"
 #include "ui/views/utility/training_controller.h"
+#include "ui/views/note_label.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -76,9 +77,8 @@ TrainingPanel::TrainingPanel(TrainingController* controller, QWidget* parent) : 
     m_loss = new charts::ChartView(this);
     for (charts::ChartView* v : {m_accuracy, m_loss})
         v->setMinimumSize(300, 240);
-    m_status = new QLabel(this);
+    m_status = new NoteLabel(this);
     m_status->setObjectName(QStringLiteral("trainingStatus"));
-    m_status->setWordWrap(true);
     m_status->setStyleSheet(QStringLiteral("color: #555;"));
     auto* charts = new QHBoxLayout;
     charts->addWidget(m_accuracy, 1);

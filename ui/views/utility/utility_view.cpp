@@ -5,6 +5,7 @@
 #include "ui/views/utility/eps_slider.h"
 #include "ui/views/utility/mechanism_panel.h"
 #include "ui/views/utility/utility_chart_model.h"
+#include "ui/views/note_label.h"
 
 #include <QCheckBox>
 #include <QSignalBlocker>
@@ -30,8 +31,7 @@ namespace {
 QString number(double v) { return QString::number(v, 'g', 4); }
 
 QLabel* wrappingLabel(QWidget* parent) {
-    auto* label = new QLabel(parent);
-    label->setWordWrap(true);
+    auto* label = new NoteLabel(parent);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
 }
@@ -87,14 +87,14 @@ void UtilityView::buildLayout() {
     m_chart->setMinimumSize(480, 320);
 
     auto* readoutBox = new QGroupBox(tr("At the current ε"), this);
-    m_readout = wrappingLabel(readoutBox);
-    m_readout->setObjectName(QStringLiteral("readout"));
-    // Changes on every slider step: plain, not selectable (no text document to relayout), and
-    // tall enough for its usual lines so that a new text does not relayout the column.
+    // Changes on every slider step: plain, not selectable (no text document to relayout), in a
+    // box of its own and tall enough for its usual lines, so that a new text relayouts nothing.
+    auto* readout = new NoteBox(readoutBox, "readout");
+    m_readout = readout->label();
     m_readout->setTextInteractionFlags(Qt::NoTextInteraction);
     m_readout->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_readout->setMinimumHeight(8 * m_readout->fontMetrics().lineSpacing());
-    (new QVBoxLayout(readoutBox))->addWidget(m_readout);
+    (new QVBoxLayout(readoutBox))->addWidget(readout);
 
     auto* targetBox = new QGroupBox(tr("Target utility"), this);
     m_target = new QLineEdit(targetBox);
