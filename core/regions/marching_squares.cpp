@@ -1,7 +1,10 @@
 #include "core/regions/marching_squares.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 
 namespace elab::core {
 
@@ -104,6 +107,47 @@ std::vector<Polyline> zeroContours(const std::vector<double>& field, int nx, int
         if (!used[s])
             walk(s, segments[s].a);
     return chains;
+}
+
+Polyline simplifyChain(const Polyline& chain, double dx, double dy, double tolerance) {
+    const std::size_t n = chain.size();
+    if (n <= 2)
+        return chain;
+    // Distance in cells from point p to the segment a–b.
+    auto distance = [&](const std::array<double, 2>& p, const std::array<double, 2>& a, const std::array<double, 2>& b) {
+        const double px = (p[0] - a[0]) / dx, py = (p[1] - a[1]) / dy;
+        const double bx = (b[0] - a[0]) / dx, by = (b[1] - a[1]) / dy;
+        const double length2 = bx * bx + by * by;
+        double t = length2 > 0.0 ? (px * bx + py * by) / length2 : 0.0;
+        t = std::min(1.0, std::max(0.0, t));
+        return std::hypot(px - t * bx, py - t * by);
+    };
+    std::vector<bool> keep(n, false);
+    keep.front() = keep.back() = true;
+    std::vector<std::pair<std::size_t, std::size_t>> spans{{0, n - 1}};
+    while (!spans.empty()) {
+        const auto [first, last] = spans.back();
+        spans.pop_back();
+        double farthest = -1.0;
+        std::size_t at = first;
+        for (std::size_t i = first + 1; i < last; ++i) {
+            const double d = distance(chain[i], chain[first], chain[last]);
+            if (d > farthest) {
+                farthest = d;
+                at = i;
+            }
+        }
+        if (at == first || farthest <= tolerance)
+            continue;
+        keep[at] = true;
+        spans.push_back({first, at});
+        spans.push_back({at, last});
+    }
+    Polyline out;
+    for (std::size_t i = 0; i < n; ++i)
+        if (keep[i])
+            out.push_back(chain[i]);
+    return out;
 }
 
 } // namespace elab::core

@@ -16,4 +16,11 @@ using Polyline = std::vector<std::array<double, 2>>;
 std::vector<Polyline> zeroContours(const std::vector<double>& field, int nx, int ny, double x0, double y0, double dx,
                                    double dy);
 
+/// The chain without the points that lie within `tolerance` grid cells of the segment joining the
+/// points kept on either side (Douglas–Peucker; distances measured in cells, x in units of dx and
+/// y of dy). The first and last points always stay, so a closed chain stays closed. On a linear
+/// field the contour's points are collinear, and a straight boundary becomes its two ends.
+/// Deterministic.
+Polyline simplifyChain(const Polyline& chain, double dx, double dy, double tolerance);
+
 } // namespace elab::core

@@ -39,6 +39,10 @@ double accuracy(const std::vector<std::uint8_t>& predicted, const Eigen::VectorX
     return static_cast<double>(correct) / static_cast<double>(truth.size());
 }
 
+/// Points of a boundary closer than this many cells to the chord of their neighbours are dropped
+/// (a straight boundary keeps its two ends instead of one point per cell it crosses).
+constexpr double kBoundaryTolerance = 0.02;
+
 /// Boundaries: the zero contour of the score (one column), or for K columns of each class's
 /// margin s_c − max_{k≠c} s_k for c < K − 1 (every boundary touches such a class).
 std::vector<Polyline> boundariesOf(const Eigen::MatrixXd& S, const RegionsProblem& problem) {
@@ -60,8 +64,8 @@ std::vector<Polyline> boundariesOf(const Eigen::MatrixXd& S, const RegionsProble
             }
             field[static_cast<std::size_t>(i)] = v;
         }
-        std::vector<Polyline> chains = zeroContours(field, G, G, x0, y0, dx, dy);
-        out.insert(out.end(), std::make_move_iterator(chains.begin()), std::make_move_iterator(chains.end()));
+        for (const Polyline& chain : zeroContours(field, G, G, x0, y0, dx, dy))
+            out.push_back(simplifyChain(chain, dx, dy, kBoundaryTolerance));
     }
     return out;
 }

@@ -14,6 +14,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -243,6 +244,54 @@ private slots:
         QCOMPARE(c.front(), c.back()); // closed
         for (const auto& pt : c)
             ELAB_FUZZY(std::hypot(pt[0], pt[1]), r, dx);
+    }
+
+    void simplifiedChainsStayWithinTheTolerance() {
+        // A straight contour: one point per cell crossed, collinear; simplified, its two ends.
+        const int n = 64;
+        const double x0 = -1.0, dx = 2.0 / n, dy = 3.0 / n;
+        std::vector<double> field(static_cast<std::size_t>(n * n));
+        for (int iy = 0; iy < n; ++iy)
+            for (int ix = 0; ix < n; ++ix)
+                field[static_cast<std::size_t>(iy * n + ix)] = 0.3 * (x0 + ix * dx) - 0.7 * (x0 + iy * dy) + 0.05;
+        const auto lines = zeroContours(field, n, n, x0, x0, dx, dy);
+        QCOMPARE(lines.size(), std::size_t(1));
+        QVERIFY(lines.front().size() > 20);
+        const Polyline straight = simplifyChain(lines.front(), dx, dy, 0.02);
+        QCOMPARE(straight.size(), std::size_t(2));
+        QVERIFY(straight.front() == lines.front().front() && straight.back() == lines.front().back());
+
+        // A circle: fewer points, still closed, the first point kept, and every dropped point
+        // within the tolerance (in cells) of the simplified chain.
+        const int m = 101;
+        const double c0 = -1.0, cd = 0.02, r = 0.6, tolerance = 0.02;
+        std::vector<double> circle(static_cast<std::size_t>(m * m));
+        for (int iy = 0; iy < m; ++iy)
+            for (int ix = 0; ix < m; ++ix) {
+                const double x = c0 + ix * cd, y = c0 + iy * cd;
+                circle[static_cast<std::size_t>(iy * m + ix)] = x * x + y * y - r * r;
+            }
+        const Polyline ring = zeroContours(circle, m, m, c0, c0, cd, cd).front();
+        const Polyline simple = simplifyChain(ring, cd, cd, tolerance);
+        QVERIFY2(simple.size() < ring.size() && simple.size() > 8, qPrintable(QString("%1 of %2").arg(simple.size()).arg(ring.size())));
+        QVERIFY(simple.front() == ring.front() && simple.back() == ring.back());
+        auto toSegment = [](const std::array<double, 2>& p, const std::array<double, 2>& a, const std::array<double, 2>& b) {
+            const double bx = b[0] - a[0], by = b[1] - a[1], l2 = bx * bx + by * by;
+            const double t = l2 > 0.0 ? std::clamp(((p[0] - a[0]) * bx + (p[1] - a[1]) * by) / l2, 0.0, 1.0) : 0.0;
+            return std::hypot(p[0] - a[0] - t * bx, p[1] - a[1] - t * by);
+        };
+        double worst = 0.0;
+        for (const auto& p : ring) {
+            double nearest = std::numeric_limits<double>::infinity();
+            for (std::size_t k = 0; k + 1 < simple.size(); ++k)
+                nearest = std::min(nearest, toSegment(p, simple[k], simple[k + 1]));
+            worst = std::max(worst, nearest / cd);
+        }
+        QVERIFY2(worst <= tolerance, qPrintable(QString::number(worst)));
+        QVERIFY(worst > 0.0); // points were dropped that were not on the chain's segments
+        // A smaller tolerance keeps more points; zero keeps every point off the chords.
+        QVERIFY(simplifyChain(ring, cd, cd, 0.001).size() > simple.size());
+        QVERIFY(simplifyChain(Polyline{{0.0, 0.0}, {1.0, 1.0}}, 1.0, 1.0, 0.5).size() == 2);
     }
 
     void badInputIsNamed() {
