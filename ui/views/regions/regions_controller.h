@@ -35,6 +35,8 @@ public:
     void cancel() override;
 
     const RegionsState& state() const { return m_state; }
+    /// The slider's handle is held (the last setCurrentEps said so).
+    bool dragging() const { return m_dragging; }
     /// The regions shown are those of the applied settings at the applied ε, on the full grid.
     bool upToDate() const;
 

@@ -5,6 +5,7 @@
 #include "ui/views/regions/regions_controller.h"
 #include "ui/views/regions/regions_panel.h"
 #include "ui/views/regions/regions_text.h"
+#include "ui/views/throttled_text.h"
 #include "ui/views/utility/eps_slider.h"
 #include "ui/views/note_label.h"
 
@@ -75,6 +76,7 @@ void RegionsView::buildLayout() {
     NoteBox* guarantee = changingLabel(guaranteeBox, "guarantee");
     m_guarantee = guarantee->label();
     m_guarantee->setTextFormat(Qt::RichText);
+    m_guaranteeShown = new ThrottledText(m_guarantee, 100, this);
     auto* guaranteeScroll = new QScrollArea(guaranteeBox);
     guaranteeScroll->setWidget(guarantee);
     guaranteeScroll->setWidgetResizable(true);
@@ -150,7 +152,9 @@ void RegionsView::refresh() {
         lines << (m_controller->hasDataset() ? tr("Computing the regions…")
                                              : tr("Load a classification dataset to see its decision regions."));
     m_readout->setText(lines.join(QLatin1Char('\n')));
-    m_guarantee->setText(regionsGuarantee(s, state).html);
+    // Rich text, re-parsed and laid out at each new text: while the handle is held, at most
+    // every 100 ms (the readout and the picture follow every result).
+    m_guaranteeShown->set(regionsGuarantee(s, state).html, m_controller->dragging());
     refreshStatus();
     emit redrawn();
 }

@@ -25,6 +25,7 @@ class ChartView;
 class EpsSlider;
 class RegionsController;
 class RegionsPanel;
+class ThrottledText;
 
 class RegionsView : public QWidget {
     Q_OBJECT
@@ -65,6 +66,7 @@ private:
     charts::ChartView* m_chart = nullptr;
     QLabel* m_readout = nullptr;
     QLabel* m_guarantee = nullptr;
+    ThrottledText* m_guaranteeShown = nullptr; // on m_guarantee: every 100 ms at most while dragging
     QLabel* m_status = nullptr;
     QString m_datasetName;
     bool m_applying = false;

@@ -339,25 +339,9 @@ void MechanismPanel::refresh() {
 void MechanismPanel::refreshGuarantee(bool throttled) {
     constexpr int kGuaranteeMs = 100;
     m_guarantee = describeGuarantee(m_settings, m_shape, m_settings.currentEps);
-    if (!throttled || !m_guaranteeShown.isValid() || m_guaranteeShown.elapsed() >= kGuaranteeMs) {
-        showGuarantee();
-        return;
-    }
-    if (!m_guaranteeTimer) {
-        m_guaranteeTimer = new QTimer(this);
-        m_guaranteeTimer->setSingleShot(true);
-        connect(m_guaranteeTimer, &QTimer::timeout, this, &MechanismPanel::showGuarantee);
-    }
-    if (!m_guaranteeTimer->isActive())
-        m_guaranteeTimer->start(kGuaranteeMs - static_cast<int>(m_guaranteeShown.elapsed()));
-}
-
-void MechanismPanel::showGuarantee() {
-    if (m_guaranteeTimer)
-        m_guaranteeTimer->stop();
-    m_guaranteeShown.start();
-    if (m_form.guarantee->text() != m_guarantee.html)
-        m_form.guarantee->setText(m_guarantee.html);
+    if (!m_guaranteeShown)
+        m_guaranteeShown = new ThrottledText(m_form.guarantee, kGuaranteeMs, this);
+    m_guaranteeShown->set(m_guarantee.html, throttled);
 }
 
 } // namespace elab::ui

@@ -7,13 +7,12 @@
 // given at the current ε is always shown. Widgets and their objectNames (e.g. "seedEdit",
 // "newSeedButton", "mechanismCombo"): ui/views/utility/mechanism_form.h. GUI thread only.
 
+#include "ui/views/throttled_text.h"
 #include "ui/views/utility/mechanism_form.h"
 #include "ui/views/utility/settings_text.h"
 #include "ui/views/utility/utility_settings.h"
 
-#include <QElapsedTimer>
 #include <QMap>
-#include <QTimer>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -67,10 +66,9 @@ private:
     void fillLossCombo();
     void fillClassCombo();
     void refresh();
-    /// Recomputes the guarantee text now; throttled (slider steps): the label, whose word-wrapped
-    /// relayout costs 15–20 ms for a one-vs-rest guarantee, follows at most every kGuaranteeMs.
+    /// Recomputes the guarantee text now; throttled (slider steps): the label, whose rich-text
+    /// layout costs 15–20 ms for a one-vs-rest guarantee, follows at most every 100 ms.
     void refreshGuarantee(bool throttled = false);
-    void showGuarantee();
     void drawNewSeed();
 
     UtilitySettings m_settings;
@@ -78,9 +76,8 @@ private:
     GuaranteeText m_guarantee;
     QMap<QLineEdit*, QString> m_parseProblems;
     bool m_applying = false;
-    QTimer* m_guaranteeTimer = nullptr;
-    QElapsedTimer m_guaranteeShown;
     MechanismForm m_form;
+    ThrottledText* m_guaranteeShown = nullptr; // on m_form.guarantee
 };
 
 } // namespace elab::ui
