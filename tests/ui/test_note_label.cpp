@@ -124,6 +124,26 @@ private slots:
         QCOMPARE(box->height(), box->heightForWidth(box->width()));
         QCOMPARE(box->label()->geometry(), box->rect());
 
+        // Size hints: QLabel's for a new kind of text; for a text of about the same length, the
+        // same widths with the label's heights for them.
+        const QString guarantee = QString::fromUtf8(kLong);
+        box->label()->setText(guarantee);
+        settle();
+        QCOMPARE(box->sizeHint(), box->label()->sizeHint());
+        QCOMPARE(box->minimumSizeHint(), box->label()->minimumSizeHint());
+        const QSize hint = box->sizeHint(), minimum = box->minimumSizeHint();
+        QString numbersChanged = guarantee;
+        numbersChanged.replace(QStringLiteral("1,"), QStringLiteral("0.5, and a few more words than before,"));
+        box->label()->setText(numbersChanged);
+        settle();
+        QCOMPARE(box->sizeHint().width(), hint.width());
+        QCOMPARE(box->minimumSizeHint().width(), minimum.width());
+        QCOMPARE(box->sizeHint().height(), box->label()->heightForWidth(hint.width()));
+        QVERIFY(box->sizeHint().height() > hint.height()); // the new words wrap to another line
+        box->label()->setText(guarantee + QStringLiteral(" ") + guarantee);
+        settle();
+        QCOMPARE(box->sizeHint(), box->label()->sizeHint());
+
         // The label's minimum height counts, and hiding the label hides the box.
         box->label()->setMinimumHeight(10 * box->label()->fontMetrics().lineSpacing());
         settle();

@@ -3,6 +3,7 @@
 #include <QEvent>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace elab::ui {
 
@@ -56,10 +57,23 @@ NoteBox::NoteBox(QWidget* parent, const char* labelName) : QWidget(parent), m_la
     setSizePolicy(m_label->sizePolicy()); // preferred both ways, height for width (word wrap)
 }
 
+bool NoteBox::aboutTheSameText() const {
+    const qsizetype length = m_label->text().size();
+    return m_widthsForLength > 0 && 4 * std::abs(length - m_widthsForLength) <= m_widthsForLength;
+}
+
 void NoteBox::measure() const {
+    if (aboutTheSameText()) {
+        m_labelHint.setHeight(m_label->heightForWidth(m_labelHint.width()));
+        m_labelMinimumHint.setHeight(std::min(m_labelMinimumHint.height(), m_labelHint.height()));
+    } else {
+        m_labelHint = m_label->sizeHint();
+        m_labelMinimumHint = m_label->minimumSizeHint();
+        m_widthsForLength = m_label->text().size();
+    }
     m_labelMinimum = m_label->minimumSize();
-    m_hint = m_label->sizeHint().expandedTo(m_labelMinimum).boundedTo(m_label->maximumSize());
-    m_minimum = m_label->minimumSizeHint().expandedTo(m_labelMinimum).boundedTo(m_label->maximumSize());
+    m_hint = m_labelHint.expandedTo(m_labelMinimum).boundedTo(m_label->maximumSize());
+    m_minimum = m_labelMinimumHint.expandedTo(m_labelMinimum).boundedTo(m_label->maximumSize());
     m_measured = true;
 }
 
@@ -81,7 +95,8 @@ int NoteBox::heightForWidth(int width) const {
 }
 
 void NoteBox::labelChangedSize() {
-    if (m_measured && m_label->minimumSize() == m_labelMinimum && heightForWidth(width()) == m_laidOutHeight)
+    if (m_measured && aboutTheSameText() && m_label->minimumSize() == m_labelMinimum &&
+        heightForWidth(width()) == m_laidOutHeight)
         return; // the same height at this width: the repaint QLabel asked for is all it needs
     m_measured = false;
     m_laidOutHeight = heightForWidth(width()); // asked for now (the layout may leave the height as it is)
@@ -99,6 +114,7 @@ bool NoteBox::event(QEvent* event) {
     case QEvent::FontChange:
     case QEvent::StyleChange:
         m_measured = false;
+        m_widthsForLength = -1;
         break;
     default:
         break;
@@ -109,6 +125,10 @@ bool NoteBox::event(QEvent* event) {
 bool NoteBox::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_label && (event->type() == QEvent::ShowToParent || event->type() == QEvent::HideToParent))
         setVisible(!m_label->isHidden());
+    if (watched == m_label && (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)) {
+        m_widthsForLength = -1; // the label's own style sheet or font: QLabel's hints again
+        m_measured = false;
+    }
     return QWidget::eventFilter(watched, event);
 }
 

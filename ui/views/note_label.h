@@ -48,8 +48,13 @@ private:
 
 /// A NoteLabel in a widget of its own, which its layout sees instead of the label.
 /// - A new text does not invalidate the enclosing layouts unless the label's height for the
-///   box's width changed (then the box's size hints are measured again and it asks for a new
-///   layout). The box's minimum width (the label's longest word) is also measured only then.
+///   box's width changed, or its length moved by more than a quarter (then the box's size hints
+///   are measured again and it asks for a new layout).
+/// - QLabel's own size hints lay a long rich text out seven or eight times (30 ms for a
+///   one-vs-rest guarantee). They are taken once, and again only when the text's length moved by
+///   more than a quarter from the text they were taken for, or the font or style changed; a text
+///   of about the same length (a readout or a guarantee whose numbers changed) keeps their widths
+///   and gets new heights for them (one layout, remembered by the label).
 /// - The label's minimumSize counts; hiding or showing the label hides or shows the box.
 class NoteBox : public QWidget {
 public:
@@ -69,10 +74,14 @@ protected:
 
 private:
     void measure() const;       // the size hints, from the label as it is now
+    bool aboutTheSameText() const; // QLabel's hints were taken for a text of about this length
     void labelChangedSize();    // the label asked for a new layout: pass it on if its height changed
 
     NoteLabel* m_label;
     mutable bool m_measured = false;
+    mutable qsizetype m_widthsForLength = -1; // text length QLabel's hints were taken at (-1: none)
+    mutable QSize m_labelHint;                // QLabel's hints, heights updated for new texts
+    mutable QSize m_labelMinimumHint;
     mutable QSize m_hint;
     mutable QSize m_minimum;
     mutable QSize m_labelMinimum;
