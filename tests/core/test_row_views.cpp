@@ -63,6 +63,21 @@ Eigen::VectorXd randomVector(Index n, std::uint64_t seed, double lo = -1.0, doub
 // The objective on a view and on its plain copy, at θ with direction v: value, gradient,
 // Hessian-vector product, preconditioner, third-derivative term and predictions, bit for bit.
 // (QVERIFY returns from here on failure; callers check QTest::currentTestFailed().)
+// The preparation steps the engine applies to a loaded matrix: the intercept column, then the
+// norm step (1/‖x‖ where ‖x‖ > 1, else 1: rows inside are left as they are).
+void prepareLikeTheEngine(FeatureMatrix& m, bool intercept, bool clip) {
+    if (intercept)
+        m.appendConstantColumn(1.0);
+    if (clip) {
+        const Eigen::VectorXd norms = m.rowNorms();
+        Eigen::VectorXd f = Eigen::VectorXd::Ones(m.rows());
+        for (Index i = 0; i < m.rows(); ++i)
+            if (norms[i] > 1.0)
+                f[i] = 1.0 / norms[i];
+        m.scaleRows(f);
+    }
+}
+
 void verifySameObjective(LinearObjective& oV, LinearObjective& oP, const Eigen::VectorXd& theta, const Eigen::VectorXd& v) {
     QVERIFY(oV.evaluate(theta) == oP.evaluate(theta)); // bit for bit (QCOMPARE is fuzzy on doubles)
     Eigen::VectorXd gV, gP;
@@ -118,18 +133,8 @@ private slots:
         QCOMPARE(loaded.sparse().isCompressed(), !uncompressed);
         // The same steps on a shared copy (a view) and on an unshared one (plain).
         FeatureMatrix view = loaded;
-        for (FeatureMatrix* m : {&view, &plain}) {
-            if (intercept)
-                m->appendConstantColumn(1.0);
-            if (clip) { // the norm step: 1/‖x‖ where ‖x‖ > 1, else 1 (rows inside left as they are)
-                const Eigen::VectorXd norms = m->rowNorms();
-                Eigen::VectorXd f = Eigen::VectorXd::Ones(n);
-                for (Index i = 0; i < n; ++i)
-                    if (norms[i] > 1.0)
-                        f[i] = 1.0 / norms[i];
-                m->scaleRows(f);
-            }
-        }
+        for (FeatureMatrix* m : {&view, &plain})
+            prepareLikeTheEngine(*m, intercept, clip);
         QVERIFY(view.isView());
         QVERIFY(view.sharesBuffersWith(loaded));
         QVERIFY(!plain.isView());
@@ -237,18 +242,8 @@ private slots:
         FeatureMatrix plain{DenseMatrix(base)};
         const FeatureMatrix loaded(std::move(base));
         FeatureMatrix view = loaded;
-        for (FeatureMatrix* m : {&view, &plain}) {
-            if (intercept)
-                m->appendConstantColumn(1.0);
-            if (clip) {
-                const Eigen::VectorXd norms = m->rowNorms();
-                Eigen::VectorXd f = Eigen::VectorXd::Ones(n);
-                for (Index i = 0; i < n; ++i)
-                    if (norms[i] > 1.0)
-                        f[i] = 1.0 / norms[i];
-                m->scaleRows(f);
-            }
-        }
+        for (FeatureMatrix* m : {&view, &plain})
+            prepareLikeTheEngine(*m, intercept, clip);
         QVERIFY(!view.isSparse());
         QVERIFY(view.isView());
         QVERIFY(view.sharesBuffersWith(loaded));
