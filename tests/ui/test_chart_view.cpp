@@ -10,7 +10,10 @@
 #include <QGraphicsView>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPaintEvent>
 #include <QPointer>
+#include <QRegion>
+#include <QScreen>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTest>
@@ -57,6 +60,31 @@ ChartData utility(double eps, double shift = 0.0) {
 
 QGraphicsView* graphicsView(ChartView& view) {
     return qobject_cast<QGraphicsView*>(view.viewport()->parentWidget());
+}
+
+// Shows view at 640 × 420 with data, and waits until its plot area is laid out.
+bool showLaidOut(ChartView& view, const ChartData& data) {
+    view.resize(640, 420);
+    view.setData(data);
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view))
+        return false;
+    QChart* chart = view.chart();
+    return QTest::qWaitFor([chart] { return chart->plotArea().width() > 300 && chart->plotArea().height() > 150; });
+}
+
+// Where Qt Charts draws value (axes of series), in the coordinates of view's widget `in`.
+QPoint pixelOf(ChartView& view, QPointF value, QObject* series, const QWidget* in) {
+    const QPointF inChart = view.chart()->mapToPosition(value, qobject_cast<QAbstractSeries*>(series));
+    const QPoint pos = graphicsView(view)->mapFromScene(view.chart()->mapToScene(inChart));
+    return graphicsView(view)->viewport()->mapTo(in, pos);
+}
+
+// Whether shot (of a widget, at its device pixel ratio) is red at the widget's pixel p.
+bool isRedAt(const QImage& shot, QPoint p) {
+    const double ratio = shot.devicePixelRatio();
+    const QRgb c = shot.pixel(qRound(p.x() * ratio), qRound(p.y() * ratio));
+    return qRed(c) > 150 && qGreen(c) < 90 && qBlue(c) < 90;
 }
 
 } // namespace
@@ -172,17 +200,11 @@ private slots:
     void clickReportsDataCoordinates() {
         QFETCH(QPointF, value);
         ChartView view;
-        view.resize(640, 420);
-        view.setData(utility(0.1));
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showLaidOut(view, utility(0.1)));
         QChart* chart = view.chart();
-        QTRY_VERIFY(chart->plotArea().width() > 300 && chart->plotArea().height() > 150);
 
         // Where Qt Charts itself draws the value, in viewport pixels.
-        auto* series = qobject_cast<QAbstractSeries*>(view.qtSeries(QStringLiteral("measured")));
-        const QPointF inChart = chart->mapToPosition(value, series);
-        const QPoint pos = graphicsView(view)->mapFromScene(chart->mapToScene(inChart));
+        const QPoint pos = pixelOf(view, value, view.qtSeries(QStringLiteral("measured")), view.viewport());
         QSignalSpy clicked(&view, &ChartView::clicked);
         QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, pos);
         QCOMPARE(clicked.count(), 1);
@@ -198,12 +220,8 @@ private slots:
 
     void otherClicksAreIgnored() {
         ChartView view;
-        view.resize(640, 420);
-        view.setData(utility(0.1));
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(showLaidOut(view, utility(0.1)));
         QChart* chart = view.chart();
-        QTRY_VERIFY(chart->plotArea().width() > 300);
         QSignalSpy clicked(&view, &ChartView::clicked);
         const QPoint centre =
             graphicsView(view)->mapFromScene(chart->mapToScene(chart->plotArea().center()));
@@ -226,26 +244,13 @@ private slots:
         dots.width = 12.0;
         d.series.append(dots);
         ChartView view;
-        view.resize(640, 420);
-        view.setData(d);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        QChart* chart = view.chart();
-        QTRY_VERIFY(chart->plotArea().width() > 300 && chart->plotArea().height() > 150);
+        QVERIFY(showLaidOut(view, d));
         auto* scatter = qobject_cast<QScatterSeries*>(view.qtSeries(QStringLiteral("dots")));
         QVERIFY(scatter);
         QCOMPARE(scatter->count(), 0);
         QCOMPARE(view.shownPoints(QStringLiteral("dots")), (QList<QPointF>{{0.01, 0.25}, {10.0, 0.75}}));
 
-        auto isRed = [](QRgb c) { return qRed(c) > 150 && qGreen(c) < 90 && qBlue(c) < 90; };
-        auto redAt = [&](QPointF value) {
-            const QImage shot = view.grab().toImage();
-            const QPointF inChart = chart->mapToPosition(value, scatter);
-            const QPoint pos = graphicsView(view)->mapFromScene(chart->mapToScene(inChart));
-            const QPoint inView = graphicsView(view)->viewport()->mapTo(&view, pos);
-            const double ratio = shot.devicePixelRatio();
-            return isRed(shot.pixel(qRound(inView.x() * ratio), qRound(inView.y() * ratio)));
-        };
+        auto redAt = [&](QPointF value) { return isRedAt(view.grab().toImage(), pixelOf(view, value, scatter, &view)); };
         QVERIFY(redAt({0.01, 0.25}));
         QVERIFY(redAt({10.0, 0.75}));
         QVERIFY(!redAt({0.01, 0.75})); // nothing drawn where no point is
@@ -256,6 +261,57 @@ private slots:
         QCOMPARE(scatter->count(), 0);
         QVERIFY(redAt({0.01, 0.75}));
         QVERIFY(!redAt({0.01, 0.25}));
+    }
+
+    // A slider step moves the ε line and the probe's marker: only strips around them are
+    // painted again (not the whole plot, whose every curve and grid line would be stroked
+    // again at every step), and what is on screen afterwards (the window's backing store, not
+    // a fresh grab) shows the marker at its new place and nothing at its old one.
+    void aSliderStepRepaintsOnlyWhatMoved() {
+        auto data = [](double eps) {
+            ChartData d = utility(eps);
+            SeriesData dots = series(SeriesKind::Points, QStringLiteral("dots"), {{0.01, 0.53}, {10.0, 0.83}});
+            dots.width = 7.0;
+            // Beside the line (not on it as in the Utility view) so that its own repaint is tested.
+            SeriesData probe = series(SeriesKind::Points, QStringLiteral("probe"), {{3.0 * eps, 0.3}});
+            probe.color = QColor(200, 0, 0);
+            probe.width = 12.0;
+            d.series << dots << probe;
+            return d;
+        };
+        ChartView view;
+        QVERIFY(showLaidOut(view, data(0.1)));
+        QChart* chart = view.chart();
+        QTest::qWait(50);
+
+        struct PaintLog : QObject {
+            QRegion painted;
+            bool eventFilter(QObject*, QEvent* e) override {
+                if (e->type() == QEvent::Paint)
+                    painted += static_cast<QPaintEvent*>(e)->region();
+                return false;
+            }
+        } log;
+        view.viewport()->installEventFilter(&log);
+        view.setData(data(1.0));
+        QTRY_VERIFY(!log.painted.isEmpty());
+        QTest::qWait(50);
+        view.viewport()->removeEventFilter(&log);
+
+        double area = 0.0;
+        for (const QRect& r : log.painted)
+            area += static_cast<double>(r.width()) * r.height();
+        const QRectF plot = chart->plotArea();
+        QVERIFY2(area < 0.2 * plot.width() * plot.height(),
+                 qPrintable(QStringLiteral("painted %1 px² of a %2 px² plot").arg(area).arg(plot.width() * plot.height())));
+
+        auto* probe = view.qtSeries(QStringLiteral("probe"));
+        QVERIFY(probe);
+        const QImage screen = view.screen()->grabWindow(view.winId()).toImage();
+        QVERIFY(!screen.isNull());
+        auto redAt = [&](QPointF value) { return isRedAt(screen, pixelOf(view, value, probe, view.window())); };
+        QVERIFY(redAt({3.0, 0.3}));
+        QVERIFY(!redAt({0.3, 0.3}));
     }
 };
 

@@ -75,7 +75,9 @@ void setValueAxis(QValueAxis* axis, AxisRange range) {
         axis->setTickAnchor(ticks.anchor);
         axis->setTickInterval(ticks.interval);
     }
-    axis->setLabelFormat(tickFormat(ticks, range));
+    // Qt Charts 6.4 re-lays out the axis at every setLabelFormat, even with the format it has.
+    if (const QString format = tickFormat(ticks, range); axis->labelFormat() != format)
+        axis->setLabelFormat(format);
 }
 
 QAbstractAxis* xAxisOf(QChart* chart) {
@@ -101,11 +103,14 @@ void setRanges(QChart* chart, const ChartData& data, AxisRange x, AxisRange y) {
         rows->setRange(y.min, y.max); // its labels sit on the rows, not on value ticks
     else if (auto* linear = qobject_cast<QValueAxis*>(yAxisOf(chart)))
         setValueAxis(linear, y);
-    if (QAbstractAxis* axis = xAxisOf(chart))
+    // Only changes are set: Qt Charts invalidates the chart's layout at every setTitle, and
+    // the relayout repaints every axis and grid line (a slider step must repaint only what moved).
+    if (QAbstractAxis* axis = xAxisOf(chart); axis && axis->titleText() != data.xTitle)
         axis->setTitleText(data.xTitle);
-    if (QAbstractAxis* axis = yAxisOf(chart))
+    if (QAbstractAxis* axis = yAxisOf(chart); axis && axis->titleText() != data.yTitle)
         axis->setTitleText(data.yTitle);
-    chart->setTitle(data.title);
+    if (chart->title() != data.title)
+        chart->setTitle(data.title);
 }
 
 /// One marker as an image: a filled disc with a thin white border, or a ring (hollow), the

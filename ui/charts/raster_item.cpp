@@ -61,6 +61,10 @@ public:
     explicit ColorBarItem(QChart* chart) : PlotAreaItem(chart) { setZValue(kColorBarZ); }
     int type() const override { return ColorBarType; }
     void setScale(const ColorScale& scale) {
+        // Every regions picture sets its scale again; an unchanged bar is not repainted.
+        if (m_plot == m_chart->plotArea() && isVisible() == !scale.colors.isEmpty() && scale.title == m_scale.title &&
+            scale.colors == m_scale.colors && scale.min == m_scale.min && scale.max == m_scale.max)
+            return;
         m_scale = scale;
         setVisible(!scale.colors.isEmpty());
         sync();
