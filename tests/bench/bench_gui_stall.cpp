@@ -6,6 +6,9 @@
 //    user's input would wait at most), reported as worst / p99 / median gap;
 //  - QApplication::notify() timing every top-level (not nested) event dispatch, so that the
 //    slowest events can be named (type and receiver) when a stall shows up.
+//  - the pixels painted in the window and the layout requests that reached it (each one lays
+//    out the whole window again, and a QTabWidget then repaints its page): a change that should
+//    repaint a readout but repaints the window shows here. -v adds the pixels per widget class.
 // Scenarios, per dataset: load (request → dataset shown), full sweep (dataset shown → the
 // controller idle), a drag of the ε slider across its range for ~3 s (QSlider::setSliderDown
 // and setSliderPosition every 16 ms, as a mouse drag does, then release and wait until idle;
@@ -45,6 +48,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMetaEnum>
+#include <QPaintEvent>
 #include <QSlider>
 #include <QTimer>
 
@@ -142,6 +146,19 @@ public:
     using QApplication::QApplication;
 
     bool notify(QObject* receiver, QEvent* event) override {
+        if (m_recording && event && event->type() == QEvent::Paint) {
+            Painted& p = m_painted[receiver->metaObject()->className()];
+            double pixels = 0.0;
+            for (const QRect& r : static_cast<QPaintEvent*>(event)->region())
+                pixels += static_cast<double>(r.width()) * r.height();
+            p.pixels += pixels;
+            p.count += 1;
+            if (receiver->isWidgetType() && static_cast<QWidget*>(receiver)->isWindow())
+                m_windowPixels += pixels;
+        }
+        if (m_recording && event && event->type() == QEvent::LayoutRequest && receiver->isWidgetType() &&
+            static_cast<QWidget*>(receiver)->isWindow())
+            ++m_windowLayouts;
         if (m_depth > 0 || !m_recording) {
             ++m_depth;
             const bool r = QApplication::notify(receiver, event);
@@ -207,13 +224,35 @@ public:
         return v;
     }
 
+    /// Pixels painted per widget class (the regions of their paint events): what a change
+    /// repaints besides itself.
+    struct Painted {
+        QString widget;
+        double pixels = 0.0;
+        int count = 0;
+    };
+    std::vector<Painted> mostPainted(std::size_t n) const {
+        std::vector<Painted> v;
+        for (const auto& [cls, p] : m_painted)
+            v.push_back({QString::fromStdString(cls), p.pixels, p.count});
+        std::sort(v.begin(), v.end(), [](const Painted& a, const Painted& b) { return a.pixels > b.pixels; });
+        if (v.size() > n)
+            v.resize(n);
+        return v;
+    }
+
     void startRecording() {
         m_eventMs.clear();
         m_slow.clear();
         m_categories.clear();
+        m_painted.clear();
+        m_windowPixels = 0.0;
+        m_windowLayouts = 0;
         m_recording = true;
     }
     void stopRecording() { m_recording = false; }
+    double windowPixels() const { return m_windowPixels; }
+    int windowLayouts() const { return m_windowLayouts; }
     const std::vector<double>& eventMs() const { return m_eventMs; }
     std::vector<SlowEvent> slowest(std::size_t n) const {
         std::vector<SlowEvent> s = m_slow;
@@ -234,6 +273,9 @@ private:
     std::vector<double> m_eventMs;
     std::vector<SlowEvent> m_slow;
     std::map<std::string, Category> m_categories;
+    std::map<std::string, Painted> m_painted;
+    double m_windowPixels = 0.0; // painted in top-level windows (each paint of the window once)
+    int m_windowLayouts = 0;     // layout requests that reached a window: every layout in it run again
 };
 
 /// A 1 ms repeating timer; the gaps between firings while recording.
@@ -494,11 +536,16 @@ int main(int argc, char** argv) {
         if (probe.dirtyShare() >= 0.0)
             std::printf("      GUI thread's upper vector state in use at %.1f %% of the probe's firings\n",
                         100.0 * probe.dirtyShare());
+        std::printf("      window: %.1f Mpx painted, %d layouts of the whole window\n", app.windowPixels() / 1e6,
+                    app.windowLayouts());
         for (const auto& e : r.slowest)
             std::printf("      %7.1f ms  %s\n", e.ms, qPrintable(e.what));
         if (verbose)
             for (const auto& c : app.topCategories(6))
                 std::printf("      total %7.1f ms (cpu %6.1f) in %5d × %s\n", c.ms, c.cpu, c.count, qPrintable(c.name));
+        if (verbose)
+            for (const auto& p : app.mostPainted(8))
+                std::printf("      painted %8.2f Mpx in %5d paints of %s\n", p.pixels / 1e6, p.count, qPrintable(p.widget));
         std::fflush(stdout);
         results.push_back(r);
     };

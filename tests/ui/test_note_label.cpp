@@ -4,6 +4,7 @@
 #include "ui/views/note_label.h"
 
 #include <QApplication>
+#include <QHBoxLayout>
 #include <QTest>
 #include <QVBoxLayout>
 
@@ -152,6 +153,70 @@ private slots:
         QVERIFY(box->isHidden());
         box->label()->show();
         QVERIFY(!box->isHidden());
+    }
+
+    // A single-line box (the ε readout above a slider): a new value of about the same length asks
+    // for no layout; a text of the same length that no longer fits the box's width does, and gets
+    // the room it needs.
+    void aSingleLineBoxRelayoutsWhenItsTextNoLongerFits() {
+        QWidget window;
+        auto* layout = new QHBoxLayout(&window);
+        auto* box = new NoteBox(&window, "epsReadout", NoteBox::Lines::Single);
+        layout->addWidget(box);
+        layout->addStretch(1);
+        QVERIFY(!box->label()->wordWrap());
+        QVERIFY(!box->hasHeightForWidth());
+        box->label()->setText(QStringLiteral("ε = 1.000"));
+        window.resize(400, 60);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        settle();
+
+        LayoutRequests requests(&window);
+        box->label()->setText(QStringLiteral("ε = 2.000"));
+        settle();
+        QCOMPARE(requests.count, 0);
+
+        // As long as the first text but wider: only the width check can see it.
+        box->label()->setText(QStringLiteral("ε = WWWWW"));
+        QVERIFY(box->label()->sizeHint().width() > box->width());
+        settle();
+        QVERIFY(requests.count > 0);
+        QVERIFY(box->width() >= box->label()->sizeHint().width());
+        QCOMPARE(box->label()->geometry(), box->rect());
+    }
+
+    // A box whose layout sets its width alone (horizontal policy Ignored, in a fixed-width side
+    // column) asks for a layout only when its height changes, even for a text of another length.
+    void anIgnoredWidthBoxRelayoutsOnlyForItsHeight() {
+        QWidget window;
+        auto* layout = new QVBoxLayout(&window);
+        auto* box = new NoteBox(&window, "status");
+        QSizePolicy policy = box->sizePolicy();
+        policy.setHorizontalPolicy(QSizePolicy::Ignored);
+        box->setSizePolicy(policy);
+        box->label()->setMinimumHeight(box->label()->fontMetrics().lineSpacing());
+        layout->addWidget(box);
+        layout->addStretch(1);
+        window.resize(300, 200);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        settle();
+        const int oneLine = box->height();
+
+        LayoutRequests requests(&window);
+        box->label()->setText(QStringLiteral("computing ε = 0.123…")); // from nothing: still one line
+        settle();
+        box->label()->setText(QString());
+        settle();
+        QCOMPARE(requests.count, 0);
+        QCOMPARE(box->height(), oneLine);
+
+        box->label()->setText(QString::fromUtf8(kLong)); // several lines at 300 px
+        settle();
+        QVERIFY(requests.count > 0);
+        QVERIFY(box->height() > oneLine);
+        QCOMPARE(box->height(), box->heightForWidth(box->width()));
     }
 };
 

@@ -51,10 +51,11 @@ void NoteLabel::changeEvent(QEvent* event) {
     QLabel::changeEvent(event);
 }
 
-NoteBox::NoteBox(QWidget* parent, const char* labelName) : QWidget(parent), m_label(new NoteLabel(this)) {
+NoteBox::NoteBox(QWidget* parent, const char* labelName, Lines lines) : QWidget(parent), m_label(new NoteLabel(this)) {
     m_label->setObjectName(QString::fromLatin1(labelName));
+    m_label->setWordWrap(lines == Lines::Wrapped);
     m_label->installEventFilter(this);
-    setSizePolicy(m_label->sizePolicy()); // preferred both ways, height for width (word wrap)
+    setSizePolicy(m_label->sizePolicy()); // preferred both ways, height for width when wrapped
 }
 
 bool NoteBox::aboutTheSameText() const {
@@ -95,9 +96,14 @@ int NoteBox::heightForWidth(int width) const {
 }
 
 void NoteBox::labelChangedSize() {
-    if (m_measured && aboutTheSameText() && m_label->minimumSize() == m_labelMinimum &&
-        heightForWidth(width()) == m_laidOutHeight)
-        return; // the same height at this width: the repaint QLabel asked for is all it needs
+    // A box whose width its layout decides alone (horizontal policy Ignored) needs no new widths.
+    const bool widthsMatter = sizePolicy().horizontalPolicy() != QSizePolicy::Ignored;
+    const bool fits = m_label->wordWrap() || m_label->sizeHint().width() <= width();
+    if (m_measured && (aboutTheSameText() || !widthsMatter) && m_label->minimumSize() == m_labelMinimum &&
+        heightForWidth(width()) == m_laidOutHeight && fits)
+        return; // the same height at this width (and a line that fits): the repaint QLabel asked for is all it needs
+    if (!fits)
+        m_widthsForLength = -1; // QLabel's widths for this line, not the last ones
     m_measured = false;
     m_laidOutHeight = heightForWidth(width()); // asked for now (the layout may leave the height as it is)
     updateGeometry();

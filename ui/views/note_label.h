@@ -56,15 +56,20 @@ private:
 ///   of about the same length (a readout or a guarantee whose numbers changed) keeps their widths
 ///   and gets new heights for them (one layout, remembered by the label).
 /// - The label's minimumSize counts; hiding or showing the label hides or shows the box.
+/// - A single-line box (an ε readout) also asks for a new layout when its text no longer fits
+///   its width.
+/// - A box with the horizontal size policy Ignored (its width set by its layout alone) asks for a
+///   new layout only when its height changes, whatever the length of the new text.
 class NoteBox : public QWidget {
 public:
-    NoteBox(QWidget* parent, const char* labelName);
+    enum class Lines { Wrapped, Single };
+    NoteBox(QWidget* parent, const char* labelName, Lines lines = Lines::Wrapped);
 
     NoteLabel* label() const { return m_label; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
-    bool hasHeightForWidth() const override { return true; }
+    bool hasHeightForWidth() const override { return m_label->wordWrap(); }
     int heightForWidth(int width) const override;
 
 protected:

@@ -68,6 +68,14 @@ void RegionsView::buildLayout() {
     NoteBox* status = changingLabel(readoutBox, "status");
     m_status = status->label();
     m_status->setStyleSheet(QStringLiteral("color: #555;"));
+    // The side column has a fixed width, and the status a line even when empty: its changes at
+    // every slider step ("computing ε = …", then nothing) need no new layout of the view.
+    m_status->setMinimumHeight(m_status->fontMetrics().lineSpacing());
+    for (NoteBox* box : {readout, status}) {
+        QSizePolicy policy = box->sizePolicy();
+        policy.setHorizontalPolicy(QSizePolicy::Ignored);
+        box->setSizePolicy(policy);
+    }
     auto* readoutLayout = new QVBoxLayout(readoutBox);
     readoutLayout->addWidget(readout);
     readoutLayout->addWidget(status);

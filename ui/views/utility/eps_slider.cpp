@@ -1,5 +1,7 @@
 #include "ui/views/utility/eps_slider.h"
 
+#include "ui/views/note_label.h"
+
 #include "ui/views/utility/eps_text.h"
 #include "ui/views/utility/utility_settings.h"
 
@@ -92,8 +94,9 @@ private:
 } // namespace
 
 EpsSlider::EpsSlider(QWidget* parent) : QWidget(parent), m_grid(UtilitySettings{}.grid()) {
-    m_readout = new QLabel(this);
-    m_readout->setObjectName(QStringLiteral("epsReadout"));
+    // In a box: the readout's new text at every slider step must not lay out the whole view again.
+    auto* readoutBox = new NoteBox(this, "epsReadout", NoteBox::Lines::Single);
+    m_readout = readoutBox->label();
     QFont bold = m_readout->font();
     bold.setBold(true);
     m_readout->setFont(bold);
@@ -122,7 +125,7 @@ EpsSlider::EpsSlider(QWidget* parent) : QWidget(parent), m_grid(UtilitySettings{
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setVerticalSpacing(2);
-    layout->addWidget(m_readout, 0, 0);
+    layout->addWidget(readoutBox, 0, 0);
     layout->addWidget(m_field, 0, 1);
     layout->addWidget(m_slider, 1, 0, 1, 2);
     layout->addWidget(m_scale, 2, 0, 1, 2);

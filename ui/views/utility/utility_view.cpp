@@ -314,7 +314,9 @@ void UtilityView::refreshReadout() {
 void UtilityView::refreshTarget() {
     const UtilitySettings& s = m_controller->settings();
     const auto proposed = m_controller->proposedEps();
-    m_warning->clear();
+    // setText of an unchanged text does nothing, where clear() would lay the whole view out again
+    // (at every ε slider step).
+    QString warning;
     if (!s.target) {
         m_proposal->setText(tr("Enter a target to see the smallest ε that meets it."));
     } else if (!proposed) {
@@ -335,17 +337,18 @@ void UtilityView::refreshTarget() {
         if (fromEstimate) {
             const double ratio = *proposed / m_controller->state().measuring.front().measureAt;
             if (ratio > 10.0 || ratio < 0.1)
-                m_warning->setText(tr("The proposed ε is more than 10× away from the measuring point: the Taylor "
-                                      "estimate may be far off. Add a measuring point nearer, or Verify."));
+                warning = tr("The proposed ε is more than 10× away from the measuring point: the Taylor "
+                             "estimate may be far off. Add a measuring point nearer, or Verify.");
         }
     }
+    m_warning->setText(warning);
     m_useProposal->setEnabled(proposed.has_value());
     m_verify->setEnabled(s.target.has_value() && s.estimatesApply() && m_controller->state().data != nullptr);
 
     const auto& v = m_controller->state().verification;
     m_steps->setRowCount(v ? static_cast<int>(v->steps.size()) : 0);
     if (!v) {
-        m_stepsSummary->clear();
+        m_stepsSummary->setText(QString());
         return;
     }
     for (int row = 0; row < static_cast<int>(v->steps.size()); ++row) {
