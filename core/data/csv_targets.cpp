@@ -89,7 +89,7 @@ Targets buildCsvTargets(ScanResult& scan, std::size_t label, const std::string& 
     Targets targets = Targets::classification(std::move(classIndex), std::move(names));
     if (options.task == TaskKind::Multiclass && targets.kind == TaskKind::Binary) {
         targets.kind = TaskKind::Multiclass; // values are class indices, not ±1
-        targets.values = targets.classIndex.cast<double>();
+        targets.values = targets.classIndex->cast<double>();
     }
     if (targets.kind == TaskKind::Binary)
         summary = "binary: '" + targets.classNames[0] + "' = -1, '" + targets.classNames[1] + "' = +1";

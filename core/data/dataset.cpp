@@ -1,6 +1,7 @@
 #include "core/data/dataset.h"
 
 #include <cmath>
+#include <utility>
 
 namespace elab::core {
 
@@ -35,13 +36,15 @@ Targets Targets::selectRows(const std::vector<Index>& rows) const {
     out.kind = kind;
     out.classNames = classNames;
     const auto n = static_cast<Index>(rows.size());
-    out.values.resize(n);
+    Eigen::VectorXd selected(n);
     for (Index k = 0; k < n; ++k)
-        out.values[k] = values[rows[static_cast<std::size_t>(k)]];
+        selected[k] = values[rows[static_cast<std::size_t>(k)]];
+    out.values = std::move(selected);
     if (isClassification()) {
-        out.classIndex.resize(n);
+        Eigen::VectorXi classes(n);
         for (Index k = 0; k < n; ++k)
-            out.classIndex[k] = classIndex[rows[static_cast<std::size_t>(k)]];
+            classes[k] = classIndex[rows[static_cast<std::size_t>(k)]];
+        out.classIndex = std::move(classes);
     }
     return out;
 }

@@ -3,6 +3,7 @@
 // provenance and the log of what loading and preprocessing did to it.
 
 #include "core/data/feature_matrix.h"
+#include "core/util/shared_vector.h"
 
 #include <cstdint>
 #include <string>
@@ -21,8 +22,9 @@ const char* toString(TaskKind kind);
 /// - Regression: values are the real targets; classIndex and classNames are empty.
 struct Targets {
     TaskKind kind = TaskKind::Binary;
-    Eigen::VectorXd values;
-    Eigen::VectorXi classIndex;
+    /// Shared by the copies of these targets until one of them is changed (mutate()).
+    SharedVector<Eigen::VectorXd> values;
+    SharedVector<Eigen::VectorXi> classIndex;
     std::vector<std::string> classNames;
 
     Index size() const { return values.size(); }

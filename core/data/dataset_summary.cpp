@@ -40,9 +40,9 @@ DatasetSummary summarize(const Dataset& data, int histogramBins) {
         for (std::size_t c = 0; c < counts.size(); ++c)
             s.classes.push_back({t.classNames[c], counts[c]});
     } else if (t.size() > 0) {
-        s.targetMin = t.values.minCoeff();
-        s.targetMax = t.values.maxCoeff();
-        s.targetMean = t.values.mean();
+        s.targetMin = t.values->minCoeff();
+        s.targetMax = t.values->maxCoeff();
+        s.targetMean = t.values->mean();
     }
 
     // Histogram of row norms: equal-width bins [k·w, (k+1)·w) over [0, max norm] (over

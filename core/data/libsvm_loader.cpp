@@ -315,7 +315,7 @@ Targets Parser::buildTargets() const {
     // classification() makes two classes binary; a forced multiclass task stays multiclass.
     if (task == TaskKind::Multiclass && t.kind == TaskKind::Binary) {
         t.kind = TaskKind::Multiclass;
-        t.values = t.classIndex.cast<double>();
+        t.values = t.classIndex->cast<double>();
     }
     return t;
 }
@@ -332,8 +332,8 @@ std::string Parser::describe(const Targets& targets, Index cols) const {
             s += (k == 0 ? " (" : ", ") + targets.classNames[k] + ": " + std::to_string(counts[k]);
         s += ")";
     } else {
-        s += " in [" + shortNumber(targets.values.minCoeff()) + ", " +
-             shortNumber(targets.values.maxCoeff()) + "]";
+        s += " in [" + shortNumber(targets.values->minCoeff()) + ", " +
+             shortNumber(targets.values->maxCoeff()) + "]";
     }
     if (m_explicitZeros > 0)
         s += "; " + std::to_string(m_explicitZeros) + " explicit zeros not stored";

@@ -14,7 +14,7 @@ SweepData sweepDataOf(const Dataset& train, const Dataset* test) {
             throw std::invalid_argument("the test set's classes differ from the training set's (same names in the "
                                         "same order are needed for one-vs-rest); binarise with a positive class instead");
         d.testX = &test->features;
-        d.testY = &test->targets.values;
+        d.testY = &test->targets.values.get();
     }
     return d;
 }

@@ -36,7 +36,7 @@ Dataset loadPair(const std::string& stem) {
         }
     pooled.finalize();
     Eigen::VectorXi classes(train.rows() + test.rows());
-    classes << train.targets.classIndex, test.targets.classIndex;
+    classes << train.targets.classIndex.get(), test.targets.classIndex.get();
     train.features = FeatureMatrix(std::move(pooled));
     train.targets = Targets::classification(classes, train.targets.classNames);
     return train;

@@ -73,7 +73,7 @@ inline QVector<double> values(const Dataset& d) {
 }
 
 inline QVector<double> targetValues(const Dataset& d) {
-    return QVector<double>(d.targets.values.data(), d.targets.values.data() + d.targets.values.size());
+    return QVector<double>(d.targets.values->data(), d.targets.values->data() + d.targets.values.size());
 }
 
 // |actual − expected| ≤ tol · max(1, |expected|): relative for large values, absolute near 0.

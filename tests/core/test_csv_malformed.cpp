@@ -176,8 +176,8 @@ void TestCsvMalformed::realFiles() {
     QCOMPARE(counted, counts);
     QCOMPARE(QString::fromStdString(d.validate()), QString());
     if (file.startsWith("diabetes")) { // README: target 25-346
-        QCOMPARE(d.targets.values.minCoeff(), 25.0);
-        QCOMPARE(d.targets.values.maxCoeff(), 346.0);
+        QCOMPARE(d.targets.values->minCoeff(), 25.0);
+        QCOMPARE(d.targets.values->maxCoeff(), 346.0);
     }
     if (file.startsWith("iris"))
         QCOMPARE(values(d).mid(0, 4), (QVector<double>{5.1, 3.5, 1.4, 0.2}));

@@ -418,9 +418,9 @@ void TestFeatureMatrix::datasetValidate() {
     else if (problem == "names")
         d.featureNames.pop_back();
     else if (problem == "class")
-        d.targets.classIndex[1] = 2;
+        d.targets.classIndex.mutate()[1] = 2;
     else if (problem == "nan")
-        d.targets.values[3] = std::nan("");
+        d.targets.values.mutate()[3] = std::nan("");
     const QString message = QString::fromStdString(d.validate());
     if (expected.isEmpty())
         QCOMPARE(message, QString());

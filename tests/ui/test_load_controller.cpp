@@ -93,7 +93,7 @@ private slots:
         for (auto c : result.targetHistogram.counts)
             total += c;
         QCOMPARE(total, 442);
-        QCOMPARE(result.targetHistogram.lo, result.data->targets.values.minCoeff());
+        QCOMPARE(result.targetHistogram.lo, result.data->targets.values->minCoeff());
     }
 
     void malformedFileFailsWithLineNumber() {

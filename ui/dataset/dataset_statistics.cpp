@@ -32,7 +32,7 @@ core::Histogram equalWidth(const Eigen::VectorXd& values, double lo, double hi, 
 core::Histogram targetHistogram(const core::Targets& targets, int bins) {
     if (targets.isClassification() || targets.size() == 0 || bins < 1)
         return {};
-    return equalWidth(targets.values, targets.values.minCoeff(), targets.values.maxCoeff(), bins,
+    return equalWidth(targets.values, targets.values->minCoeff(), targets.values->maxCoeff(), bins,
                       false, false);
 }
 
