@@ -11,11 +11,13 @@
 #include <QStyle>
 #include <QStyleOptionSlider>
 #include <QTest>
+#include <QVBoxLayout>
 
 #include <cmath>
 #include <limits>
 
 using elab::ui::EpsSlider;
+using elab::ui::formatNumber;
 using elab::ui::UtilitySettings;
 
 namespace {
@@ -28,6 +30,36 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
                                                     .arg(actual, 0, 'g', 17)                                 \
                                                     .arg(expected, 0, 'g', 17)                               \
                                                     .arg((actual) - (expected), 0, 'g', 3)))
+
+// Counts the layout requests the window and the ε readout's box receive.
+class LayoutRequests : public QObject {
+public:
+    explicit LayoutRequests(QWidget* watched) : m_window(watched) { QCoreApplication::instance()->installEventFilter(this); }
+    ~LayoutRequests() override { QCoreApplication::instance()->removeEventFilter(this); }
+    int window = 0;
+    int box = 0;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::LayoutRequest) {
+            if (watched == m_window)
+                ++window;
+            const auto children = watched->children();
+            if (!children.isEmpty() && children.first()->objectName() == QLatin1String("epsReadout"))
+                ++box;
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QWidget* m_window;
+};
+
+// Delivers the posted events, and those they post.
+void settle() {
+    for (int i = 0; i < 4; ++i)
+        QCoreApplication::sendPostedEvents();
+}
 
 void typeInField(EpsSlider& w, const QString& text) {
     w.field()->selectAll();
@@ -289,6 +321,35 @@ private slots:
         QVERIFY(w.eps() > 1.0);
         QCOMPARE(finished.count(), 1);
         COMPARE_EXACT(finished.at(0).at(0).toDouble(), w.eps());
+    }
+
+    // A drag step changes the readout's text, and must not lay the window out again: every
+    // layout request climbs to the window, and a QTabWidget above repaints its whole page for it.
+    void aDragStepAsksTheWindowForNoLayout() {
+        QWidget window;
+        auto* layout = new QVBoxLayout(&window);
+        auto* w = new EpsSlider(&window);
+        layout->addWidget(w);
+        layout->addStretch(1);
+        window.resize(600, 200);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        w->setEps(1.0);
+        settle();
+        QLabel* readout = w->findChild<QLabel*>(QStringLiteral("epsReadout"));
+        QVERIFY(readout);
+        LayoutRequests requests(&window);
+        QSlider* s = w->slider();
+        s->setSliderDown(true);
+        for (int step = 1; step <= 20; ++step) {
+            s->setSliderPosition(300 + 7 * step);
+            settle();
+        }
+        s->setSliderDown(false);
+        settle();
+        QCOMPARE(readout->text(), QStringLiteral("ε = %1").arg(formatNumber(w->eps(), 4)));
+        QCOMPARE(requests.window, 0);
+        QVERIFY2(requests.box <= 21, qPrintable(QString::number(requests.box))); // one per new text at most
     }
 };
 

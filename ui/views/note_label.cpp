@@ -96,11 +96,15 @@ int NoteBox::heightForWidth(int width) const {
 }
 
 void NoteBox::labelChangedSize() {
-    // A box whose width its layout decides alone (horizontal policy Ignored) needs no new widths.
-    const bool widthsMatter = sizePolicy().horizontalPolicy() != QSizePolicy::Ignored;
+    // QLabel's widths are taken again for a wrapped text of another length, unless the layout
+    // decides the box's width alone (horizontal policy Ignored); for a single line, only when it
+    // no longer fits (a shorter line just has room to spare).
     const bool fits = m_label->wordWrap() || m_label->sizeHint().width() <= width();
-    if (m_measured && (aboutTheSameText() || !widthsMatter) && m_label->minimumSize() == m_labelMinimum &&
-        heightForWidth(width()) == m_laidOutHeight && fits)
+    const bool sameWidths = m_label->wordWrap()
+                                ? aboutTheSameText() || sizePolicy().horizontalPolicy() == QSizePolicy::Ignored
+                                : fits;
+    if (m_measured && sameWidths && m_label->minimumSize() == m_labelMinimum &&
+        heightForWidth(width()) == m_laidOutHeight)
         return; // the same height at this width (and a line that fits): the repaint QLabel asked for is all it needs
     if (!fits)
         m_widthsForLength = -1; // QLabel's widths for this line, not the last ones

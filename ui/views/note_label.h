@@ -56,8 +56,8 @@ private:
 ///   of about the same length (a readout or a guarantee whose numbers changed) keeps their widths
 ///   and gets new heights for them (one layout, remembered by the label).
 /// - The label's minimumSize counts; hiding or showing the label hides or shows the box.
-/// - A single-line box (an ε readout) also asks for a new layout when its text no longer fits
-///   its width.
+/// - A single-line box (an ε readout) asks for a new layout when its text no longer fits its
+///   width, whatever its length.
 /// - A box with the horizontal size policy Ignored (its width set by its layout alone) asks for a
 ///   new layout only when its height changes, whatever the length of the new text.
 class NoteBox : public QWidget {
