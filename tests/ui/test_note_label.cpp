@@ -3,35 +3,19 @@
 
 #include "ui/views/note_label.h"
 
+#include "tests/ui/gui_test_support.h"
+
 #include <QApplication>
 #include <QHBoxLayout>
 #include <QTest>
 #include <QVBoxLayout>
 
+using elab::test::LayoutRequests;
+using elab::test::settle;
 using elab::ui::NoteBox;
 using elab::ui::NoteLabel;
 
 namespace {
-
-// Counts the layout requests a widget receives.
-class LayoutRequests : public QObject {
-public:
-    explicit LayoutRequests(QWidget* watched) { watched->installEventFilter(this); }
-    int count = 0;
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override {
-        if (event->type() == QEvent::LayoutRequest)
-            ++count;
-        return QObject::eventFilter(watched, event);
-    }
-};
-
-// Delivers the posted events, and those they post (a box's request, then its window's).
-void settle() {
-    for (int i = 0; i < 4; ++i)
-        QCoreApplication::sendPostedEvents();
-}
 
 // A plain QLabel with the same settings as `note`, to compare heights with.
 void sameSettings(const QLabel& note, QLabel& plain) {

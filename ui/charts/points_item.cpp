@@ -23,9 +23,10 @@ public:
     /// marker), only the rectangles around their markers as last painted and as they will be
     /// are repainted: a whole plot's repaint strokes every curve and grid line again.
     void setLayers(QVector<PointLayer> layers) {
-        const QVector<QList<QPointF>> mapped = mappedCentres(layers);
-        const bool partial = isVisible() && !layers.isEmpty() && m_plot == m_chart->plotArea() &&
-                             sameMarkers(m_layers, layers) && mapped.size() == m_painted.size();
+        const bool sameLayers = isVisible() && !layers.isEmpty() && m_plot == m_chart->plotArea() &&
+                                sameMarkers(m_layers, layers) && layers.size() == m_painted.size();
+        const QVector<QList<QPointF>> mapped = sameLayers ? mappedCentres(layers) : QVector<QList<QPointF>>();
+        const bool partial = sameLayers && mapped.size() == m_painted.size(); // (no series: nothing mapped)
         QVector<QRectF> dirty;
         if (partial)
             for (qsizetype k = 0; k < layers.size(); ++k)
