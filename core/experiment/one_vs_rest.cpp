@@ -19,7 +19,7 @@ namespace {
 
 // The prefix tree costs ≈ 6 ints per non-zero of the fitted rows: built up to this size only
 // (a9a's distinct rows: 0.37 M non-zeros).
-constexpr Eigen::Index kMaxPrefixGramNonZeros = 5'000'000;
+constexpr Eigen::Index kMaxPrefixTreeNonZeros = 5'000'000;
 
 // y_k = +1 where the class index is k, −1 elsewhere; throws unless every label is an index < K.
 std::vector<Eigen::VectorXd> oneVsRestLabels(const Eigen::VectorXd& labels, int classes, const char* set) {
@@ -81,22 +81,21 @@ OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMe
     if (fitted.isSparse())
         m_rowScale = constantRowValues(fitted.csrRows());
     if (fitted.isSparse() && m_rowScale.size() > 0 && m_gram.size() > 0 &&
-        fitted.storedEntries() <= static_cast<std::size_t>(kMaxPrefixGramNonZeros)) {
-        m_prefixGram.emplace(fitted.csrRows());
-        // Kept only if it saves a quarter of sparseWeightedGram's updates.
-        if (static_cast<double>(m_prefixGram->updates()) > 0.75 * static_cast<double>(sparseRowPairs(fitted.csrRows())))
-            m_prefixGram.reset();
+        fitted.storedEntries() <= static_cast<std::size_t>(kMaxPrefixTreeNonZeros)) {
+        m_prefixTree.emplace(fitted.csrRows());
+        if (!m_prefixTree->gramPays() && !m_prefixTree->passesPay())
+            m_prefixTree.reset();
     }
 }
 
 PrivateFit OneVsRest::fitModel(int k, const MechanismSpec& spec, double eps, const NoiseDraw& noise,
                                const Eigen::VectorXd* warm, std::stop_token stop, const NewtonCgOptions& options) const {
-    const PrefixGram* prefixGram = m_prefixGram ? &*m_prefixGram : nullptr;
+    const PrefixTree* prefixTree = m_prefixTree ? &*m_prefixTree : nullptr;
     if (m_merged)
         return fitPrivate(*m_merged, m_mergedPlus[static_cast<std::size_t>(k)], spec, eps, noise, warm,
-                          std::move(stop), options, &m_gram, &m_rowScale, prefixGram);
+                          std::move(stop), options, &m_gram, &m_rowScale, prefixTree);
     return fitPrivate(m_data.trainX, trainLabels(k), spec, eps, noise, warm, std::move(stop), options, &m_gram,
-                      &m_rowScale, prefixGram);
+                      &m_rowScale, prefixTree);
 }
 
 const Eigen::VectorXd& OneVsRest::trainLabels(int model) const {

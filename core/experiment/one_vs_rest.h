@@ -24,7 +24,7 @@
 #include "core/experiment/sweep_data.h"
 #include "core/experiment/utility_metric.h"
 #include "core/model/merged_rows.h"
-#include "core/model/prefix_gram.h"
+#include "core/model/prefix_tree.h"
 #include "core/privacy/private_fit.h"
 
 #include <cstdint>
@@ -111,8 +111,8 @@ private:
     std::optional<MergedRows> m_merged;
     std::vector<Eigen::VectorXd> m_mergedPlus;
     // The prefix tree of the fitted rows (merged or not) when they are binary and share enough
-    // prefixes (core/model/prefix_gram.h).
-    std::optional<PrefixGram> m_prefixGram;
+    // prefixes (core/model/prefix_tree.h).
+    std::optional<PrefixTree> m_prefixTree;
     PrivateFit fitModel(int k, const MechanismSpec& spec, double eps, const NoiseDraw& noise,
                         const Eigen::VectorXd* warm, std::stop_token stop, const NewtonCgOptions& options) const;
 };

@@ -173,9 +173,14 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     double sum = 0.0;
     if (m_X.isSparse()) {
         const CsrRows X = m_X.csrRows();
-        sum = evaluateWith([&](auto&& weight, Eigen::VectorXd& out) {
-            sparseRowDotsThenTransposed(X, &rowScale(), theta, weight, out);
-        });
+        if (const PrefixTree* tree = treeOf(X, false))
+            sum = evaluateWith([&](auto&& weight, Eigen::VectorXd& out) {
+                tree->rowDotsThenTransposed(rowScale(), theta, weight, out, m_treeWork);
+            });
+        else
+            sum = evaluateWith([&](auto&& weight, Eigen::VectorXd& out) {
+                sparseRowDotsThenTransposed(X, &rowScale(), theta, weight, out);
+            });
     } else {
         const DenseRows X = m_X.denseRows();
         sum = evaluateWith(
@@ -200,10 +205,21 @@ void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& o
     // One pass over the rows: t_i = ℓ''_i (x_iᵀv)/n, out += t_i x_i (row i stays in cache).
     const double invN = 1.0 / m_n;
     out = m_mu * v;
-    if (m_X.isSparse())
-        sparseWeightedGramProduct(m_X.csrRows(), &rowScale(), m_d2, invN, v, out);
-    else
+    if (m_X.isSparse()) {
+        const CsrRows X = m_X.csrRows();
+        if (const PrefixTree* tree = treeOf(X, false))
+            tree->weightedGramProduct(rowScale(), m_d2, invN, v, out, m_treeWork);
+        else
+            sparseWeightedGramProduct(X, &rowScale(), m_d2, invN, v, out);
+    } else
         denseWeightedGramProduct(m_X.denseRows(), m_d2, invN, v, out);
+}
+
+const PrefixTree* LinearObjective::treeOf(const CsrRows& X, bool forGram) const {
+    const bool fits = m_prefixTree && m_prefixTree->cols() == X.cols && m_prefixTree->rows() == X.n;
+    if (!fits || !detail::useRowScale(&rowScale(), X))
+        return nullptr;
+    return (forGram ? m_prefixTree->gramPays() : m_prefixTree->passesPay()) ? m_prefixTree : nullptr;
 }
 
 namespace {
@@ -280,8 +296,8 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
         const double first = m_d2.size() > 0 ? m_d2[0] : 0.0;
         if (!m_total && (m_d2.array() == first).all())
             H = first * *m_gram; // equal curvatures (e.g. θ = 0): H = ℓ''·XᵀX/n (m_gram is XᵀX/n)
-        else if (m_prefixGram && m_prefixGram->cols() == X.cols && detail::useRowScale(&rowScale(), X))
-            m_prefixGram->compute(rowScale(), m_d2, 1.0 / n, H);
+        else if (const PrefixTree* tree = treeOf(X, true))
+            tree->compute(rowScale(), m_d2, 1.0 / n, H);
         else
             sparseWeightedGram(X, &rowScale(), m_d2, 1.0 / n, H);
         H.diagonal().array() += m_mu;
@@ -312,9 +328,17 @@ Eigen::MatrixXd gramMatrix(const FeatureMatrix& X, Eigen::Index maxFeatures) {
 const Eigen::VectorXd& LinearObjective::predictions() const {
     if (!m_predictionsCurrent) {
         // Not kept by the pass: x_iᵀθ again, the same sums in the same order as the pass's.
-        if (m_X.isSparse())
-            sparseRowDots(m_X.csrRows(), &rowScale(), m_theta, m_p);
-        else
+        if (m_X.isSparse()) {
+            const CsrRows X = m_X.csrRows();
+            if (const PrefixTree* tree = treeOf(X, false)) {
+                m_p.resize(X.n);
+                Eigen::VectorXd unused;
+                tree->rowDotsThenTransposed(
+                    rowScale(), m_theta, [this](Index i, double s) { return m_p[i] = s, 0.0; }, unused, m_treeWork);
+            } else {
+                sparseRowDots(X, &rowScale(), m_theta, m_p);
+            }
+        } else
             denseRowDots(m_X.denseRows(), m_theta, m_p);
         m_predictionsCurrent = true;
     }

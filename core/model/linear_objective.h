@@ -7,7 +7,7 @@
 
 #include "core/data/feature_matrix.h"
 #include "core/model/loss.h"
-#include "core/model/prefix_gram.h"
+#include "core/model/prefix_tree.h"
 #include "core/optim/cholesky_factor.h"
 #include "core/optim/objective.h"
 
@@ -46,9 +46,10 @@ public:
     bool preconditionerIsHessian() const override { return m_anchorIsCurrent; }
     /// G = XᵀX/n of the same X (see gramMatrix), or nullptr; not owned.
     void setGram(const Eigen::MatrixXd* gram) { m_gram = gram; }
-    /// The prefix tree of X's binary rows (core/model/prefix_gram.h), or nullptr: forms the
-    /// anchored preconditioner's XᵀDX/n in fewer updates. Not owned.
-    void setPrefixGram(const PrefixGram* plan) { m_prefixGram = plan; }
+    /// The prefix tree of X's binary rows (core/model/prefix_tree.h), or nullptr: the passes
+    /// over X (value and gradient, Hessian-vector products, the anchored preconditioner's
+    /// XᵀDX/n) then walk the tree, in fewer operations and other summation order. Not owned.
+    void setPrefixTree(const PrefixTree* plan) { m_prefixTree = plan; }
 
     /// (1/n) Σ ℓ at the last evaluated θ (the data term alone, the paper's L(θ)).
     double dataLoss() const { return m_dataLoss; }
@@ -83,7 +84,10 @@ private:
     Eigen::VectorXd m_xtd1; ///< Xᵀℓ'(p) at the last θ, from evaluate()'s pass
     double m_dataLoss = 0.0;
     const Eigen::MatrixXd* m_gram = nullptr;
-    const PrefixGram* m_prefixGram = nullptr;
+    const PrefixTree* m_prefixTree = nullptr;
+    /// m_prefixTree if it describes X's rows and pays for XᵀDX (forGram) or for the passes, else nullptr.
+    const PrefixTree* treeOf(const CsrRows& X, bool forGram) const;
+    mutable std::vector<double> m_treeWork;           ///< the tree passes' scratch space
     // The anchored preconditioner (see preconditioner()); state of this objective's solve.
     std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> anchoredPreconditioner() const;
     mutable std::size_t m_rowPairs = 0, m_entries = 0;

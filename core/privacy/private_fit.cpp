@@ -9,10 +9,10 @@ namespace {
 
 PrivateFit solve(LinearObjective& objective, PerturbedProblem& problem, Index p, const Eigen::VectorXd* warmStart,
                  std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram,
-                 const PrefixGram* prefixGram) {
+                 const PrefixTree* prefixTree) {
     if (gram && gram->size() > 0)
         objective.setGram(gram);
-    objective.setPrefixGram(prefixGram);
+    objective.setPrefixTree(prefixTree);
     PrivateFit fit;
     fit.solver = minimizeNewtonCg(objective, warmStart ? *warmStart : Eigen::VectorXd::Zero(p), options,
                                   std::move(stop));
@@ -34,20 +34,20 @@ PrivateFit solve(LinearObjective& objective, PerturbedProblem& problem, Index p,
 PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                       double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart,
                       std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram,
-                      const Eigen::VectorXd* rowScale, const PrefixGram* prefixGram) {
+                      const Eigen::VectorXd* rowScale, const PrefixTree* prefixTree) {
     PerturbedProblem problem = perturbedProblem(spec, X.rows(), eps, noise);
     LinearObjective objective(X, y, spec.model.loss, problem.mu, problem.linear, rowScale);
-    return solve(objective, problem, X.cols(), warmStart, std::move(stop), options, gram, prefixGram);
+    return solve(objective, problem, X.cols(), warmStart, std::move(stop), options, gram, prefixTree);
 }
 
 PrivateFit fitPrivate(const MergedRows& rows, const Eigen::VectorXd& plus, const MechanismSpec& spec, double eps,
                       const NoiseDraw& noise, const Eigen::VectorXd* warmStart, std::stop_token stop,
                       const NewtonCgOptions& options, const Eigen::MatrixXd* gram, const Eigen::VectorXd* rowScale,
-                      const PrefixGram* prefixGram) {
+                      const PrefixTree* prefixTree) {
     // n: the training set's rows, not the distinct ones (the guarantee and μ, c depend on n).
     PerturbedProblem problem = perturbedProblem(spec, rows.originalRows, eps, noise);
     LinearObjective objective(rows.X, plus, rows.count, spec.model.loss, problem.mu, problem.linear, rowScale);
-    return solve(objective, problem, rows.X.cols(), warmStart, std::move(stop), options, gram, prefixGram);
+    return solve(objective, problem, rows.X.cols(), warmStart, std::move(stop), options, gram, prefixTree);
 }
 
 } // namespace elab::core

@@ -11,7 +11,7 @@
 
 namespace elab::core {
 
-class PrefixGram;
+class PrefixTree;
 
 struct PrivateFit {
     Eigen::VectorXd theta;     ///< released model (with output noise, if any)
@@ -27,14 +27,14 @@ struct PrivateFit {
 /// warmStart: a previous minimiser (e.g. at the neighbouring ε), or nullptr for 0.
 /// gram: gramMatrix(X) for the preconditioner, computed once per dataset by the caller (or
 /// nullptr / empty: Jacobi). rowScale: constantRowValues(X.csrRows()) computed once by the caller,
-/// or nullptr (LinearObjective computes it). prefixGram: PrefixGram of X's rows (binary rows),
-/// or nullptr (core/model/prefix_gram.h: the same preconditioner in fewer updates).
+/// or nullptr (LinearObjective computes it). prefixTree: PrefixTree of X's rows (binary rows),
+/// or nullptr (core/model/prefix_tree.h: the same preconditioner in fewer updates).
 /// Thread: any; reentrant.
 PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
                       double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart = nullptr,
                       std::stop_token stop = {}, const NewtonCgOptions& options = {},
                       const Eigen::MatrixXd* gram = nullptr, const Eigen::VectorXd* rowScale = nullptr,
-                      const PrefixGram* prefixGram = nullptr);
+                      const PrefixTree* prefixTree = nullptr);
 
 /// The same fit on merged rows (core/model/merged_rows.h, docs/MATH.md §2.1): rows.X the
 /// distinct rows of the training set, plus the count of +1 labels of each (labels ±1, margin
@@ -45,6 +45,6 @@ struct MergedRows;
 PrivateFit fitPrivate(const MergedRows& rows, const Eigen::VectorXd& plus, const MechanismSpec& spec, double eps,
                       const NoiseDraw& noise, const Eigen::VectorXd* warmStart = nullptr, std::stop_token stop = {},
                       const NewtonCgOptions& options = {}, const Eigen::MatrixXd* gram = nullptr,
-                      const Eigen::VectorXd* rowScale = nullptr, const PrefixGram* prefixGram = nullptr);
+                      const Eigen::VectorXd* rowScale = nullptr, const PrefixTree* prefixTree = nullptr);
 
 } // namespace elab::core

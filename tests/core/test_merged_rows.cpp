@@ -9,7 +9,7 @@
 #include "core/experiment/one_vs_rest.h"
 #include "core/model/linear_objective.h"
 #include "core/model/merged_rows.h"
-#include "core/model/prefix_gram.h"
+#include "core/model/prefix_tree.h"
 #include "core/privacy/private_fit.h"
 #include "core/util/random.h"
 
@@ -278,11 +278,11 @@ private slots:
         QFETCH(bool, prefixTree);
         const Repeated r = repeatedRows(120, 7, true, true, 0, 41);
         const Eigen::MatrixXd gram = gramMatrix(r.X);
-        const PrefixGram plan(r.X.sparse());
+        const PrefixTree plan(r.X.sparse());
         LinearObjective objective(r.X, r.y, Loss(LossKind::Logistic), 0.01);
         objective.setGram(&gram);
         if (prefixTree)
-            objective.setPrefixGram(&plan);
+            objective.setPrefixTree(&plan);
         objective.evaluate(zero ? Eigen::VectorXd::Zero(7).eval() : randomVector(7, 9, 1.0));
         const auto M = objective.preconditioner();
         QVERIFY(M);

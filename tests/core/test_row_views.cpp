@@ -11,7 +11,7 @@
 #include "core/model/dense_rows.h"
 #include "core/model/linear_objective.h"
 #include "core/model/merged_rows.h"
-#include "core/model/prefix_gram.h"
+#include "core/model/prefix_tree.h"
 #include "core/model/sparse_rows.h"
 #include "core/util/random.h"
 
@@ -178,10 +178,28 @@ private slots:
         }
         QVERIFY(gramMatrix(view) == gramMatrix(plain));
         if (binary) {
+            const PrefixTree treeV(V), treeP(P);
             Eigen::MatrixXd HV, HP;
-            PrefixGram(V).compute(aV, d, 0.5, HV);
-            PrefixGram(P).compute(aP, d, 0.5, HP);
+            treeV.compute(aV, d, 0.5, HV);
+            treeP.compute(aP, d, 0.5, HP);
             QVERIFY(HV == HP);
+            // The tree's passes: the same on the view and the plain copy, and the row kernels' up to rounding.
+            std::vector<double> work;
+            Eigen::VectorXd outV, outP, rows;
+            const auto weight = [&w](Index i, double s) { return w[i] * s; };
+            treeV.rowDotsThenTransposed(aV, v, weight, outV, work);
+            treeP.rowDotsThenTransposed(aP, v, weight, outP, work);
+            ELAB_SAME(outV, outP);
+            sparseRowDotsThenTransposed(V, &aV, v, weight, rows);
+            QVERIFY2((outV - rows).norm() <= 1e-13 * rows.norm(), "tree pass vs row pass on a view");
+            outV = v;
+            outP = v;
+            rows = v;
+            treeV.weightedGramProduct(aV, d, 0.5, v, outV, work);
+            treeP.weightedGramProduct(aP, d, 0.5, v, outP, work);
+            ELAB_SAME(outV, outP);
+            sparseWeightedGramProduct(V, &aV, d, 0.5, v, rows);
+            QVERIFY2((outV - rows).norm() <= 1e-13 * rows.norm(), "tree product vs row product on a view");
         }
 
         // The objective: value, gradient, Hessian-vector product, preconditioner, third derivatives.

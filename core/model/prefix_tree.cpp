@@ -1,14 +1,15 @@
-#include "core/model/prefix_gram.h"
+#include "core/model/prefix_tree.h"
 
 #include "core/model/sparse_rows.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
 namespace elab::core {
 
-PrefixGram::PrefixGram(const CsrRows& rows) : m_cols(rows.cols) {
+PrefixTree::PrefixTree(const CsrRows& rows) : m_cols(rows.cols) {
     const Index n = rows.n;
     // Columns by frequency (ties by index): rank[c] = position in that order.
     std::vector<std::size_t> count(static_cast<std::size_t>(m_cols), 0);
@@ -50,39 +51,73 @@ PrefixGram::PrefixGram(const CsrRows& rows) : m_cols(rows.cols) {
         const auto [b0, b1] = sequence(b);
         return std::lexicographical_compare(a0, a1, b0, b1);
     });
+    if (n > std::numeric_limits<int>::max())
+        throw std::invalid_argument("PrefixTree: more than 2^31 − 1 rows");
     m_leaf.assign(static_cast<std::size_t>(n), -1);
+    m_order.reserve(static_cast<std::size_t>(n));
+    m_group.reserve(static_cast<std::size_t>(n));
     std::vector<int> pathNodes; // the previous row's nodes, by depth
     auto previous = std::pair(ranks.begin(), ranks.begin());
     for (Index i : order) {
         const auto [s0, s1] = sequence(i);
         const auto length = static_cast<int>(s1 - s0);
         if (length > 0xffff)
-            throw std::invalid_argument("PrefixGram: a row of more than 65535 non-zeros");
+            throw std::invalid_argument("PrefixTree: a row of more than 65535 non-zeros");
         const auto [p0, p1] = previous;
         int common = 0;
         while (common < length && p0 + common != p1 && p0[common] == s0[common])
             ++common;
+        const int position = static_cast<int>(m_order.size());
         pathNodes.resize(static_cast<std::size_t>(common));
         for (int d = common; d < length; ++d) {
             pathNodes.push_back(static_cast<int>(m_column.size()));
             m_column.push_back(byFrequency[static_cast<std::size_t>(s0[d])]); // back to a column index
             m_depth.push_back(static_cast<std::uint16_t>(d + 1));
+            m_first.push_back(position);
+            m_end.push_back(position + 1);
         }
+        for (int node : pathNodes) // the row lies in the range of every node on its path
+            m_end[static_cast<std::size_t>(node)] = position + 1;
         m_maxDepth = std::max(m_maxDepth, length);
+        m_entries += static_cast<std::size_t>(length);
+        m_pairs += static_cast<std::size_t>(length) * static_cast<std::size_t>(length + 1) / 2;
+        const bool repeated = length > 0 && common == length && p1 - p0 == length; // the previous row's sequence
         if (length > 0)
             m_leaf[static_cast<std::size_t>(i)] = pathNodes.back();
+        else
+            ++m_emptyRows;
+        m_group.push_back(repeated ? m_group.back() : position);
+        m_order.push_back(static_cast<int>(i)); // lexicographic: empty rows first, then by leaf
         previous = {s0, s1};
     }
 }
 
-std::size_t PrefixGram::updates() const {
+const double* PrefixTree::pathSums(const Eigen::VectorXd& v, std::vector<double>& work) const {
+    const std::size_t n = m_order.size();
+    work.resize(2 * n + 1);
+    double* P = work.data();
+    std::fill(P, P + m_emptyRows, 0.0);
+    std::vector<double> stack(static_cast<std::size_t>(m_maxDepth) + 1, 0.0); // P by depth on the path
+    double* S = stack.data();
+    const double* x = v.data();
+    const std::size_t nodes = m_column.size();
+    for (std::size_t u = 0; u < nodes; ++u) {
+        const int d = m_depth[u];
+        const double sum = S[d - 1] + x[m_column[u]];
+        S[d] = sum;
+        P[m_first[u]] = sum; // later nodes with the same first row lie below u: they overwrite it
+    }
+    return P;
+}
+
+std::size_t PrefixTree::updates() const {
     std::size_t total = m_leaf.size() + 2 * m_depth.size();
     for (std::uint16_t d : m_depth)
         total += d;
     return total;
 }
 
-void PrefixGram::compute(const Eigen::VectorXd& a, const Eigen::VectorXd& weight, double factor,
+void PrefixTree::compute(const Eigen::VectorXd& a, const Eigen::VectorXd& weight, double factor,
                          Eigen::MatrixXd& H) const {
     const Index p = m_cols;
     const std::size_t nodes = m_column.size();
@@ -124,6 +159,18 @@ void PrefixGram::compute(const Eigen::VectorXd& a, const Eigen::VectorXd& weight
             H(r, c) = s;
             H(c, r) = s;
         }
+}
+
+} // namespace elab::core
+
+namespace elab::core {
+
+void PrefixTree::weightedGramProduct(const Eigen::VectorXd& a, const Eigen::VectorXd& weight, double factor,
+                                     const Eigen::VectorXd& v, Eigen::VectorXd& out, std::vector<double>& work) const {
+    // rowDotsThenTransposed's loops with w_i = factor·weight_i·(x_iᵀv); out is added to.
+    const double* d2 = weight.data();
+    const auto w = [d2, factor](Index i, double s) { return (factor * d2[i]) * s; };
+    addTransposed(a, v, w, out, work);
 }
 
 } // namespace elab::core
