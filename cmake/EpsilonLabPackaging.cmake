@@ -25,6 +25,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, fonts-dejavu-core")
+# Loaded on first use by DP-SGD (dlopen), so dpkg-shlibdeps does not see it; without it Eigen
+# computes the same products, slower.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libopenblas0-pthread")
 set(CPACK_PACKAGE_DESCRIPTION
     "EpsilonLab trains differentially private models and shows, live, what the privacy parameter epsilon does: utility, stability, decision regions, DP-SGD privacy accounting and an empirical privacy audit. Includes the command-line tool epsilonlab-cli.")
 include(CPack)

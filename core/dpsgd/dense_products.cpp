@@ -2,6 +2,7 @@
 
 #if defined(EPSILONLAB_HAVE_OPENBLAS)
 #include <cblas.h>
+#include <dlfcn.h>
 #endif
 
 namespace elab::core {
@@ -33,18 +34,31 @@ void eigenProduct(bool transA, bool transB, Eigen::Index m, Eigen::Index n, Eige
 }
 
 #if defined(EPSILONLAB_HAVE_OPENBLAS)
-/// Whether the OpenBLAS loaded at run time may be called from several threads at once: its
-/// threaded builds (pthread, OpenMP) are; a sequential build (Debian's libopenblas0-serial, which
-/// the libopenblas.so.0 alternative may point to) is not — concurrent calls corrupt each other's
-/// products. Each call of a threaded build is kept to one thread. Decided once, before any call.
-bool openBlasUsable() {
-    static const bool usable = [] {
-        if (openblas_get_parallel() == 0)
-            return false;
-        openblas_set_num_threads(1);
-        return true;
+/// OpenBLAS's dgemm, or nullptr when it is not usable; decided once, before any call.
+/// Loaded here, on first use, not linked: when its threaded build is loaded it starts a thread
+/// per core, which spins (sched_yield) for ≈ 0.1 s of CPU before it sleeps — at every start of
+/// the CLI and the GUI, of which most never multiply dense matrices (an a9a sweep of the CLI
+/// spent 0.1 s of system time in it, beside its own two threads on two cores).
+/// Usable: a threaded build (pthread, OpenMP), whose calls may run in several threads at once;
+/// a sequential build (Debian's libopenblas0-serial, which the libopenblas.so.0 alternative may
+/// point to) is not — concurrent calls corrupt each other's products. Each call of a threaded
+/// build is kept to one thread.
+decltype(&cblas_dgemm) openBlasDgemm() {
+    static const auto dgemm = []() -> decltype(&cblas_dgemm) {
+        void* library = dlopen(EPSILONLAB_OPENBLAS_PATH, RTLD_NOW | RTLD_LOCAL);
+        if (!library)
+            library = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+        if (!library)
+            return nullptr;
+        const auto parallel = reinterpret_cast<decltype(&openblas_get_parallel)>(dlsym(library, "openblas_get_parallel"));
+        const auto threads = reinterpret_cast<decltype(&openblas_set_num_threads)>(dlsym(library, "openblas_set_num_threads"));
+        const auto product = reinterpret_cast<decltype(&cblas_dgemm)>(dlsym(library, "cblas_dgemm"));
+        if (!parallel || !threads || !product || parallel() == 0)
+            return nullptr;
+        threads(1);
+        return product;
     }();
-    return usable;
+    return dgemm;
 }
 #endif
 
@@ -56,10 +70,10 @@ void denseProduct(bool transA, bool transB, Eigen::Index m, Eigen::Index n, Eige
     if (m == 0 || n == 0)
         return;
 #if defined(EPSILONLAB_HAVE_OPENBLAS)
-    if (openBlasUsable()) {
-        cblas_dgemm(CblasColMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans,
-                    static_cast<blasint>(m), static_cast<blasint>(n), static_cast<blasint>(k), alpha, A,
-                    static_cast<blasint>(lda), B, static_cast<blasint>(ldb), beta, C, static_cast<blasint>(ldc));
+    if (const auto dgemm = openBlasDgemm()) {
+        dgemm(CblasColMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans,
+              static_cast<blasint>(m), static_cast<blasint>(n), static_cast<blasint>(k), alpha, A,
+              static_cast<blasint>(lda), B, static_cast<blasint>(ldb), beta, C, static_cast<blasint>(ldc));
         return;
     }
 #endif
@@ -68,9 +82,9 @@ void denseProduct(bool transA, bool transB, Eigen::Index m, Eigen::Index n, Eige
 
 const char* denseProductBackend() {
 #if defined(EPSILONLAB_HAVE_OPENBLAS)
-    if (openBlasUsable())
+    if (openBlasDgemm())
         return "OpenBLAS (threaded build, one thread per call; dgemm)";
-    return "Eigen (the OpenBLAS loaded is a sequential build, unsafe for concurrent calls)";
+    return "Eigen (no threaded OpenBLAS at run time; a sequential build is unsafe for concurrent calls)";
 #else
     return "Eigen";
 #endif
