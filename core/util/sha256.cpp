@@ -4,6 +4,12 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define EPSILONLAB_SHA_EXTENSIONS 1
+#endif
+
 namespace elab::core {
 
 namespace {
@@ -62,17 +68,73 @@ void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
     h[7] += k;
 }
 
-} // namespace
+void compressPortable(std::array<std::uint32_t, 8>& h, const unsigned char* data, std::size_t blocks) {
+    for (std::size_t b = 0; b < blocks; ++b)
+        compress(h, data + 64 * b);
+}
 
-std::string sha256Hex(std::string_view bytes) {
+#if defined(EPSILONLAB_SHA_EXTENSIONS)
+// The same blocks with the x86 SHA extensions (SHA-NI: sha256rnds2 does two rounds,
+// sha256msg1/msg2 the message schedule), ≈ 5× faster than compress. The state is held as
+// (a, b, e, f) and (c, d, g, h) in the order the round instruction takes it; each group of four
+// rounds adds the next four schedule words and round constants. a9a's 2.3 MB: 10 → 1.9 ms.
+__attribute__((target("sha,sse4.1,ssse3"))) void compressShaExtensions(std::array<std::uint32_t, 8>& h,
+                                                                        const unsigned char* data,
+                                                                        std::size_t blocks) {
+    const __m128i byteSwap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL); // big-endian words
+    __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h.data()));
+    __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h.data() + 4));
+    const __m128i cdab = _mm_shuffle_epi32(dcba, 0xB1);
+    const __m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
+    __m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
+    __m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
+    for (std::size_t b = 0; b < blocks; ++b) {
+        const unsigned char* block = data + 64 * b;
+        const __m128i abefBefore = abef, cdghBefore = cdgh;
+        __m128i w[4]; // the last four groups of schedule words, w[g % 4] for group g
+        for (int g = 0; g < 16; ++g) {
+            __m128i& words = w[g % 4];
+            if (g < 4) {
+                words = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * g)), byteSwap);
+            } else { // W_t = σ1(W_t−2) + W_t−7 + σ0(W_t−15) + W_t−16, four at a time
+                const __m128i early = _mm_sha256msg1_epu32(w[g % 4], w[(g + 1) % 4]);
+                const __m128i middle = _mm_alignr_epi8(w[(g + 3) % 4], w[(g + 2) % 4], 4);
+                words = _mm_sha256msg2_epu32(_mm_add_epi32(early, middle), w[(g + 3) % 4]);
+            }
+            __m128i k = _mm_add_epi32(words, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kRound.data() + 4 * g)));
+            cdgh = _mm_sha256rnds2_epu32(cdgh, abef, k);
+            k = _mm_shuffle_epi32(k, 0x0E);
+            abef = _mm_sha256rnds2_epu32(abef, cdgh, k);
+        }
+        abef = _mm_add_epi32(abef, abefBefore);
+        cdgh = _mm_add_epi32(cdgh, cdghBefore);
+    }
+    const __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
+    const __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+    dcba = _mm_blend_epi16(feba, dchg, 0xF0);
+    hgfe = _mm_alignr_epi8(dchg, feba, 8);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(h.data()), dcba);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(h.data() + 4), hgfe);
+}
+
+bool cpuHasShaExtensions() {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSE4_1) || !(c & bit_SSSE3))
+        return false;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA);
+}
+#endif
+
+using CompressBlocks = void (*)(std::array<std::uint32_t, 8>&, const unsigned char*, std::size_t);
+
+std::string digest(std::string_view bytes, CompressBlocks compressBlocks) {
     // FIPS 180-4 §5.3.3: initial hash value.
     std::array<std::uint32_t, 8> h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
     const std::size_t size = bytes.size();
-    std::size_t pos = 0;
-    for (; pos + 64 <= size; pos += 64)
-        compress(h, data + pos);
+    const std::size_t pos = size / 64 * 64;
+    compressBlocks(h, data, size / 64);
 
     // Padding (§5.1.1): 0x80, zeros, then the message length in bits, big-endian, in the
     // last 8 bytes; one or two blocks depending on how much of the tail is left.
@@ -85,9 +147,7 @@ std::string sha256Hex(std::string_view bytes) {
     const std::uint64_t bits = static_cast<std::uint64_t>(size) * 8;
     for (int i = 0; i < 8; ++i)
         tail[tailSize - 1 - static_cast<std::size_t>(i)] = static_cast<unsigned char>(bits >> (8 * i));
-    compress(h, tail.data());
-    if (tailSize == 128)
-        compress(h, tail.data() + 64);
+    compressBlocks(h, tail.data(), tailSize / 64);
 
     static constexpr char kHex[] = "0123456789abcdef";
     std::string out(64, '0');
@@ -96,5 +156,26 @@ std::string sha256Hex(std::string_view bytes) {
             out[8 * i + j] = kHex[(h[i] >> (28 - 4 * j)) & 0xf];
     return out;
 }
+
+} // namespace
+
+bool sha256UsesShaExtensions() {
+#if defined(EPSILONLAB_SHA_EXTENSIONS)
+    static const bool has = cpuHasShaExtensions();
+    return has;
+#else
+    return false;
+#endif
+}
+
+std::string sha256Hex(std::string_view bytes) {
+#if defined(EPSILONLAB_SHA_EXTENSIONS)
+    if (sha256UsesShaExtensions())
+        return digest(bytes, compressShaExtensions);
+#endif
+    return digest(bytes, compressPortable);
+}
+
+std::string sha256HexPortable(std::string_view bytes) { return digest(bytes, compressPortable); }
 
 } // namespace elab::core

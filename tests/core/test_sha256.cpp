@@ -30,6 +30,7 @@ private slots:
     void datasetFile_data();
     void datasetFile();
     void embeddedNulBytes();
+    void bothPathsAgreeOnEveryLength();
 };
 
 void TestSha256::vectors_data() {
@@ -73,6 +74,28 @@ void TestSha256::vectors() {
     QFETCH(QString, digest);
     const std::string actual = sha256Hex(std::string_view(message.constData(), message.size()));
     QCOMPARE(QString::fromStdString(actual), digest);
+    // The portable code too, when sha256Hex uses the CPU's SHA extensions.
+    const std::string portable = sha256HexPortable(std::string_view(message.constData(), message.size()));
+    QCOMPARE(QString::fromStdString(portable), digest);
+}
+
+void TestSha256::bothPathsAgreeOnEveryLength() {
+    if (!sha256UsesShaExtensions())
+        QSKIP("this CPU has no SHA extensions: sha256Hex is the portable code (checked by the vectors)");
+    // Every tail length of one, two and several blocks, and a long message, of pseudo-random bytes.
+    std::string bytes(1 << 20, '\0');
+    std::uint64_t x = 88172645463325252ULL;
+    for (char& c : bytes) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        c = static_cast<char>(x >> 56);
+    }
+    for (std::size_t length = 0; length <= 300; ++length) {
+        const std::string_view m(bytes.data(), length);
+        QVERIFY2(sha256Hex(m) == sha256HexPortable(m), qPrintable(QString("length %1").arg(length)));
+    }
+    QCOMPARE(QString::fromStdString(sha256Hex(bytes)), QString::fromStdString(sha256HexPortable(bytes)));
 }
 
 void TestSha256::datasetFile_data() {
