@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <type_traits>
 
@@ -39,22 +40,38 @@ namespace {
 
 std::atomic<long> g_viewsMaterialised{0};
 
+// A compressed CSR matrix of n rows written in place: row k has length(k) entries, which
+// fill(k, inner, values) writes in ascending column order (no per-entry insert).
+template <class Length, class Fill>
+SparseMatrix compressedRows(Index n, Index cols, Length&& length, Fill&& fill) {
+    SparseMatrix out(n, cols); // compressed, outer index zeroed
+    std::size_t total = 0;
+    for (Index k = 0; k < n; ++k)
+        total += static_cast<std::size_t>(length(k));
+    if (total > static_cast<std::size_t>(std::numeric_limits<SparseMatrix::StorageIndex>::max()))
+        throw std::length_error("sparse matrix: more non-zeros than its index type holds");
+    out.resizeNonZeros(static_cast<Index>(total));
+    auto* outer = out.outerIndexPtr();
+    for (Index k = 0; k < n; ++k) {
+        outer[k + 1] = outer[k] + static_cast<SparseMatrix::StorageIndex>(length(k));
+        fill(k, out.innerIndexPtr() + outer[k], out.valuePtr() + outer[k]);
+    }
+    return out;
+}
+
 // The rows listed (all rows when list is null) as a plain compressed CSR matrix: the same values
 // the plain operations give (append the column, then multiply each value by its row's factor).
 SparseMatrix copyRows(const CsrRows& r, const std::vector<Index>* list) {
     const Index n = list ? static_cast<Index>(list->size()) : r.n;
-    SparseMatrix out(n, r.cols);
-    if (n == 0) // Eigen 3.4's makeCompressed() after reserve() reads past the end
-        return out;
     const auto source = [&](Index k) { return list ? (*list)[static_cast<std::size_t>(k)] : k; };
-    Eigen::VectorXi sizes(n);
-    for (Index k = 0; k < n; ++k)
-        sizes[k] = r.length(source(k));
-    out.reserve(sizes);
-    for (Index k = 0; k < n; ++k)
-        r.forEachEntry(source(k), [&](int c, double v) { out.insert(k, c) = v; });
-    out.makeCompressed();
-    return out;
+    return compressedRows(
+        n, r.cols, [&](Index k) { return r.length(source(k)); },
+        [&](Index k, SparseMatrix::StorageIndex* inner, double* values) {
+            r.forEachEntry(source(k), [&](int c, double v) {
+                *inner++ = c;
+                *values++ = v;
+            });
+        });
 }
 
 } // namespace
@@ -324,21 +341,18 @@ void FeatureMatrix::appendConstantColumn(double value) {
     if (isSparse() ? viewInsteadOfAppending<SparseMatrix>(value) : viewInsteadOfAppending<DenseMatrix>(value))
         return;
     if (isSparse()) {
-        const SparseMatrix& s = sparse();
-        SparseMatrix out(s.rows(), s.cols() + 1);
-        // Eigen 3.4's makeCompressed() after reserve() reads past the end with 0 rows.
-        if (s.rows() > 0) {
-            Eigen::VectorXi sizes(s.rows());
-            for (Index i = 0; i < s.rows(); ++i)
-                sizes[i] = static_cast<int>(s.row(i).nonZeros()) + 1;
-            out.reserve(sizes);
-            for (Index i = 0; i < s.rows(); ++i) {
-                for (SparseMatrix::InnerIterator it(s, i); it; ++it)
-                    out.insert(i, it.col()) = it.value();
-                out.insert(i, s.cols()) = value;
-            }
-            out.makeCompressed();
-        }
+        const CsrRows r = csrRows(); // each row as the plain copy holds it (a view's too), then the new column
+        const auto columns = static_cast<SparseMatrix::StorageIndex>(r.cols);
+        SparseMatrix out = compressedRows(
+            r.n, r.cols + 1, [&](Index i) { return r.length(i) + 1; },
+            [&](Index i, SparseMatrix::StorageIndex* inner, double* values) {
+                r.forEachEntry(i, [&](int c, double v) {
+                    *inner++ = c;
+                    *values++ = v;
+                });
+                *inner = columns;
+                *values = value;
+            });
         *this = FeatureMatrix(std::move(out)); // the old buffers stay with whoever shares them
     } else {
         const DenseMatrix& d = dense();
@@ -351,24 +365,9 @@ void FeatureMatrix::appendConstantColumn(double value) {
 
 FeatureMatrix FeatureMatrix::selectRows(const std::vector<Index>& rowList) const {
     const auto n = static_cast<Index>(rowList.size());
-    if (isView() && isSparse())
-        return FeatureMatrix(copyRows(csrRows(), &rowList));
-    if (isSparse()) {
-        const auto& s = sparse();
-        SparseMatrix out(n, s.cols());
-        if (n == 0) // Eigen 3.4's makeCompressed() after reserve() reads past the end
-            return FeatureMatrix(std::move(out));
-        Eigen::VectorXi sizes(n);
-        for (Index k = 0; k < n; ++k)
-            sizes[k] = s.outerIndexPtr()[rowList[k] + 1] - s.outerIndexPtr()[rowList[k]];
-        out.reserve(sizes);
-        for (Index k = 0; k < n; ++k)
-            for (SparseMatrix::InnerIterator it(s, rowList[k]); it; ++it)
-                out.insert(k, it.col()) = it.value();
-        out.makeCompressed();
-        return FeatureMatrix(std::move(out));
-    }
     // Plain or view: each row's values as the plain copy holds them.
+    if (isSparse())
+        return FeatureMatrix(copyRows(csrRows(), &rowList));
     const DenseRows r = denseRows();
     DenseMatrix out(n, r.cols);
     for (Index j = 0; j < r.cols; ++j)

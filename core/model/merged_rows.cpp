@@ -21,7 +21,9 @@ std::uint64_t mix(std::uint64_t x) { // splitmix64's finaliser
     return x ^ (x >> 31);
 }
 
-std::uint64_t combine(std::uint64_t h, std::uint64_t x) { return mix(h ^ (x + 0x9e3779b97f4a7c15ULL + (h << 6))); }
+// One multiply per value (a hash of a row, not a cryptographic one: equal hashes are checked
+// with equalRows; a row's hash is mixed once at its end).
+std::uint64_t combine(std::uint64_t h, std::uint64_t x) { return (h ^ x) * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL; }
 
 std::vector<std::uint64_t> rowHashes(const FeatureMatrix& X) {
     const Index n = X.rows();
@@ -33,7 +35,7 @@ std::vector<std::uint64_t> rowHashes(const FeatureMatrix& X) {
             rows.forEachEntry(i, [&hi](int c, double v) {
                 hi = combine(combine(hi, static_cast<std::uint64_t>(c)), std::bit_cast<std::uint64_t>(v));
             });
-            h[static_cast<std::size_t>(i)] = hi;
+            h[static_cast<std::size_t>(i)] = mix(hi);
         }
         return h;
     }
@@ -41,6 +43,8 @@ std::vector<std::uint64_t> rowHashes(const FeatureMatrix& X) {
     for (Index j = 0; j < d.cols; ++j) // column by column: X is column-major
         for (Index i = 0; i < n; ++i)
             h[static_cast<std::size_t>(i)] = combine(h[static_cast<std::size_t>(i)], std::bit_cast<std::uint64_t>(d.at(i, j)));
+    for (std::uint64_t& hi : h)
+        hi = mix(hi);
     return h;
 }
 
@@ -86,12 +90,15 @@ std::optional<MergedRows> mergeEqualRows(const FeatureMatrix& X, double minShare
         return std::nullopt;
     const std::vector<std::uint64_t> h = rowHashes(X);
     // Rows by hash (ties by index): equal rows are neighbours, the first of each group first.
+    // Sorted as (hash, row) pairs, not rows compared through the hash array.
+    std::vector<std::pair<std::uint64_t, Index>> byHash(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i)
+        byHash[static_cast<std::size_t>(i)] = {h[static_cast<std::size_t>(i)], i};
+    std::sort(byHash.begin(), byHash.end());
     std::vector<Index> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), Index{0});
-    std::sort(order.begin(), order.end(), [&h](Index a, Index b) {
-        const auto ha = h[static_cast<std::size_t>(a)], hb = h[static_cast<std::size_t>(b)];
-        return ha != hb ? ha < hb : a < b;
-    });
+    for (std::size_t k = 0; k < byHash.size(); ++k)
+        order[k] = byHash[k].second;
+    byHash = {};
     // Distinct hashes bound the distinct rows from below: stop early if too few rows merge.
     Index distinctHashes = 0;
     for (std::size_t k = 0; k < order.size(); ++k)

@@ -3,6 +3,7 @@
 #include "core/model/sparse_rows.h"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -43,14 +44,42 @@ PrefixTree::PrefixTree(const CsrRows& rows) : m_cols(rows.cols) {
         return std::pair(ranks.begin() + static_cast<std::ptrdiff_t>(offset[ii]),
                          ranks.begin() + static_cast<std::ptrdiff_t>(offset[ii + 1]));
     };
-    // Rows in lexicographic order of their sequences: a row's nodes follow its predecessor's.
-    std::vector<Index> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), Index{0});
-    std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) {
-        const auto [a0, a1] = sequence(a);
-        const auto [b0, b1] = sequence(b);
-        return std::lexicographical_compare(a0, a1, b0, b1);
+    // Rows in lexicographic order of their sequences, equal ones in row order: a row's nodes
+    // follow its predecessor's. Sorted by a key of the first ranks, rank + 1 in `bits` bits each,
+    // most significant first (0 past the end: a prefix sorts first), in two 64-bit words; the
+    // sequences themselves are compared only for equal keys of rows longer than the key holds.
+    const int bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(m_cols))));
+    const int perWord = 64 / bits;
+    struct Keyed {
+        std::uint64_t high, low;
+        Index row;
+    };
+    std::vector<Keyed> keyed(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) {
+        const auto [s0, s1] = sequence(i);
+        std::uint64_t word[2] = {0, 0};
+        const auto length = static_cast<int>(s1 - s0);
+        for (int k = 0; k < std::min(length, 2 * perWord); ++k)
+            word[k / perWord] |= static_cast<std::uint64_t>(s0[k] + 1) << (64 - bits * (k % perWord + 1));
+        keyed[static_cast<std::size_t>(i)] = {word[0], word[1], i};
+    }
+    std::sort(keyed.begin(), keyed.end(), [&](const Keyed& a, const Keyed& b) {
+        if (a.high != b.high || a.low != b.low)
+            return a.high != b.high ? a.high < b.high : a.low < b.low;
+        const auto [a0, a1] = sequence(a.row);
+        const auto [b0, b1] = sequence(b.row);
+        if (a1 - a0 > 2 * perWord || b1 - b0 > 2 * perWord) {
+            if (std::lexicographical_compare(a0, a1, b0, b1))
+                return true;
+            if (std::lexicographical_compare(b0, b1, a0, a1))
+                return false;
+        }
+        return a.row < b.row;
     });
+    std::vector<Index> order(static_cast<std::size_t>(n));
+    for (std::size_t k = 0; k < keyed.size(); ++k)
+        order[k] = keyed[k].row;
+    keyed = {};
     if (n > std::numeric_limits<int>::max())
         throw std::invalid_argument("PrefixTree: more than 2^31 − 1 rows");
     m_leaf.assign(static_cast<std::size_t>(n), -1);
