@@ -161,16 +161,15 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
     for (double eps : spec.grid)
         result.guarantees.push_back(prepared.guarantee(eps));
 
-    // Non-private reference (and the anchor's θ), only when asked for or needed; kept by the problem.
+    // Non-private reference (and the anchor's θ), only when asked for or needed; kept by the
+    // problem. The grid does not read it: it is fitted beside the grid (below), on a worker the
+    // grid's last repetitions would leave idle, not alone before it.
     std::shared_ptr<const TrainedModel> reference;
-    if (spec.reference || !spec.measureAt.empty()) {
-        reference = prepared.reference(stop, spec.solverOptions);
-        result.nonPrivate = learner.utility(*reference);
-        reference->record(result.measuringSolver, INFINITY, 0);
-        if (learner.capabilities().lossBound && !reference->stopped())
-            for (double eps : spec.grid)
-                result.trainLossBound.push_back(learner.trainLossBound(eps, *reference));
-    }
+    const bool needReference = spec.reference || !spec.measureAt.empty();
+    const auto fitReference = [&] {
+        if (needReference)
+            reference = prepared.reference(stop, spec.solverOptions);
+    };
 
     // Measured grid: values[g][r]; the solver's outcome of every fit, slot (g, r). Repetition r
     // walks the grid upwards, warm-started from its fit at the previous ε.
@@ -208,7 +207,18 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
         computedHere[r] = 1;
         return cell.text();
     };
-    const auto cells = G > 0 ? runCellStage(spec.executor, stage, runner) : std::vector<std::optional<std::string>>(R);
+    std::vector<std::optional<std::string>> cells(R);
+    runner.alongside(fitReference, [&] {
+        if (G > 0)
+            cells = runCellStage(spec.executor, stage, runner);
+    });
+    if (reference) {
+        result.nonPrivate = learner.utility(*reference);
+        reference->record(result.measuringSolver, INFINITY, 0);
+        if (learner.capabilities().lossBound && !reference->stopped())
+            for (double eps : spec.grid)
+                result.trainLossBound.push_back(learner.trainLossBound(eps, *reference));
+    }
     // Repetitions computed elsewhere (other ranks, a checkpoint): the same bits into the same slots.
     for (std::size_t r = 0; r < R; ++r) {
         if (!cells[r] || computedHere[r])

@@ -14,6 +14,7 @@
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 #include <atomic>
 #include <cstddef>
@@ -53,6 +54,28 @@ public:
                 clearUpperVectorState(); // a worker may start with a foreign thread's state
                 task(i);
             });
+        });
+    }
+
+    /// Runs body() (which may call run()) and, beside it in the arena, extra(): a serial piece
+    /// of work that the grid does not read (a sweep's reference fit) takes a worker while the
+    /// grid's tasks take the others, instead of running alone before them. Returns when both
+    /// have returned; an exception from either is rethrown, after both have stopped.
+    template <class Extra, class Body>
+    void alongside(Extra&& extra, Body&& body) {
+        m_arena.execute([&] {
+            tbb::task_group group;
+            group.run([&] {
+                clearUpperVectorState();
+                extra();
+            });
+            try {
+                body();
+            } catch (...) {
+                group.wait();
+                throw;
+            }
+            group.wait();
         });
     }
 
