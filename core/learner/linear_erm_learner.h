@@ -31,7 +31,7 @@ public:
 
     const OneVsRest::Models& fits() const { return m_fits; }
     /// The ε it was fitted at (0: non-private), and the fits before it on its warm-start path,
-    /// most recent first (at most two; empty: a cold start): a sweep extrapolates the next start
+    /// most recent first (at most three; empty: a cold start): a sweep extrapolates the next start
     /// from them.
     double eps() const { return m_eps; }
     const std::vector<PathPoint>& path() const { return m_path; }
