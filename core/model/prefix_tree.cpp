@@ -24,9 +24,11 @@ PrefixTree::PrefixTree(const CsrRows& rows) : m_cols(rows.cols) {
     std::stable_sort(byFrequency.begin(), byFrequency.end(), [&count](int a, int b) {
         return count[static_cast<std::size_t>(a)] > count[static_cast<std::size_t>(b)];
     });
-    std::vector<int> rank(static_cast<std::size_t>(m_cols));
+    std::vector<int>& rank = m_rankOf;
+    rank.assign(static_cast<std::size_t>(m_cols), 0);
     for (std::size_t r = 0; r < byFrequency.size(); ++r)
         rank[static_cast<std::size_t>(byFrequency[r])] = static_cast<int>(r);
+    m_byRank = byFrequency;
     // Each row's ranks, ascending (most frequent column first).
     std::vector<int> ranks;
     std::vector<std::size_t> offset(static_cast<std::size_t>(n) + 1, 0);
@@ -82,7 +84,6 @@ PrefixTree::PrefixTree(const CsrRows& rows) : m_cols(rows.cols) {
     keyed = {};
     if (n > std::numeric_limits<int>::max())
         throw std::invalid_argument("PrefixTree: more than 2^31 − 1 rows");
-    m_leaf.assign(static_cast<std::size_t>(n), -1);
     m_order.reserve(static_cast<std::size_t>(n));
     m_group.reserve(static_cast<std::size_t>(n));
     std::vector<int> pathNodes; // the previous row's nodes, by depth
@@ -111,9 +112,7 @@ PrefixTree::PrefixTree(const CsrRows& rows) : m_cols(rows.cols) {
         m_entries += static_cast<std::size_t>(length);
         m_pairs += static_cast<std::size_t>(length) * static_cast<std::size_t>(length + 1) / 2;
         const bool repeated = length > 0 && common == length && p1 - p0 == length; // the previous row's sequence
-        if (length > 0)
-            m_leaf[static_cast<std::size_t>(i)] = pathNodes.back();
-        else
+        if (length == 0)
             ++m_emptyRows;
         m_group.push_back(repeated ? m_group.back() : position);
         m_order.push_back(static_cast<int>(i)); // lexicographic: empty rows first, then by leaf
@@ -140,7 +139,7 @@ const double* PrefixTree::pathSums(const Eigen::VectorXd& v, std::vector<double>
 }
 
 std::size_t PrefixTree::updates() const {
-    std::size_t total = m_leaf.size() + 2 * m_depth.size();
+    std::size_t total = m_order.size() + 2 * m_depth.size();
     for (std::uint16_t d : m_depth)
         total += d;
     return total;
@@ -149,44 +148,40 @@ std::size_t PrefixTree::updates() const {
 void PrefixTree::compute(const Eigen::VectorXd& a, const Eigen::VectorXd& weight, double factor,
                          Eigen::MatrixXd& H) const {
     const Index p = m_cols;
-    const std::size_t nodes = m_column.size();
-    // W_v: the weight of the rows ending at v; then, nodes in reverse depth-first order (every
-    // node after its subtree), the sum over the subtree: below[d] holds the sum of the finished
-    // nodes at depth d whose parent is not yet visited (all children of the next node at d − 1).
-    std::vector<double> W(nodes, 0.0);
-    for (std::size_t i = 0; i < m_leaf.size(); ++i)
-        if (m_leaf[i] >= 0) {
-            const auto ii = static_cast<Index>(i);
-            W[static_cast<std::size_t>(m_leaf[i])] += weight[ii] * factor * (a[ii] * a[ii]);
-        }
-    std::vector<double> below(static_cast<std::size_t>(m_maxDepth) + 2, 0.0);
-    for (std::size_t v = nodes; v-- > 0;) {
-        const std::size_t d = m_depth[v];
-        W[v] += below[d + 1];
-        below[d + 1] = 0.0;
-        below[d] += W[v];
+    const std::size_t nodes = m_column.size(), n = m_order.size();
+    // W_v = Σ_{rows i through v} factor·weight_i a_i²: differences of the running sums R over the
+    // walk's order, as in the passes.
+    std::vector<double> R(n + 1, 0.0);
+    double running = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+        const int i = m_order[j];
+        running += weight[i] * factor * (a[i] * a[i]);
+        R[j + 1] = running;
     }
-    // Pairs (c_k, c_v), k ≤ d_v, into H(c_k, c_v), the path c_1 … c_{d_v} being the stack of
-    // columns of the last nodes seen at each depth. One column order for every row: each pair of
-    // columns lands in one triangle; symmetrised below.
-    H.setZero(p, p);
-    double* h = H.data();
+    // Pairs (c_k, c_v), k ≤ d_v, the path c_1 … c_{d_v} being the stack of the last nodes seen at
+    // each depth. Accumulated by frequency rank, not column: the path's ranks ascend from the
+    // most frequent column, so each node's updates fall in the first entries of its rank's column
+    // and the part of the matrix in use stays small (a9a: 1.09 → 0.97 ms, best of 30).
+    // Each pair lands in one triangle; symmetrised, back to columns, below.
+    Eigen::MatrixXd byRank = Eigen::MatrixXd::Zero(p, p);
+    double* h = byRank.data();
     std::vector<int> path(static_cast<std::size_t>(m_maxDepth) + 1, 0);
     for (std::size_t v = 0; v < nodes; ++v) {
         const int d = m_depth[v];
-        path[static_cast<std::size_t>(d) - 1] = m_column[v];
-        const double w = W[v];
-        if (w == 0.0)
-            continue;
-        double* column = h + static_cast<Index>(m_column[v]) * p;
+        const int r = m_rankOf[static_cast<std::size_t>(m_column[v])];
+        path[static_cast<std::size_t>(d) - 1] = r;
+        const double w = R[static_cast<std::size_t>(m_end[v])] - R[static_cast<std::size_t>(m_first[v])];
+        double* column = h + static_cast<Index>(r) * p;
         for (int k = 0; k < d; ++k)
             column[path[static_cast<std::size_t>(k)]] += w;
     }
+    H.resize(p, p);
     for (Index c = 0; c < p; ++c)
-        for (Index r = 0; r < c; ++r) {
-            const double s = H(r, c) + H(c, r);
-            H(r, c) = s;
-            H(c, r) = s;
+        for (Index r = 0; r <= c; ++r) {
+            const double sum = r == c ? byRank(r, c) : byRank(r, c) + byRank(c, r);
+            const Index i = m_byRank[static_cast<std::size_t>(r)], j = m_byRank[static_cast<std::size_t>(c)];
+            H(i, j) = sum;
+            H(j, i) = sum;
         }
 }
 

@@ -77,12 +77,12 @@ private:
     int m_maxDepth = 0;
     int m_emptyRows = 0;                ///< rows without entries: the first of the walk's order
     std::size_t m_entries = 0, m_pairs = 0; ///< Σ |S_i| and Σ |S_i|(|S_i|+1)/2 of the rows
-    std::vector<int> m_leaf;            ///< row i → the node of its whole sequence (−1: empty row)
     std::vector<int> m_column;          ///< node → c_v, nodes in depth-first order (parents first)
     std::vector<std::uint16_t> m_depth; ///< node → d_v (1 for the first column)
     std::vector<int> m_first, m_end;    ///< node → its rows' range [first, end) in the walk's order
     std::vector<int> m_order;           ///< the walk's order: rows without entries, then by sequence
     std::vector<int> m_group;           ///< walk position → the first position of its sequence
+    std::vector<int> m_rankOf, m_byRank; ///< column → its rank by frequency, and back
 };
 
 template <class Weight>
