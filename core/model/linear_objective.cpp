@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 namespace elab::core {
 
@@ -243,6 +244,17 @@ constexpr double kSettledChange = 0.1; // form a new anchor once one Newton step
 // Forming XᵀDX/n costs Σ nnz_i(nnz_i+1)/2 updates against 2·nnz for a product; beyond this
 // ratio (rows of more than ≈ 30 non-zeros on average) the Gram-scaled M is used throughout.
 constexpr double kMaxPairsPerNonZero = 16.0;
+// A new anchor is formed after a CG solve that took at least half the anchor's cost in
+// products (anchorCostInProducts): the new anchor makes the next Newton step exact and serves
+// the steps after it, so it pays when the solves it replaces cost that much. Never below 3
+// iterations, what the anchored M usually takes near its anchor (a9a: 1.4 per Newton step).
+// a9a, 20 ε × 10 objective perturbation fits: pure ε 1503 → 1286 products for 222 → 246
+// anchors, Gaussian 805 → 794 for 220 → 222 (docs/MATH.md §0.4).
+constexpr int kMinStaleIterations = 3;
+constexpr double kStaleShare = 0.5;
+// A dense multiply-add in the Cholesky factorisation against a scattered update of XᵀDX or of
+// a product (measured ratio of their rates on this machine's 2 cores, 4-8: the lower end).
+constexpr double kDenseUpdatesPerScattered = 4.0;
 
 } // namespace
 
@@ -278,17 +290,16 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
     if (!m_X.isSparse() || m_mu <= 0.0)
         return {};
     const CsrRows X = m_X.csrRows();
-    if (m_rowPairs == 0) {
-        m_rowPairs = sparseRowPairs(X);
-        m_entries = X.nonZeros();
-    }
+    countRows(X);
     if (static_cast<double>(m_rowPairs) > kMaxPairsPerNonZero * static_cast<double>(std::max<std::size_t>(m_entries, 1)))
         return {};
     const double step = relativeChange(m_d2, m_lastD2);
     m_lastD2 = m_d2.cast<float>();
-    if (!(m_anchor && relativeChange(m_d2, m_anchorD2) <= kReuseChange)) {
-        // The first call (often a warm start near the optimum) or a settled iterate: anchor here.
-        if (!(m_anchorD2.size() == 0 || step <= kSettledChange))
+    const bool reanchor = std::exchange(m_reanchor, false);
+    if (reanchor || !(m_anchor && relativeChange(m_d2, m_anchorD2) <= kReuseChange)) {
+        // The first call (often a warm start near the optimum), a settled iterate, or an anchor
+        // that left CG more work than a new one costs: anchor here.
+        if (!(reanchor || m_anchorD2.size() == 0 || step <= kSettledChange))
             return {};
         m_anchor.reset(); // replaced below: not held beside the new one while it is formed
         const double n = m_n;
@@ -308,6 +319,38 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
         m_anchorIsCurrent = true;
     }
     return [factor = m_anchor](const Eigen::VectorXd& r, Eigen::VectorXd& out) { factor->solve(r, out); };
+}
+
+void LinearObjective::countRows(const CsrRows& X) const {
+    if (m_rowPairs == 0) {
+        m_rowPairs = sparseRowPairs(X);
+        m_entries = X.nonZeros();
+    }
+}
+
+double LinearObjective::anchorCostInProducts() const {
+    const CsrRows X = m_X.csrRows();
+    countRows(X);
+    // Units: scattered updates. A product (one CG iteration): two per non-zero, or per tree node
+    // and row, plus the preconditioner's two triangular solves (p² dense). An anchor: XᵀDX
+    // (the tree's updates or the rows' pairs) plus the factorisation (p³/6 dense).
+    const double p = static_cast<double>(X.cols);
+    const PrefixTree* passes = treeOf(X, false);
+    const PrefixTree* gram = treeOf(X, true);
+    const double product = 2.0 * static_cast<double>(passes ? passes->nodes() + static_cast<std::size_t>(passes->rows())
+                                                            : m_entries) +
+                           p * p / kDenseUpdatesPerScattered;
+    const double anchor = static_cast<double>(gram ? gram->updates() : m_rowPairs) +
+                          p * p * p / (6.0 * kDenseUpdatesPerScattered);
+    return anchor / product;
+}
+
+void LinearObjective::cgIterationsTaken(int iterations) {
+    if (!m_anchor || iterations < kMinStaleIterations)
+        return;
+    if (m_anchorInProducts == 0.0)
+        m_anchorInProducts = anchorCostInProducts(); // m_anchor: X is sparse
+    m_reanchor = static_cast<double>(iterations) >= kStaleShare * m_anchorInProducts;
 }
 
 Eigen::MatrixXd gramMatrix(const FeatureMatrix& X, Eigen::Index maxFeatures) {

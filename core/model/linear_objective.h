@@ -44,6 +44,13 @@ public:
     /// True when the last preconditioner() formed XᵀDX/n + μI at the last evaluated θ: then M
     /// is the Hessian itself (up to rounding) and M⁻¹(−∇J) is the Newton step.
     bool preconditionerIsHessian() const override { return m_anchorIsCurrent; }
+    /// When the anchored preconditioner left CG more products than forming a new anchor costs
+    /// (anchorCostInProducts), the next preconditioner() anchors at its θ.
+    void cgIterationsTaken(int iterations) override;
+    /// What forming an anchor (XᵀDX/n by the tree or the rows, and its Cholesky factor) costs in
+    /// CG iterations (a product and a preconditioner solve), estimated from counts (docs/MATH.md
+    /// §0.4). Sparse X only.
+    double anchorCostInProducts() const;
     /// G = XᵀX/n of the same X (see gramMatrix), or nullptr; not owned.
     void setGram(const Eigen::MatrixXd* gram) { m_gram = gram; }
     /// The prefix tree of X's binary rows (core/model/prefix_tree.h), or nullptr: the passes
@@ -90,10 +97,13 @@ private:
     mutable std::vector<double> m_treeWork;           ///< the tree passes' scratch space
     // The anchored preconditioner (see preconditioner()); state of this objective's solve.
     std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> anchoredPreconditioner() const;
-    mutable std::size_t m_rowPairs = 0, m_entries = 0;
+    mutable std::size_t m_rowPairs = 0, m_entries = 0; ///< X's pairs and non-zeros (countRows)
+    void countRows(const CsrRows& X) const;
     mutable Eigen::VectorXf m_anchorD2, m_lastD2; ///< ℓ'' at the anchor and at the last call, in float (a proxy's inputs)
     mutable std::shared_ptr<const CholeskyFactor> m_anchor;
     mutable bool m_anchorIsCurrent = false;
+    mutable bool m_reanchor = false;       ///< set by cgIterationsTaken: anchor at the next call
+    mutable double m_anchorInProducts = 0; ///< anchorCostInProducts(), once it is known (0: not yet)
 };
 
 /// G = XᵀX/n, dense p×p, for the preconditioner — only when p ≤ maxFeatures (cost O(nnz·k)

@@ -6,7 +6,6 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <numeric>
 #include <stdexcept>
 
 namespace elab::core {

@@ -66,6 +66,7 @@ NewtonCgResult minimizeNewtonCg(Objective& objective, Eigen::VectorXd theta0,
         } else {
             CgResult cg = conjugateGradient(hessian, -g, forcing, options.maxCgIterations, nullptr, preconditioner);
             result.cgIterations += cg.iterations;
+            objective.cgIterationsTaken(cg.iterations);
             step = cg.iterations > 0 ? cg.x : Eigen::VectorXd(-g); // flat curvature: steepest descent
         }
         double slope = g.dot(step);

@@ -25,6 +25,9 @@ public:
     /// True when the M of the last preconditioner() call is ∇²J at the last evaluated θ (up to
     /// rounding): the solver may then take M⁻¹(−∇J) as the Newton step without running CG.
     virtual bool preconditionerIsHessian() const { return false; }
+    /// CG took `iterations` Hessian-vector products with the last preconditioner(). An objective
+    /// may then form a new one at the next call, when that costs less than such a solve.
+    virtual void cgIterationsTaken(int iterations) { (void)iterations; }
 };
 
 } // namespace elab::core

@@ -10,6 +10,7 @@
 #include "core/model/linear_objective.h"
 #include "core/model/merged_rows.h"
 #include "core/model/prefix_tree.h"
+#include "core/model/sparse_rows.h"
 #include "core/privacy/private_fit.h"
 #include "core/util/random.h"
 
@@ -296,6 +297,50 @@ private slots:
         objective.evaluate((zero ? Eigen::VectorXd::Zero(7).eval() : randomVector(7, 9, 1.0)) + randomVector(7, 8, 0.01));
         QVERIFY(objective.preconditioner());
         QVERIFY(!objective.preconditionerIsHessian());
+    }
+
+    void aLongSolveFormsANewAnchor() {
+        // docs/MATH.md §0.4: a CG solve that took half of what a new anchor costs (and at least
+        // 3 products) makes the next call anchor at θ; a shorter one keeps the factor. 80
+        // features of density 0.3: an anchor costs ≈ 7 products, so the threshold is above 3.
+        const Repeated r = repeatedRows(100, 80, true, true, 0, 43);
+        const Eigen::MatrixXd gram = gramMatrix(r.X);
+        LinearObjective objective(r.X, r.y, Loss(LossKind::Logistic), 0.01);
+        objective.setGram(&gram);
+        const Eigen::VectorXd theta = randomVector(80, 9, 1.0);
+        objective.evaluate(theta);
+        QVERIFY(objective.preconditioner());
+        QVERIFY(objective.preconditionerIsHessian());
+        const Eigen::VectorXd moved = theta + randomVector(80, 8, 0.01);
+        objective.evaluate(moved);
+        QVERIFY(objective.preconditioner());
+        QVERIFY(!objective.preconditionerIsHessian());
+        const int stale = static_cast<int>(std::ceil(0.5 * objective.anchorCostInProducts()));
+        QVERIFY2(stale > 3, qPrintable(QString("threshold %1").arg(stale)));
+        objective.cgIterationsTaken(stale - 1);
+        QVERIFY(objective.preconditioner());
+        QVERIFY(!objective.preconditionerIsHessian());
+        objective.cgIterationsTaken(stale);
+        QVERIFY(objective.preconditioner());
+        QVERIFY(objective.preconditionerIsHessian());
+        // The new anchor is the Hessian at the moved θ (reused from the next call on).
+        const Eigen::VectorXd v = randomVector(80, 4, 1.0);
+        Eigen::VectorXd hv, back;
+        objective.hessianVector(v, hv);
+        objective.preconditioner()(hv, back);
+        QVERIFY(!objective.preconditionerIsHessian());
+        QVERIFY2(relativeDiff(back, v) <= 1e-10, qPrintable(QString("M⁻¹Hv vs v: %1").arg(relativeDiff(back, v))));
+    }
+
+    void anAnchorCostsItsUpdatesInProducts() {
+        // docs/MATH.md §0.4: (pairs + p³/24) / (2·nnz + p²/4) without a tree.
+        const Repeated r = repeatedRows(120, 7, true, true, 0, 41);
+        LinearObjective objective(r.X, r.y, Loss(LossKind::Logistic), 0.01);
+        const CsrRows rows = r.X.csrRows();
+        const double p = 7.0;
+        const double expected = (static_cast<double>(sparseRowPairs(rows)) + p * p * p / 24.0) /
+                                (2.0 * static_cast<double>(rows.nonZeros()) + p * p / 4.0);
+        QCOMPARE(objective.anchorCostInProducts(), expected);
     }
 };
 
