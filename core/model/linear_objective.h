@@ -37,9 +37,11 @@ public:
     /// With a Gram matrix G = XᵀX/n (setGram): for sparse X with short rows, the Hessian itself
     /// at an anchor point, M = XᵀD_aX/n + μI (D_a = diag ℓ''(p_i) there), by Cholesky, formed
     /// at the first call and again once the iterate settles, and reused while ℓ'' stays within
-    /// 25 % (L1) of D_a; otherwise M = c·G + μI, c = mean_i ℓ''(p_i). Without G, Jacobi:
-    /// M = diag((1/n) Σ_i ℓ''(p_i) x_ij² + μ). M only steers CG: the Newton system, its
-    /// solution and the stopping test are the same for every choice.
+    /// 25 % (L1) of D_a; otherwise M = c·G + μI, c = mean_i ℓ''(p_i). Without G, or for sparse X
+    /// where a p × p factorisation costs more than 24 products (few rows, many features), Jacobi:
+    /// M = diag((1/n) Σ_i ℓ''(p_i) x_ij² + μ); no anchor either where it costs more than that.
+    /// M only steers CG: the Newton system, its solution and the stopping test are the same for
+    /// every choice.
     std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> preconditioner() const override;
     /// True when the last preconditioner() formed XᵀDX/n + μI at the last evaluated θ: then M
     /// is the Hessian itself (up to rounding) and M⁻¹(−∇J) is the Newton step.
@@ -103,7 +105,14 @@ private:
     mutable std::shared_ptr<const CholeskyFactor> m_anchor;
     mutable bool m_anchorIsCurrent = false;
     mutable bool m_reanchor = false;       ///< set by cgIterationsTaken: anchor at the next call
-    mutable double m_anchorInProducts = 0; ///< anchorCostInProducts(), once it is known (0: not yet)
+    /// Estimated costs in scattered updates (docs/MATH.md §0.4), computed on first use (sparse X).
+    struct Costs {
+        double product = 0.0, gram = 0.0, factorisation = 0.0;
+    };
+    mutable Costs m_costs;
+    const Costs& costs() const;
+    /// Whether a p × p factorisation costs at most kMaxFactorisationProducts products (sparse X).
+    bool factorisationPays() const;
 };
 
 /// G = XᵀX/n, dense p×p, for the preconditioner — only when p ≤ maxFeatures (cost O(nnz·k)

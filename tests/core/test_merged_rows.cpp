@@ -342,6 +342,35 @@ private slots:
                                 (2.0 * static_cast<double>(rows.nonZeros()) + p * p / 4.0);
         QCOMPARE(objective.anchorCostInProducts(), expected);
     }
+
+    void manyFeaturesOnFewRowsTakeJacobi() {
+        // docs/MATH.md §0.4: 400 features on ≈ 100 rows, where factorising 400 × 400 costs far
+        // more than 24 products: no anchor, no Gram-scaled M, but M = diag((1/n) Σ ℓ''_i x_ij² + μ).
+        const Repeated r = repeatedRows(40, 400, true, true, 0, 47);
+        const Eigen::MatrixXd gram = gramMatrix(r.X);
+        QCOMPARE(gram.rows(), Eigen::Index(400));
+        LinearObjective objective(r.X, r.y, Loss(LossKind::Logistic), 0.01);
+        objective.setGram(&gram);
+        QVERIFY2(objective.anchorCostInProducts() > 24.0, qPrintable(QString::number(objective.anchorCostInProducts())));
+        const Eigen::VectorXd theta = randomVector(400, 9, 1.0);
+        objective.evaluate(theta);
+        const auto M = objective.preconditioner();
+        QVERIFY(M);
+        QVERIFY(!objective.preconditionerIsHessian());
+        const Loss loss(LossKind::Logistic);
+        const Eigen::MatrixXd dense = Eigen::MatrixXd(r.X.sparse());
+        const auto n = static_cast<double>(dense.rows());
+        Eigen::VectorXd diagonal = Eigen::VectorXd::Constant(400, 0.01);
+        for (Eigen::Index i = 0; i < dense.rows(); ++i) {
+            const double d2 = loss.d2(dense.row(i).dot(theta), r.y[i]);
+            diagonal += (d2 / n) * dense.row(i).transpose().cwiseAbs2();
+        }
+        const Eigen::VectorXd v = randomVector(400, 4, 1.0);
+        Eigen::VectorXd out;
+        M(v, out);
+        QVERIFY2(relativeDiff(out, v.cwiseQuotient(diagonal)) <= 1e-12,
+                 qPrintable(QString("M⁻¹v vs v ./ diag: %1").arg(relativeDiff(out, v.cwiseQuotient(diagonal)))));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestMergedRows)
