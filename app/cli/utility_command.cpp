@@ -135,7 +135,8 @@ int UtilityCommand::run() const {
     requireLabelKind(spec.mechanism, prepared);
     const core::UtilitySweepResult r = core::runUtilitySweep(sweepDataOf(prepared), spec);
     const bool higherIsBetter = !core::isLossMetric(spec.metric);
-    const core::MonotonicityCheck monotonicity = core::checkMonotonicity(r.points, higherIsBetter);
+    core::MonotonicityCheck monotonicity = core::checkMonotonicity(r.points, higherIsBetter);
+    core::explainByExtraRidge(monotonicity, r.guarantees);
     if (!monotonicity.ok())
         std::cerr << "warning: " << monotonicity.message(higherIsBetter) << "\n";
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace elab::core {
 
@@ -37,7 +38,7 @@ MonotonicityCheck checkMonotonicity(const std::vector<SweepPoint>& points, bool 
         const double floor = 64.0 * 2.220446049250313e-16 * std::max({1.0, std::abs(i.mean), std::abs(p.mean)});
         const double worse = higherIsBetter ? i.mean - p.mean : p.mean - i.mean;
         if (worse > z * se + floor)
-            check.violations.push_back({i.eps, p.eps, i.gridIndex, p.gridIndex, i.mean, p.mean, se});
+            check.violations.push_back({i.eps, p.eps, i.gridIndex, p.gridIndex, i.mean, p.mean, se, {}});
         if (better(p.mean, points[best].mean))
             best = j;
     }
@@ -52,8 +53,31 @@ std::string MonotonicityCheck::message(bool higherIsBetter) const {
         text += "Utility gets worse as ε grows: " + std::string(higherIsBetter ? "" : "loss ") + formatNumber(v.meanWorse) +
                 " at ε = " + formatNumber(v.epsWorse) + " against " + formatNumber(v.meanBetter) + " at ε = " +
                 formatNumber(v.epsBetter) + " (" + formatNumber(v.zScore()) + " standard errors; a sign of a broken mechanism).";
+        if (!v.note.empty())
+            text += " " + v.note;
     }
     return text;
+}
+
+void explainByExtraRidge(MonotonicityCheck& check, const std::vector<PrivacyGuarantee>& guarantees) {
+    const auto ridgeAt = [&](Eigen::Index g) {
+        return g >= 0 && static_cast<std::size_t>(g) < guarantees.size()
+                   ? guarantees[static_cast<std::size_t>(g)].parameter("extra_ridge")
+                   : std::numeric_limits<double>::quiet_NaN();
+    };
+    for (MonotonicityViolation& v : check.violations) {
+        const double better = ridgeAt(v.gridBetter), worse = ridgeAt(v.gridWorse);
+        if (!(std::isfinite(better) && std::isfinite(worse) && worse < better))
+            continue;
+        std::string symbol = "Δ";
+        for (const MechanismParameter& p : guarantees[static_cast<std::size_t>(v.gridWorse)].parameters)
+            if (p.name == "extra_ridge")
+                symbol = p.symbol;
+        v.note = "Or the mechanism's ridge: " + symbol + " falls from " + formatNumber(better) + " at ε = " +
+                 formatNumber(v.epsBetter) + " to " + formatNumber(worse) + " at ε = " + formatNumber(v.epsWorse) +
+                 "; at a small Λ that can cost more than the noise saves. A larger Λ removes such a rise, not a "
+                 "wrong noise scale.";
+    }
 }
 
 } // namespace elab::core

@@ -12,6 +12,7 @@
 // them positively), so it overstates the se: the check errs towards silence, not false alarms.
 
 #include "core/experiment/utility_sweep.h"
+#include "core/privacy/mechanism.h"
 
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct MonotonicityViolation {
     double meanBetter = 0.0, meanWorse = 0.0;
     double standardError = 0.0; ///< of the difference of the means
     double zScore() const;      ///< |meanWorse − meanBetter| / standardError (∞ when se = 0)
+    /// Another cause than a broken mechanism that fits the numbers ("" if none known): see
+    /// explainByExtraRidge.
+    std::string note;
 };
 
 struct MonotonicityCheck {
@@ -41,5 +45,13 @@ struct MonotonicityCheck {
 /// points in ascending ε (a sweep's points; gaps from a cancel are fine). higherIsBetter: true
 /// for accuracies, false for losses.
 MonotonicityCheck checkMonotonicity(const std::vector<SweepPoint>& points, bool higherIsBetter, double z = 3.0);
+
+/// Notes the violations that the mechanism's own extra ridge may explain: when its
+/// "extra_ridge" parameter (objective perturbation: Δ_ε, or Δ of the pure-ε second branch)
+/// is smaller at the worse, larger ε than at the better one, the better point was regularised
+/// more, which at a small Λ can outweigh the extra noise (measured: builtin:sparse, pure ε,
+/// Λ = 0.01, BENCHMARKS.md twelfth session). guarantees: per grid index (a sweep's); points
+/// outside it, or without the parameter, get no note.
+void explainByExtraRidge(MonotonicityCheck& check, const std::vector<PrivacyGuarantee>& guarantees);
 
 } // namespace elab::core

@@ -76,7 +76,8 @@ nlohmann::ordered_json monotonicityJson(const MonotonicityCheck& check, bool hig
                               {"mean_better", v.meanBetter},
                               {"mean_worse", v.meanWorse},
                               {"standard_error", v.standardError},
-                              {"z_score", numberOrNull(v.zScore())}});
+                              {"z_score", numberOrNull(v.zScore())},
+                              {"note", v.note.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(v.note)}});
     const std::string message = check.message(higherIsBetter);
     return {{"checked", check.checked},
             {"reason", check.reason.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(check.reason)},

@@ -100,6 +100,36 @@ private slots:
         QVERIFY(!checkMonotonicity({point(0, 1, 0.5, 0.0, 3), point(1, 2, 0.49, 0.0, 3)}, true).ok());
     }
 
+    // A violation between grid points whose extra ridge falls gets a note naming both ridges;
+    // one whose ridge does not fall, or without the parameter, gets none.
+    void explainsAFallingExtraRidge() {
+        MonotonicityCheck check = checkMonotonicity({point(0, 1, 0.3, 0.01, 10), point(1, 2, 0.2, 0.01, 10),
+                                                     point(2, 4, 0.5, 0.01, 10)},
+                                                    false);
+        QCOMPARE(check.violations.size(), std::size_t(1));
+        QCOMPARE(check.violations[0].gridBetter, Eigen::Index(1));
+        std::vector<PrivacyGuarantee> guarantees(3);
+        for (std::size_t g = 0; g < 3; ++g)
+            guarantees[g].parameters = {{"eps_prime", "ε'", 0.5 * (1 << g)},
+                                        {"extra_ridge", "Δ (mean form)", 0.008 / double(1 << (2 * g))}};
+        MonotonicityCheck explained = check;
+        explainByExtraRidge(explained, guarantees);
+        const std::string& note = explained.violations[0].note;
+        QVERIFY2(note.find("Δ (mean form) falls from 0.002 at ε = 2 to 0.0005 at ε = 4;") != std::string::npos, note.c_str());
+        QVERIFY(explained.message(false).find(note) != std::string::npos);
+        // A ridge that grows, or none: no note.
+        std::swap(guarantees[1], guarantees[2]);
+        MonotonicityCheck growing = check;
+        explainByExtraRidge(growing, guarantees);
+        QVERIFY(growing.violations[0].note.empty());
+        MonotonicityCheck without = check;
+        explainByExtraRidge(without, std::vector<PrivacyGuarantee>(3));
+        QVERIFY(without.violations[0].note.empty());
+        MonotonicityCheck outside = check;
+        explainByExtraRidge(outside, {});
+        QVERIFY(outside.violations[0].note.empty());
+    }
+
     // End to end on synthetic data with the Adult ratio c/Λ = 25: accuracy and loss never get
     // worse beyond noise across both switch points; ε' is non-decreasing along the grid; the
     // branch per grid point is reported, second below 13.03 and first above.

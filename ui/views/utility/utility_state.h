@@ -48,7 +48,9 @@ struct UtilityState {
         for (const auto& p : points)
             if (p)
                 measured.push_back(*p);
-        return core::checkMonotonicity(measured, !core::isLossMetric(metric));
+        core::MonotonicityCheck check = core::checkMonotonicity(measured, !core::isLossMetric(metric));
+        core::explainByExtraRidge(check, guarantees); // no notes until the sweep ends (guarantees empty)
+        return check;
     }
 
     std::size_t completedPoints() const {

@@ -301,11 +301,16 @@ void UtilityView::refreshReadout() {
     if (const double bound = boundAt(state, s.currentEps); s.metric == core::UtilityMetric::TrainLoss && std::isfinite(bound))
         lines << tr("theory's bound on the expected loss (MATH.md §4.5): %1").arg(number(bound));
     const core::MonotonicityCheck check = state.monotonicity(s.metric);
-    for (const core::MonotonicityViolation& v : check.violations)
+    std::string note; // one (the last violation's): the box has room for a few lines only
+    for (const core::MonotonicityViolation& v : check.violations) {
         lines << tr("⚠ worse as ε grows: %1 at ε = %2 against %3 at ε = %4 (%5 standard errors) — "
                     "the first sign of a broken mechanism")
                      .arg(number(v.meanWorse), formatEps(v.epsWorse), number(v.meanBetter), formatEps(v.epsBetter))
                      .arg(v.zScore(), 0, 'f', 1);
+        note = v.note;
+    }
+    if (!note.empty())
+        lines << QString::fromStdString(note);
     if (!m_controller->lastError().isEmpty())
         lines << tr("Problem: %1").arg(m_controller->lastError());
     m_readout->setText(lines.join(QLatin1Char('\n')));
