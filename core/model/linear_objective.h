@@ -46,8 +46,8 @@ public:
     /// True when the last preconditioner() formed XᵀDX/n + μI at the last evaluated θ: then M
     /// is the Hessian itself (up to rounding) and M⁻¹(−∇J) is the Newton step.
     bool preconditionerIsHessian() const override { return m_anchorIsCurrent; }
-    /// When the anchored preconditioner left CG more products than forming a new anchor costs
-    /// (anchorCostInProducts), the next preconditioner() anchors at its θ.
+    /// When the anchored preconditioner left CG at least half the products that forming a new
+    /// anchor costs (anchorCostInProducts), and at least 3, the next preconditioner() anchors at its θ.
     void cgIterationsTaken(int iterations) override;
     /// What forming an anchor (XᵀDX/n by the tree or the rows, and its Cholesky factor) costs in
     /// CG iterations (a product and a preconditioner solve), estimated from counts (docs/MATH.md
