@@ -85,7 +85,28 @@ OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMe
         m_prefixTree.emplace(fitted.csrRows());
         if (!m_prefixTree->gramPays() && !m_prefixTree->passesPay())
             m_prefixTree.reset();
+        else if (m_merged)
+            mergedRowsInWalkOrder();
     }
+}
+
+void OneVsRest::mergedRowsInWalkOrder() {
+    // The distinct rows have no order of their own (first occurrence): put them in the tree's
+    // walk order, in which the passes visit them. The passes then read c⁺, c and the row scales
+    // and write ℓ'' in sequence instead of scattered, and give the same values bit for bit (the
+    // same rows in the same order; sums over the rows outside the tree run in the new order).
+    const std::vector<int> order = m_prefixTree->walkOrder();
+    m_merged->reorder(order);
+    const auto permuted = [&order](const Eigen::VectorXd& v) {
+        Eigen::VectorXd out(v.size());
+        for (std::size_t u = 0; u < order.size(); ++u)
+            out[static_cast<Index>(u)] = v[order[u]];
+        return out;
+    };
+    for (Eigen::VectorXd& plus : m_mergedPlus)
+        plus = permuted(plus);
+    m_rowScale = permuted(m_rowScale);
+    m_prefixTree->renumberRowsInWalkOrder();
 }
 
 PrivateFit OneVsRest::fitModel(int k, const MechanismSpec& spec, double eps, const NoiseDraw& noise,

@@ -113,6 +113,7 @@ private:
     // The prefix tree of the fitted rows (merged or not) when they are binary and share enough
     // prefixes (core/model/prefix_tree.h).
     std::optional<PrefixTree> m_prefixTree;
+    void mergedRowsInWalkOrder();
     PrivateFit fitModel(int k, const MechanismSpec& spec, double eps, const NoiseDraw& noise,
                         const Eigen::VectorXd* warm, std::stop_token stop, const NewtonCgOptions& options) const;
 };

@@ -53,7 +53,8 @@ public:
     /// CG iterations (a product and a preconditioner solve), estimated from counts (docs/MATH.md
     /// §0.4). Sparse X only.
     double anchorCostInProducts() const;
-    /// G = XᵀX/n of the same X (see gramMatrix), or nullptr; not owned.
+    /// G = XᵀX/n of the same X (see gramMatrix; for merged rows, of the rows as given), or
+    /// nullptr; not owned.
     void setGram(const Eigen::MatrixXd* gram) { m_gram = gram; }
     /// The prefix tree of X's binary rows (core/model/prefix_tree.h), or nullptr: the passes
     /// over X (value and gradient, Hessian-vector products, the anchored preconditioner's

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace elab::core {
@@ -23,6 +24,19 @@ double relativeChange(const Eigen::VectorXd& d, const Eigen::VectorXf& a) {
         return INFINITY;
     const double base = a.cast<double>().sum();
     return base > 0.0 ? (d - a.cast<double>()).lpNorm<1>() / base : INFINITY;
+}
+
+// ℓ'' when every row has the same (θ = 0: 1/4 for the logistic loss), else nullopt. Merged rows
+// (total) hold c_u·ℓ''(x_uᵀθ), and XᵀDX/n = ℓ''·Σ_u c_u x_u x_uᵀ/n = ℓ''·G, G of the rows as given.
+std::optional<double> commonCurvature(const Eigen::VectorXd& d2, const Eigen::VectorXd* total) {
+    if (d2.size() == 0)
+        return std::nullopt;
+    const auto at = [&](Eigen::Index i) { return total ? d2[i] / (*total)[i] : d2[i]; };
+    const double first = at(0);
+    for (Eigen::Index i = 1; i < d2.size(); ++i)
+        if (at(i) != first)
+            return std::nullopt;
+    return first;
 }
 
 // Thresholds of the anchored preconditioner, on relativeChange. If every ℓ''_i is within a
@@ -102,9 +116,8 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
         m_anchor.reset(); // replaced below: not held beside the new one while it is formed
         const double n = m_n;
         Eigen::MatrixXd H;
-        const double first = m_d2.size() > 0 ? m_d2[0] : 0.0;
-        if (!m_total && (m_d2.array() == first).all())
-            H = first * *m_gram; // equal curvatures (e.g. θ = 0): H = ℓ''·XᵀX/n (m_gram is XᵀX/n)
+        if (const std::optional<double> q = commonCurvature(m_d2, m_total))
+            H = *q * *m_gram; // equal curvatures (e.g. θ = 0): H = ℓ''·XᵀX/n (m_gram is XᵀX/n)
         else if (const PrefixTree* tree = treeOf(X, true))
             tree->compute(rowScale(), m_d2, 1.0 / n, H);
         else

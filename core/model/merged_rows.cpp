@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace elab::core {
 
@@ -81,6 +82,27 @@ Eigen::VectorXd MergedRows::countWhere(const Eigen::VectorXd& y, double label) c
         if (y[static_cast<Index>(i)] == label)
             c[rowOf[i]] += 1.0;
     return c;
+}
+
+void MergedRows::reorder(const std::vector<int>& order) {
+    const Index rows = X.rows();
+    if (static_cast<Index>(order.size()) != rows)
+        throw std::invalid_argument("merged rows: the new order must list every distinct row once");
+    std::vector<Index> selected(order.size()), newIndex(order.size(), -1);
+    for (std::size_t u = 0; u < order.size(); ++u) {
+        const Index old = order[u];
+        if (old < 0 || old >= rows || newIndex[static_cast<std::size_t>(old)] >= 0)
+            throw std::invalid_argument("merged rows: the new order must list every distinct row once");
+        selected[u] = old;
+        newIndex[static_cast<std::size_t>(old)] = static_cast<Index>(u);
+    }
+    X = X.selectRows(selected);
+    Eigen::VectorXd newCount(rows);
+    for (Index u = 0; u < rows; ++u)
+        newCount[u] = count[selected[static_cast<std::size_t>(u)]];
+    count = std::move(newCount);
+    for (Index& u : rowOf)
+        u = newIndex[static_cast<std::size_t>(u)];
 }
 
 std::optional<MergedRows> mergeEqualRows(const FeatureMatrix& X, double minShare) {

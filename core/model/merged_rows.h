@@ -16,13 +16,16 @@
 namespace elab::core {
 
 struct MergedRows {
-    FeatureMatrix X;          ///< the distinct rows, in order of first occurrence
+    FeatureMatrix X;          ///< the distinct rows, in order of first occurrence (or as reordered)
     Eigen::VectorXd count;    ///< rows of the original matrix equal to each (Σ = n)
     std::vector<Index> rowOf; ///< row i of the original → its distinct row u (size n; may be released)
     Index originalRows = 0;   ///< n
 
     /// c_u = #{i → u : y_i = label}: with label +1 and ±1 labels, c⁺ (c⁻ = count − c⁺). Needs rowOf.
     Eigen::VectorXd countWhere(const Eigen::VectorXd& y, double label) const;
+    /// Row u of the new X is row order[u] of the old (order: a permutation of the distinct
+    /// rows); count and rowOf (if kept) follow.
+    void reorder(const std::vector<int>& order);
 };
 
 /// The distinct rows of X (equal: the same stored columns and the same value bits; explicit

@@ -138,6 +138,11 @@ const double* PrefixTree::pathSums(const Eigen::VectorXd& v, std::vector<double>
     return P;
 }
 
+void PrefixTree::renumberRowsInWalkOrder() {
+    // Node ranges and groups are walk positions: only the position → row map changes.
+    std::iota(m_order.begin(), m_order.end(), 0);
+}
+
 std::size_t PrefixTree::updates() const {
     std::size_t total = m_order.size() + 2 * m_depth.size();
     for (std::uint16_t d : m_depth)

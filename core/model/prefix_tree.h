@@ -60,6 +60,14 @@ public:
     /// kernels: two loops over the nodes against one over the non-zeros, so nodes ≤ half the
     /// non-zeros (a9a's distinct rows: 26 %, the passes 1.7–2× faster).
     bool passesPay() const { return 2 * nodes() <= m_entries; }
+    /// The walk's order: position j → row (rows without entries first, then lexicographic by
+    /// sequence, equal sequences by row index). The passes call weight(i, ·) in this order.
+    const std::vector<int>& walkOrder() const { return m_order; }
+    /// For rows renumbered by walkOrder (row j of the new X is row walkOrder()[j] of the old, and
+    /// so for the scales and weights the caller passes): the tree of the new X, the same passes
+    /// in the same order, whose per-row reads and writes then go in sequence (built anew on the
+    /// new X, the tree would be this one).
+    void renumberRowsInWalkOrder();
     /// Nodes of the tree: a pass costs about nodes + rows, against X's non-zeros row by row.
     std::size_t nodes() const { return m_column.size(); }
     Index rows() const { return static_cast<Index>(m_order.size()); }

@@ -129,6 +129,18 @@ private slots:
         // Three of six rows merge: a threshold above one half refuses.
         QVERIFY(!mergeEqualRows(X, 0.6).has_value());
 
+        // Reordered: row u of the new X is row order[u] of the old; counts and the map follow.
+        MergedRows reordered = *merged;
+        reordered.reorder({2, 0, 1});
+        QCOMPARE(reordered.rowOf, (std::vector<Index>{1, 2, 1, 0, 1, 2}));
+        QCOMPARE(reordered.count, Eigen::Vector3d(1.0, 3.0, 2.0).eval());
+        QCOMPARE(reordered.X.value(0, 1), 0.5);
+        QCOMPARE(reordered.X.value(1, 2), 0.5);
+        QCOMPARE(reordered.X.value(2, 2), 0.25);
+        QCOMPARE(reordered.countWhere(y, 1.0), Eigen::Vector3d(1.0, 2.0, 1.0).eval());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, reordered.reorder({0, 0, 1}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, reordered.reorder({0, 1}));
+
         // Dense: the same rows.
         const FeatureMatrix D(DenseMatrix(S.toDense()));
         const auto mergedDense = mergeEqualRows(D, 0.1);
@@ -250,8 +262,19 @@ private slots:
         }
     }
 
+    void oneVsRestFitsMergedRowsPerModel_data() {
+        QTest::addColumn<bool>("binary");
+        QTest::newRow("general values") << false;
+        QTest::newRow("binary (prefix tree, rows in its walk order)") << true;
+    }
+
     void oneVsRestFitsMergedRowsPerModel() {
-        const Repeated r = repeatedRows(200, 9, true, false, 3, 31);
+        QFETCH(bool, binary);
+        const Repeated r = repeatedRows(200, 9, true, binary, 3, 31);
+        if (binary) { // OneVsRest builds the tree (and reorders the merged rows) only where it pays
+            const PrefixTree tree(mergeEqualRows(r.X)->X.csrRows());
+            QVERIFY(tree.gramPays() || tree.passesPay());
+        }
         const SweepData data{r.X, r.y, nullptr, nullptr, 3};
         MechanismSpec spec;
         const OneVsRest ovr(data, spec, UtilityMetric::TrainLoss);
@@ -297,6 +320,48 @@ private slots:
         objective.evaluate((zero ? Eigen::VectorXd::Zero(7).eval() : randomVector(7, 9, 1.0)) + randomVector(7, 8, 0.01));
         QVERIFY(objective.preconditioner());
         QVERIFY(!objective.preconditionerIsHessian());
+    }
+
+    void mergedRowsAtZeroAnchorOnTheGram() {
+        // At θ = 0 every row has ℓ'' = 1/4, and merged row u holds c_u/4: the Hessian is
+        // G/4 + μI with G = XᵀX/n of the rows as given, formed from G without a pass over the
+        // rows (the same factor bit for bit), and it is the merged objective's Hessian.
+        const Repeated r = repeatedRows(120, 7, true, true, 0, 41);
+        const auto merged = mergeEqualRows(r.X);
+        QVERIFY(merged.has_value());
+        const Eigen::MatrixXd gram = gramMatrix(r.X);
+        const Eigen::VectorXd plus = merged->countWhere(r.y, 1.0);
+        const double mu = 0.01;
+        LinearObjective objective(merged->X, plus, merged->count, Loss(LossKind::Logistic), mu);
+        objective.setGram(&gram);
+        const PrefixTree plan(merged->X.csrRows());
+        objective.setPrefixTree(&plan);
+        objective.evaluate(Eigen::VectorXd::Zero(7));
+        const auto M = objective.preconditioner();
+        QVERIFY(M);
+        QVERIFY(objective.preconditionerIsHessian());
+        Eigen::MatrixXd expectedH = 0.25 * gram;
+        expectedH.diagonal().array() += mu;
+        const auto expected = CholeskyFactor::make(std::move(expectedH));
+        QVERIFY(expected);
+        const Eigen::VectorXd v = randomVector(7, 4, 1.0);
+        Eigen::VectorXd solved, expectedSolved, hv, back;
+        M(v, solved);
+        expected->solve(v, expectedSolved);
+        QVERIFY2(solved == expectedSolved, "the factor of G/4 + μI");
+        objective.hessianVector(v, hv);
+        M(hv, back);
+        QVERIFY2(relativeDiff(back, v) <= 1e-10, qPrintable(QString("M⁻¹Hv vs v: %1").arg(relativeDiff(back, v))));
+        // Away from θ = 0 the curvatures differ: XᵀDX is formed from the rows (here by the tree).
+        LinearObjective away(merged->X, plus, merged->count, Loss(LossKind::Logistic), mu);
+        away.setGram(&gram);
+        away.setPrefixTree(&plan);
+        away.evaluate(randomVector(7, 9, 1.0));
+        QVERIFY(away.preconditioner());
+        QVERIFY(away.preconditionerIsHessian());
+        away.hessianVector(v, hv);
+        away.preconditioner()(hv, back);
+        QVERIFY2(relativeDiff(back, v) <= 1e-10, qPrintable(QString("away: M⁻¹Hv vs v: %1").arg(relativeDiff(back, v))));
     }
 
     void aLongSolveFormsANewAnchor() {

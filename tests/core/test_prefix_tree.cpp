@@ -14,6 +14,7 @@
 
 #include <QtTest>
 
+#include <numeric>
 #include <vector>
 
 using namespace elab::core;
@@ -183,6 +184,50 @@ private slots:
         rows.hessianVector(v, g2);
         QVERIFY2(maxRelative(g1, g2) <= 1e-13, qPrintable(QString("Hv: %1").arg(maxRelative(g1, g2))));
         QVERIFY2(maxRelative(withTree.predictions(), rows.predictions()) <= 1e-14, "predictions");
+    }
+
+    void rowsRenumberedInWalkOrderGiveTheSamePasses() {
+        // The rows (repeated and empty ones among them) put in the walk's order, the tree
+        // renumbered: the same passes bit for bit, with the weights read in sequence; and the
+        // tree built anew on the renumbered rows is the renumbered tree (identity order).
+        const FeatureMatrix X(binaryRows(300, 12, 17));
+        const CsrRows rows = X.csrRows();
+        const Eigen::VectorXd a = constantRowValues(rows);
+        const PrefixTree tree(rows);
+        const std::vector<int> order = tree.walkOrder();
+        std::vector<int> identity(order.size());
+        std::iota(identity.begin(), identity.end(), 0);
+        QVERIFY2(order != identity, "the rows are not in walk order to begin with");
+        const FeatureMatrix Y = X.selectRows(std::vector<Index>(order.begin(), order.end()));
+        const CsrRows renumberedRows = Y.csrRows();
+        const auto permuted = [&order](const Eigen::VectorXd& v) {
+            Eigen::VectorXd out(v.size());
+            for (std::size_t j = 0; j < order.size(); ++j)
+                out[static_cast<Index>(j)] = v[order[j]];
+            return out;
+        };
+        PrefixTree renumbered = tree;
+        renumbered.renumberRowsInWalkOrder();
+        QVERIFY(renumbered.walkOrder() == identity);
+        QVERIFY(PrefixTree(renumberedRows).walkOrder() == identity);
+        const Eigen::VectorXd w = positive(X.rows(), 5), b = permuted(a), wb = permuted(w);
+        const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(X.cols(), -1.0, 2.0);
+        std::vector<double> work;
+        Eigen::VectorXd out, expected, s(X.rows()), sRenumbered(X.rows());
+        tree.rowDotsThenTransposed(a, v, [&](Index i, double si) { return s[i] = si, w[i] * si - 0.1; }, expected, work);
+        renumbered.rowDotsThenTransposed(b, v, [&](Index j, double si) { return sRenumbered[j] = si, wb[j] * si - 0.1; },
+                                         out, work);
+        QVERIFY2(out == expected, "Σ w_i x_i");
+        QVERIFY2(sRenumbered == permuted(s), "x_iᵀv");
+        out = v;
+        expected = v;
+        tree.weightedGramProduct(a, w, 0.01, v, expected, work);
+        renumbered.weightedGramProduct(b, wb, 0.01, v, out, work);
+        QVERIFY2(out == expected, "Hessian-vector product");
+        Eigen::MatrixXd H, expectedH;
+        tree.compute(a, w, 0.5, expectedH);
+        renumbered.compute(b, wb, 0.5, H);
+        QVERIFY2(H == expectedH, "XᵀDX");
     }
 
     void unsortedRowsGiveTheSameGram() {
