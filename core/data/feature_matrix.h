@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -187,6 +188,10 @@ public:
     void appendConstantColumn(double value);
     /// The rows listed, in that order.
     FeatureMatrix selectRows(const std::vector<Index>& rows) const;
+    /// A dense matrix's rows as a plain CSR matrix (the values of the plain copy, zeros not
+    /// stored, each row's columns ascending) when at most maxDensity of its entries are non-zero,
+    /// else nullopt (also for a sparse matrix). Two passes over the rows, by blocks.
+    std::optional<FeatureMatrix> sparseCopy(double maxDensity) const;
 
 private:
     using DensePtr = std::shared_ptr<DenseMatrix>;

@@ -110,6 +110,16 @@ private:
     // as given.
     std::optional<MergedRows> m_merged;
     std::vector<Eigen::VectorXd> m_mergedPlus;
+    // The training rows as the fits read them when not merged: a CSR copy of dense rows that
+    // are mostly zeros (one_vs_rest.cpp, kMaxSparseCopyDensity), else the rows as given.
+    std::optional<FeatureMatrix> m_fittedX;
+    const FeatureMatrix& fittedX() const { return m_fittedX ? *m_fittedX : m_data.trainX; }
+public:
+    /// Whether the fits read a CSR copy of dense training rows (for tests and reports).
+    bool fitsSparseCopy() const {
+        return !m_data.trainX.isSparse() && (m_merged ? m_merged->X.isSparse() : m_fittedX.has_value());
+    }
+private:
     // The prefix tree of the fitted rows (merged or not) when they are binary and share enough
     // prefixes (core/model/prefix_tree.h).
     std::optional<PrefixTree> m_prefixTree;

@@ -13,12 +13,14 @@
 #include "core/model/merged_rows.h"
 #include "core/model/prefix_tree.h"
 #include "core/model/sparse_rows.h"
+#include "core/privacy/private_fit.h"
 #include "core/util/random.h"
 
 #include "tests/support/test_support.h"
 
 #include <QtTest>
 
+#include <optional>
 #include <vector>
 
 using namespace elab::core;
@@ -381,6 +383,75 @@ private slots:
             for (LossKind kind : {LossKind::Logistic, LossKind::SmoothHinge})
                 QVERIFY(meanLossOfLinearModels(Loss(kind), *X, thetas, labels) == meanLossOf(Loss(kind), S, labels));
         }
+    }
+
+    void sparseCopyHoldsThePlainCopysValues() {
+        // A dense view (intercept, clipped rows) of a matrix with 70 % zeros: its CSR copy holds
+        // the plain copy's values bit for bit, zeros left out, each row's columns ascending,
+        // without materialising the view; too dense for the limit, or sparse already: none.
+        const Index n = 300, p = 12;
+        DenseMatrix base = DenseMatrix::Zero(n, p);
+        Rng rng(23);
+        for (Index i = 0; i < n; ++i)
+            for (Index j = 0; j < p; ++j)
+                if (uniform01(rng) < 0.3)
+                    base(i, j) = 4.0 * uniform01(rng) - 2.0;
+        FeatureMatrix plain{DenseMatrix(base)};
+        const FeatureMatrix loaded(std::move(base));
+        FeatureMatrix view = loaded;
+        for (FeatureMatrix* m : {&view, &plain})
+            prepareLikeTheEngine(*m, true, true);
+        QVERIFY(view.isView() && !view.isSparse());
+        const long copiesBefore = FeatureMatrix::viewsMaterialised();
+        const std::optional<FeatureMatrix> copy = view.sparseCopy(0.5);
+        QCOMPARE(FeatureMatrix::viewsMaterialised(), copiesBefore);
+        QVERIFY(copy.has_value());
+        QVERIFY(copy->isSparse() && !copy->isView());
+        const SparseMatrix& S = copy->sparse();
+        QVERIFY(S.isCompressed());
+        QVERIFY(DenseMatrix(S) == plain.dense());
+        QCOMPARE(static_cast<Index>(S.nonZeros()), static_cast<Index>((plain.dense().array() != 0.0).count()));
+        for (Index i = 0; i < n; ++i)
+            for (int k = S.outerIndexPtr()[i] + 1; k < S.outerIndexPtr()[i + 1]; ++k)
+                QVERIFY(S.innerIndexPtr()[k - 1] < S.innerIndexPtr()[k]);
+        QVERIFY(!view.sparseCopy(0.2).has_value()); // ≈ 35 % non-zeros with the intercept
+        QVERIFY(!copy->sparseCopy(1.0).has_value());
+    }
+
+    void mostlyZeroDenseRowsAreFittedFromACsrCopy_data() {
+        QTest::addColumn<double>("density");
+        QTest::addColumn<bool>("copied");
+        QTest::newRow("15 % non-zero: a CSR copy") << 0.15 << true;
+        QTest::newRow("50 % non-zero: dense") << 0.5 << false;
+    }
+
+    void mostlyZeroDenseRowsAreFittedFromACsrCopy() {
+        // 4,096 × 300 dense rows (over the 2^20 entries below which dense sets stay dense): the
+        // fits through OneVsRest, from the copy or not, give the fits on the dense rows.
+        QFETCH(double, density);
+        QFETCH(bool, copied);
+        const Index n = 4096, p = 300;
+        DenseMatrix X = DenseMatrix::Zero(n, p);
+        Eigen::VectorXd y(n);
+        Rng rng(29);
+        for (Index i = 0; i < n; ++i) {
+            for (Index j = 0; j < p; ++j)
+                if (uniform01(rng) < density)
+                    X(i, j) = uniform01(rng);
+            y[i] = X(i, 0) + X(i, 1) > 0.3 * density ? 1.0 : -1.0;
+        }
+        FeatureMatrix features{std::move(X)};
+        prepareLikeTheEngine(features, true, true);
+        const MechanismSpec spec{MechanismKind::ObjPertGauss, Loss(LossKind::Logistic), 1e-2, 1e-5};
+        const OneVsRest problem(SweepData{features, y}, spec, UtilityMetric::TrainLoss);
+        QCOMPARE(problem.fitsSparseCopy(), copied);
+        const auto noise = problem.drawNoise(3, 0);
+        const auto fits = problem.fit(1.0, noise, nullptr);
+        const PrivateFit direct = fitPrivate(features, y, problem.modelSpec(), problem.modelEps(1.0), noise[0]);
+        const Eigen::VectorXd& a = fits[0].minimiser;
+        const double diff = (a - direct.minimiser).lpNorm<Eigen::Infinity>() / direct.minimiser.lpNorm<Eigen::Infinity>();
+        QVERIFY2(diff <= 1e-8, qPrintable(QString("minimiser: %1").arg(diff)));
+        QCOMPARE(fits[0].solver.status, NewtonCgStatus::Converged);
     }
 
     // The GUI's case: a view prepares its data from the loaded dataset it keeps (a copy shares
