@@ -49,6 +49,10 @@ public:
     int classes() const { return m_data.classes; } ///< K, or 0 for a binary classifier
     const MechanismSpec& spec() const { return m_spec; }
     const MechanismSpec& modelSpec() const { return m_modelSpec; } ///< δ/K
+    /// Whether the fits read a CSR copy of dense training rows (for tests and reports).
+    bool fitsSparseCopy() const {
+        return !m_data.trainX.isSparse() && (m_merged ? m_merged->X.isSparse() : m_fittedX.has_value());
+    }
     double modelEps(double eps) const { return eps / m_models; }    ///< ε/K
     const Eigen::VectorXd& trainLabels(int model) const;            ///< ±1 (or the targets)
 
@@ -103,8 +107,8 @@ private:
     std::vector<Eigen::VectorXd> m_trainLabels, m_metricLabels; ///< y_k ∈ {±1}; empty for one model
     Eigen::MatrixXd m_gram; ///< the preconditioner's XᵀX/n, once for every fit (empty if p is large)
     Eigen::VectorXd m_rowScale; ///< constantRowValues of the fitted rows (merged or not) when sparse, once for every fit
-    /// m_rowScale when it is the training rows' (not merged), else nullptr (the Taylor terms read the rows as given).
-    const Eigen::VectorXd* trainRowScale() const { return m_merged ? nullptr : &m_rowScale; }
+    /// m_rowScale when it is the training rows' (not merged, not a CSR copy), else nullptr (the Taylor terms read the rows as given).
+    const Eigen::VectorXd* trainRowScale() const { return m_merged || m_fittedX ? nullptr : &m_rowScale; }
     // Equal training rows merged for the fits (docs/MATH.md §2.1), when that removes ≥ 10 % of
     // them: the distinct rows and c⁺ per model. Metrics, Taylor points and bounds read the rows
     // as given.
@@ -114,12 +118,6 @@ private:
     // are mostly zeros (one_vs_rest.cpp, kMaxSparseCopyDensity), else the rows as given.
     std::optional<FeatureMatrix> m_fittedX;
     const FeatureMatrix& fittedX() const { return m_fittedX ? *m_fittedX : m_data.trainX; }
-public:
-    /// Whether the fits read a CSR copy of dense training rows (for tests and reports).
-    bool fitsSparseCopy() const {
-        return !m_data.trainX.isSparse() && (m_merged ? m_merged->X.isSparse() : m_fittedX.has_value());
-    }
-private:
     // The prefix tree of the fitted rows (merged or not) when they are binary and share enough
     // prefixes (core/model/prefix_tree.h).
     std::optional<PrefixTree> m_prefixTree;
