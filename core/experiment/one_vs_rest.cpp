@@ -60,10 +60,14 @@ OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMe
     if (data.classes == 1 || data.classes < 0)
         throw std::invalid_argument("the class count must be 0 (binary labels) or ≥ 2 (one-vs-rest)");
     const bool testUsed = usesTestSet(metric);
+    if (data.classes >= 2 && !spec.model.loss.isMargin())
+        throw std::invalid_argument("one-vs-rest trains binary classifiers: use a margin loss (logistic, huber, "
+                                    "smooth-hinge), not the squared loss");
+    // Equal rows are found before the K label vectors exist: the search's n-sized scratch and
+    // those vectors are never held at once (a million rows, 3 classes: 24 MB each).
+    if (spec.model.loss.isMargin())
+        m_merged = mergeEqualRows(data.trainX);
     if (data.classes >= 2) {
-        if (!spec.model.loss.isMargin())
-            throw std::invalid_argument("one-vs-rest trains binary classifiers: use a margin loss (logistic, huber, "
-                                        "smooth-hinge), not the squared loss");
         m_models = data.classes;
         m_modelSpec.privacy.delta = spec.privacy.delta / m_models;
         m_trainLabels = oneVsRestLabels(data.trainY, data.classes, "training");
@@ -75,13 +79,10 @@ OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMe
             requirePlusMinusOne(*data.testY, "test");
     }
     m_gram = gramMatrix(data.trainX);
-    if (spec.model.loss.isMargin()) {
-        m_merged = mergeEqualRows(data.trainX);
-        if (m_merged) {
-            for (int k = 0; k < m_models; ++k)
-                m_mergedPlus.push_back(m_merged->countWhere(trainLabels(k), 1.0));
-            m_merged->rowOf = {}; // the counts are all the fits need
-        }
+    if (m_merged) {
+        for (int k = 0; k < m_models; ++k)
+            m_mergedPlus.push_back(m_merged->countWhere(trainLabels(k), 1.0));
+        m_merged->rowOf = {}; // the counts are all the fits need
     }
     if (const FeatureMatrix& rows = m_merged ? m_merged->X : m_data.trainX;
         !rows.isSparse() && static_cast<double>(rows.rows()) * static_cast<double>(rows.cols()) >= kMinSparseCopyCells) {

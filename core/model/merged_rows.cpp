@@ -116,17 +116,18 @@ std::optional<MergedRows> mergeEqualRows(const FeatureMatrix& X, double minShare
     for (Index i = 0; i < n; ++i)
         byHash[static_cast<std::size_t>(i)] = {h[static_cast<std::size_t>(i)], i};
     std::sort(byHash.begin(), byHash.end());
+    // Distinct hashes bound the distinct rows from below: stop early if too few rows merge
+    // (continuous features: before the row order below is allocated).
+    Index distinctHashes = 0;
+    for (std::size_t k = 0; k < byHash.size(); ++k)
+        distinctHashes += k == 0 || byHash[k].first != byHash[k - 1].first;
+    const auto enough = [&](Index distinct) { return static_cast<double>(n - distinct) >= minShare * static_cast<double>(n); };
+    if (!enough(distinctHashes))
+        return std::nullopt;
     std::vector<Index> order(static_cast<std::size_t>(n));
     for (std::size_t k = 0; k < byHash.size(); ++k)
         order[k] = byHash[k].second;
     byHash = {};
-    // Distinct hashes bound the distinct rows from below: stop early if too few rows merge.
-    Index distinctHashes = 0;
-    for (std::size_t k = 0; k < order.size(); ++k)
-        distinctHashes += k == 0 || h[static_cast<std::size_t>(order[k])] != h[static_cast<std::size_t>(order[k - 1])];
-    const auto enough = [&](Index distinct) { return static_cast<double>(n - distinct) >= minShare * static_cast<double>(n); };
-    if (!enough(distinctHashes))
-        return std::nullopt;
     // first[i]: the first row equal to row i (itself if none before it). Within a run of equal
     // hashes, compare with the run's representatives (more than one only on a hash collision).
     std::vector<Index> first(static_cast<std::size_t>(n));

@@ -397,6 +397,32 @@ private slots:
         QVERIFY2(relativeDiff(back, v) <= 1e-10, qPrintable(QString("M⁻¹Hv vs v: %1").arg(relativeDiff(back, v))));
     }
 
+    void aMovedAnchorIsReplacedOnceTheIterateSettles() {
+        // docs/MATH.md §0.4: once the curvatures have moved more than 25 % (L1) from the anchor's,
+        // the factor is dropped; a new anchor is formed only at an iterate that moved them less
+        // than 10 % since the last call (else the Gram-scaled M steers CG meanwhile).
+        const Repeated r = repeatedRows(100, 80, true, true, 0, 43);
+        const Eigen::MatrixXd gram = gramMatrix(r.X);
+        LinearObjective objective(r.X, r.y, Loss(LossKind::Logistic), 0.01);
+        objective.setGram(&gram);
+        objective.evaluate(Eigen::VectorXd::Zero(80));
+        QVERIFY(objective.preconditioner());
+        QVERIFY(objective.preconditionerIsHessian()); // the first call anchors
+        const Eigen::VectorXd far = randomVector(80, 9, 3.0);
+        objective.evaluate(far);
+        QVERIFY(objective.preconditioner());
+        QVERIFY2(!objective.preconditionerIsHessian(), "moved far from the anchor, and far since the last call");
+        objective.evaluate(far + randomVector(80, 8, 1e-6));
+        const auto M = objective.preconditioner();
+        QVERIFY(M);
+        QVERIFY2(objective.preconditionerIsHessian(), "settled: anchors here");
+        const Eigen::VectorXd v = randomVector(80, 4, 1.0);
+        Eigen::VectorXd hv, back;
+        objective.hessianVector(v, hv);
+        M(hv, back);
+        QVERIFY2(relativeDiff(back, v) <= 1e-10, qPrintable(QString("M⁻¹Hv vs v: %1").arg(relativeDiff(back, v))));
+    }
+
     void anAnchorCostsItsUpdatesInProducts() {
         // docs/MATH.md §0.4: (pairs + p³/24) / (2·nnz + p²/4) without a tree.
         const Repeated r = repeatedRows(120, 7, true, true, 0, 41);
