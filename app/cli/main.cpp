@@ -15,7 +15,6 @@
 #include "core/data/dataset_loader.h"
 #include "core/data/dataset_summary.h"
 #include "core/data/load_error.h"
-#include "core/util/memory_policy.h"
 #include "resources/builtin_resources.h"
 
 #include <CLI/CLI.hpp>
@@ -238,7 +237,6 @@ int runCli(int argc, char** argv) {
 } // namespace
 
 int main(int argc, char** argv) {
-    core::returnLargeBlocksOnFree(); // before any thread allocates (core/util/memory_policy.h)
     app::ClusterSession& session = app::ClusterSession::instance();
     if (const std::string problem = session.start(argc, argv); !problem.empty()) {
         std::cerr << "error: " << problem << "\n";

@@ -2,13 +2,11 @@
 
 #include "app/gui/app_options.h"
 #include "app/gui/application.h"
-#include "core/util/memory_policy.h"
 
 #include <QApplication>
 #include <QStringList>
 
 int main(int argc, char* argv[]) {
-    elab::core::returnLargeBlocksOnFree(); // before any thread allocates (core/util/memory_policy.h)
     int exitCode = 0;
     if (elab::ui::isInfoRequest(argc, argv)) {
         // --help / --version print and exit; they must work without a display.

@@ -105,7 +105,6 @@ private:
     mutable Eigen::VectorXf m_anchorD2, m_lastD2; ///< ℓ'' at the anchor and at the last call, in float (a proxy's inputs)
     mutable std::shared_ptr<const CholeskyFactor> m_anchor;
     mutable bool m_anchorIsCurrent = false;
-    mutable std::shared_ptr<const CholeskyFactor> m_scaledFactor; ///< the last Gram-scaled M (its buffer is reused)
     mutable bool m_reanchor = false;       ///< set by cgIterationsTaken: anchor at the next call
     /// Estimated costs in scattered updates (docs/MATH.md §0.4), computed on first use (sparse X).
     struct Costs {

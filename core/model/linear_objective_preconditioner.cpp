@@ -101,12 +101,10 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::p
         if (auto anchored = anchoredPreconditioner())
             return anchored;
         const double c = m_d2.sum() / n;
-        // Formed again at every Newton step: in the last step's buffer when nothing holds it.
-        Eigen::MatrixXd M = CholeskyFactor::reclaim(m_scaledFactor);
-        M = c * *m_gram;
+        Eigen::MatrixXd M = c * *m_gram;
         M.diagonal().array() += std::max(m_mu, 1e-12 * std::max(c, 1e-300));
-        if ((m_scaledFactor = CholeskyFactor::make(std::move(M))))
-            return [factor = m_scaledFactor](const Eigen::VectorXd& r, Eigen::VectorXd& out) { factor->solve(r, out); };
+        if (auto factor = CholeskyFactor::make(std::move(M)))
+            return [factor](const Eigen::VectorXd& r, Eigen::VectorXd& out) { factor->solve(r, out); };
     }
     auto diagonal = std::make_shared<Eigen::VectorXd>(Eigen::VectorXd::Zero(m_X.cols()));
     if (m_X.isSparse()) {

@@ -22,18 +22,6 @@ public:
     CholeskyFactor(const CholeskyFactor&) = delete;
     CholeskyFactor& operator=(const CholeskyFactor&) = delete;
 
-    /// The p×p buffer of a factor nobody else holds (use_count 1), for the next factorisation
-    /// of the same size to form its matrix in: no new allocation, so no fresh pages to fault in
-    /// each Newton step (core/util/memory_policy.h maps blocks ≥ 4 MiB anew). Otherwise (shared
-    /// or null) an empty matrix; factor is reset either way.
-    static Eigen::MatrixXd reclaim(std::shared_ptr<const CholeskyFactor>& factor) {
-        Eigen::MatrixXd buffer;
-        if (factor && factor.use_count() == 1)
-            buffer = std::move(const_cast<CholeskyFactor&>(*factor).m_matrix); // sole owner: nobody reads it again
-        factor.reset();
-        return buffer;
-    }
-
     /// out = M⁻¹ r.
     void solve(const Eigen::VectorXd& r, Eigen::VectorXd& out) const { out = m_llt.solve(r); }
     /// z ← M⁻¹ z.

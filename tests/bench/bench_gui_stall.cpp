@@ -29,7 +29,6 @@
 
 #include "app/gui/application.h"
 #include "core/data/feature_matrix.h"
-#include "core/util/memory_policy.h"
 #include "core/util/vector_state.h"
 #include "ui/dataset/load_request.h"
 #include "ui/views/utility/utility_controller.h"
@@ -441,7 +440,6 @@ QJsonObject statsJson(const Stats& s) {
 
 int main(int argc, char** argv) {
     const auto mainStart = Clock::now();
-    elab::core::returnLargeBlocksOnFree(); // as the GUI's main does
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     TimedApplication app(argc, argv);

@@ -3,7 +3,6 @@
 // belongs to that load. Usage: bench_load [kdd|a9a|all] (default all: re-executes itself).
 
 #include "core/data/dataset_loader.h"
-#include "core/util/memory_policy.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -59,7 +58,6 @@ int runCase(const Case& c, int repeats) {
 } // namespace
 
 int main(int argc, char** argv) {
-    elab::core::returnLargeBlocksOnFree(); // as the CLI's and the GUI's main do
     const std::string which = argc > 1 ? argv[1] : "all";
     if (which == "all") {
         int status = 0;

@@ -204,39 +204,6 @@ private slots:
         indefinite(p / 2, p / 2) = -1.0;
         QVERIFY(CholeskyFactor::make(std::move(indefinite)) == nullptr);
     }
-
-    void aFactorsBufferIsReclaimedOnlyFromItsSoleOwner() {
-        // The Gram-scaled M is formed at every Newton step in the last step's buffer: taken back
-        // only when nothing else holds that factor, and the factor formed in it is the same.
-        const DenseMatrix M = randomMatrix(20, 10, 7);
-        Eigen::MatrixXd A = M.transpose() * M;
-        A.diagonal().array() += 1e-3;
-        std::shared_ptr<const CholeskyFactor> factor = CholeskyFactor::make(Eigen::MatrixXd(A));
-        QVERIFY(factor != nullptr);
-        const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(10, -1.0, 3.0);
-        Eigen::VectorXd first, again;
-        factor->solve(b, first);
-        {
-            const std::shared_ptr<const CholeskyFactor> held = factor; // a preconditioner still in use
-            const Eigen::MatrixXd none = CholeskyFactor::reclaim(factor);
-            QCOMPARE(none.size(), Eigen::Index{0});
-            QVERIFY(factor == nullptr);
-            held->solve(b, again); // untouched
-            QVERIFY((again.array() == first.array()).all());
-            factor = held;
-        }
-        Eigen::MatrixXd buffer = CholeskyFactor::reclaim(factor);
-        QVERIFY(factor == nullptr);
-        QCOMPARE(buffer.rows(), Eigen::Index{10});
-        QCOMPARE(buffer.cols(), Eigen::Index{10});
-        const double* storage = buffer.data();
-        buffer = A; // same size: formed in place
-        QVERIFY(buffer.data() == storage);
-        factor = CholeskyFactor::make(std::move(buffer));
-        QVERIFY(factor != nullptr);
-        factor->solve(b, again);
-        QVERIFY((again.array() == first.array()).all());
-    }
 };
 
 QTEST_APPLESS_MAIN(TestNewtonCg)
