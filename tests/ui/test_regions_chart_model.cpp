@@ -94,6 +94,13 @@ private slots:
         const RegionsState state = computed(s, 0.5);
         const charts::ChartData chart = buildRegionsChart(s, state, QStringLiteral("moons"));
         QVERIFY(chart.title.contains(QStringLiteral("ε = 0.5"))); // the marker: the picture's ε
+        // While the handle is held the title stays put (the readout states each picture's ε);
+        // only the title differs.
+        const charts::ChartData held = buildRegionsChart(s, state, QStringLiteral("moons"), true);
+        QVERIFY2(!held.title.contains(QStringLiteral("ε = ")), qPrintable(held.title));
+        QCOMPARE(held.title, buildRegionsChart(s, computed(s, 2.0), QStringLiteral("moons"), true).title);
+        QVERIFY(charts::sameStructure(held, chart));
+        QCOMPARE(held.footnote, chart.footnote);
         QVERIFY(!chart.raster.image.isNull());
         QCOMPARE(chart.raster.image.width(), 48);
         QCOMPARE(chart.raster.x0, state.problem->x0());

@@ -175,13 +175,18 @@ QImage regionsImage(const core::RegionsResult& r, int gridSize, int classes, Reg
     return image;
 }
 
-charts::ChartData buildRegionsChart(const RegionsSettings& s, const RegionsState& state, const QString& datasetName) {
+charts::ChartData buildRegionsChart(const RegionsSettings& s, const RegionsState& state, const QString& datasetName,
+                                    bool dragging) {
     charts::ChartData chart;
     chart.logX = false;
     const core::RegionsProblem* problem = state.resultProblem.get();
     const core::RegionsResult* r = state.result.get();
-    chart.title = r ? QStringLiteral("Decision regions at %1 — %2").arg(regionsEpsText(r->eps), mechanismName(s.mechanism.kind))
-                    : QStringLiteral("Decision regions");
+    if (!r)
+        chart.title = QStringLiteral("Decision regions");
+    else if (dragging)
+        chart.title = QStringLiteral("Decision regions — %1").arg(mechanismName(s.mechanism.kind));
+    else
+        chart.title = QStringLiteral("Decision regions at %1 — %2").arg(regionsEpsText(r->eps), mechanismName(s.mechanism.kind));
     chart.footnote = footnote(s, state, datasetName);
     if (!problem || !r) {
         chart.xMin = 0.0;

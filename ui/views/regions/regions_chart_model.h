@@ -30,8 +30,11 @@ double agreementOpacity(double agreement, int classes);
 /// the result does not match the grid.
 QImage regionsImage(const core::RegionsResult& result, int gridSize, int classes, RegionsFill fill, int fillDraw);
 
-/// The figure; datasetName appears in the footnote.
+/// The figure; datasetName appears in the footnote. dragging (the slider's handle is held): the
+/// title leaves out the picture's ε, which the readout beside the chart states for every picture.
+/// A new QChart title lays the whole chart out again, ≈ 20 % of the GUI thread's time in a drag
+/// of ≈ 57 pictures a second (BENCHMARKS.md, fourteenth session); the title gains ε on release.
 charts::ChartData buildRegionsChart(const RegionsSettings& settings, const RegionsState& state,
-                                    const QString& datasetName);
+                                    const QString& datasetName, bool dragging = false);
 
 } // namespace elab::ui

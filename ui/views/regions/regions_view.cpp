@@ -139,12 +139,16 @@ void RegionsView::pushSettings() {
 }
 
 void RegionsView::onEpsChanged(double eps, bool dragging) {
+    const bool released = m_controller->dragging() && !dragging;
     m_controller->setCurrentEps(eps, dragging);
-    refreshStatus(); // the picture follows when its result arrives
+    if (released)
+        refresh(); // the title states the shown picture's ε again (a new picture refreshes again)
+    else
+        refreshStatus(); // the picture follows when its result arrives
 }
 
 charts::ChartData RegionsView::chartData() const {
-    return buildRegionsChart(m_controller->settings(), m_controller->state(), m_datasetName);
+    return buildRegionsChart(m_controller->settings(), m_controller->state(), m_datasetName, m_controller->dragging());
 }
 
 QString RegionsView::readoutText() const { return m_readout->text(); }
