@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace elab::core {
@@ -196,26 +197,48 @@ double zcdpPublishedSigma(double epsTotal, double delta, double q, long long ste
 }
 
 AccountantResult accountEpsilon(AccountantKind kind, const SgdPrivacyParams& params) {
+    return accountEpsilons(kind, params, {params.steps}).front();
+}
+
+std::vector<AccountantResult> accountEpsilons(AccountantKind kind, SgdPrivacyParams params,
+                                              const std::vector<long long>& steps) {
+    std::vector<AccountantResult> results;
+    results.reserve(steps.size());
+    params.steps = 0;
     check(params);
-    switch (kind) {
-    case AccountantKind::Rdp: {
-        AccountantResult r;
-        r.kind = kind;
-        r.delta = params.delta;
-        const RdpConversion c = rdpEpsilon(params.sigma, params.q, params.steps, params.delta);
-        r.epsilon = c.epsilon;
-        r.parameters = {{"order", "α", c.order}};
-        return r;
+    for (long long t : steps) { // every count checked before any work
+        params.steps = t;
+        check(params);
     }
+    switch (kind) {
+    case AccountantKind::Rdp:
+        for (const RdpConversion& c : rdpEpsilons(params.sigma, params.q, steps, params.delta)) {
+            AccountantResult r;
+            r.kind = kind;
+            r.delta = params.delta;
+            r.epsilon = c.epsilon;
+            r.parameters = {{"order", "α", c.order}};
+            results.push_back(std::move(r));
+        }
+        return results;
     case AccountantKind::AdvancedComposition:
-        return acEpsilon(params);
     case AccountantKind::ZcdpPublished:
-        return zcdpEpsilon(params);
+        for (long long t : steps) {
+            params.steps = t;
+            results.push_back(kind == AccountantKind::AdvancedComposition ? acEpsilon(params) : zcdpEpsilon(params));
+        }
+        return results;
     }
     throw std::invalid_argument("accountant: unknown kind");
 }
 
 Calibration calibrateSigma(AccountantKind kind, double targetEps, const SgdPrivacyParams& params) {
+    if (std::optional<Calibration> c = calibrateSigmaWithinLimit(kind, targetEps, params))
+        return *std::move(c);
+    throw std::runtime_error("calibration: no noise multiplier up to 1e6 reaches ε = " + std::to_string(targetEps));
+}
+
+std::optional<Calibration> calibrateSigmaWithinLimit(AccountantKind kind, double targetEps, const SgdPrivacyParams& params) {
     if (!(targetEps > 0.0) || !std::isfinite(targetEps))
         throw std::invalid_argument("calibration: the target ε must be a finite number > 0");
     SgdPrivacyParams p = params;
@@ -225,22 +248,27 @@ Calibration calibrateSigma(AccountantKind kind, double targetEps, const SgdPriva
         p.sigma = sigma;
         return accountEpsilon(kind, p);
     };
-    double hi = 1.0;
+    // Bracket: σ doubled from 1 (the last step to the limit itself, so that "none" means none ≤
+    // the limit), or, if σ = 1 meets the target, halved. Each σ is accounted once.
+    double hi = 1.0, lo = 0.0;
     AccountantResult atHi = eps(hi);
     while (!(atHi.epsilon <= targetEps)) {
-        hi *= 2.0;
-        if (hi > 1e6)
-            throw std::runtime_error("calibration: no noise multiplier up to 1e6 reaches ε = " + std::to_string(targetEps));
+        if (hi >= kMaxCalibratedSigma)
+            return std::nullopt;
+        lo = hi;
+        hi = std::min(2.0 * hi, kMaxCalibratedSigma);
         atHi = eps(hi);
     }
-    double lo = hi / 2.0;
-    while (eps(lo).epsilon <= targetEps) {
-        hi = lo;
-        atHi = eps(hi);
-        lo /= 2.0;
-        if (lo < 1e-6)
-            return {hi, atHi, true}; // almost no noise already meets the target
-    }
+    if (lo == 0.0)
+        for (lo = hi / 2.0;; lo /= 2.0) {
+            AccountantResult atLo = eps(lo);
+            if (!(atLo.epsilon <= targetEps))
+                break;
+            hi = lo;
+            atHi = std::move(atLo);
+            if (lo / 2.0 < 1e-6)
+                return Calibration{hi, atHi, true}; // almost no noise already meets the target
+        }
     // Invariant: ε(lo) > target ≥ ε(hi).
     for (int it = 0; it < 200; ++it) {
         if (targetEps - atHi.epsilon <= 1e-5 * targetEps || hi / lo - 1.0 < 1e-12)
@@ -254,7 +282,7 @@ Calibration calibrateSigma(AccountantKind kind, double targetEps, const SgdPriva
             lo = mid;
         }
     }
-    return {hi, atHi, targetEps - atHi.epsilon <= 1e-3 * targetEps};
+    return Calibration{hi, atHi, targetEps - atHi.epsilon <= 1e-3 * targetEps};
 }
 
 double AccountantResult::parameter(const std::string& name) const {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace elab::core {
@@ -35,33 +37,65 @@ std::size_t accountantIndex(AccountantKind kind) {
     return 0;
 }
 
-AccountingCurves accountingCurves(const AccountingInputs& in, std::stop_token stop) {
+bool sameSigmaCurves(const AccountingInputs& a, const AccountingInputs& b) {
+    return a.rows == b.rows && a.batchSize == b.batchSize && a.epochs == b.epochs && a.delta == b.delta &&
+           a.sigmaPoints == b.sigmaPoints && a.sigmaMin == b.sigmaMin && a.sigmaMax == b.sigmaMax;
+}
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Accountant k's σ for in.eps, or σ = +∞ when no σ up to calibrateSigma's limit reaches it.
+Calibration neededSigma(std::size_t k, const AccountingInputs& in, const SgdPrivacyParams& base) {
+    if (std::optional<Calibration> c = calibrateSigmaWithinLimit(kAccountants[k], in.eps, base))
+        return *std::move(c);
+    Calibration none; // no σ ≤ 10⁶: a finding about this accountant, not a failure
+    none.sigma = std::numeric_limits<double>::infinity();
+    none.result.kind = kAccountants[k];
+    none.result.epsilon = kNaN;
+    none.result.delta = in.delta;
+    none.result.proven = kAccountants[k] != AccountantKind::ZcdpPublished;
+    none.reachedTarget = false;
+    return none;
+}
+
+} // namespace
+
+AccountingCurves accountingCurves(const AccountingInputs& in, std::stop_token stop, const AccountingCurves* reuse) {
     if (std::string e = in.validate(); !e.empty())
         throw std::invalid_argument("accounting: " + e);
     AccountingCurves c;
     c.inputs = in;
     const SgdPrivacyParams base{1.0, in.q(), in.steps(), in.delta};
     const int n = in.sigmaPoints;
-    c.sigmas.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i)
-        c.sigmas[static_cast<std::size_t>(i)] = in.sigmaMin * std::pow(in.sigmaMax / in.sigmaMin, i / double(n - 1));
-    for (auto& v : c.epsBySigma)
-        v.assign(c.sigmas.size(), 0.0);
-    // ε(σ) per accountant and point, and each accountant's calibration: independent tasks.
-    const int pointTasks = n * 3;
+    const bool reused = reuse && !reuse->stopped && sameSigmaCurves(reuse->inputs, in);
+    if (reused) {
+        c.sigmas = reuse->sigmas;
+        c.epsBySigma = reuse->epsBySigma;
+    } else {
+        c.sigmas.resize(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i)
+            c.sigmas[static_cast<std::size_t>(i)] = in.sigmaMin * std::pow(in.sigmaMax / in.sigmaMin, i / double(n - 1));
+        for (auto& v : c.epsBySigma)
+            v.assign(c.sigmas.size(), 0.0);
+    }
+    // ε(σ) per accountant and point (unless reused), and each accountant's calibration:
+    // independent tasks, the calibrations first (the longest).
+    const int pointTasks = reused ? 0 : n * 3;
     tbb::parallel_for(0, pointTasks + 3, [&](int t) {
         if (stop.stop_requested())
             return;
-        if (t >= pointTasks) {
-            const std::size_t k = static_cast<std::size_t>(t - pointTasks);
-            c.needed[k] = calibrateSigma(kAccountants[k], in.eps, base);
+        if (t < 3) {
+            const std::size_t k = static_cast<std::size_t>(t);
+            c.needed[k] = neededSigma(k, in, base);
             SgdPrivacyParams p = base;
             p.sigma = c.needed[k].sigma;
-            c.rdpOfNeeded[k] = accountEpsilon(AccountantKind::Rdp, p).epsilon;
+            c.rdpOfNeeded[k] = c.reached(k) ? accountEpsilon(AccountantKind::Rdp, p).epsilon : kNaN;
             return;
         }
-        const std::size_t k = static_cast<std::size_t>(t / n);
-        const std::size_t i = static_cast<std::size_t>(t % n);
+        const std::size_t k = static_cast<std::size_t>((t - 3) / n);
+        const std::size_t i = static_cast<std::size_t>((t - 3) % n);
         SgdPrivacyParams p = base;
         p.sigma = c.sigmas[i];
         c.epsBySigma[k][i] = accountEpsilon(kAccountants[k], p).epsilon;
@@ -76,18 +110,20 @@ AccountingCurves accountingCurves(const AccountingInputs& in, std::stop_token st
         c.epochs.push_back(e);
     if (c.epochs.empty() || c.epochs.back() != in.epochs)
         c.epochs.push_back(in.epochs);
-    for (auto& v : c.epsByEpoch)
-        v.assign(c.epochs.size(), 0.0);
-    const int m = static_cast<int>(c.epochs.size());
-    tbb::parallel_for(0, m * 3, [&](int t) {
-        if (stop.stop_requested())
+    std::vector<long long> steps;
+    for (int e : c.epochs)
+        steps.push_back(in.stepsPerEpoch() * e);
+    // Per accountant, every epoch at once (RDP: one step's orders once, then a conversion per epoch).
+    tbb::parallel_for(0, 3, [&](int t) {
+        const std::size_t k = static_cast<std::size_t>(t);
+        c.epsByEpoch[k].assign(c.epochs.size(), kNaN);
+        if (stop.stop_requested() || !std::isfinite(c.currentSigma))
             return;
-        const std::size_t k = static_cast<std::size_t>(t / m);
-        const std::size_t i = static_cast<std::size_t>(t % m);
         SgdPrivacyParams p = base;
         p.sigma = c.currentSigma;
-        p.steps = in.stepsPerEpoch() * c.epochs[i];
-        c.epsByEpoch[k][i] = accountEpsilon(kAccountants[k], p).epsilon;
+        const std::vector<AccountantResult> spent = accountEpsilons(kAccountants[k], p, steps);
+        for (std::size_t i = 0; i < spent.size(); ++i)
+            c.epsByEpoch[k][i] = spent[i].epsilon;
     });
     c.stopped = stop.stop_requested();
     return c;

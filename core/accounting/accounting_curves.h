@@ -8,6 +8,7 @@
 #include "core/accounting/accountant.h"
 
 #include <array>
+#include <cmath>
 #include <stop_token>
 #include <vector>
 
@@ -38,16 +39,29 @@ struct AccountingCurves {
     AccountingInputs inputs;
     std::vector<double> sigmas;                     ///< log-spaced
     std::array<std::vector<double>, 3> epsBySigma;  ///< per kAccountants entry (+∞: none)
-    std::array<Calibration, 3> needed;              ///< σ for inputs.eps, per accountant
-    std::array<double, 3> rdpOfNeeded{};            ///< what RDP proves for each needed σ
-    double currentSigma = 0.0;                      ///< needed[inputs.accountant]
+    /// σ for inputs.eps, per accountant. sigma = +∞ (reachedTarget false, result.epsilon NaN):
+    /// no σ up to calibrateSigma's limit (10⁶) reaches inputs.eps with that accountant (e.g. RDP
+    /// below ≈ 0.004 on a small dataset with many steps); the other accountants are unaffected.
+    std::array<Calibration, 3> needed;
+    std::array<double, 3> rdpOfNeeded{};            ///< what RDP proves for each needed σ (NaN: σ = +∞)
+    double currentSigma = 0.0;                      ///< needed[inputs.accountant] (may be +∞)
     std::vector<int> epochs;                        ///< 1 … inputs.epochs (at most 200 points)
-    std::array<std::vector<double>, 3> epsByEpoch;  ///< ε spent after each epoch at currentSigma
+    std::array<std::vector<double>, 3> epsByEpoch;  ///< ε spent after each epoch at currentSigma (NaN if +∞)
     bool stopped = false;
+
+    /// Whether needed[k] found a σ (false: none up to the limit reaches inputs.eps).
+    bool reached(std::size_t k) const { return std::isfinite(needed[k].sigma); }
 };
 
-/// Throws std::invalid_argument on invalid inputs.
-AccountingCurves accountingCurves(const AccountingInputs& inputs, std::stop_token stop = {});
+/// Throws std::invalid_argument on invalid inputs. reuse: curves computed before, e.g. at the
+/// slider's previous ε; when sameSigmaCurves(reuse->inputs, inputs) its σ grid and ε(σ) curves
+/// are taken over (they do not depend on ε), leaving the calibrations and the epochs to compute.
+AccountingCurves accountingCurves(const AccountingInputs& inputs, std::stop_token stop = {},
+                                  const AccountingCurves* reuse = nullptr);
+
+/// Whether a and b give the same σ grid and ε(σ) curves: all but ε and the calibrating
+/// accountant agree.
+bool sameSigmaCurves(const AccountingInputs& a, const AccountingInputs& b);
 
 /// Index of kind in kAccountants.
 std::size_t accountantIndex(AccountantKind kind);

@@ -141,12 +141,26 @@ RdpConversion rdpToEpsilon(const std::vector<double>& orders, const std::vector<
 }
 
 RdpConversion rdpEpsilon(double sigma, double q, long long steps, double delta, const std::vector<double>& orders) {
-    if (steps < 0)
-        throw std::invalid_argument("RDP accountant: the number of steps must be ≥ 0");
-    std::vector<double> rdp(orders.size());
+    return rdpEpsilons(sigma, q, {steps}, delta, orders).front();
+}
+
+std::vector<RdpConversion> rdpEpsilons(double sigma, double q, const std::vector<long long>& steps, double delta,
+                                       const std::vector<double>& orders) {
+    for (long long t : steps)
+        if (t < 0)
+            throw std::invalid_argument("RDP accountant: the number of steps must be ≥ 0");
+    std::vector<double> oneStep(orders.size());
     for (std::size_t i = 0; i < orders.size(); ++i)
-        rdp[i] = static_cast<double>(steps) * rdpSubsampledGaussian(q, sigma, orders[i]);
-    return rdpToEpsilon(orders, rdp, delta);
+        oneStep[i] = rdpSubsampledGaussian(q, sigma, orders[i]);
+    std::vector<RdpConversion> conversions;
+    conversions.reserve(steps.size());
+    std::vector<double> rdp(orders.size());
+    for (long long t : steps) {
+        for (std::size_t i = 0; i < orders.size(); ++i) // no steps compose to 0 even where one step's RDP is +∞
+            rdp[i] = t == 0 ? 0.0 : static_cast<double>(t) * oneStep[i];
+        conversions.push_back(rdpToEpsilon(orders, rdp, delta));
+    }
+    return conversions;
 }
 
 } // namespace elab::core

@@ -31,4 +31,9 @@ RdpConversion rdpToEpsilon(const std::vector<double>& orders, const std::vector<
 RdpConversion rdpEpsilon(double sigma, double q, long long steps, double delta,
                          const std::vector<double>& orders = defaultRdpOrders());
 
+/// rdpEpsilon(sigma, q, steps[j], delta, orders) for every j, bit for bit, with the one step's
+/// RDP at each order computed once (RDP composes by addition: T steps are T times one step).
+std::vector<RdpConversion> rdpEpsilons(double sigma, double q, const std::vector<long long>& steps, double delta,
+                                       const std::vector<double>& orders = defaultRdpOrders());
+
 } // namespace elab::core

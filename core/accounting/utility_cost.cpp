@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace elab::core {
 
@@ -19,7 +20,13 @@ std::optional<double> MeasuredCurve::at(double e) const {
 UtilityCost utilityCost(const MeasuredCurve& curve, AccountantKind sweepAccountant, const SgdPrivacyParams& schedule,
                         AccountantKind kind, double eps, bool higherIsBetter) {
     UtilityCost c;
-    c.sigma = calibrateSigma(kind, eps, schedule).sigma;
+    const std::optional<Calibration> calibration = calibrateSigmaWithinLimit(kind, eps, schedule);
+    if (!calibration) { // no σ ≤ kMaxCalibratedSigma: nothing the sweep measured
+        c.sigma = std::numeric_limits<double>::infinity();
+        c.equivalentEps = std::numeric_limits<double>::quiet_NaN();
+        return c;
+    }
+    c.sigma = calibration->sigma;
     SgdPrivacyParams p = schedule;
     p.sigma = c.sigma;
     c.equivalentEps = accountEpsilon(sweepAccountant, p).epsilon;

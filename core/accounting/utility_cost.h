@@ -23,8 +23,8 @@ struct MeasuredCurve {
 };
 
 struct UtilityCost {
-    double sigma = 0.0;          ///< σ_k for the target ε
-    double equivalentEps = 0.0;  ///< ε_A(σ_k): the sweep's ε with that noise
+    double sigma = 0.0;          ///< σ_k for the target ε; +∞: none ≤ kMaxCalibratedSigma reaches it
+    double equivalentEps = 0.0;  ///< ε_A(σ_k): the sweep's ε with that noise (NaN when σ_k = +∞)
     std::optional<double> value; ///< the measured metric there (nullopt: outside the sweep)
     std::optional<double> cost;  ///< value at the target ε minus value (higher is better) or the reverse
 };

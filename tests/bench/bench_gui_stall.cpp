@@ -17,7 +17,9 @@
 // (main() → first paint of the window completed). On the Decision regions tab (issue 11): the
 // same drag of its ε slider, each step re-evaluating the regions on a worker and redrawing the
 // raster, boundaries, points and readout on the GUI thread; reported with the pictures drawn
-// during the drag and the evaluation time per step.
+// during the drag and the evaluation time per step. Then the Privacy accounting tab's slider (each step
+// calibrates σ on a worker and redraws both charts; the redraws are counted) and the Privacy audit
+// tab's (its drag only updates a status line; the audit that release starts is cancelled).
 //
 // Usage: bench_gui_stall [--reps N] [SPEC ...]   (SPEC: builtin:NAME or a file path;
 // default builtin:breast_cancer and Adult a9a from ../shared/datasets/adult if present; the
@@ -33,6 +35,12 @@
 #include "ui/dataset/load_request.h"
 #include "ui/views/utility/utility_controller.h"
 #include "ui/shell/main_window.h"
+#include "ui/views/accounting/accounting_controller.h"
+#include "ui/views/accounting/accounting_tab.h"
+#include "ui/views/accounting/accounting_view.h"
+#include "ui/views/audit/audit_controller.h"
+#include "ui/views/audit/audit_tab.h"
+#include "ui/views/audit/audit_view.h"
 #include "ui/views/regions/regions_controller.h"
 #include "ui/views/regions/regions_tab.h"
 #include "ui/views/regions/regions_view.h"
@@ -661,6 +669,53 @@ int main(int argc, char** argv) {
                         rc->state().evaluationMs > RegionsController::kLiveBudgetMs ? "drag steps on the coarse grid"
                                                                                      : "every step on the full grid");
             std::fflush(stdout);
+        }
+    }
+
+    // (6) The Privacy accounting tab: a drag of its ε slider (each step calibrates σ under every
+    // accountant on a worker and redraws both charts, the table and the readout), until idle.
+    // Then the Privacy audit tab: the same drag (the audit starts on release; the drag itself
+    // only updates the status line), cancelled after release.
+    {
+        AccountingTab* accounting = window.view<AccountingTab>();
+        AccountingController* ac = accounting->accountingController();
+        QSlider* accountingSlider = accounting->view()->slider()->slider();
+        auto accountingIdle = [&] { return !ac->isBusy(); };
+        int redraws = 0;
+        QObject::connect(accounting->view(), &AccountingView::redrawn, &app, [&] { ++redraws; });
+        window.showView(QStringLiteral("accounting"));
+        const QString name = shortName(regionSpecs.back());
+        bool ok = waitFor(ac, &AccountingController::idle, kTimeout, accountingIdle);
+        for (int rep = 1; ok && rep <= reps; ++rep) {
+            spin(200);
+            redraws = 0;
+            const bool up = rep % 2 == 1;
+            // The slider's finite stops (∞ stands for ε = 100 here).
+            auto start = begin();
+            std::vector<double> steps = drag(accountingSlider, up ? 0 : sweepEnd - 1, up ? sweepEnd - 1 : 0, 3000);
+            ok = waitFor(ac, &AccountingController::idle, kTimeout, accountingIdle);
+            end(QStringLiteral("accounting drag"), name, rep, start, ok, steps);
+            const auto curves = ac->curves();
+            std::printf("      accounting: %d redraws during the drag and after release; shown: ε = %g, σ = %g%s%s\n",
+                        redraws, curves ? curves->inputs.eps : 0.0, curves ? curves->currentSigma : 0.0,
+                        ac->lastError().isEmpty() ? "" : "; problem: ", qPrintable(ac->lastError()));
+            std::fflush(stdout);
+        }
+        AuditTab* audit = window.view<AuditTab>();
+        AuditController* auc = audit->auditController();
+        QSlider* auditSlider = audit->view()->slider()->slider();
+        window.showView(QStringLiteral("audit"));
+        spin(300);
+        auc->cancel();
+        waitFor(auc, &AuditController::idle, kTimeout, [&] { return !auc->isBusy(); });
+        for (int rep = 1; rep <= reps; ++rep) {
+            spin(200);
+            const bool up = rep % 2 == 1;
+            auto start = begin();
+            std::vector<double> steps = drag(auditSlider, up ? 0 : sweepEnd - 1, up ? sweepEnd - 1 : 0, 3000);
+            end(QStringLiteral("audit drag"), name, rep, start, true, steps);
+            auc->cancel(); // release started an audit of hundreds of fits: not part of the drag
+            waitFor(auc, &AuditController::idle, kTimeout, [&] { return !auc->isBusy(); });
         }
     }
 

@@ -2,9 +2,13 @@
 // dp_accounting (every row of ../shared/docs/dp-accounting-vectors.csv when present, four of
 // its rows always), the advanced-composition bound against hand-computed values, the paper's
 // zCDP procedure against its printed formulas, calibration that never overshoots, and the
-// replace-one equivalent.
+// replace-one equivalent. The accounting view's curves (core/accounting/accounting_curves.h):
+// ε per epoch from one RDP pass equals one accounting per count; a slider step reusing the ε(σ)
+// curves equals a fresh computation; an ε no σ ≤ 10⁶ reaches under one accountant leaves that
+// accountant without a σ and the others as they are.
 
 #include "core/accounting/accountant.h"
+#include "core/accounting/accounting_curves.h"
 #include "core/accounting/rdp.h"
 #include "core/accounting/utility_cost.h"
 
@@ -224,6 +228,109 @@ private slots:
         // A loss: lower is better, the cost is the increase.
         const UtilityCost loss = utilityCost(curve, AccountantKind::Rdp, schedule, AccountantKind::AdvancedComposition, 1.0, false);
         ELAB_RELATIVE(*loss.cost, -*ac.cost, 1e-12);
+    }
+
+    void accountingManyStepCountsEqualsOneAtATime() {
+        const std::vector<long long> steps{0, 1, 7, 150, 1500, 20000};
+        for (AccountantKind k : {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished})
+            for (double sigma : {0.6, 1.1, 8.0}) {
+                const std::vector<AccountantResult> all = accountEpsilons(k, params(sigma, 0.07, 999, 1e-5), steps);
+                QCOMPARE(all.size(), steps.size());
+                for (std::size_t j = 0; j < steps.size(); ++j) {
+                    const AccountantResult one = accountEpsilon(k, params(sigma, 0.07, steps[j], 1e-5));
+                    ELAB_EXACT(all[j].epsilon, one.epsilon);
+                    ELAB_EXACT(all[j].parameter("order"), one.parameter("order"));
+                }
+            }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, accountEpsilons(AccountantKind::Rdp, params(1.0, 0.1, 1, 1e-5), {5, -1}));
+    }
+
+    void aSliderStepReusingTheSigmaCurvesEqualsAFreshComputation() {
+        AccountingInputs in;
+        in.rows = 1439;
+        in.batchSize = 100;
+        in.epochs = 30;
+        in.delta = 1e-4;
+        in.eps = 1.0;
+        const AccountingCurves first = accountingCurves(in);
+        for (double eps : {0.3, 4.0}) {
+            in.eps = eps;
+            in.accountant = eps > 1.0 ? AccountantKind::AdvancedComposition : AccountantKind::Rdp;
+            QVERIFY(sameSigmaCurves(first.inputs, in));
+            const AccountingCurves reused = accountingCurves(in, {}, &first);
+            const AccountingCurves fresh = accountingCurves(in);
+            QCOMPARE(reused.sigmas, fresh.sigmas);
+            for (std::size_t k = 0; k < kAccountants.size(); ++k) {
+                QCOMPARE(reused.epsBySigma[k], fresh.epsBySigma[k]);
+                QCOMPARE(reused.epsByEpoch[k], fresh.epsByEpoch[k]);
+                ELAB_EXACT(reused.needed[k].sigma, fresh.needed[k].sigma);
+                ELAB_EXACT(reused.rdpOfNeeded[k], fresh.rdpOfNeeded[k]);
+            }
+            ELAB_EXACT(reused.currentSigma, fresh.currentSigma);
+            QCOMPARE(reused.epochs, fresh.epochs);
+        }
+        // Other epochs: other ε(σ) curves; curves for other settings are not taken over.
+        in.epochs = 60;
+        QVERIFY(!sameSigmaCurves(first.inputs, in));
+        const AccountingCurves other = accountingCurves(in, {}, &first);
+        QCOMPARE(other.epsBySigma[0], accountingCurves(in).epsBySigma[0]);
+        QVERIFY(other.epsBySigma[0] != first.epsBySigma[0]);
+        // Every epoch's ε equals accounting that epoch's steps alone.
+        const SgdPrivacyParams at{other.currentSigma, in.q(), in.stepsPerEpoch() * other.epochs[17], in.delta};
+        ELAB_EXACT(other.epsByEpoch[0][17], accountEpsilon(AccountantKind::Rdp, at).epsilon);
+    }
+
+    void anEpsNoSigmaReachesLeavesThatAccountantWithoutASigma() {
+        // 120 rows, S = 100, 100 epochs (q = 0.83, T = 200): RDP with orders ≤ 1024 certifies
+        // nothing between 0 and ≈ 0.004 at δ = 10⁻⁵, and ε = 0 (the KL bound) only beyond
+        // σ = 10⁶. AC and the published zCDP procedure reach ε = 0.001.
+        AccountingInputs in;
+        in.rows = 120;
+        in.batchSize = 100;
+        in.epochs = 100;
+        in.delta = 1e-5;
+        in.eps = 0.001;
+        const SgdPrivacyParams schedule{1.0, in.q(), in.steps(), in.delta};
+        QVERIFY(accountEpsilon(AccountantKind::Rdp, params(kMaxCalibratedSigma, in.q(), in.steps(), in.delta)).epsilon > in.eps);
+        QVERIFY(!calibrateSigmaWithinLimit(AccountantKind::Rdp, in.eps, schedule));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, calibrateSigma(AccountantKind::Rdp, in.eps, schedule));
+        const AccountingCurves c = accountingCurves(in); // no exception: a finding, not a failure
+        const std::size_t rdp = accountantIndex(AccountantKind::Rdp);
+        QVERIFY(!c.reached(rdp));
+        QVERIFY(std::isinf(c.needed[rdp].sigma) && !c.needed[rdp].reachedTarget);
+        QVERIFY(std::isnan(c.rdpOfNeeded[rdp]));
+        QVERIFY(std::isinf(c.currentSigma)); // RDP calibrates the current σ: none
+        for (const auto& spent : c.epsByEpoch)
+            for (double e : spent)
+                QVERIFY(std::isnan(e));
+        for (AccountantKind k : {AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished}) {
+            const std::size_t i = accountantIndex(k);
+            QVERIFY(c.reached(i));
+            QVERIFY(c.needed[i].result.epsilon <= in.eps);
+            ELAB_EXACT(c.needed[i].sigma, calibrateSigma(k, in.eps, schedule).sigma);
+            QVERIFY(std::isfinite(c.rdpOfNeeded[i]));
+        }
+        // Calibrating with AC instead: its σ is current and the spending curves are drawn.
+        in.accountant = AccountantKind::AdvancedComposition;
+        const AccountingCurves ac = accountingCurves(in, {}, &c);
+        ELAB_EXACT(ac.currentSigma, ac.needed[accountantIndex(AccountantKind::AdvancedComposition)].sigma);
+        QVERIFY(std::isfinite(ac.epsByEpoch[rdp].back()) && ac.epsByEpoch[rdp].back() > 0.0);
+        // The utility cost of an accountant without a σ: nothing read off the sweep.
+        MeasuredCurve curve{{0.0005, 0.01, 1.0}, {0.5, 0.6, 0.9}};
+        const UtilityCost none = utilityCost(curve, AccountantKind::AdvancedComposition, schedule, AccountantKind::Rdp, in.eps, true);
+        QVERIFY(std::isinf(none.sigma) && std::isnan(none.equivalentEps) && !none.value && !none.cost);
+    }
+
+    void calibrationTriesTheLimitItself() {
+        // 333 rows, S = 100, 100 epochs (the accounting view's defaults on penguins), ε = 0.001:
+        // σ = 2¹⁹ is not enough and 2²⁰ is past the limit, but a σ below the limit is; doubling
+        // alone gave up there and the view failed.
+        const SgdPrivacyParams schedule{1.0, 100.0 / 333.0, 400, 1e-5};
+        QVERIFY(accountEpsilon(AccountantKind::Rdp, params(524288.0, schedule.q, schedule.steps, schedule.delta)).epsilon > 0.001);
+        const Calibration c = calibrateSigma(AccountantKind::Rdp, 0.001, schedule);
+        QVERIFY(c.sigma > 524288.0 && c.sigma <= kMaxCalibratedSigma);
+        QVERIFY(c.result.epsilon <= 0.001);
+        QVERIFY(accountEpsilon(AccountantKind::Rdp, params(c.sigma * (1.0 - 1e-6), schedule.q, schedule.steps, schedule.delta)).epsilon > 0.001);
     }
 
     void replaceOneByGroupPrivacy() {

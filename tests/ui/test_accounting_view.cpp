@@ -1,8 +1,10 @@
 // The Privacy accounting view (issue 12): the controller computes the core's curves off the GUI
-// thread (the same numbers as the core), follows the slider (latest wins) and the form, asks for
+// thread (the same numbers as the core), follows the slider (a step waits for the running
+// computation instead of cancelling it, so a drag shows pictures) and the form, asks for
 // N when there is no dataset; the charts draw three accountants on log axes with the current σ
 // marked; the table and readout show exact values; the settings survive a session round trip
-// and a bad block is refused naming the field; the tab exports two figures with sidecars.
+// and a bad block is refused naming the field; the tab exports two figures with sidecars; an ε
+// one accountant cannot reach with σ ≤ 10⁶ is shown for the others and said, not failed.
 
 #include <tbb/global_control.h>
 
@@ -12,6 +14,7 @@
 #include "ui/views/accounting/accounting_settings.h"
 #include "ui/views/accounting/accounting_tab.h"
 #include "ui/views/accounting/accounting_view.h"
+#include "ui/views/utility/eps_slider.h"
 #include "ui/views/view_catalog.h"
 
 #include "tests/support/generated_data.h"
@@ -19,8 +22,11 @@
 #include "tests/support/test_support.h"
 
 #include <QLabel>
+#include <QSlider>
 #include <QSignalSpy>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace elab;
 using elab::test::waitIdle;
@@ -91,6 +97,113 @@ private slots:
         QCOMPARE(c.curves()->inputs.rows, 500LL);
     }
 
+    void aDragNeverCancelsTheRunningComputation() {
+        AccountingController c;
+        AccountingSettings s = digits();
+        s.rows = 344; // a large q: each step's RDP calibration takes longer than a frame
+        s.delta = 1e-5;
+        c.setSettings(s);
+        QVERIFY(waitIdle(c));
+        QSignalSpy started(c.jobSlots().front(), &ui::JobSlot::started);
+        QSignalSpy finished(c.jobSlots().front(), &ui::JobSlot::finished);
+        QSignalSpy dropped(c.jobSlots().front(), &ui::JobSlot::staleResultDropped);
+        QSignalSpy changed(&c, &AccountingController::stateChanged);
+        // A drag: a step every frame, each arriving while a computation may still run.
+        for (int k = 1; k <= 40; ++k) {
+            s.currentEps = std::pow(20.0, k / 40.0);
+            c.setCurrentEps(s.currentEps, true);
+            QTest::qWait(16);
+        }
+        QVERIFY(waitIdle(c));
+        c.waitForIdle();
+        QCoreApplication::processEvents(); // what a superseded worker still delivers: dropped
+        for (const QList<QVariant>& args : finished)
+            QVERIFY2(!args.at(0).toBool(), "a slider step cancelled the running computation");
+        QCOMPARE(dropped.size(), 0);
+        // Every computation started ran to the end and was shown (a superseded one would not).
+        QVERIFY(started.size() >= 1);
+        QCOMPARE(changed.size(), started.size());
+        QCOMPARE(c.curves()->inputs.eps, s.currentEps);
+        const core::AccountingCurves direct = core::accountingCurves(s.inputs(0));
+        QCOMPARE(c.curves()->currentSigma, direct.currentSigma);
+        QCOMPARE(c.curves()->epsBySigma[1], direct.epsBySigma[1]);
+        QCOMPARE(c.curves()->epsByEpoch[0], direct.epsByEpoch[0]);
+        // A change of the schedule is not a slider step: it restarts at once (latest wins).
+        s.epochs = 50;
+        c.setSettings(s);
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.curves()->inputs.epochs, 50);
+        QCOMPARE(c.curves()->epsBySigma[0], core::accountingCurves(s.inputs(0)).epsBySigma[0]);
+    }
+
+    void aHeldHandleHoldsTheTextsThatStateEpsOrSigma() {
+        AccountingController c;
+        ui::AccountingPanel panel;
+        ui::AccountingView view(&c, &panel);
+        QSignalSpy redrawn(&view, &ui::AccountingView::redrawn);
+        view.applySettings(digits());
+        QVERIFY(waitIdle(c));
+        QVERIFY(view.epochChart().title.contains(QStringLiteral("at σ = ")));
+        QSlider* slider = view.slider()->slider();
+        slider->setSliderDown(true);
+        slider->setSliderPosition(slider->value() + 150);
+        QVERIFY(c.dragging());
+        QVERIFY(waitIdle(c));
+        QTest::qWait(2 * ui::AccountingView::kHeldRedrawMs); // a held redraw may wait for its interval
+        QVERIFY(c.upToDate());
+        const double heldEps = c.curves()->inputs.eps;
+        QVERIFY(heldEps > 1.0);
+        // What the view draws while held: the new curves, without the numbers in the texts.
+        const ui::charts::ChartData heldEpoch = ui::buildEpochChart(c.settings(), c.curves().get(), true);
+        QCOMPARE(heldEpoch.title, QStringLiteral("ε spent during training"));
+        for (const auto& series : ui::buildSigmaChart(c.settings(), c.curves().get(), true).series) {
+            QVERIFY(!series.name.contains(QStringLiteral(" = ")));
+            if (series.key == QStringLiteral("current"))
+                QCOMPARE(series.value, c.curves()->currentSigma); // the line itself moves
+        }
+        QVERIFY(!view.readoutText().contains(QString::number(c.curves()->currentSigma, 'g', 5)));
+        slider->setSliderDown(false);
+        QVERIFY(!c.dragging());
+        QVERIFY(waitIdle(c));
+        QVERIFY(view.epochChart().title.contains(QStringLiteral("at σ = %1").arg(QString::number(c.curves()->currentSigma, 'g', 4))));
+        QVERIFY(view.readoutText().contains(QStringLiteral("σ = %1:").arg(QString::number(c.curves()->currentSigma, 'g', 5))));
+        QVERIFY(view.tableText().contains(QStringLiteral("σ for ε = %1").arg(QString::number(heldEps, 'g', 4))));
+    }
+
+    void anEpsOneAccountantCannotReachIsShownForTheOthers() {
+        AccountingController c;
+        ui::AccountingPanel panel;
+        ui::AccountingView view(&c, &panel);
+        AccountingSettings s = digits();
+        s.rows = 120; // q = 0.83, T = 200: RDP reaches no ε in (0, ≈ 0.004) with σ ≤ 10⁶
+        s.delta = 1e-5;
+        s.currentEps = 0.001;
+        view.applySettings(s);
+        QVERIFY(waitIdle(c));
+        QVERIFY2(c.lastError().isEmpty(), qPrintable(c.lastError()));
+        const auto curves = c.curves();
+        QVERIFY(curves && curves->inputs.eps == 0.001);
+        QVERIFY(!curves->reached(0) && curves->reached(1) && curves->reached(2));
+        QVERIFY(std::isinf(curves->currentSigma));
+        const QString status = view.findChild<QLabel*>(QStringLiteral("accountingStatus"))->text();
+        QVERIFY2(status.contains(QStringLiteral("No noise multiplier σ ≤ 10⁶ reaches ε = 0.001 under RDP")), qPrintable(status));
+        QVERIFY(view.tableText().contains(QStringLiteral("none ≤ 10⁶")));
+        QVERIFY(view.epochChart().title.contains(QStringLiteral("no σ ≤ 10⁶ reaches ε = 0.001")));
+        for (const auto& series : view.sigmaChart().series) {
+            QVERIFY(series.key != QStringLiteral("current")); // no current σ to mark
+            for (const QPointF& point : series.points)
+                QVERIFY(std::isfinite(point.x()) && std::isfinite(point.y()));
+        }
+        // With AC calibrating, its σ is current again and the spending curves are drawn.
+        s.accountant = core::AccountantKind::AdvancedComposition;
+        view.applySettings(s);
+        QVERIFY(waitIdle(c));
+        QVERIFY(std::isfinite(c.curves()->currentSigma));
+        QVERIFY(!view.readoutText().isEmpty());
+        const QString after = view.findChild<QLabel*>(QStringLiteral("accountingStatus"))->text();
+        QVERIFY(after.contains(QStringLiteral("the others are shown")));
+    }
+
     void chartsTableAndReadout() {
         AccountingController c;
         c.setSettings(digits());
@@ -111,6 +224,17 @@ private slots:
         const QString readout = ui::accountingReadout(*c.curves(), 2.0);
         const core::SgdPrivacyParams p{2.0, 100.0 / 1439.0, 1500, 1e-4};
         QVERIFY(readout.contains(QString::number(core::accountEpsilon(core::AccountantKind::Rdp, p).epsilon, 'g', 6)));
+        // At the current σ the readout reads the worker's accounting (the spending curves' last
+        // epoch): the same numbers as accounting on this thread.
+        const double current = c.curves()->currentSigma;
+        const QString atCurrent = ui::accountingReadout(*c.curves(), current);
+        for (core::AccountantKind kind : core::kAccountants) {
+            const core::SgdPrivacyParams q{current, 100.0 / 1439.0, 1500, 1e-4};
+            QVERIFY2(atCurrent.contains(QStringLiteral("%1: ε = %2").arg(QString::fromLatin1(core::toString(kind)),
+                                                                          QString::number(core::accountEpsilon(kind, q).epsilon, 'g', 6))),
+                     qPrintable(atCurrent));
+        }
+        QVERIFY(atCurrent.contains(QStringLiteral("(not a proof)")));
         const ui::charts::ChartData epochs = ui::buildEpochChart(c.settings(), c.curves().get());
         QVERIFY(!epochs.logX);
         QCOMPARE(epochs.xMax, 100.0);

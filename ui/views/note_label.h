@@ -93,6 +93,14 @@ private:
     int m_laidOutHeight = -1; // heightForWidth(width()) when the layout last sized the box
 };
 
+/// Sets w's style sheet only if it differs: QWidget::setStyleSheet restyles the widget and lays
+/// its window out again even for the same sheet (per delivered result, that was a layout of the
+/// whole window at every step of a drag).
+inline void setStyleSheetIfChanged(QWidget* w, const QString& sheet) {
+    if (w->styleSheet() != sheet)
+        w->setStyleSheet(sheet);
+}
+
 /// A NoteLabel named objectName, top-left aligned.
 inline QLabel* noteLabel(QWidget* parent, const char* objectName) {
     auto* l = new NoteLabel(parent);

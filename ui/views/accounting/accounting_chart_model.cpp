@@ -38,13 +38,36 @@ QString setting(const core::AccountingCurves& c) {
              QString::number(c.inputs.epochs), num(c.inputs.delta, 3));
 }
 
+/// The calibration's largest σ, as the texts write it.
+QString sigmaLimit() {
+    static_assert(core::kMaxCalibratedSigma == 1e6);
+    return QStringLiteral("10⁶");
+}
+
+/// The smallest m·10^k ≥ v, m in 1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8 (v > 0).
+double niceCeiling(double v) {
+    const double decade = std::pow(10.0, std::floor(std::log10(v)));
+    for (double m : {1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0})
+        if (m * decade >= v * (1.0 - 1e-12))
+            return m * decade;
+    return 10.0 * decade;
+}
+
+/// σ / σ_RDP as "1.23×", or "—" when either is not a finite σ.
+QString ratio(double sigma, double rdpSigma) {
+    if (!std::isfinite(sigma) || !std::isfinite(rdpSigma))
+        return QStringLiteral("—");
+    return num(sigma / rdpSigma, 3) + QStringLiteral("×");
+}
+
 Qt::PenStyle penOf(core::AccountantKind kind) {
     return kind == core::AccountantKind::ZcdpPublished ? Qt::DashLine : Qt::SolidLine;
 }
 
-/// The current ε as a dotted horizontal line.
-SeriesData targetLine(double eps) {
-    SeriesData line = charts::makeSeries(QStringLiteral("target"), QStringLiteral("ε = %1").arg(num(eps)),
+/// The current ε as a dotted horizontal line (held: its legend without the number).
+SeriesData targetLine(double eps, bool held) {
+    SeriesData line = charts::makeSeries(QStringLiteral("target"),
+                                         held ? QStringLiteral("target ε") : QStringLiteral("ε = %1").arg(num(eps)),
                                          SeriesKind::HorizontalLine, QColor(40, 40, 40));
     line.value = eps;
     line.width = 1.0;
@@ -73,7 +96,7 @@ QString accountingAssumptions(const core::AccountingCurves* c) {
     return text;
 }
 
-charts::ChartData buildSigmaChart(const AccountingSettings& s, const core::AccountingCurves* c) {
+charts::ChartData buildSigmaChart(const AccountingSettings& s, const core::AccountingCurves* c, bool held) {
     charts::ChartData chart;
     chart.title = QStringLiteral("ε against the noise multiplier σ");
     chart.xTitle = QStringLiteral("noise multiplier σ");
@@ -106,29 +129,36 @@ charts::ChartData buildSigmaChart(const AccountingSettings& s, const core::Accou
     yMin = std::max(yMin, 1e-3);
     chart.yMin = std::pow(10.0, std::floor(std::log10(yMin)));
     chart.yMax = std::pow(10.0, std::ceil(std::log10(std::min(yMax, 1e5))));
-    chart.series << targetLine(s.currentEps);
-    SeriesData sigma = charts::makeSeries(QStringLiteral("current"), QStringLiteral("current σ = %1 (%2)")
-                                                                         .arg(num(c->currentSigma), QString::fromLatin1(core::toString(s.accountant))),
-                                          SeriesKind::VerticalLine, QColor(200, 30, 30));
-    sigma.value = c->currentSigma;
-    sigma.width = 1.5;
-    chart.series << sigma;
+    chart.series << targetLine(s.currentEps, held);
+    if (std::isfinite(c->currentSigma)) { // +∞: no σ within the calibration's limit (the status line says so)
+        const QString accountant = QString::fromLatin1(core::toString(s.accountant));
+        SeriesData sigma = charts::makeSeries(QStringLiteral("current"),
+                                              held ? QStringLiteral("current σ (%1)").arg(accountant)
+                                                   : QStringLiteral("current σ = %1 (%2)").arg(num(c->currentSigma), accountant),
+                                              SeriesKind::VerticalLine, QColor(200, 30, 30));
+        sigma.value = c->currentSigma;
+        sigma.width = 1.5;
+        chart.series << sigma;
+    }
     SeriesData needed = charts::makeSeries(QStringLiteral("needed"), QStringLiteral("σ each accountant needs"),
                                            SeriesKind::Points, QColor(40, 40, 40));
     needed.width = 9.0;
     needed.hollow = true;
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k)
-        if (c->needed[k].sigma > 0.0)
+        if (c->reached(k) && c->needed[k].sigma > 0.0)
             needed.points.append(QPointF(c->needed[k].sigma, std::max(c->needed[k].result.epsilon, 1e-12)));
     std::sort(needed.points.begin(), needed.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
     chart.series << needed;
     return chart;
 }
 
-charts::ChartData buildEpochChart(const AccountingSettings& s, const core::AccountingCurves* c) {
+charts::ChartData buildEpochChart(const AccountingSettings& s, const core::AccountingCurves* c, bool held) {
     charts::ChartData chart;
-    chart.title = c ? QStringLiteral("ε spent during training at σ = %1").arg(num(c->currentSigma))
-                    : QStringLiteral("ε spent during training");
+    chart.title = !c || held ? QStringLiteral("ε spent during training")
+                  : std::isfinite(c->currentSigma)
+                      ? QStringLiteral("ε spent during training at σ = %1").arg(num(c->currentSigma))
+                      : QStringLiteral("ε spent during training: no σ ≤ %1 reaches ε = %2 (%3)")
+                            .arg(sigmaLimit(), num(c->inputs.eps), shortTitle(c->inputs.accountant));
     chart.xTitle = QStringLiteral("epoch");
     chart.yTitle = QStringLiteral("ε spent");
     chart.logX = false;
@@ -153,8 +183,11 @@ charts::ChartData buildEpochChart(const AccountingSettings& s, const core::Accou
         }
         chart.series << line;
     }
-    chart.yMax = std::min(yMax * 1.05, std::max(4.0 * s.currentEps, 1e-9)); // AC far above: clipped, not flattened
-    chart.series << targetLine(s.currentEps);
+    // AC far above: clipped, not flattened. Rounded up to a step of a 1–1.25–1.5–2–2.5–3–4–5–6–8
+    // scale, so that the axis (whose labels Qt Charts lays out again at any new range) changes a
+    // few times per decade of a drag, not at every step.
+    chart.yMax = niceCeiling(std::min(yMax * 1.05, std::max(4.0 * s.currentEps, 1e-9)));
+    chart.series << targetLine(s.currentEps, held);
     return chart;
 }
 
@@ -174,12 +207,15 @@ QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost*
         const core::AccountantKind kind = core::kAccountants[k];
         const core::Calibration& cal = c->needed[k];
         QString sigma = num(cal.sigma);
-        if (!cal.reachedTarget)
+        if (!c->reached(k))
+            sigma = QStringLiteral("none ≤ %1").arg(sigmaLimit());
+        else if (!cal.reachedTarget)
             sigma += QStringLiteral(" (certifies only ε = %1)").arg(num(cal.result.epsilon));
         QString cost;
         if (sweep) {
             const core::UtilityCost& u = (*costs)[k];
-            cost = u.value ? QStringLiteral("%1 (%2%3)")
+            cost = !std::isfinite(u.sigma) ? QStringLiteral("no σ ≤ %1 reaches ε").arg(sigmaLimit())
+                   : u.value ? QStringLiteral("%1 (%2%3)")
                                  .arg(QString::number(*u.value, 'f', 3),
                                       u.cost && *u.cost > 0.0005 ? QStringLiteral("−") : QStringLiteral("±"),
                                       u.cost ? QString::number(std::abs(*u.cost), 'f', 3) : QStringLiteral("?"))
@@ -187,9 +223,10 @@ QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost*
             cost = QStringLiteral("<td align='right'>%1</td>").arg(cost);
         }
         html += QStringLiteral("<tr><td><span style='color:%1'>■</span> %2%3</td><td align='right'>%4</td>"
-                               "<td align='right'>%5×</td><td align='right'>%6</td>%7</tr>")
+                               "<td align='right'>%5</td><td align='right'>%6</td>%7</tr>")
                     .arg(accountantColor(kind).name(), title(kind), cal.result.proven ? QString() : QStringLiteral(" ⚠"),
-                         sigma, num(cal.sigma / rdpSigma, 3), num(c->rdpOfNeeded[k]), cost);
+                         sigma, ratio(cal.sigma, rdpSigma), std::isfinite(c->rdpOfNeeded[k]) ? num(c->rdpOfNeeded[k]) : QStringLiteral("—"),
+                         cost);
     }
     html += QStringLiteral("</table>");
     if (sweep)
@@ -204,14 +241,32 @@ QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost*
     return html;
 }
 
+QString accountingUnreached(const core::AccountingCurves& c) {
+    QStringList names;
+    for (std::size_t k = 0; k < core::kAccountants.size(); ++k)
+        if (!c.reached(k))
+            names << shortTitle(core::kAccountants[k]);
+    if (names.isEmpty())
+        return {};
+    return QStringLiteral("No noise multiplier σ ≤ %1 reaches ε = %2 under %3 at these settings: %4. ")
+        .arg(sigmaLimit(), num(c.inputs.eps), names.join(QStringLiteral(", ")),
+             c.reached(core::accountantIndex(c.inputs.accountant))
+                 ? QStringLiteral("the others are shown")
+                 : QStringLiteral("no current σ and no spending curve (a larger ε, fewer epochs or more rows reach it)"));
+}
+
 QString accountingReadout(const core::AccountingCurves& c, double sigma) {
     QStringList lines;
     lines << QStringLiteral("σ = %1:").arg(num(sigma, 5));
     const core::SgdPrivacyParams p{sigma, c.inputs.q(), c.inputs.steps(), c.inputs.delta};
-    for (core::AccountantKind kind : core::kAccountants) {
-        const core::AccountantResult r = core::accountEpsilon(kind, p);
-        lines << QStringLiteral("  %1: ε = %2%3").arg(QString::fromLatin1(core::toString(kind)), num(r.epsilon, 6),
-                                                      r.proven ? QString() : QStringLiteral(" (not a proof)"));
+    // At the current σ the worker has accounted every step already: the spending curves' last
+    // epoch (the same computation; up to 30 ms of RDP at a small σ, kept off this thread).
+    const bool spent = sigma == c.currentSigma && !c.epochs.empty() && c.epochs.back() == c.inputs.epochs;
+    for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
+        const core::AccountantKind kind = core::kAccountants[k];
+        const double eps = spent ? c.epsByEpoch[k].back() : core::accountEpsilon(kind, p).epsilon;
+        lines << QStringLiteral("  %1: ε = %2%3").arg(QString::fromLatin1(core::toString(kind)), num(eps, 6),
+                                                      kind != core::AccountantKind::ZcdpPublished ? QString() : QStringLiteral(" (not a proof)"));
     }
     return lines.join(QLatin1Char('\n'));
 }

@@ -14,14 +14,23 @@ namespace elab::ui {
 /// The colour and pen of accountant k's curves (the published zCDP procedure dashed: not a proof).
 QColor accountantColor(core::AccountantKind kind);
 
-charts::ChartData buildSigmaChart(const AccountingSettings& settings, const core::AccountingCurves* curves);
-charts::ChartData buildEpochChart(const AccountingSettings& settings, const core::AccountingCurves* curves);
+/// held: the slider's handle is held. The texts that state ε or σ (the epoch chart's title, the
+/// legend names of the target ε and the current σ) then leave the number out, so that the charts
+/// are not laid out again for every step of a drag (the table and readout state them); the
+/// curves, lines and markers are the same.
+charts::ChartData buildSigmaChart(const AccountingSettings& settings, const core::AccountingCurves* curves,
+                                  bool held = false);
+charts::ChartData buildEpochChart(const AccountingSettings& settings, const core::AccountingCurves* curves,
+                                  bool held = false);
 /// The table (rich text): per accountant, σ for the current ε, the ε RDP proves for that σ, and
 /// the noise it costs relative to RDP.
 /// With sweep and costs (per kAccountants entry, computed by AccountingController): a column of
 /// what each accountant's σ costs in the sweep's metric at the current ε.
 QString accountingTableHtml(const core::AccountingCurves* curves, const SweepForCost* sweep = nullptr,
                             const std::vector<core::UtilityCost>* costs = nullptr);
+/// "" when every accountant found its σ; else which did not (no σ ≤ kMaxCalibratedSigma reaches
+/// the current ε) and what is not drawn for it, for the status line.
+QString accountingUnreached(const core::AccountingCurves& curves);
 /// Plain text for one σ: ε by every accountant, computed exactly at q, T, δ of curves.
 QString accountingReadout(const core::AccountingCurves& curves, double sigma);
 /// The assumptions every number here rests on (adjacency, sampling, what σ is).

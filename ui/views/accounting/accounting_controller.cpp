@@ -1,5 +1,7 @@
 #include "ui/views/accounting/accounting_controller.h"
 
+#include <utility>
+
 namespace elab::ui {
 
 AccountingController::AccountingController(QObject* parent)
@@ -37,7 +39,41 @@ void AccountingController::applySettings(const AccountingSettings& next) {
         return;
     }
     setLastError({});
-    if (!upToDate())
+    if (upToDate())
+        m_startPending = false;
+    else if (m_job->isBusy() && core::sameSigmaCurves(m_running, next.inputs(rows())))
+        m_startPending = true; // a slider step: the running one delivers first
+    else
+        start();
+    updateBusy();
+}
+
+void AccountingController::setCurrentEps(double eps, bool dragging) {
+    m_dragging = dragging;
+    if (hasPending()) { // a form change waits for its frame: it takes the new ε with it
+        m_pending.currentEps = eps;
+        return;
+    }
+    if (eps == m_applied.currentEps)
+        return;
+    AccountingSettings next = m_applied;
+    next.currentEps = eps;
+    m_pending = next;
+    applySettings(next);
+}
+
+void AccountingController::cancel() {
+    m_startPending = false;
+    ComputeController::cancel();
+}
+
+void AccountingController::reportFailure(const QString& message) {
+    ComputeController::reportFailure(message);
+    startPending();
+}
+
+void AccountingController::startPending() {
+    if (std::exchange(m_startPending, false) && lastError().isEmpty() && !upToDate())
         start();
     updateBusy();
 }
@@ -53,12 +89,15 @@ void AccountingController::setSweep(std::optional<SweepForCost> sweep) {
 }
 
 void AccountingController::start() {
+    m_startPending = false;
     const AccountingSettings s = m_applied;
     const long long n = rows();
     const std::optional<SweepForCost> sweep = m_sweep;
     const int version = m_sweepVersion;
-    m_job->start(tr("Privacy accounting"), [this, s, n, sweep, version](JobContext& job) -> std::function<void()> {
-        auto curves = std::make_shared<const core::AccountingCurves>(core::accountingCurves(s.inputs(n), job.run().stopToken()));
+    m_running = s.inputs(n);
+    m_job->start(tr("Privacy accounting"), [this, s, n, sweep, version, previous = m_curves](JobContext& job) -> std::function<void()> {
+        auto curves = std::make_shared<const core::AccountingCurves>(
+            core::accountingCurves(s.inputs(n), job.run().stopToken(), previous.get()));
         if (curves->stopped)
             throw core::Cancelled();
         std::vector<core::UtilityCost> costs;
@@ -73,6 +112,7 @@ void AccountingController::start() {
             m_costs = costs;
             m_costsVersion = version;
             emit stateChanged();
+            startPending();
         };
     });
 }

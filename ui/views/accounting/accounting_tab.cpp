@@ -60,7 +60,7 @@ Ordered curvesJson(const core::AccountingCurves& c) {
     j["eps"] = c.inputs.eps;
     j["adjacency"] = "add/remove one row; replace-one: (2ε, (1 + e^ε)δ)";
     j["calibrating_accountant"] = core::toString(c.inputs.accountant);
-    j["current_sigma"] = c.currentSigma;
+    j["current_sigma"] = core::numberOrNull(c.currentSigma); // null: no σ ≤ 1e6 reaches ε
     Ordered accountants = Ordered::array();
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
         Ordered eps = Ordered::array();
@@ -72,7 +72,7 @@ Ordered curvesJson(const core::AccountingCurves& c) {
         accountants.push_back({{"accountant", core::toString(core::kAccountants[k])},
                                {"title", core::accountantTitle(core::kAccountants[k])},
                                {"proven", c.needed[k].result.proven},
-                               {"sigma_for_eps", c.needed[k].sigma},
+                               {"sigma_for_eps", core::numberOrNull(c.needed[k].sigma)},
                                {"eps_at_that_sigma", core::numberOrNull(c.needed[k].result.epsilon)},
                                {"reached_target", c.needed[k].reachedTarget},
                                {"rdp_eps_at_that_sigma", core::numberOrNull(c.rdpOfNeeded[k])},

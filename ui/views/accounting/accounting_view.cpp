@@ -2,6 +2,7 @@
 
 #include "ui/charts/chart_view.h"
 #include "ui/views/note_label.h"
+#include "ui/views/throttled_text.h"
 #include "ui/views/accounting/accounting_chart_model.h"
 #include "ui/views/accounting/accounting_controller.h"
 #include "ui/views/utility/eps_slider.h"
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -131,10 +133,39 @@ AccountingView::AccountingView(AccountingController* controller, AccountingPanel
     layout->addLayout(bottom);
     layout->addWidget(m_status);
 
-    connect(m_slider, &EpsSlider::epsChanged, this, [this](double, bool) { pushSettings(); });
-    connect(m_slider, &EpsSlider::dragFinished, this, [this](double) { pushSettings(); });
+    // While the handle is held the texts that state ε or σ are held still (a new chart title or
+    // table lays the window out again, at every delivered step) and follow on release.
+    m_tableShown = new ThrottledText(m_table, kHeldTextMs, this);
+    m_statusShown = new ThrottledText(m_status, kHeldTextMs, this);
+    connect(m_slider, &EpsSlider::epsChanged, this, [this](double, bool dragging) {
+        if (!m_applying)
+            m_controller->setCurrentEps(composedSettings().currentEps, dragging);
+    });
+    connect(m_slider, &EpsSlider::dragFinished, this, [this](double) {
+        const bool wasDragging = m_controller->dragging();
+        m_controller->setCurrentEps(composedSettings().currentEps, false);
+        // The texts held during the drag: with the released ε's curves when they come (one
+        // full redraw, not two), now if they are already shown.
+        if (wasDragging && !m_controller->isBusy())
+            refresh();
+    });
     connect(m_panel, &AccountingPanel::settingsChanged, this, &AccountingView::pushSettings);
-    connect(m_controller, &AccountingController::stateChanged, this, &AccountingView::refresh);
+    // While the handle is held, new curves are drawn at most every kHeldRedrawMs (each redraw
+    // repaints both charts: ~10–40 ms of this thread); at rest, at once.
+    m_heldRedraw = new QTimer(this);
+    m_heldRedraw->setSingleShot(true);
+    connect(m_heldRedraw, &QTimer::timeout, this, &AccountingView::refresh);
+    connect(m_controller, &AccountingController::stateChanged, this, [this] {
+        if (!m_controller->dragging())
+            return refresh();
+        if (m_heldRedraw->isActive())
+            return; // the timer draws the latest curves
+        const qint64 since = m_lastRedraw.isValid() ? m_lastRedraw.elapsed() : kHeldRedrawMs;
+        if (since >= kHeldRedrawMs)
+            refresh();
+        else
+            m_heldRedraw->start(static_cast<int>(kHeldRedrawMs - since));
+    });
     connect(m_controller, &AccountingController::datasetChanged, this,
             [this] { m_panel->setDatasetRows(m_controller->dataset() ? m_controller->dataset()->rows() : 0); });
     connect(m_sigmaChart, &charts::ChartView::hovered, this, [this](QPointF v) { showReadout(v.x()); });
@@ -174,25 +205,30 @@ QString AccountingView::tableText() const { return m_table->text(); }
 QString AccountingView::readoutText() const { return m_readout->text(); }
 
 void AccountingView::refresh() {
-    m_sigmaChart->setData(sigmaChart());
-    m_epochChart->setData(epochChart());
+    m_heldRedraw->stop();
+    m_lastRedraw.start();
+    const bool held = m_controller->dragging();
+    m_sigmaChart->setData(buildSigmaChart(m_controller->settings(), m_controller->curves().get(), held));
+    m_epochChart->setData(buildEpochChart(m_controller->settings(), m_controller->curves().get(), held));
     const auto curves = m_controller->curves();
     const auto& sweep = m_controller->sweep();
-    m_table->setText(accountingTableHtml(curves.get(), sweep ? &*sweep : nullptr, &m_controller->costs()));
-    if (curves)
+    m_tableShown->set(accountingTableHtml(curves.get(), sweep ? &*sweep : nullptr, &m_controller->costs()), held);
+    if (curves && !held) // three accountings on this thread: on release
         showReadout(curves->currentSigma);
     const QString error = m_controller->lastError();
     QString status = error.isEmpty() ? accountingAssumptions(curves.get()) : tr("Problem: %1").arg(error);
+    if (error.isEmpty() && curves)
+        status = accountingUnreached(*curves) + status;
     if (!std::isfinite(m_slider->eps()))
         status = tr("ε = ∞ has no noise to account for: showing ε = 100, the slider's largest finite value. ") + status;
-    m_status->setText(status);
-    m_status->setStyleSheet(error.isEmpty() ? QStringLiteral("color: #555;") : QStringLiteral("color: #b01e1e;"));
+    m_statusShown->set(status, held);
+    setStyleSheetIfChanged(m_status, error.isEmpty() ? QStringLiteral("color: #555;") : QStringLiteral("color: #b01e1e;"));
     emit redrawn();
 }
 
 void AccountingView::showReadout(double sigma) {
     const auto curves = m_controller->curves();
-    if (!curves || !(sigma > 0.0))
+    if (!curves || !(sigma > 0.0) || !std::isfinite(sigma)) // +∞: no σ reaches the current ε
         return;
     m_readout->setText(accountingReadout(*curves, sigma));
 }

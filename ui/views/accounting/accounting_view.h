@@ -6,6 +6,7 @@
 
 #include "ui/views/accounting/accounting_settings.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -13,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QTimer;
 QT_END_NAMESPACE
 
 namespace elab::ui {
@@ -23,6 +25,7 @@ struct ChartData;
 }
 class AccountingController;
 class EpsSlider;
+class ThrottledText;
 
 /// The side panel's form. objectNames: "accountingRowsSpin", "accountingBatchSpin",
 /// "accountingEpochsSpin", "accountingDeltaEdit", "accountingAccountantCombo".
@@ -54,6 +57,11 @@ private:
 class AccountingView : public QWidget {
     Q_OBJECT
 public:
+    /// While the slider's handle is held, the table and the status line change at most this often.
+    static constexpr int kHeldTextMs = 250;
+    /// While it is held, new curves are drawn at most this often (both charts repaint).
+    static constexpr int kHeldRedrawMs = 40;
+
     AccountingView(AccountingController* controller, AccountingPanel* panel, QWidget* parent = nullptr);
 
     /// The settings of the form and the slider together.
@@ -64,6 +72,7 @@ public:
     QString tableText() const;
 
     QString readoutText() const;
+    EpsSlider* slider() const { return m_slider; }
 
 signals:
     void redrawn();
@@ -82,6 +91,10 @@ private:
     QLabel* m_readout;
     QLabel* m_status;
     bool m_applying = false;
+    ThrottledText* m_tableShown;  ///< the table: at most every kHeldTextMs while the handle is held
+    ThrottledText* m_statusShown; ///< the status line: likewise
+    QTimer* m_heldRedraw;         ///< draws the latest curves kHeldRedrawMs after the last redraw
+    QElapsedTimer m_lastRedraw;
 };
 
 } // namespace elab::ui

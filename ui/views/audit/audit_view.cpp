@@ -105,8 +105,8 @@ void AuditView::refresh() {
     m_boundChart->setData(boundChart());
     const QString verdict = auditVerdictText(state);
     m_verdict->setText(verdict.isEmpty() ? QString() : verdict.left(1).toUpper() + verdict.mid(1));
-    m_verdict->setStyleSheet(state.result && state.result->violated() ? QStringLiteral("color: #b01e1e;")
-                                                                      : QStringLiteral("color: #2c8a3c;"));
+    setStyleSheetIfChanged(m_verdict, state.result && state.result->violated() ? QStringLiteral("color: #b01e1e;")
+                                                                               : QStringLiteral("color: #2c8a3c;"));
     m_details->setText(auditDetailsHtml(m_controller->settings(), state));
     m_table->setText(auditTableHtml(state));
     m_table->setVisible(!state.rows.empty());
