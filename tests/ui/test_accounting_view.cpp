@@ -8,6 +8,7 @@
 
 #include <tbb/global_control.h>
 
+#include "ui/charts/chart_view.h"
 #include "ui/session/session.h"
 #include "ui/views/accounting/accounting_chart_model.h"
 #include "ui/views/accounting/accounting_controller.h"
@@ -168,6 +169,11 @@ private slots:
         QVERIFY(view.epochChart().title.contains(QStringLiteral("at σ = %1").arg(QString::number(c.curves()->currentSigma, 'g', 4))));
         QVERIFY(view.readoutText().contains(QStringLiteral("σ = %1:").arg(QString::number(c.curves()->currentSigma, 'g', 5))));
         QVERIFY(view.tableText().contains(QStringLiteral("σ for ε = %1").arg(QString::number(heldEps, 'g', 4))));
+        // Hovering the σ chart: the readout at that σ arrives from the worker.
+        for (auto* chart : view.findChildren<ui::charts::ChartView*>())
+            emit chart->hovered(QPointF(2.0, 1.0));
+        QTRY_VERIFY(view.readoutText().startsWith(QStringLiteral("σ = 2:")));
+        QCOMPARE(view.readoutText(), ui::accountingReadout(*c.curves(), 2.0));
     }
 
     void anEpsOneAccountantCannotReachIsShownForTheOthers() {
@@ -235,6 +241,14 @@ private slots:
                      qPrintable(atCurrent));
         }
         QVERIFY(atCurrent.contains(QStringLiteral("(not a proof)")));
+        // A hovered σ: accounted off the GUI thread, the latest one asked delivered.
+        QSignalSpy ready(&c, &AccountingController::readoutReady);
+        c.requestReadout(0.7);
+        c.requestReadout(2.0);
+        QVERIFY(waitIdle(c));
+        QTRY_VERIFY(!ready.isEmpty());
+        QCOMPARE(ready.last().at(0).toDouble(), 2.0);
+        QCOMPARE(ready.last().at(1).toString(), readout);
         const ui::charts::ChartData epochs = ui::buildEpochChart(c.settings(), c.curves().get());
         QVERIFY(!epochs.logX);
         QCOMPARE(epochs.xMax, 100.0);

@@ -1,11 +1,15 @@
 #include "ui/views/accounting/accounting_controller.h"
 
+#include "ui/views/accounting/accounting_chart_model.h"
+
+#include <cmath>
 #include <utility>
 
 namespace elab::ui {
 
 AccountingController::AccountingController(QObject* parent)
-    : ComputeController(parent), m_job(addJobSlot(QStringLiteral("accounting"), false)) {
+    : ComputeController(parent), m_job(addJobSlot(QStringLiteral("accounting"), false)),
+      m_readout(addJobSlot(QStringLiteral("accounting readout"), false)) {
     connect(this, &ComputeControllerBase::datasetChanged, this, [this] { setSettings(pendingSettings()); });
 }
 
@@ -60,6 +64,16 @@ void AccountingController::setCurrentEps(double eps, bool dragging) {
     next.currentEps = eps;
     m_pending = next;
     applySettings(next);
+}
+
+void AccountingController::requestReadout(double sigma) {
+    const std::shared_ptr<const core::AccountingCurves> curves = m_curves;
+    if (!curves || !(sigma > 0.0) || !std::isfinite(sigma))
+        return;
+    m_readout->start(tr("Accounting at σ = %1").arg(sigma), [this, curves, sigma](JobContext&) -> std::function<void()> {
+        const QString text = accountingReadout(*curves, sigma);
+        return [this, sigma, text] { emit readoutReady(sigma, text); };
+    });
 }
 
 void AccountingController::cancel() {

@@ -42,6 +42,13 @@ public:
     void setCurrentEps(double eps, bool dragging);
     bool dragging() const { return m_dragging; }
     void cancel() override;
+    /// The exact ε of every accountant at σ (a hovered point: at a small σ one RDP accounting
+    /// takes up to 30 ms), computed off the GUI thread; readoutReady follows, for the latest σ
+    /// asked only.
+    void requestReadout(double sigma);
+
+signals:
+    void readoutReady(double sigma, const QString& text);
 
 private:
     void applySettings(const AccountingSettings& next) override;
@@ -52,6 +59,7 @@ private:
     void startPending();
 
     JobSlot* m_job;
+    JobSlot* m_readout;
     std::shared_ptr<const core::AccountingCurves> m_curves;
     AccountingSettings m_curvesSettings;
     long long m_curvesRows = 0;

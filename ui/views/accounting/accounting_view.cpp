@@ -168,7 +168,10 @@ AccountingView::AccountingView(AccountingController* controller, AccountingPanel
     });
     connect(m_controller, &AccountingController::datasetChanged, this,
             [this] { m_panel->setDatasetRows(m_controller->dataset() ? m_controller->dataset()->rows() : 0); });
-    connect(m_sigmaChart, &charts::ChartView::hovered, this, [this](QPointF v) { showReadout(v.x()); });
+    // A hovered σ is accounted off this thread (RDP at a small σ: up to 30 ms per mouse move).
+    connect(m_sigmaChart, &charts::ChartView::hovered, this, [this](QPointF v) { m_controller->requestReadout(v.x()); });
+    connect(m_controller, &AccountingController::readoutReady, this,
+            [this](double, const QString& text) { m_readout->setText(text); });
     m_slider->setEps(m_panel->settings().currentEps);
     refresh();
 }
@@ -226,6 +229,8 @@ void AccountingView::refresh() {
     emit redrawn();
 }
 
+// The readout at the current σ: its ε per accountant are the worker's (accountingReadout reads the
+// spending curves), so this stays cheap; other σ come from AccountingController::requestReadout.
 void AccountingView::showReadout(double sigma) {
     const auto curves = m_controller->curves();
     if (!curves || !(sigma > 0.0) || !std::isfinite(sigma)) // +∞: no σ reaches the current ε
