@@ -19,7 +19,8 @@
 // raster, boundaries, points and readout on the GUI thread; reported with the pictures drawn
 // during the drag and the evaluation time per step. Then the Privacy accounting tab's slider (each step
 // calibrates σ on a worker and redraws both charts; the redraws are counted) and the Privacy audit
-// tab's (its drag only updates a status line; the audit that release starts is cancelled).
+// tab's (its drag only updates a status line; the audit that release starts is cancelled), and
+// the Private dropout (PTR) tab's (each step one release and the test's runs on a worker).
 //
 // Usage: bench_gui_stall [--reps N] [SPEC ...]   (SPEC: builtin:NAME or a file path;
 // default builtin:breast_cancer and Adult a9a from ../shared/datasets/adult if present; the
@@ -41,6 +42,9 @@
 #include "ui/views/audit/audit_controller.h"
 #include "ui/views/audit/audit_tab.h"
 #include "ui/views/audit/audit_view.h"
+#include "ui/views/ptr/ptr_controller.h"
+#include "ui/views/ptr/ptr_tab.h"
+#include "ui/views/ptr/ptr_view.h"
 #include "ui/views/regions/regions_controller.h"
 #include "ui/views/regions/regions_tab.h"
 #include "ui/views/regions/regions_view.h"
@@ -677,30 +681,46 @@ int main(int argc, char** argv) {
     // Then the Privacy audit tab: the same drag (the audit starts on release; the drag itself
     // only updates the status line), cancelled after release.
     {
+        // A view's slider dragged across its finite stops (∞ stands for ε = 100 in accounting)
+        // and released, until its controller is idle; the redraws counted.
+        const QString name = shortName(regionSpecs.back());
+        bool ok = true;
+        auto dragView = [&](const QString& scenario, QSlider* viewSlider, ComputeControllerBase* vc, auto* page,
+                            auto redrawn, const std::function<QString()>& shown) {
+            auto viewIdle = [&] { return !vc->isBusy(); };
+            int redraws = 0;
+            const QMetaObject::Connection counting = QObject::connect(page, redrawn, &app, [&] { ++redraws; });
+            ok = waitFor(vc, &ComputeControllerBase::idle, kTimeout, viewIdle);
+            for (int rep = 1; ok && rep <= reps; ++rep) {
+                spin(200);
+                redraws = 0;
+                const bool up = rep % 2 == 1;
+                auto start = begin();
+                std::vector<double> steps = drag(viewSlider, up ? 0 : sweepEnd - 1, up ? sweepEnd - 1 : 0, 3000);
+                ok = waitFor(vc, &ComputeControllerBase::idle, kTimeout, viewIdle);
+                end(scenario, name, rep, start, ok, steps);
+                std::printf("      %s: %d redraws during the drag and after release%s\n", qPrintable(scenario), redraws,
+                            qPrintable(shown()));
+                std::fflush(stdout);
+            }
+            QObject::disconnect(counting);
+        };
         AccountingTab* accounting = window.view<AccountingTab>();
         AccountingController* ac = accounting->accountingController();
-        QSlider* accountingSlider = accounting->view()->slider()->slider();
-        auto accountingIdle = [&] { return !ac->isBusy(); };
-        int redraws = 0;
-        QObject::connect(accounting->view(), &AccountingView::redrawn, &app, [&] { ++redraws; });
         window.showView(QStringLiteral("accounting"));
-        const QString name = shortName(regionSpecs.back());
-        bool ok = waitFor(ac, &AccountingController::idle, kTimeout, accountingIdle);
-        for (int rep = 1; ok && rep <= reps; ++rep) {
-            spin(200);
-            redraws = 0;
-            const bool up = rep % 2 == 1;
-            // The slider's finite stops (∞ stands for ε = 100 here).
-            auto start = begin();
-            std::vector<double> steps = drag(accountingSlider, up ? 0 : sweepEnd - 1, up ? sweepEnd - 1 : 0, 3000);
-            ok = waitFor(ac, &AccountingController::idle, kTimeout, accountingIdle);
-            end(QStringLiteral("accounting drag"), name, rep, start, ok, steps);
-            const auto curves = ac->curves();
-            std::printf("      accounting: %d redraws during the drag and after release; shown: ε = %g, σ = %g%s%s\n",
-                        redraws, curves ? curves->inputs.eps : 0.0, curves ? curves->currentSigma : 0.0,
-                        ac->lastError().isEmpty() ? "" : "; problem: ", qPrintable(ac->lastError()));
-            std::fflush(stdout);
-        }
+        dragView(QStringLiteral("accounting drag"), accounting->view()->slider()->slider(), ac, accounting->view(),
+                 &AccountingView::redrawn, [ac] {
+                     const auto curves = ac->curves();
+                     return QStringLiteral("; shown: ε = %1, σ = %2%3")
+                         .arg(curves ? curves->inputs.eps : 0.0)
+                         .arg(curves ? curves->currentSigma : 0.0)
+                         .arg(ac->lastError().isEmpty() ? QString() : QStringLiteral("; problem: ") + ac->lastError());
+                 });
+        // The Private dropout (PTR) tab: each step one release and the test's runs on a worker.
+        PtrTab* ptr = window.view<PtrTab>();
+        window.showView(QStringLiteral("ptr"));
+        dragView(QStringLiteral("ptr drag"), ptr->view()->slider()->slider(), ptr->ptrController(), ptr->view(),
+                 &PtrView::redrawn, [] { return QString(); });
         AuditTab* audit = window.view<AuditTab>();
         AuditController* auc = audit->auditController();
         QSlider* auditSlider = audit->view()->slider()->slider();

@@ -2,7 +2,9 @@
 // core's Λ of the binarised features, one release at the slider's ε (the core's, same seed) and a
 // pass fraction within 4σ/√N of the Laplace formula; the charts draw the formula, the threshold
 // and Λ; the readout states the (2ε, δ) guarantee; the settings survive a session and a bad block
-// is refused naming the field; the tab exports two figures with sidecars.
+// is refused naming the field; the tab exports two figures with sidecars; a drag of the slider
+// shows releases (a step waits for the running one instead of restarting it; the legends leave
+// their numbers out while the handle is held).
 
 #include <tbb/global_control.h>
 
@@ -19,6 +21,7 @@
 #include "tests/support/generated_data.h"
 #include "tests/support/gui_test_support.h"
 
+#include <QSignalSpy>
 #include <QtTest>
 
 #include <cmath>
@@ -94,6 +97,53 @@ private slots:
         const QString text = ui::ptrReadoutHtml(c.settings(), c.state(), [](core::Index j) { return QString::number(j); });
         QVERIFY2(text.contains(QStringLiteral("(10, 1e-05)-DP")), qPrintable(text));
         QVERIFY(text.contains(c.state().release->passed ? QStringLiteral("passes") : QStringLiteral("fails")));
+    }
+
+    void aDragShowsReleasesAndNeverRestartsOne() {
+        PtrController c;
+        PtrSettings s = settings(0.5);
+        s.runs = 400000; // a step takes longer than a frame
+        c.setSettings(s);
+        c.setDataset(blobs());
+        QVERIFY(waitIdle(c));
+        QSignalSpy started(c.jobSlots().front(), &ui::JobSlot::started);
+        QSignalSpy dropped(c.jobSlots().front(), &ui::JobSlot::staleResultDropped);
+        QSignalSpy finished(c.jobSlots().front(), &ui::JobSlot::finished);
+        QSignalSpy changed(&c, &PtrController::stateChanged);
+        for (int k = 1; k <= 30; ++k) {
+            s.currentEps = 0.5 * std::pow(20.0, k / 30.0);
+            c.setCurrentEps(s.currentEps, true);
+            QVERIFY(c.dragging());
+            QTest::qWait(16);
+        }
+        c.setCurrentEps(s.currentEps, false);
+        QVERIFY(!c.dragging());
+        QVERIFY(waitIdle(c));
+        c.waitForIdle();
+        QCoreApplication::processEvents();
+        QCOMPARE(dropped.size(), 0);
+        for (const QList<QVariant>& args : finished)
+            QVERIFY(!args.at(0).toBool());
+        QVERIFY(started.size() >= 1);
+        QCOMPARE(changed.size(), started.size()); // every release computed was shown
+        QVERIFY(c.upToDate());
+        QCOMPARE(c.state().eps, s.currentEps);
+        const core::PtrRelease release = core::ptrRelease(*c.state().data, s.currentEps, s.delta, core::deriveSeed(s.seed, 0));
+        QCOMPARE(c.state().release->noisyLambda, release.noisyLambda);
+        // Held: the legends without their numbers; the lines and points are the same.
+        const auto held = ui::buildPassChart(c.settings(), c.state(), true);
+        const auto shown = ui::buildPassChart(c.settings(), c.state());
+        QCOMPARE(held.series.size(), shown.series.size());
+        for (qsizetype i = 0; i < held.series.size(); ++i) {
+            QCOMPARE(held.series[i].points, shown.series[i].points);
+            QCOMPARE(held.series[i].value, shown.series[i].value);
+            if (held.series[i].key != QStringLiteral("formula"))
+                QVERIFY2(!held.series[i].name.contains(QStringLiteral(": ")) && !held.series[i].name.contains(QStringLiteral(" = ")),
+                         qPrintable(held.series[i].name));
+        }
+        for (const auto& series : ui::buildThresholdChart(c.settings(), c.state(), true).series)
+            if (series.key == QStringLiteral("noisy") || series.key == QStringLiteral("current"))
+                QVERIFY(!series.name.contains(QStringLiteral(" = ")));
     }
 
     void sessionRoundTripAndBadBlocks() {

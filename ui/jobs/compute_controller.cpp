@@ -1,5 +1,7 @@
 #include "ui/jobs/compute_controller.h"
 
+#include <utility>
+
 namespace elab::ui {
 
 namespace {
@@ -27,7 +29,13 @@ void ComputeControllerBase::adoptJobSlot(JobSlot* slot, bool indicated) {
     if (indicated)
         m_indicated << slot;
     connect(slot, &JobSlot::busyChanged, this, &ComputeControllerBase::updateBusy);
-    connect(slot, &JobSlot::failed, this, [this](const QString& message) { reportFailure(message); });
+    connect(slot, &JobSlot::failed, this, [this](const QString& message) {
+        const bool held = takeHeld();
+        reportFailure(message);
+        if (held) // a step held for the failed job may well succeed: run the applied settings
+            scheduleRerun();
+        updateBusy();
+    });
 }
 
 void ComputeControllerBase::reportFailure(const QString& message) {
@@ -40,8 +48,15 @@ void ComputeControllerBase::waitForIdle() {
         slot->waitForIdle();
 }
 
+bool ComputeControllerBase::holdWhileRunning(const JobSlot* slot) {
+    m_held = slot->isBusy();
+    return m_held;
+}
+
+bool ComputeControllerBase::takeHeld() { return std::exchange(m_held, false); }
+
 bool ComputeControllerBase::isBusy() const {
-    if (m_havePending || m_coalesce.isActive() || extraBusy())
+    if (m_havePending || m_held || m_coalesce.isActive() || extraBusy())
         return true;
     for (const JobSlot* slot : m_slots)
         if (slot->isBusy())
@@ -97,6 +112,7 @@ void ComputeControllerBase::onCoalesced() {
 void ComputeControllerBase::cancel() {
     m_coalesce.stop();
     m_havePending = false;
+    m_held = false;
     for (JobSlot* slot : m_slots)
         slot->cancel();
     updateBusy();

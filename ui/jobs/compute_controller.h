@@ -50,6 +50,8 @@ public:
     /// Waits for every worker to return (tests, shutdown). Results are still delivered by
     /// the event loop afterwards.
     void waitForIdle();
+    /// The slider's handle is held (the last slider step said so; see setSliderStep).
+    bool dragging() const { return m_dragging; }
 
 signals:
     /// Anything new to draw.
@@ -82,6 +84,14 @@ protected:
     virtual void keepAppliedAsPending() = 0;
     /// Extra reasons to count as busy (e.g. a derived timer).
     virtual bool extraBusy() const { return false; }
+    /// Following a drag: a step that can wait for `slot`'s running job (its result stays worth
+    /// showing) is held instead of restarting it, so that a drag shows results instead of a
+    /// restart every frame. Returns whether it was held (slot busy); the latest held step is the
+    /// applied settings. Held counts as busy; cancel() drops it; if the running job fails, the
+    /// applied settings are run again (scheduleRerun).
+    bool holdWhileRunning(const JobSlot* slot);
+    /// From the running job's delivery or failure: whether a step was held (then start it now).
+    bool takeHeld();
     /// A slot failed: by default stores the message and emits failed().
     virtual void reportFailure(const QString& message);
 
@@ -93,8 +103,12 @@ private:
     QTimer m_coalesce;
     std::shared_ptr<const core::Dataset> m_dataset;
     bool m_havePending = false;
+    bool m_held = false;
     bool m_needRerun = false;
     bool m_wasBusy = false;
+
+protected:
+    bool m_dragging = false; ///< set by ComputeController::setSliderStep
     QString m_error;
 };
 
@@ -108,6 +122,17 @@ public:
     void setSettings(const Settings& settings) {
         m_pending = settings;
         schedulePending();
+    }
+    /// A slider step (settings = the pending ones with the slider's value): applied at once, as
+    /// the one-frame coalescing of setSettings would postpone a drag (a step every frame
+    /// restarts its timer) to its end; while a form change waits for its frame, the step joins
+    /// it. dragging: the handle is held (dragging()).
+    void setSliderStep(const Settings& settings, bool dragging) {
+        m_dragging = dragging;
+        m_pending = settings;
+        if (hasPending() || settings == m_applied)
+            return;
+        applySettings(Settings(settings));
     }
     /// The settings of the current (or last) run; pendingSettings() what was set last.
     const Settings& settings() const { return m_applied; }

@@ -5,30 +5,43 @@
 
 namespace elab::ui {
 
-ThrottledText::ThrottledText(QLabel* label, int intervalMs, QObject* parent)
-    : QObject(parent), m_label(label), m_intervalMs(intervalMs) {}
+Throttle::Throttle(int intervalMs, std::function<void()> action, QObject* parent)
+    : QObject(parent), m_intervalMs(intervalMs), m_action(std::move(action)) {}
 
-void ThrottledText::set(const QString& text, bool throttled) {
-    m_latest = text;
-    if (!throttled || !m_shown.isValid() || m_shown.elapsed() >= m_intervalMs) {
-        show();
+void Throttle::request(bool throttled) {
+    if (!throttled || !m_last.isValid() || m_last.elapsed() >= m_intervalMs) {
+        run();
         return;
     }
     if (!m_timer) {
         m_timer = new QTimer(this);
         m_timer->setSingleShot(true);
-        connect(m_timer, &QTimer::timeout, this, &ThrottledText::show);
+        connect(m_timer, &QTimer::timeout, this, &Throttle::run);
     }
     if (!m_timer->isActive())
-        m_timer->start(m_intervalMs - static_cast<int>(m_shown.elapsed()));
+        m_timer->start(m_intervalMs - static_cast<int>(m_last.elapsed()));
 }
 
-void ThrottledText::show() {
+void Throttle::ran() {
     if (m_timer)
         m_timer->stop();
-    m_shown.start();
-    if (m_label->text() != m_latest)
-        m_label->setText(m_latest);
+    m_last.start();
+}
+
+void Throttle::run() {
+    ran();
+    m_action();
+}
+
+ThrottledText::ThrottledText(QLabel* label, int intervalMs, QObject* parent)
+    : QObject(parent), m_label(label), m_throttle(new Throttle(intervalMs, [this] {
+          if (m_label->text() != m_latest)
+              m_label->setText(m_latest);
+      }, this)) {}
+
+void ThrottledText::set(const QString& text, bool throttled) {
+    m_latest = text;
+    m_throttle->request(throttled);
 }
 
 } // namespace elab::ui

@@ -43,27 +43,18 @@ void AccountingController::applySettings(const AccountingSettings& next) {
         return;
     }
     setLastError({});
-    if (upToDate())
-        m_startPending = false;
-    else if (m_job->isBusy() && core::sameSigmaCurves(m_running, next.inputs(rows())))
-        m_startPending = true; // a slider step: the running one delivers first
-    else
+    // A change of ε or accountant only (a slider step) waits for the running computation, whose
+    // delivery then starts the latest; the delivery also restarts if the curves it brings are not
+    // the applied settings' (e.g. the slider went back to the curves shown meanwhile).
+    if (!upToDate() && !(core::sameSigmaCurves(m_running, next.inputs(rows())) && holdWhileRunning(m_job)))
         start();
     updateBusy();
 }
 
 void AccountingController::setCurrentEps(double eps, bool dragging) {
-    m_dragging = dragging;
-    if (hasPending()) { // a form change waits for its frame: it takes the new ε with it
-        m_pending.currentEps = eps;
-        return;
-    }
-    if (eps == m_applied.currentEps)
-        return;
-    AccountingSettings next = m_applied;
+    AccountingSettings next = pendingSettings();
     next.currentEps = eps;
-    m_pending = next;
-    applySettings(next);
+    setSliderStep(next, dragging);
 }
 
 void AccountingController::requestReadout(double sigma) {
@@ -74,22 +65,6 @@ void AccountingController::requestReadout(double sigma) {
         const QString text = accountingReadout(*curves, sigma);
         return [this, sigma, text] { emit readoutReady(sigma, text); };
     });
-}
-
-void AccountingController::cancel() {
-    m_startPending = false;
-    ComputeController::cancel();
-}
-
-void AccountingController::reportFailure(const QString& message) {
-    ComputeController::reportFailure(message);
-    startPending();
-}
-
-void AccountingController::startPending() {
-    if (std::exchange(m_startPending, false) && lastError().isEmpty() && !upToDate())
-        start();
-    updateBusy();
 }
 
 void AccountingController::setSweep(std::optional<SweepForCost> sweep) {
@@ -103,7 +78,6 @@ void AccountingController::setSweep(std::optional<SweepForCost> sweep) {
 }
 
 void AccountingController::start() {
-    m_startPending = false;
     const AccountingSettings s = m_applied;
     const long long n = rows();
     const std::optional<SweepForCost> sweep = m_sweep;
@@ -126,7 +100,10 @@ void AccountingController::start() {
             m_costs = costs;
             m_costsVersion = version;
             emit stateChanged();
-            startPending();
+            takeHeld();
+            if (!upToDate())
+                start();
+            updateBusy();
         };
     });
 }

@@ -1,11 +1,11 @@
 #pragma once
 // Computes the Privacy accounting view's curves off the GUI thread (core/accounting/
-// accounting_curves.h). Slider steps arrive by setCurrentEps, uncoalesced. A change of ε or of
-// the calibrating accountant (a slider step) does not
-// restart a running computation: the latest such change waits and starts as soon as the running
-// one delivers, reusing its ε(σ) curves, so the charts follow a drag instead of being restarted on
-// every step (a step takes 5–50 ms, a drag moves every 16 ms). Any other change restarts at once
-// (latest request wins). The dataset only supplies N when the settings leave it 0. GUI thread only.
+// accounting_curves.h). Slider steps arrive by setCurrentEps, uncoalesced (setSliderStep). A
+// change of ε or of the calibrating accountant does not restart a running computation: the latest
+// such change is held and starts as soon as the running one delivers (holdWhileRunning), reusing
+// its ε(σ) curves, so the charts follow a drag instead of being restarted on every step (a step
+// takes 5–30 ms, a drag moves every 16 ms). Any other change restarts at once (latest request
+// wins). The dataset only supplies N when the settings leave it 0. GUI thread only.
 
 #include "ui/jobs/compute_controller.h"
 #include "ui/views/accounting/accounting_settings.h"
@@ -38,10 +38,9 @@ public:
     /// The slider's ε (finite): applied at once, without the settings' one-frame coalescing
     /// (which a drag, a step every frame, would postpone to its end); computed at once when
     /// nothing runs, else as soon as the running computation delivers.
-    /// dragging: the slider's handle is held (the view holds its texts still meanwhile).
+    /// A slider step (setSliderStep): dragging = the handle is held (the view holds its texts
+    /// still meanwhile).
     void setCurrentEps(double eps, bool dragging);
-    bool dragging() const { return m_dragging; }
-    void cancel() override;
     /// The exact ε of every accountant at σ (a hovered point: at a small σ one RDP accounting
     /// takes up to 30 ms), computed off the GUI thread; readoutReady follows, for the latest σ
     /// asked only.
@@ -52,11 +51,7 @@ signals:
 
 private:
     void applySettings(const AccountingSettings& next) override;
-    void reportFailure(const QString& message) override;
-    bool extraBusy() const override { return m_startPending; }
     void start();
-    /// After the running job delivered or failed: starts the change that waited for it.
-    void startPending();
 
     JobSlot* m_job;
     JobSlot* m_readout;
@@ -68,8 +63,6 @@ private:
     std::vector<core::UtilityCost> m_costs;
     int m_costsVersion = 0; ///< the m_sweepVersion m_costs were computed for
     core::AccountingInputs m_running; ///< the inputs of the job running (or last started)
-    bool m_startPending = false;      ///< a change of ε or accountant waits for the running job
-    bool m_dragging = false;
 };
 
 } // namespace elab::ui

@@ -2,6 +2,7 @@
 
 #include "ui/charts/chart_view.h"
 #include "ui/views/note_label.h"
+#include "ui/views/slider_steps.h"
 #include "ui/views/throttled_text.h"
 #include "ui/views/accounting/accounting_chart_model.h"
 #include "ui/views/accounting/accounting_controller.h"
@@ -15,7 +16,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -137,35 +137,19 @@ AccountingView::AccountingView(AccountingController* controller, AccountingPanel
     // table lays the window out again, at every delivered step) and follow on release.
     m_tableShown = new ThrottledText(m_table, kHeldTextMs, this);
     m_statusShown = new ThrottledText(m_status, kHeldTextMs, this);
-    connect(m_slider, &EpsSlider::epsChanged, this, [this](double, bool dragging) {
-        if (!m_applying)
-            m_controller->setCurrentEps(composedSettings().currentEps, dragging);
-    });
-    connect(m_slider, &EpsSlider::dragFinished, this, [this](double) {
-        const bool wasDragging = m_controller->dragging();
-        m_controller->setCurrentEps(composedSettings().currentEps, false);
-        // The texts held during the drag: with the released ε's curves when they come (one
-        // full redraw, not two), now if they are already shown.
-        if (wasDragging && !m_controller->isBusy())
-            refresh();
-    });
+    connectSliderSteps(
+        m_slider, this, m_controller,
+        [this](bool dragging) {
+            if (!m_applying)
+                m_controller->setCurrentEps(composedSettings().currentEps, dragging);
+        },
+        [this] { refresh(); });
     connect(m_panel, &AccountingPanel::settingsChanged, this, &AccountingView::pushSettings);
     // While the handle is held, new curves are drawn at most every kHeldRedrawMs (each redraw
     // repaints both charts: ~10–40 ms of this thread); at rest, at once.
-    m_heldRedraw = new QTimer(this);
-    m_heldRedraw->setSingleShot(true);
-    connect(m_heldRedraw, &QTimer::timeout, this, &AccountingView::refresh);
-    connect(m_controller, &AccountingController::stateChanged, this, [this] {
-        if (!m_controller->dragging())
-            return refresh();
-        if (m_heldRedraw->isActive())
-            return; // the timer draws the latest curves
-        const qint64 since = m_lastRedraw.isValid() ? m_lastRedraw.elapsed() : kHeldRedrawMs;
-        if (since >= kHeldRedrawMs)
-            refresh();
-        else
-            m_heldRedraw->start(static_cast<int>(kHeldRedrawMs - since));
-    });
+    m_redraw = new Throttle(kHeldRedrawMs, [this] { refresh(); }, this);
+    connect(m_controller, &AccountingController::stateChanged, this,
+            [this] { m_redraw->request(m_controller->dragging()); });
     connect(m_controller, &AccountingController::datasetChanged, this,
             [this] { m_panel->setDatasetRows(m_controller->dataset() ? m_controller->dataset()->rows() : 0); });
     // A hovered σ is accounted off this thread (RDP at a small σ: up to 30 ms per mouse move).
@@ -208,8 +192,7 @@ QString AccountingView::tableText() const { return m_table->text(); }
 QString AccountingView::readoutText() const { return m_readout->text(); }
 
 void AccountingView::refresh() {
-    m_heldRedraw->stop();
-    m_lastRedraw.start();
+    m_redraw->ran();
     const bool held = m_controller->dragging();
     m_sigmaChart->setData(buildSigmaChart(m_controller->settings(), m_controller->curves().get(), held));
     m_epochChart->setData(buildEpochChart(m_controller->settings(), m_controller->curves().get(), held));

@@ -6,7 +6,6 @@
 
 #include "ui/views/accounting/accounting_settings.h"
 
-#include <QElapsedTimer>
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
@@ -14,7 +13,6 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
-class QTimer;
 QT_END_NAMESPACE
 
 namespace elab::ui {
@@ -25,6 +23,7 @@ struct ChartData;
 }
 class AccountingController;
 class EpsSlider;
+class Throttle;
 class ThrottledText;
 
 /// The side panel's form. objectNames: "accountingRowsSpin", "accountingBatchSpin",
@@ -93,8 +92,7 @@ private:
     bool m_applying = false;
     ThrottledText* m_tableShown;  ///< the table: at most every kHeldTextMs while the handle is held
     ThrottledText* m_statusShown; ///< the status line: likewise
-    QTimer* m_heldRedraw;         ///< draws the latest curves kHeldRedrawMs after the last redraw
-    QElapsedTimer m_lastRedraw;
+    Throttle* m_redraw;           ///< a redraw per new result; every kHeldRedrawMs at most while held
 };
 
 } // namespace elab::ui

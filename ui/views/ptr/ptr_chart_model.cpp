@@ -26,8 +26,9 @@ QString num(double v, int digits = 3) { return QString::number(v, 'g', digits); 
 
 double sampleEps(int k) { return kEpsMin * std::pow(kEpsMax / kEpsMin, static_cast<double>(k) / (kSamples - 1)); }
 
-SeriesData currentLine(double eps) {
-    SeriesData line = charts::makeSeries(QStringLiteral("current"), QStringLiteral("ε = %1").arg(num(eps)),
+SeriesData currentLine(double eps, bool held) {
+    SeriesData line = charts::makeSeries(QStringLiteral("current"),
+                                         held ? QStringLiteral("slider's ε") : QStringLiteral("ε = %1").arg(num(eps)),
                                          SeriesKind::VerticalLine, kCurrent);
     line.value = eps;
     line.width = 1.0;
@@ -36,7 +37,7 @@ SeriesData currentLine(double eps) {
 
 } // namespace
 
-charts::ChartData buildPassChart(const PtrSettings& s, const PtrState& state) {
+charts::ChartData buildPassChart(const PtrSettings& s, const PtrState& state, bool held) {
     charts::ChartData chart;
     chart.title = QStringLiteral("Probability that the test passes (the release is (2ε, δ)-DP)");
     chart.xTitle = QStringLiteral("ε of the test (log scale)");
@@ -54,10 +55,11 @@ charts::ChartData buildPassChart(const PtrSettings& s, const PtrState& state) {
         const double eps = sampleEps(k);
         formula.points.append({eps, core::ptrPassProbability(st.lambda, eps, s.delta, st.rows)});
     }
-    chart.series << formula << currentLine(s.currentEps);
+    chart.series << formula << currentLine(s.currentEps, held);
     if (state.release) {
         SeriesData measured = charts::makeSeries(QStringLiteral("measured"),
-                                                 QStringLiteral("passed in %1 runs: %2").arg(state.runs).arg(num(state.passFraction)),
+                                                 held ? QStringLiteral("passed in %1 runs").arg(state.runs)
+                                                      : QStringLiteral("passed in %1 runs: %2").arg(state.runs).arg(num(state.passFraction)),
                                                  SeriesKind::Points, kMeasured);
         measured.points = {{state.eps, state.passFraction}};
         measured.width = 10.0;
@@ -67,7 +69,7 @@ charts::ChartData buildPassChart(const PtrSettings& s, const PtrState& state) {
     return chart;
 }
 
-charts::ChartData buildThresholdChart(const PtrSettings& s, const PtrState& state) {
+charts::ChartData buildThresholdChart(const PtrSettings& s, const PtrState& state, bool held) {
     charts::ChartData chart;
     chart.title = QStringLiteral("Λ against the test's threshold 2·log(1/δ)/(nε)");
     chart.xTitle = QStringLiteral("ε of the test (log scale)");
@@ -87,9 +89,11 @@ charts::ChartData buildThresholdChart(const PtrSettings& s, const PtrState& stat
     SeriesData lambda = charts::makeSeries(QStringLiteral("lambda"), QStringLiteral("Λ = %1").arg(num(st.lambda, 4)),
                                            SeriesKind::HorizontalLine, kLambda);
     lambda.value = st.lambda;
-    chart.series << threshold << lambda << currentLine(s.currentEps);
+    chart.series << threshold << lambda << currentLine(s.currentEps, held);
     if (state.release && state.release->noisyLambda > 0.0) {
-        SeriesData noisy = charts::makeSeries(QStringLiteral("noisy"), QStringLiteral("one run's Λ̂ = %1").arg(num(state.release->noisyLambda, 3)),
+        SeriesData noisy = charts::makeSeries(QStringLiteral("noisy"),
+                                              held ? QStringLiteral("one run's Λ̂")
+                                                   : QStringLiteral("one run's Λ̂ = %1").arg(num(state.release->noisyLambda, 3)),
                                               SeriesKind::Points, kMeasured);
         noisy.points = {{state.eps, state.release->noisyLambda}};
         noisy.width = 10.0;

@@ -11,8 +11,11 @@
 
 namespace elab::ui {
 
-charts::ChartData buildPassChart(const PtrSettings& settings, const PtrState& state);
-charts::ChartData buildThresholdChart(const PtrSettings& settings, const PtrState& state);
+/// held: the slider's handle is held; the legend names that state a number (ε, the measured
+/// fraction, one run's Λ̂) leave it out, so that the legends are not laid out again for every step
+/// of a drag (the readout states them on release); lines and points are the same.
+charts::ChartData buildPassChart(const PtrSettings& settings, const PtrState& state, bool held = false);
+charts::ChartData buildThresholdChart(const PtrSettings& settings, const PtrState& state, bool held = false);
 /// Rich text: Λ and its feature, the threshold, one run (Λ̂, pass or fail, the released
 /// feature), the measured pass fraction against the formula, the (2ε, δ) guarantee and what it
 /// assumes. featureName(j) names feature j.

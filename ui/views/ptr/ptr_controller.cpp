@@ -33,12 +33,22 @@ void PtrController::applySettings(const PtrSettings& next) {
     }
     clearRerun();
     setLastError({});
-    start();
+    PtrSettings sameEps = next;
+    sameEps.currentEps = m_running.currentEps;
+    if (!(m_state.release && sameEps == m_running && holdWhileRunning(m_job))) // an ε step waits
+        start();
     updateBusy();
+}
+
+void PtrController::setCurrentEps(double eps, bool dragging) {
+    PtrSettings next = pendingSettings();
+    next.currentEps = eps;
+    setSliderStep(next, dragging);
 }
 
 void PtrController::start() {
     const PtrSettings s = m_applied;
+    m_running = s;
     auto dataset = this->dataset();
     // The binarised data is kept while the threshold is the same (the dataset change clears it).
     std::shared_ptr<const core::PtrData> data = m_state.data && m_state.binarisedAt == s.binariseAt ? m_state.data : nullptr;
@@ -64,6 +74,10 @@ void PtrController::start() {
             m_state.runs = s.runs;
             m_stateSettings = s;
             emit stateChanged();
+            takeHeld();
+            if (!upToDate()) // a step held meanwhile
+                start();
+            updateBusy();
         };
     });
 }

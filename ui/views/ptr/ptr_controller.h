@@ -2,8 +2,8 @@
 // Computes the Private dropout (PTR) view off the GUI thread (core/privacy/ptr_dropout.h): the
 // statistic Λ of the loaded features binarised at the settings' threshold (once per dataset and
 // threshold), then, at the slider's ε, one full release and the pass fraction over the settings'
-// runs of the test (seeds (seed, run); the same draws as full releases would make). Latest wins.
-// GUI thread only.
+// runs of the test (seeds (seed, run); the same draws as full releases would make). Latest wins,
+// except that a slider step waits for the running release (holdWhileRunning). GUI thread only.
 
 #include "ui/jobs/compute_controller.h"
 #include "ui/views/ptr/ptr_settings.h"
@@ -30,6 +30,9 @@ public:
     explicit PtrController(QObject* parent = nullptr);
     ~PtrController() override;
 
+    /// A slider step (setSliderStep): held while a release at another ε runs, so a drag
+    /// shows releases instead of restarting one every frame.
+    void setCurrentEps(double eps, bool dragging);
     const PtrState& state() const { return m_state; }
     /// The state is of the applied settings (threshold, ε, δ, runs, seed).
     bool upToDate() const;
@@ -41,6 +44,7 @@ private:
     JobSlot* m_job;
     PtrState m_state;
     PtrSettings m_stateSettings;
+    PtrSettings m_running; ///< the settings of the job running (or last started)
 };
 
 } // namespace elab::ui

@@ -4,6 +4,8 @@
 #include "ui/views/note_label.h"
 #include "ui/views/ptr/ptr_chart_model.h"
 #include "ui/views/ptr/ptr_controller.h"
+#include "ui/views/slider_steps.h"
+#include "ui/views/throttled_text.h"
 #include "ui/views/utility/eps_slider.h"
 #include "ui/views/utility/eps_text.h"
 
@@ -132,10 +134,20 @@ PtrView::PtrView(PtrController* controller, PtrPanel* panel, QWidget* parent)
     layout->addWidget(m_status);
     layout->addWidget(explanation);
 
-    connect(m_slider, &EpsSlider::epsChanged, this, [this](double, bool) { pushSettings(); });
-    connect(m_slider, &EpsSlider::dragFinished, this, [this](double) { pushSettings(); });
+    connectSliderSteps(
+        m_slider, this, m_controller,
+        [this](bool dragging) {
+            if (!m_applying)
+                m_controller->setCurrentEps(composedSettings().currentEps, dragging);
+        },
+        [this] { refresh(); });
     connect(m_panel, &PtrPanel::settingsChanged, this, &PtrView::pushSettings);
-    connect(m_controller, &PtrController::stateChanged, this, &PtrView::refresh);
+    // While the handle is held, a release per step would repaint both charts and lay the window
+    // out again for the readout at every frame: redraws at most every kHeldRedrawMs, the readout
+    // at most every kHeldTextMs, both in full on release.
+    m_redraw = new Throttle(kHeldRedrawMs, [this] { refresh(); }, this);
+    m_readoutShown = new ThrottledText(m_readout, kHeldTextMs, this);
+    connect(m_controller, &PtrController::stateChanged, this, [this] { m_redraw->request(m_controller->dragging()); });
     m_slider->setEps(m_panel->settings().currentEps);
     refresh();
 }
@@ -166,12 +178,14 @@ charts::ChartData PtrView::thresholdChart() const {
 QString PtrView::readoutText() const { return m_readout->text(); }
 
 void PtrView::refresh() {
-    m_passChart->setData(passChart());
-    m_thresholdChart->setData(thresholdChart());
+    m_redraw->ran();
+    const bool held = m_controller->dragging();
+    m_passChart->setData(buildPassChart(m_controller->settings(), m_controller->state(), held));
+    m_thresholdChart->setData(buildThresholdChart(m_controller->settings(), m_controller->state(), held));
     const auto dataset = m_controller->dataset();
-    m_readout->setText(ptrReadoutHtml(m_controller->settings(), m_controller->state(), [dataset](core::Index j) {
+    m_readoutShown->set(ptrReadoutHtml(m_controller->settings(), m_controller->state(), [dataset](core::Index j) {
         return dataset && j >= 0 ? QString::fromStdString(dataset->featureName(j)) : QStringLiteral("–");
-    }));
+    }), held);
     m_status->setText(m_controller->lastError().isEmpty() ? QString() : tr("Problem: %1").arg(m_controller->lastError()));
     emit redrawn();
 }

@@ -17,6 +17,9 @@ QT_END_NAMESPACE
 
 namespace elab::ui {
 
+class Throttle;
+class ThrottledText;
+
 namespace charts {
 class ChartView;
 struct ChartData;
@@ -49,6 +52,11 @@ private:
 class PtrView : public QWidget {
     Q_OBJECT
 public:
+    /// While the slider's handle is held: a redraw per new result at most this often, the
+    /// readout at most every kHeldTextMs.
+    static constexpr int kHeldRedrawMs = 40;
+    static constexpr int kHeldTextMs = 250;
+
     PtrView(PtrController* controller, PtrPanel* panel, QWidget* parent = nullptr);
 
     PtrSettings composedSettings() const;
@@ -73,6 +81,8 @@ private:
     QLabel* m_readout;
     QLabel* m_status;
     bool m_applying = false;
+    Throttle* m_redraw;
+    ThrottledText* m_readoutShown;
 };
 
 } // namespace elab::ui
