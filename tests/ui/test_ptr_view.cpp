@@ -146,6 +146,25 @@ private slots:
                 QVERIFY(!series.name.contains(QStringLiteral(" = ")));
     }
 
+    void aNewDatasetDuringADragIsNotHeldForTheOldOne() {
+        PtrController c;
+        PtrSettings s = settings(0.5);
+        s.runs = 400000;
+        c.setSettings(s);
+        c.setDataset(blobs());
+        QVERIFY(waitIdle(c));
+        c.setCurrentEps(0.9, true); // a release on blobs runs
+        const auto other = elab::test::generated("moons", 1500);
+        c.setDataset(other);        // a rerun on the new data: not held behind the running release
+        QTest::qWait(5);
+        c.setCurrentEps(1.1, true);
+        c.setCurrentEps(1.1, false);
+        QVERIFY(waitIdle(c));
+        QVERIFY(c.upToDate());
+        QCOMPARE(c.state().data->statistic.lambda, core::ptrData(other->features, s.binariseAt).statistic.lambda);
+        QCOMPARE(c.state().eps, 1.1);
+    }
+
     void sessionRoundTripAndBadBlocks() {
         ui::Session session;
         PtrSettings s = settings(0.7);

@@ -92,6 +92,8 @@ protected:
     bool holdWhileRunning(const JobSlot* slot);
     /// From the running job's delivery or failure: whether a step was held (then start it now).
     bool takeHeld();
+    /// For ComputeController::setSliderStep.
+    void setDragging(bool dragging) { m_dragging = dragging; }
     /// A slot failed: by default stores the message and emits failed().
     virtual void reportFailure(const QString& message);
 
@@ -106,9 +108,7 @@ private:
     bool m_held = false;
     bool m_needRerun = false;
     bool m_wasBusy = false;
-
-protected:
-    bool m_dragging = false; ///< set by ComputeController::setSliderStep
+    bool m_dragging = false;
     QString m_error;
 };
 
@@ -128,7 +128,7 @@ public:
     /// restarts its timer) to its end; while a form change waits for its frame, the step joins
     /// it. dragging: the handle is held (dragging()).
     void setSliderStep(const Settings& settings, bool dragging) {
-        m_dragging = dragging;
+        setDragging(dragging);
         m_pending = settings;
         if (hasPending() || settings == m_applied)
             return;

@@ -25,7 +25,8 @@ void PtrController::applySettings(const PtrSettings& next) {
         updateBusy();
         return;
     }
-    const bool run = rerunRequested() || !(next == m_applied) || !m_state.release;
+    const bool rerun = rerunRequested();
+    const bool run = rerun || !(next == m_applied) || !m_state.release;
     m_applied = next;
     if (!run || !hasDataset()) {
         updateBusy();
@@ -35,7 +36,7 @@ void PtrController::applySettings(const PtrSettings& next) {
     setLastError({});
     PtrSettings sameEps = next;
     sameEps.currentEps = m_running.currentEps;
-    if (!(m_state.release && sameEps == m_running && holdWhileRunning(m_job))) // an ε step waits
+    if (!(!rerun && m_state.release && sameEps == m_running && holdWhileRunning(m_job))) // an ε step waits
         start();
     updateBusy();
 }
