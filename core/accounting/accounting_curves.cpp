@@ -91,7 +91,10 @@ AccountingCurves accountingCurves(const AccountingInputs& in, std::stop_token st
             c.needed[k] = neededSigma(k, in, base);
             SgdPrivacyParams p = base;
             p.sigma = c.needed[k].sigma;
-            c.rdpOfNeeded[k] = c.reached(k) ? accountEpsilon(AccountantKind::Rdp, p).epsilon : kNaN;
+            // RDP's own calibration already accounted its σ with RDP (the same result).
+            c.rdpOfNeeded[k] = !c.reached(k) ? kNaN
+                               : kAccountants[k] == AccountantKind::Rdp ? c.needed[k].result.epsilon
+                                                                        : accountEpsilon(AccountantKind::Rdp, p).epsilon;
             return;
         }
         const std::size_t k = static_cast<std::size_t>((t - 3) / n);

@@ -265,6 +265,9 @@ private slots:
                 QCOMPARE(reused.epsByEpoch[k], fresh.epsByEpoch[k]);
                 ELAB_EXACT(reused.needed[k].sigma, fresh.needed[k].sigma);
                 ELAB_EXACT(reused.rdpOfNeeded[k], fresh.rdpOfNeeded[k]);
+                // What RDP proves for each needed σ, accounted afresh (RDP's from its calibration).
+                const SgdPrivacyParams at{fresh.needed[k].sigma, in.q(), in.steps(), in.delta};
+                ELAB_EXACT(fresh.rdpOfNeeded[k], accountEpsilon(AccountantKind::Rdp, at).epsilon);
             }
             ELAB_EXACT(reused.currentSigma, fresh.currentSigma);
             QCOMPARE(reused.epochs, fresh.epochs);
