@@ -563,6 +563,30 @@ int main(int argc, char** argv) {
     };
     auto idle = [&] { return !controller->isBusy(); };
     const int sweepEnd = EpsSlider::kLogSteps;
+    // The measured values a Utility drag shows: each new probe result at the ε then applied.
+    struct ProbesShown {
+        int count = 0;
+        int total = 0;
+        double lastEps = 0.0;
+        QMetaObject::Connection connection;
+        void reset(UtilityController* c) {
+            QObject::disconnect(connection);
+            count = 0;
+            lastEps = 0.0;
+            connection = QObject::connect(c, &UtilityController::stateChanged, c, [this, c] {
+                const auto& probe = c->state().probe;
+                if (probe && probe->eps == c->settings().currentEps && probe->eps != lastEps) {
+                    lastEps = probe->eps;
+                    ++count;
+                }
+            });
+        }
+        void print(int whileHeld) {
+            std::printf("      measured probe values shown: %d while the handle was held, %d in all\n", whileHeld, count);
+            std::fflush(stdout);
+            QObject::disconnect(connection);
+        }
+    } probesShown;
 
     for (const QString& spec : specs) {
         const QString name = shortName(spec);
@@ -611,9 +635,12 @@ int main(int argc, char** argv) {
 
             // (3) A drag across the slider's range for ~3 s, release, until idle.
             start = begin();
+            probesShown.reset(controller);
             std::vector<double> steps = drag(slider, 0, sweepEnd, 3000);
+            const int shownWhileHeld = probesShown.count;
             ok = waitFor(controller, &UtilityController::idle, kTimeout, idle);
             end(QStringLiteral("drag"), name, rep, start, ok, steps);
+            probesShown.print(shownWhileHeld);
             spin(200);
 
             // (4) The same drag while a sweep runs (new seed), until idle.
@@ -622,9 +649,12 @@ int main(int argc, char** argv) {
             start = begin();
             view->applySettings(s);
             spin(50); // the coalescing frame: the sweep has started
+            probesShown.reset(controller);
             steps = drag(slider, sweepEnd, 0, 3000);
+            const int shownDuringSweep = probesShown.count;
             ok = waitFor(controller, &UtilityController::idle, kTimeout, idle);
             end(QStringLiteral("sweep+drag"), name, rep, start, ok, steps);
+            probesShown.print(shownDuringSweep);
             spin(200);
         }
     }

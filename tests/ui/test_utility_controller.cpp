@@ -154,15 +154,62 @@ private slots:
         QVERIFY(waitIdle(c));
         QCOMPARE(c.state().probe->repeats, 4);
         QVERIFY(c.state().probe->full);
-        // A burst of drag positions: only the last one is measured.
+        // A burst of drag positions in one event-loop turn: the first starts, the rest wait as one.
         QSignalSpy probes(c.probeSlot(), &ui::JobSlot::started);
         for (double e : {0.4, 0.5, 0.6, 0.7})
             c.setCurrentEps(e, true);
         QVERIFY(waitIdle(c));
-        QCOMPARE(probes.count(), 1);
+        QCOMPARE(probes.count(), 2);
         QCOMPARE(c.state().probe->eps, 0.7);
+        QVERIFY(!c.state().probe->full);
         c.setCurrentEps(UtilitySettings::nonPrivateEps(), false);
         QCOMPARE(c.state().probe->mean, *c.state().nonPrivate);
+    }
+
+    void aDragShowsMeasuredValuesThenTheFullOneOnRelease() {
+        // A step every frame, each arriving while a probe may still run: a running probe is never
+        // cancelled by a step (its value is shown at its ε), the latest step waits for it.
+        UtilityController c;
+        UtilitySettings s = smallSettings();
+        s.repeats = 8;
+        c.setSettings(s);
+        c.setDataset(moons(40000)); // a preview probe takes longer than a frame here
+        QVERIFY(waitIdle(c));
+        QSignalSpy started(c.probeSlot(), &ui::JobSlot::started);
+        QSignalSpy finished(c.probeSlot(), &ui::JobSlot::finished);
+        QSignalSpy dropped(c.probeSlot(), &ui::JobSlot::staleResultDropped);
+        std::vector<double> shown; // each new probe value, at its ε, while the handle is held
+        const double before = c.state().probe->eps;
+        connect(&c, &UtilityController::stateChanged, this, [&] {
+            const auto& probe = c.state().probe;
+            if (c.dragging() && probe && probe->eps != before && (shown.empty() || shown.back() != probe->eps))
+                shown.push_back(probe->eps);
+        });
+        double eps = 0.0;
+        for (int k = 1; k <= 40; ++k) {
+            eps = 0.1 * std::pow(50.0, k / 40.0);
+            c.setCurrentEps(eps, true);
+            QTest::qWait(16);
+        }
+        QVERIFY(c.dragging());
+        // The release restarts a preview still running (on a loaded machine): the full one is
+        // what counts then; so the drag's own probes are counted before it.
+        const qsizetype startedWhileHeld = started.size();
+        const bool runningAtRelease = c.probeSlot()->isBusy();
+        c.setCurrentEps(eps, false); // released where the last step left it
+        QVERIFY(waitIdle(c));
+        c.waitForIdle();
+        QCoreApplication::processEvents(); // what a superseded worker still delivers: dropped
+        QCOMPARE(dropped.size(), runningAtRelease ? 1 : 0);
+        for (qsizetype k = 0; k < finished.size(); ++k)
+            QVERIFY2(!finished.at(k).at(0).toBool(), "a slider step cancelled the running probe");
+        // Every probe started during the drag was shown (a superseded one would not), then the full one.
+        QVERIFY2(shown.size() >= 2, qPrintable(QString::number(shown.size())));
+        QCOMPARE(static_cast<qsizetype>(shown.size()) + (runningAtRelease ? 1 : 0), startedWhileHeld);
+        QCOMPARE(started.size(), startedWhileHeld + 1);
+        QCOMPARE(c.state().probe->eps, eps);
+        QVERIFY(c.state().probe->full);
+        QCOMPARE(c.state().probe->repeats, 8);
     }
 
     void proposedEpsMeetsTarget() {

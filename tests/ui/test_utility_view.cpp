@@ -97,14 +97,18 @@ private slots:
         QCOMPARE(seriesByKey(shown, QStringLiteral("current"))->value, eps);
         const double estimate = m_window->utilityController()->estimateAt(0, core::Estimator::InverseEps, eps);
         QVERIFY(view->readoutText().contains(QString::number(estimate, 'g', 4)));
-        QVERIFY2(view->readoutText().contains(QStringLiteral("computing")) ||
-                     view->readoutText().contains(QStringLiteral("preview")),
-                 qPrintable(view->readoutText()));
+        // The measurement made before the drag stays shown, at its own ε, until the drag's arrives.
+        QVERIFY2(view->readoutText().contains(QStringLiteral("measured at ε = 1:")), qPrintable(view->readoutText()));
+        QCOMPARE(seriesByKey(shown, QStringLiteral("probe"))->points.size(), 1);
+        QCOMPARE(seriesByKey(shown, QStringLiteral("probe"))->points.front().x(), 1.0);
         // While dragging: a preview measurement (few repetitions) …
         QTRY_VERIFY_WITH_TIMEOUT(m_window->utilityController()->state().probe &&
                                      m_window->utilityController()->state().probe->eps == eps,
                                  kTimeout);
         QVERIFY(!m_window->utilityController()->state().probe->full);
+        QTRY_VERIFY(view->readoutText().contains(QStringLiteral("preview while dragging")));
+        QVERIFY2(!view->readoutText().contains(QStringLiteral("measured at ε = 1:")), qPrintable(view->readoutText()));
+        QCOMPARE(seriesByKey(view->chartView()->data(), QStringLiteral("probe"))->points.front().x(), eps);
         // … and at full fidelity on release.
         slider->setSliderDown(false);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->utilityController()->state().probe->full, kTimeout);

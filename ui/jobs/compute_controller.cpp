@@ -29,11 +29,11 @@ void ComputeControllerBase::adoptJobSlot(JobSlot* slot, bool indicated) {
     if (indicated)
         m_indicated << slot;
     connect(slot, &JobSlot::busyChanged, this, &ComputeControllerBase::updateBusy);
-    connect(slot, &JobSlot::failed, this, [this](const QString& message) {
-        const bool held = takeHeld();
+    connect(slot, &JobSlot::failed, this, [this, slot](const QString& message) {
+        const bool held = m_heldFor == slot && takeHeld();
         reportFailure(message);
-        if (held) // a step held for the failed job may well succeed: run the applied settings
-            scheduleRerun();
+        if (held) // a step held for the failed job may well succeed
+            retryHeld();
         updateBusy();
     });
 }
@@ -49,14 +49,14 @@ void ComputeControllerBase::waitForIdle() {
 }
 
 bool ComputeControllerBase::holdWhileRunning(const JobSlot* slot) {
-    m_held = slot->isBusy();
-    return m_held;
+    m_heldFor = slot->isBusy() ? slot : nullptr;
+    return m_heldFor != nullptr;
 }
 
-bool ComputeControllerBase::takeHeld() { return std::exchange(m_held, false); }
+bool ComputeControllerBase::takeHeld() { return std::exchange(m_heldFor, nullptr) != nullptr; }
 
 bool ComputeControllerBase::isBusy() const {
-    if (m_havePending || m_held || m_coalesce.isActive() || extraBusy())
+    if (m_havePending || m_heldFor || m_coalesce.isActive() || extraBusy())
         return true;
     for (const JobSlot* slot : m_slots)
         if (slot->isBusy())
@@ -112,7 +112,7 @@ void ComputeControllerBase::onCoalesced() {
 void ComputeControllerBase::cancel() {
     m_coalesce.stop();
     m_havePending = false;
-    m_held = false;
+    m_heldFor = nullptr;
     for (JobSlot* slot : m_slots)
         slot->cancel();
     updateBusy();

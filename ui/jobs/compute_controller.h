@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <utility>
 
 namespace elab::ui {
 
@@ -87,13 +88,20 @@ protected:
     /// Following a drag: a step that can wait for `slot`'s running job (its result stays worth
     /// showing) is held instead of restarting it, so that a drag shows results instead of a
     /// restart every frame. Returns whether it was held (slot busy); the latest held step is the
-    /// applied settings. Held counts as busy; cancel() drops it; if the running job fails, the
-    /// applied settings are run again (scheduleRerun).
+    /// applied settings. Held counts as busy; cancel() drops it; if the running job fails,
+    /// retryHeld() runs the held step.
     bool holdWhileRunning(const JobSlot* slot);
-    /// From the running job's delivery or failure: whether a step was held (then start it now).
+    /// From the running job's delivery (or when the held step is started some other way):
+    /// whether a step was held (then start it now).
     bool takeHeld();
-    /// For ComputeController::setSliderStep.
-    void setDragging(bool dragging) { m_dragging = dragging; }
+    /// The job a step was held for failed: run the held step (by default: the applied settings
+    /// again, scheduleRerun).
+    virtual void retryHeld() { scheduleRerun(); }
+    /// A slider step with the applied settings ended a drag (the handle was let go where the
+    /// last step left it): what was shown at drag fidelity can be computed in full now.
+    virtual void sliderReleased() {}
+    /// For ComputeController::setSliderStep; returns whether this ends a drag.
+    bool setDragging(bool dragging) { return std::exchange(m_dragging, dragging) && !dragging; }
     /// A slot failed: by default stores the message and emits failed().
     virtual void reportFailure(const QString& message);
 
@@ -105,7 +113,7 @@ private:
     QTimer m_coalesce;
     std::shared_ptr<const core::Dataset> m_dataset;
     bool m_havePending = false;
-    bool m_held = false;
+    const JobSlot* m_heldFor = nullptr; ///< the slot whose running job a step waits for
     bool m_needRerun = false;
     bool m_wasBusy = false;
     bool m_dragging = false;
@@ -128,10 +136,15 @@ public:
     /// restarts its timer) to its end; while a form change waits for its frame, the step joins
     /// it. dragging: the handle is held (dragging()).
     void setSliderStep(const Settings& settings, bool dragging) {
-        setDragging(dragging);
+        const bool released = setDragging(dragging);
         m_pending = settings;
-        if (hasPending() || settings == m_applied)
+        if (hasPending())
             return;
+        if (settings == m_applied) {
+            if (released)
+                sliderReleased();
+            return;
+        }
         applySettings(Settings(settings));
     }
     /// The settings of the current (or last) run; pendingSettings() what was set last.

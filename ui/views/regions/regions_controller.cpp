@@ -42,26 +42,21 @@ bool RegionsController::upToDate() const {
 }
 
 void RegionsController::setCurrentEps(double eps, bool dragging) {
-    m_dragging = dragging;
-    m_pending.currentEps = eps;
-    if (eps == m_applied.currentEps && (upToDate() || m_evaluate->isBusy()))
-        return;
-    m_applied.currentEps = eps;
-    requestEvaluation();
+    RegionsSettings next = pendingSettings();
+    next.currentEps = eps;
+    setSliderStep(next, dragging);
+}
+
+void RegionsController::sliderReleased() {
+    requestEvaluation(); // the full grid after a preview
     updateBusy();
 }
 
 void RegionsController::reportFailure(const QString& message) {
-    m_evaluationPending = false; // nothing more to start from a failed step
     setLastError(message);
     emit stateChanged(); // the readout says what went wrong
     emit failed(message);
     updateBusy();
-}
-
-void RegionsController::cancel() {
-    m_evaluationPending = false;
-    ComputeController::cancel();
 }
 
 void RegionsController::applySettings(const RegionsSettings& next) {
@@ -72,8 +67,11 @@ void RegionsController::applySettings(const RegionsSettings& next) {
         return;
     }
     setLastError({});
-    const bool prepare = rerunRequested() || !next.sameProblem(m_applied) || !m_state.problem;
     const bool evaluate = next.currentEps != m_applied.currentEps;
+    // Without a prepared problem (a failure) any change but a slider step prepares again; while
+    // one is prepared, its delivery evaluates at the latest ε.
+    const bool prepare = rerunRequested() || !next.sameProblem(m_applied) ||
+                         (!m_state.problem && !m_prepare->isBusy() && !evaluate);
     m_applied = next;
     if (!hasDataset()) {
         updateBusy();
@@ -92,7 +90,7 @@ void RegionsController::applySettings(const RegionsSettings& next) {
 
 void RegionsController::startPreparation() {
     m_evaluate->cancel();
-    m_evaluationPending = false;
+    takeHeld();
     releaseInBackground(std::exchange(m_state, RegionsState{}));
     setLastError({});
     emit stateChanged();
@@ -121,19 +119,15 @@ bool RegionsController::evaluationNeeded() const {
 }
 
 void RegionsController::requestEvaluation() {
-    if (!evaluationNeeded())
+    if (!evaluationNeeded() || holdWhileRunning(m_evaluate)) // the latest ε starts when the running one delivers
         return;
-    if (m_evaluate->isBusy()) {
-        m_evaluationPending = true; // the latest ε only; it starts when the running one delivers
-        return;
-    }
     startEvaluation();
 }
 
 void RegionsController::startEvaluation() {
-    m_evaluationPending = false;
+    takeHeld();
     const double eps = m_applied.currentEps;
-    const bool coarse = m_dragging && m_state.evaluationMs > kLiveBudgetMs && m_applied.gridSize > kDragGrid;
+    const bool coarse = dragging() && m_state.evaluationMs > kLiveBudgetMs && m_applied.gridSize > kDragGrid;
     std::shared_ptr<const core::RegionsProblem> problem = coarse ? m_state.dragProblem : m_state.problem;
     // Warm starts from the picture shown, when it was computed on the same problem.
     std::shared_ptr<const core::RegionsResult> warm =
@@ -157,8 +151,7 @@ void RegionsController::startEvaluation() {
                               m_state.show(result, p);
                               emit stateChanged();
                               // The latest step, or the full grid after a preview (released).
-                              const bool pending = std::exchange(m_evaluationPending, false);
-                              if ((pending || !m_dragging) && evaluationNeeded())
+                              if ((takeHeld() || !dragging()) && evaluationNeeded())
                                   startEvaluation();
                           };
                       });

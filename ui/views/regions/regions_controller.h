@@ -3,12 +3,13 @@
 // the plane (core::RegionsProblem: projection, expansion, preparation, grid, learner and noise —
 // once per dataset and settings) and evaluates it at the slider's ε; the "regions" job only
 // evaluates (core::evaluateRegions: R fits, the grid, the boundaries), warm-started from the
-// previous ε. A slider step starts an evaluation at once when none runs; steps arriving while
-// one runs keep only the latest, which starts as soon as the running one delivers — so the
-// picture follows a drag continuously instead of being restarted on every step. When a step at
-// the full grid takes longer than a frame budget, steps while dragging use a coarser grid and
-// the full grid follows on release. Settings changes are coalesced (one frame); stale and
-// cancelled results are dropped by the slots.
+// previous ε. Slider steps follow the base's drag path (ComputeController::setSliderStep): a
+// step starts an evaluation at once when none runs; steps arriving while one runs are held
+// (holdWhileRunning), the latest starting as soon as the running one delivers — so the picture
+// follows a drag continuously instead of being restarted on every step. When a step at the full
+// grid takes longer than a frame budget, steps while dragging use a coarser grid and the full
+// grid follows on release. Settings changes are coalesced (one frame); stale and cancelled
+// results are dropped by the slots.
 //
 // Threads: every function and signal is for the GUI thread.
 
@@ -32,11 +33,8 @@ public:
     void setCurrentEps(double eps, bool dragging);
     /// Prepares and evaluates the applied settings again (after a cancel or a failure).
     void recompute() { scheduleRerun(); }
-    void cancel() override;
 
     const RegionsState& state() const { return m_state; }
-    /// The slider's handle is held (the last setCurrentEps said so).
-    bool dragging() const { return m_dragging; }
     /// The regions shown are those of the applied settings at the applied ε, on the full grid.
     bool upToDate() const;
 
@@ -45,8 +43,9 @@ public:
 
 private:
     void applySettings(const RegionsSettings& next) override;
-    bool extraBusy() const override { return m_evaluationPending; }
     void reportFailure(const QString& message) override;
+    void retryHeld() override { requestEvaluation(); }
+    void sliderReleased() override;
     void startPreparation();
     /// The picture is not the applied settings' at the applied ε on the full grid, and can be
     /// computed from the prepared problem.
@@ -57,8 +56,6 @@ private:
     JobSlot* m_prepare = nullptr;
     JobSlot* m_evaluate = nullptr;
     RegionsState m_state;
-    bool m_dragging = false;
-    bool m_evaluationPending = false;
 };
 
 } // namespace elab::ui

@@ -111,7 +111,8 @@ QString guaranteeSummary(const UtilitySettings& settings, const UtilityState& st
 }
 
 charts::ChartData buildUtilityChart(const UtilitySettings& settings, const UtilityState& state,
-                                    std::optional<double> proposedEps, const QString& datasetName, bool logY) {
+                                    std::optional<double> proposedEps, const QString& datasetName, bool logY,
+                                    bool held) {
     charts::ChartData chart;
     chart.logY = logY;
     const QString metric = metricTitle(settings.metric);
@@ -232,7 +233,7 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
         current.value = settings.currentEps;
     SeriesData probe = charts::makeSeries(QStringLiteral("probe"), QString(), SeriesKind::Points, kCurrent);
     probe.width = 11.0;
-    if (state.probe && std::isfinite(state.probe->eps) && state.probe->eps == settings.currentEps) {
+    if (state.probe && std::isfinite(state.probe->eps) && (held || state.probe->eps == settings.currentEps)) {
         probe.points.append({state.probe->eps, state.probe->mean});
         probe.dimmed = !state.probe->full;
     }

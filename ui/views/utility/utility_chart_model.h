@@ -21,10 +21,12 @@ QString estimatorTitle(core::Estimator estimator);
 QString formatEps(double eps); ///< "0.25", "1e-03", "∞"
 
 /// datasetName appears in the title; proposedEps from UtilityController::proposedEps();
-/// logY: a logarithmic utility axis (losses spanning decades).
+/// logY: a logarithmic utility axis (losses spanning decades); held: the slider's handle is held,
+/// so the latest measured probe is drawn at its own ε even when the slider has moved on (at rest
+/// only a probe at the slider's ε is drawn).
 charts::ChartData buildUtilityChart(const UtilitySettings& settings, const UtilityState& state,
                                     std::optional<double> proposedEps, const QString& datasetName,
-                                    bool logY = false);
+                                    bool logY = false, bool held = false);
 
 /// One line with the guarantee, the seed and the assumptions, for footnotes and sidecars.
 QString guaranteeSummary(const UtilitySettings& settings, const UtilityState& state);

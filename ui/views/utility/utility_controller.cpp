@@ -12,7 +12,6 @@ namespace elab::ui {
 
 namespace {
 
-constexpr int kFrameMs = 16;
 constexpr int kPreviewRepeats = 3;
 // Training sets with more rows than this (a million rows, issue 15) preview with one repetition
 // while the slider is dragged: one fit there takes 0.1–1 s. Not a subsample: the noise is
@@ -61,9 +60,6 @@ UtilityController::UtilityController(QObject* parent)
     : ComputeController(parent), m_sweep(addJobSlot(QStringLiteral("sweep"), true)),
       m_measuring(addJobSlot(QStringLiteral("measuring"), false)), m_probe(addJobSlot(QStringLiteral("probe"), false)),
       m_verify(addJobSlot(QStringLiteral("verify"), true)) {
-    m_probeTimer.setSingleShot(true);
-    m_probeTimer.setInterval(kFrameMs);
-    connect(&m_probeTimer, &QTimer::timeout, this, &UtilityController::startProbe);
     connect(m_sweep, &JobSlot::finished, this, [this](bool cancelled) {
         if (cancelled) { // keeps the points that finished
             m_state.sweepCancelled = true;
@@ -77,22 +73,38 @@ UtilityController::~UtilityController() {
     waitForIdle();
 }
 
-void UtilityController::setCurrentEps(double eps, bool preview) {
-    m_applied.currentEps = eps;
-    m_pending.currentEps = eps;
-    m_previewProbe = preview;
-    if (std::isinf(eps)) {
-        m_probeTimer.stop();
+void UtilityController::setCurrentEps(double eps, bool dragging) {
+    UtilitySettings next = pendingSettings();
+    next.currentEps = eps;
+    setSliderStep(next, dragging);
+}
+
+void UtilityController::sliderReleased() {
+    requestProbe(); // in full after a preview
+    updateBusy();
+}
+
+bool UtilityController::probeNeeded() const {
+    const double eps = m_applied.currentEps;
+    if (!m_state.data || !(eps > 0.0) || std::isinf(eps))
+        return false;
+    const auto& probe = m_state.probe;
+    return !probe || probe->eps != eps || (!probe->full && !dragging());
+}
+
+void UtilityController::requestProbe() {
+    if (!m_state.data || hasPending())
+        return; // the sweep starts it once the data is prepared; a pending change decides anew
+    if (std::isinf(m_applied.currentEps)) { // the non-private model: nothing to measure
         m_probe->cancel();
+        takeHeld();
         if (m_state.nonPrivate)
-            m_state.probe = ProbeResult{eps, *m_state.nonPrivate, 0.0, m_applied.repeats, true};
-        emit stateChanged();
-        updateBusy();
+            m_state.probe = ProbeResult{m_applied.currentEps, *m_state.nonPrivate, 0.0, m_applied.repeats, true};
         return;
     }
-    m_probeTimer.start();
-    emit stateChanged(); // the instant estimate moves now; the measured value follows
-    updateBusy();
+    if (!probeNeeded() || (dragging() && holdWhileRunning(m_probe)))
+        return;
+    startProbe();
 }
 
 void UtilityController::applySettings(const UtilitySettings& next) {
@@ -115,8 +127,8 @@ void UtilityController::applySettings(const UtilitySettings& next) {
         if (measuring)
             startMeasuring();
         if (probe)
-            startProbe();
-        emit stateChanged(); // estimators, target or ε: drawn from what is there
+            requestProbe();
+        emit stateChanged(); // estimators, target or ε: drawn from what is there (the instant estimate moves now)
     }
     updateBusy();
 }
@@ -124,6 +136,7 @@ void UtilityController::applySettings(const UtilitySettings& next) {
 void UtilityController::startSweep() {
     for (JobSlot* slot : {m_measuring, m_probe, m_verify})
         slot->cancel();
+    takeHeld();
     releaseInBackground(std::exchange(m_state, UtilityState{})); // off the GUI thread: it may hold a million rows
     m_state.grid = m_applied.grid();
     m_state.points.assign(m_state.grid.size(), std::nullopt);
@@ -144,7 +157,7 @@ void UtilityController::startSweep() {
             m_state.problem = problem;
             emit sweepStarted();
             startMeasuring();
-            startProbe();
+            requestProbe();
         });
         core::UtilitySweepSpec spec = sweepSpec(s);
         spec.grid = s.grid();
@@ -201,12 +214,9 @@ void UtilityController::startMeasuring() {
 }
 
 void UtilityController::startProbe() {
-    if (!m_state.data || hasPending())
-        return;
+    takeHeld();
     const double eps = m_applied.currentEps;
-    if (!(eps > 0.0) || std::isinf(eps))
-        return;
-    const bool preview = m_previewProbe;
+    const bool preview = dragging();
     const bool large = m_state.data->train.rows() > kLargeTrainingRows;
     const int repeats = preview ? std::min(large ? 1 : kPreviewRepeats, m_applied.repeats) : m_applied.repeats;
     auto problem = m_state.problem;
@@ -225,6 +235,10 @@ void UtilityController::startProbe() {
                        return [this, probe] {
                            m_state.probe = probe;
                            emit stateChanged();
+                           // The latest step held meanwhile, or the full measurement after a preview.
+                           takeHeld();
+                           if (!hasPending() && probeNeeded())
+                               startProbe();
                        };
                    });
 }
@@ -266,11 +280,6 @@ void UtilityController::verifyTarget() {
             emit stateChanged();
         };
     });
-}
-
-void UtilityController::cancel() {
-    m_probeTimer.stop();
-    ComputeController::cancel();
 }
 
 double UtilityController::estimateAt(std::size_t m, core::Estimator estimator, double eps) const {

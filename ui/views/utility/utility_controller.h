@@ -2,7 +2,9 @@
 // Computes the utility explorer's numbers off the GUI thread (docs/STYLE.md §2):
 //  - sweep:     prepare the data, then the measured curve over the grid, streamed per point;
 //  - measuring: the Taylor measuring fits (instant estimates at any ε afterwards);
-//  - probe:     the measured utility at the slider's ε (preview fidelity while dragging);
+//  - probe:     the measured utility at the slider's ε (preview fidelity while dragging; the
+//               steps of a drag follow the base's drag path: a step arriving while a probe runs
+//               is held and measured when it delivers, so a drag shows measured values);
 //  - verify:    ε for the target utility (Algorithm 1 + refinement), every step.
 // Settings changes are coalesced (one frame, ComputeController); only what a change
 // invalidates is recomputed. Each job kind has its own latest-wins slot, so stale results
@@ -17,8 +19,6 @@
 #include "core/data/dataset.h"
 #include "core/experiment/proposed_eps.h"
 
-#include <QTimer>
-
 #include <optional>
 
 namespace elab::ui {
@@ -29,12 +29,11 @@ public:
     explicit UtilityController(QObject* parent = nullptr);
     ~UtilityController() override;
 
-    /// The slider's ε (+∞: non-private). preview: measure with few repetitions (dragging).
-    void setCurrentEps(double eps, bool preview);
+    /// The slider's ε (+∞: non-private). dragging: the handle is held; measure with few
+    /// repetitions (a preview), and in full on release.
+    void setCurrentEps(double eps, bool dragging);
     /// Measures at the proposed ε and refines until the target is met (chooseEpsilon).
     void verifyTarget();
-    /// Stops every running job; finished points are kept.
-    void cancel() override;
 
     const UtilityState& state() const { return m_state; }
 
@@ -61,9 +60,15 @@ signals:
 
 private:
     void applySettings(const UtilitySettings& next) override;
-    bool extraBusy() const override { return m_probeTimer.isActive(); }
+    void retryHeld() override { requestProbe(); }
+    void sliderReleased() override;
     void startSweep();
     void startMeasuring();
+    /// The probe the applied ε needs (none at ∞ or without data): held while dragging and one
+    /// runs, else started (restarting a running one).
+    void requestProbe();
+    /// The shown probe is not at the applied ε, or is a preview and the handle was let go.
+    bool probeNeeded() const;
     void startProbe();
     core::ProposedEps proposal() const; ///< core/experiment/proposed_eps.h, the CLI's rule
 
@@ -71,8 +76,6 @@ private:
     JobSlot* m_measuring = nullptr;
     JobSlot* m_probe = nullptr;
     JobSlot* m_verify = nullptr;
-    QTimer m_probeTimer;
-    bool m_previewProbe = false;
     UtilityState m_state;
 };
 

@@ -60,6 +60,9 @@ struct UtilitySettings {
     /// "" if valid; otherwise the first problem, in words a user can act on
     /// (e.g. "Output perturbation needs Λ > 0").
     std::string validate() const;
+    /// Every field above (the data preparation as its form steps, the mechanism as
+    /// core::sameMechanism compares it).
+    bool operator==(const UtilitySettings& other) const;
 };
 
 } // namespace elab::ui

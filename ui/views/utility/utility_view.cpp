@@ -238,7 +238,7 @@ void UtilityView::removeSelectedMeasuringPoint() {
 
 charts::ChartData UtilityView::chartData() const {
     return buildUtilityChart(m_controller->settings(), m_controller->state(), m_controller->proposedEps(),
-                             m_datasetName, m_logY && m_logY->isChecked());
+                             m_datasetName, m_logY && m_logY->isChecked(), m_controller->dragging());
 }
 
 void UtilityView::refresh() {
@@ -272,8 +272,11 @@ void UtilityView::refreshReadout() {
     QStringList lines;
     lines << tr("ε = %1").arg(formatEps(s.currentEps));
     const auto& probe = state.probe;
-    if (probe && probe->eps == s.currentEps)
-        lines << tr("measured: %1 ± %2 (%3%4)")
+    // While the handle is held the latest measurement is shown at its own ε (it follows the drag).
+    const bool held = m_controller->dragging() && probe && std::isfinite(probe->eps);
+    if (probe && (probe->eps == s.currentEps || held))
+        lines << tr("measured%1: %2 ± %3 (%4%5)")
+                     .arg(probe->eps == s.currentEps ? QString() : tr(" at ε = %1").arg(formatEps(probe->eps)))
                      .arg(number(probe->mean), number(probe->sd))
                      .arg(probe->repeats == 1 ? tr("1 repetition") : tr("%1 repetitions").arg(probe->repeats))
                      .arg(probe->full ? QString() : tr(", preview while dragging; all %1 on release").arg(s.repeats));
