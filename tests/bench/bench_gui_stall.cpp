@@ -563,7 +563,8 @@ int main(int argc, char** argv) {
     };
     auto idle = [&] { return !controller->isBusy(); };
     const int sweepEnd = EpsSlider::kLogSteps;
-    // The measured values a Utility drag shows: each new probe result at the ε then applied.
+    // The measured values a Utility drag shows: each new probe result, at the ε then applied or,
+    // while the handle is held, at its own ε (the view shows it there, marked as such).
     struct ProbesShown {
         int count = 0;
         int total = 0;
@@ -572,10 +573,10 @@ int main(int argc, char** argv) {
         void reset(UtilityController* c) {
             QObject::disconnect(connection);
             count = 0;
-            lastEps = 0.0;
+            lastEps = c->state().probe ? c->state().probe->eps : 0.0; // the one shown before the drag
             connection = QObject::connect(c, &UtilityController::stateChanged, c, [this, c] {
                 const auto& probe = c->state().probe;
-                if (probe && probe->eps == c->settings().currentEps && probe->eps != lastEps) {
+                if (probe && (c->dragging() || probe->eps == c->settings().currentEps) && probe->eps != lastEps) {
                     lastEps = probe->eps;
                     ++count;
                 }
