@@ -216,9 +216,10 @@ void UtilityController::startMeasuring() {
 void UtilityController::startProbe() {
     takeHeld();
     const double eps = m_applied.currentEps;
-    const bool preview = dragging();
     const bool large = m_state.data->train.rows() > kLargeTrainingRows;
-    const int repeats = preview ? std::min(large ? 1 : kPreviewRepeats, m_applied.repeats) : m_applied.repeats;
+    const int repeats = dragging() ? std::min(large ? 1 : kPreviewRepeats, m_applied.repeats) : m_applied.repeats;
+    // A drag's probe with every repetition is the full measurement (the release need not repeat it).
+    const bool preview = repeats < m_applied.repeats;
     auto problem = m_state.problem;
     const UtilitySettings s = m_applied;
     m_probe->start(tr("Measuring at ε = %1").arg(eps, 0, 'g', 3),
