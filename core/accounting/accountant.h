@@ -77,7 +77,10 @@ std::vector<AccountantResult> accountEpsilons(AccountantKind kind, SgdPrivacyPar
 struct Calibration {
     double sigma = 0.0;
     AccountantResult result; ///< at sigma: result.epsilon ≤ target
-    bool reachedTarget = true; ///< false when the accountant certifies less than the target at any σ (AC: ε_it < 1)
+    /// False when ε(σ) jumps past the target, so that the σ found certifies an ε well below it
+    /// (more than 0.1 %): AC where ε_it reaches 1 (no σ it can analyse gives a larger ε); RDP past
+    /// the KL bound, where ε drops to 0 (a tiny target on a small dataset).
+    bool reachedTarget = true;
 };
 
 /// The largest σ calibration tries: beyond it the noise drowns any signal.

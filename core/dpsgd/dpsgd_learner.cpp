@@ -148,8 +148,10 @@ PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, 
         g.notes.push_back("σ from the paper's zCDP procedure as published, which claims ε = " + formatNumber(eps) +
                           " but is not a valid proof; the RDP accountant certifies ε = " + formatNumber(proven.epsilon) + " for this σ");
     if (!cal.reachedTarget)
-        g.notes.push_back("the accountant certifies at most ε = " + formatNumber(cal.result.epsilon) +
-                          " at any σ it can analyse (advanced composition needs ε_it < 1); the guarantee is that ε");
+        g.notes.push_back("the accountant's ε(σ) jumps past ε = " + formatNumber(eps) + ": the smallest σ found certifies ε = " +
+                          formatNumber(cal.result.epsilon) +
+                          " (advanced composition: its largest ε, where ε_it reaches 1; RDP: ε = 0 past the KL bound); "
+                          "the guarantee is that ε");
     for (const std::string& note : cal.result.notes)
         g.notes.push_back(note);
     g.parameters = {{"sigma", "σ", cal.sigma},

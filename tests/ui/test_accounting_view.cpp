@@ -208,6 +208,15 @@ private slots:
         QVERIFY(!view.readoutText().isEmpty());
         const QString after = view.findChild<QLabel*>(QStringLiteral("accountingStatus"))->text();
         QVERIFY(after.contains(QStringLiteral("the others are shown")));
+        // 333 rows (penguins): RDP's ε(σ) drops from ≈ 0.004 to 0 past the KL bound below 10⁶, so
+        // its σ certifies ε = 0 — below the target, which the table says without calling it less.
+        s.accountant = core::AccountantKind::Rdp;
+        s.rows = 333;
+        view.applySettings(s);
+        QVERIFY(waitIdle(c));
+        QVERIFY(c.curves()->reached(0) && !c.curves()->needed[0].reachedTarget);
+        QCOMPARE(c.curves()->needed[0].result.epsilon, 0.0);
+        QVERIFY2(view.tableText().contains(QStringLiteral("ε jumps past the target: certifies ε = 0")), qPrintable(view.tableText()));
     }
 
     void chartsTableAndReadout() {

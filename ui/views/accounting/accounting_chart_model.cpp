@@ -210,7 +210,9 @@ QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost*
         if (!c->reached(k))
             sigma = QStringLiteral("none ≤ %1").arg(sigmaLimit());
         else if (!cal.reachedTarget)
-            sigma += QStringLiteral(" (certifies only ε = %1)").arg(num(cal.result.epsilon));
+            // ε(σ) jumps past the target (AC: ε_it reaches 1; RDP: ε drops to 0 past the KL bound):
+            // the smallest σ meeting it certifies a smaller ε, a stronger guarantee.
+            sigma += QStringLiteral(" (ε jumps past the target: certifies ε = %1)").arg(num(cal.result.epsilon));
         QString cost;
         if (sweep) {
             const core::UtilityCost& u = (*costs)[k];
