@@ -177,7 +177,7 @@ private slots:
         s.gridSize = 512;
         s.draws = 20;
         c.setSettings(s);
-        c.setDataset(moons(400));
+        c.setDataset(moons(60000)); // 20 draws, 512²: ≈ 60 ms per evaluation on the test VM, so a drag previews
         QVERIFY(waitIdle(c));
         const double ms = c.state().evaluationMs;
         c.setCurrentEps(0.3, true);
@@ -190,6 +190,19 @@ private slots:
         QVERIFY(!c.state().preview());
         QCOMPARE(c.state().shownGrid(), 512);
         QVERIFY(c.upToDate());
+        // The same when the release joins a settings change waiting for its frame (the fill).
+        const double msNow = c.state().evaluationMs; // the release's full-grid evaluation
+        c.setCurrentEps(0.35, true);
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.state().preview(), msNow > RegionsController::kLiveBudgetMs);
+        RegionsSettings fill = c.settings();
+        fill.fill = RegionsFill::Agreement;
+        c.setSettings(fill);
+        c.setCurrentEps(0.35, false);
+        QVERIFY(waitIdle(c));
+        QVERIFY(!c.state().preview());
+        QVERIFY(c.upToDate());
+        QCOMPARE(c.settings().fill, fill.fill);
     }
 };
 

@@ -166,6 +166,24 @@ private slots:
         QCOMPARE(c.state().probe->mean, *c.state().nonPrivate);
     }
 
+    void aReleaseJoiningAFormChangeStillMeasuresInFull() {
+        UtilityController c;
+        c.setSettings(smallSettings());
+        c.setDataset(moons());
+        QVERIFY(waitIdle(c));
+        c.setCurrentEps(0.3, true);
+        QVERIFY(waitIdle(c));
+        QVERIFY(!c.state().probe->full);
+        UtilitySettings s = c.settings();
+        s.target = 0.5; // a change that keeps the sweep, waiting for its frame …
+        c.setSettings(s);
+        c.setCurrentEps(0.3, false); // … when the handle is let go where it is
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.settings().target, std::optional<double>(0.5));
+        QCOMPARE(c.state().probe->eps, 0.3);
+        QVERIFY(c.state().probe->full);
+    }
+
     void aDragShowsMeasuredValuesThenTheFullOneOnRelease() {
         // A step every frame, each arriving while a probe may still run: a running probe is never
         // cancelled by a step (its value is shown at its ε), the latest step waits for it.

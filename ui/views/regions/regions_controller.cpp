@@ -80,10 +80,10 @@ void RegionsController::applySettings(const RegionsSettings& next) {
     if (prepare) {
         clearRerun();
         startPreparation();
-    } else if (evaluate) {
-        requestEvaluation();
     } else {
-        emit stateChanged(); // the fill or the draw shown: drawn from what is there
+        requestEvaluation(); // a new ε, or a release that joined this change (a preview shown)
+        if (!evaluate)
+            emit stateChanged(); // the fill or the draw shown: drawn from what is there
     }
     updateBusy();
 }

@@ -114,7 +114,6 @@ void UtilityController::applySettings(const UtilitySettings& next) {
     }
     const bool sweep = rerunRequested() || !sameSweep(next, m_applied);
     const bool measuring = next.measureAt != m_applied.measureAt;
-    const bool probe = next.currentEps != m_applied.currentEps;
     m_applied = next;
     if (!hasDataset()) {
         updateBusy();
@@ -126,8 +125,7 @@ void UtilityController::applySettings(const UtilitySettings& next) {
     } else {
         if (measuring)
             startMeasuring();
-        if (probe)
-            requestProbe();
+        requestProbe(); // a new ε, or a release that joined this change (a preview shown)
         emit stateChanged(); // estimators, target or ε: drawn from what is there (the instant estimate moves now)
     }
     updateBusy();
