@@ -162,26 +162,17 @@ private slots:
         QCOMPARE(probes.count(), 2);
         QCOMPARE(c.state().probe->eps, 0.7);
         QVERIFY(!c.state().probe->full);
-        c.setCurrentEps(UtilitySettings::nonPrivateEps(), false);
-        QCOMPARE(c.state().probe->mean, *c.state().nonPrivate);
-    }
-
-    void aReleaseJoiningAFormChangeStillMeasuresInFull() {
-        UtilityController c;
-        c.setSettings(smallSettings());
-        c.setDataset(moons());
-        QVERIFY(waitIdle(c));
-        c.setCurrentEps(0.3, true);
-        QVERIFY(waitIdle(c));
-        QVERIFY(!c.state().probe->full);
+        // A release joining a settings change that waits for its frame still measures in full.
         UtilitySettings s = c.settings();
-        s.target = 0.5; // a change that keeps the sweep, waiting for its frame …
+        s.target = 0.5; // keeps the sweep
         c.setSettings(s);
-        c.setCurrentEps(0.3, false); // … when the handle is let go where it is
+        c.setCurrentEps(0.7, false); // the handle let go where it is
         QVERIFY(waitIdle(c));
         QCOMPARE(c.settings().target, std::optional<double>(0.5));
-        QCOMPARE(c.state().probe->eps, 0.3);
+        QCOMPARE(c.state().probe->eps, 0.7);
         QVERIFY(c.state().probe->full);
+        c.setCurrentEps(UtilitySettings::nonPrivateEps(), false);
+        QCOMPARE(c.state().probe->mean, *c.state().nonPrivate);
     }
 
     void aDragShowsMeasuredValuesThenTheFullOneOnRelease() {
