@@ -147,6 +147,13 @@ public:
         }
         applySettings(Settings(settings));
     }
+    /// The slider's ε as a slider step: the pending settings with currentEps = eps (for the
+    /// views whose settings have a currentEps; +∞ is a non-private stop where a view has one).
+    void setCurrentEps(double eps, bool dragging) {
+        Settings next = pendingSettings();
+        next.currentEps = eps;
+        setSliderStep(next, dragging);
+    }
     /// The settings of the current (or last) run; pendingSettings() what was set last.
     const Settings& settings() const { return m_applied; }
     const Settings& pendingSettings() const { return hasPending() ? m_pending : m_applied; }

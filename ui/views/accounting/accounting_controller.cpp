@@ -51,12 +51,6 @@ void AccountingController::applySettings(const AccountingSettings& next) {
     updateBusy();
 }
 
-void AccountingController::setCurrentEps(double eps, bool dragging) {
-    AccountingSettings next = pendingSettings();
-    next.currentEps = eps;
-    setSliderStep(next, dragging);
-}
-
 void AccountingController::requestReadout(double sigma) {
     const std::shared_ptr<const core::AccountingCurves> curves = m_curves;
     if (!curves || !(sigma > 0.0) || !std::isfinite(sigma))

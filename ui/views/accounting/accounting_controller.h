@@ -35,12 +35,9 @@ public:
     /// Per kAccountants entry at the curves' ε; empty without a sweep.
     const std::vector<core::UtilityCost>& costs() const { return m_costs; }
 
-    /// The slider's ε (finite): applied at once, without the settings' one-frame coalescing
-    /// (which a drag, a step every frame, would postpone to its end); computed at once when
-    /// nothing runs, else as soon as the running computation delivers.
-    /// A slider step (setSliderStep): dragging = the handle is held (the view holds its texts
-    /// still meanwhile).
-    void setCurrentEps(double eps, bool dragging);
+    // The slider's ε (finite) arrives by setCurrentEps (ComputeController): computed at once
+    // when nothing runs, else as soon as the running computation delivers; while the handle is
+    // held the view holds its texts still.
     /// The exact ε of every accountant at σ (a hovered point: at a small σ one RDP accounting
     /// takes up to 30 ms), computed off the GUI thread; readoutReady follows, for the latest σ
     /// asked only.

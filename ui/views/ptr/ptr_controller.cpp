@@ -41,12 +41,6 @@ void PtrController::applySettings(const PtrSettings& next) {
     updateBusy();
 }
 
-void PtrController::setCurrentEps(double eps, bool dragging) {
-    PtrSettings next = pendingSettings();
-    next.currentEps = eps;
-    setSliderStep(next, dragging);
-}
-
 void PtrController::start() {
     const PtrSettings s = m_applied;
     m_running = s;

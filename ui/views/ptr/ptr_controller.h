@@ -30,9 +30,8 @@ public:
     explicit PtrController(QObject* parent = nullptr);
     ~PtrController() override;
 
-    /// A slider step (setSliderStep): held while a release at another ε runs, so a drag
-    /// shows releases instead of restarting one every frame.
-    void setCurrentEps(double eps, bool dragging);
+    // A slider step (setCurrentEps, ComputeController) is held while a release at another ε
+    // runs, so a drag shows releases instead of restarting one every frame.
     const PtrState& state() const { return m_state; }
     /// The state is of the applied settings (threshold, ε, δ, runs, seed).
     bool upToDate() const;

@@ -41,12 +41,6 @@ bool RegionsController::upToDate() const {
            m_state.result->eps == m_applied.currentEps;
 }
 
-void RegionsController::setCurrentEps(double eps, bool dragging) {
-    RegionsSettings next = pendingSettings();
-    next.currentEps = eps;
-    setSliderStep(next, dragging);
-}
-
 void RegionsController::sliderReleased() {
     requestEvaluation(); // the full grid after a preview
     updateBusy();

@@ -29,8 +29,7 @@ public:
     explicit RegionsController(QObject* parent = nullptr);
     ~RegionsController() override;
 
-    /// The slider's ε (+∞: the non-private model only); dragging: the handle is held.
-    void setCurrentEps(double eps, bool dragging);
+    // The slider's ε (+∞: the non-private model only) arrives by setCurrentEps (ComputeController).
     /// Prepares and evaluates the applied settings again (after a cancel or a failure).
     void recompute() { scheduleRerun(); }
 

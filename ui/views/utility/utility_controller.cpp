@@ -73,12 +73,6 @@ UtilityController::~UtilityController() {
     waitForIdle();
 }
 
-void UtilityController::setCurrentEps(double eps, bool dragging) {
-    UtilitySettings next = pendingSettings();
-    next.currentEps = eps;
-    setSliderStep(next, dragging);
-}
-
 void UtilityController::sliderReleased() {
     requestProbe(); // in full after a preview
     updateBusy();

@@ -29,9 +29,8 @@ public:
     explicit UtilityController(QObject* parent = nullptr);
     ~UtilityController() override;
 
-    /// The slider's ε (+∞: non-private). dragging: the handle is held; measure with few
-    /// repetitions (a preview), and in full on release.
-    void setCurrentEps(double eps, bool dragging);
+    // The slider's ε (+∞: non-private) arrives by setCurrentEps (ComputeController): while the
+    // handle is held the probe measures with few repetitions (a preview), in full on release.
     /// Measures at the proposed ε and refines until the target is met (chooseEpsilon).
     void verifyTarget();
 
