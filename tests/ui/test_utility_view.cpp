@@ -12,6 +12,8 @@
 #include "ui/shell/main_window.h"
 #include "ui/session/session_actions.h"
 #include "ui/views/utility/eps_slider.h"
+#include "ui/views/utility/training_controller.h"
+#include "ui/views/utility/utility_tab.h"
 #include "ui/views/utility/utility_view.h"
 
 #include <QCheckBox>
@@ -118,6 +120,30 @@ private slots:
         QTRY_VERIFY(!m_window->utilityController()->isBusy());
         QCOMPARE(probes.count(), 0);
         QCOMPARE(m_window->utilityController()->state().probe->repeats, 3);
+    }
+
+    void dpsgdTrainingCurvesWaitForTheRelease() {
+        // DP-SGD's training curves (one run at the slider's ε) start once the slider rests: not on
+        // every step of a drag, whose probes already use the cores.
+        UtilitySettings s = quickSettings();
+        s.mechanism.kind = core::MechanismKind::Dpsgd;
+        s.mechanism.sgd.epochs = 2;
+        s.mechanism.sgd.hidden = 0;
+        s.measureAt.clear();
+        m_window->utilityView()->applySettings(s);
+        ui::TrainingController* training = m_window->view<UtilityTab>()->trainingController();
+        QTRY_VERIFY_WITH_TIMEOUT(settled(*m_window) && !training->jobSlots().front()->isBusy(), kTimeout);
+        QSignalSpy started(training->jobSlots().front(), &ui::JobSlot::started);
+        QSlider* slider = m_window->utilityView()->slider()->slider();
+        slider->setSliderDown(true);
+        for (int k = 1; k <= 12; ++k) {
+            slider->setSliderPosition(EpsSlider::positionForEps(0.1 * k));
+            QTest::qWait(16);
+        }
+        QTest::qWait(200); // the drag's probes deliver meanwhile
+        QCOMPARE(started.count(), 0);
+        slider->setSliderDown(false);
+        QTRY_COMPARE(started.count(), 1);
     }
 
     void logUtilityAxisIsAViewOption() {

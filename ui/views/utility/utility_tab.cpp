@@ -34,7 +34,12 @@ UtilityTab::UtilityTab(QWidget* parent, ViewHost& host)
         const UtilitySettings& s = controller->settings();
         training->request(controller->state().problem, view->slider()->eps(), s.seed, s.mechanism.sgd.epochs);
     };
-    QObject::connect(m_controller, &UtilityController::stateChanged, m_view, request);
+    // A new problem (the sweep prepared) or seed; not while the handle is held: each step would
+    // restart the run, beside the drag's probes (the release requests it).
+    QObject::connect(m_controller, &UtilityController::stateChanged, m_view, [controller, request] {
+        if (!controller->dragging())
+            request();
+    });
     QObject::connect(m_view->slider(), &EpsSlider::epsChanged, m_view, [request](double, bool dragging) {
         if (!dragging)
             request();
