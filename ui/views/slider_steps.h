@@ -1,6 +1,6 @@
 #pragma once
-// A view's ε slider wired to its controller as slider steps (ComputeController::setSliderStep,
-// each view's setCurrentEps): every move is a step (dragging while the handle is held), the
+// A view's ε slider wired to its controller as slider steps (ComputeController::setCurrentEps →
+// setSliderStep): every move is a step (dragging while the handle is held), the
 // release a last one; then, if no computation is coming to redraw the view with the released ε,
 // redraw() shows the texts the view held still during the drag. GUI thread only.
 
