@@ -2,11 +2,14 @@
 
 #include "app/gui/app_options.h"
 #include "app/gui/application.h"
+#include "core/util/memory_policy.h"
 
 #include <QApplication>
 #include <QStringList>
 
 int main(int argc, char* argv[]) {
+    // Before any thread exists: glibc fixes its arena limit when the second arena is made.
+    elab::core::configureAllocatorForLongRuns();
     int exitCode = 0;
     if (elab::ui::isInfoRequest(argc, argv)) {
         // --help / --version print and exit; they must work without a display.

@@ -31,7 +31,7 @@ const char* toString(Estimator value) { return optionName(estimatorNames(), valu
 
 Estimator estimatorFromString(const std::string& name) { return parseOptionName(estimatorNames(), name, "estimator"); }
 
-TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
+TaylorPoint taylorPoint(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
                         double eps, const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps,
                         const UtilityData& utility, bool secondOrder, const Eigen::MatrixXd* gram,
                         const Eigen::VectorXd* rowScale) {
@@ -81,7 +81,7 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const 
     return point;
 }
 
-TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
+TaylorAnchor taylorAnchor(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
                           const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z,
                           const UtilityData& utility, const Eigen::MatrixXd* gram, const Eigen::VectorXd* rowScale) {
     const double n = static_cast<double>(X.rows());

@@ -9,6 +9,7 @@
 // W is never formed: CG with Hessian-vector products.
 
 #include "core/data/feature_matrix.h"
+#include "core/model/labels.h"
 #include "core/privacy/mechanism.h"
 #include "core/util/option_names.h"
 
@@ -25,7 +26,7 @@ Estimator estimatorFromString(const std::string& name);
 /// The utility F(θ) = mean loss of θ on an evaluation set (training set: the paper's default).
 struct UtilityData {
     const FeatureMatrix& X;
-    const Eigen::VectorXd& y;
+    Labels y;
 };
 
 /// What the estimators need from one measuring fit at ε̄ (one repetition).
@@ -52,13 +53,13 @@ struct TaylorAnchor {
 /// training data (X, y) with noise z. Requires spec.kind == ObjPertGauss. gram: gramMatrix(X)
 /// for the CG preconditioner, or nullptr. rowScale: constantRowValues(X.csrRows()) computed once
 /// by the caller (also used for utility.X when it is X), or nullptr to compute it here.
-TaylorPoint taylorPoint(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
+TaylorPoint taylorPoint(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
                         double eps, const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps,
                         const UtilityData& utility, bool secondOrder,
                         const Eigen::MatrixXd* gram = nullptr, const Eigen::VectorXd* rowScale = nullptr);
 
 /// Anchor of the repetition with noise z, from the non-private minimiser of L + (Λ/2n)‖θ‖².
-TaylorAnchor taylorAnchor(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
+TaylorAnchor taylorAnchor(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
                           const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z,
                           const UtilityData& utility, const Eigen::MatrixXd* gram = nullptr,
                           const Eigen::VectorXd* rowScale = nullptr);

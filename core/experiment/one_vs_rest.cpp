@@ -27,18 +27,14 @@ constexpr Eigen::Index kMaxPrefixTreeNonZeros = 5'000'000;
 constexpr double kMaxSparseCopyDensity = 0.3;
 constexpr double kMinSparseCopyCells = 1 << 20;
 
-// y_k = +1 where the class index is k, −1 elsewhere; throws unless every label is an index < K.
-std::vector<Eigen::VectorXd> oneVsRestLabels(const Eigen::VectorXd& labels, int classes, const char* set) {
+// Throws unless every label is a class index < K (model k reads y_k = +1 where it is k, −1
+// elsewhere: Labels::oneVsRest, no K label vectors).
+void requireClassIndices(const Eigen::VectorXd& labels, int classes, const char* set) {
     for (Index i = 0; i < labels.size(); ++i)
         if (!(labels[i] >= 0.0 && labels[i] < classes && labels[i] == std::floor(labels[i])))
             throw std::invalid_argument(std::string("one-vs-rest over ") + std::to_string(classes) +
                                         " classes needs class indices 0.." + std::to_string(classes - 1) + " as " + set +
                                         " labels; row " + std::to_string(i) + " has " + formatNumber(labels[i]));
-    std::vector<Eigen::VectorXd> out;
-    for (int k = 0; k < classes; ++k)
-        out.push_back((labels.array() == static_cast<double>(k)).select(Eigen::VectorXd::Ones(labels.size()),
-                                                                        -Eigen::VectorXd::Ones(labels.size())));
-    return out;
 }
 
 void requirePlusMinusOne(const Eigen::VectorXd& labels, const char* set) {
@@ -63,16 +59,14 @@ OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMe
     if (data.classes >= 2 && !spec.model.loss.isMargin())
         throw std::invalid_argument("one-vs-rest trains binary classifiers: use a margin loss (logistic, huber, "
                                     "smooth-hinge), not the squared loss");
-    // Equal rows are found before the K label vectors exist: the search's n-sized scratch and
-    // those vectors are never held at once (a million rows, 3 classes: 24 MB each).
     if (spec.model.loss.isMargin())
         m_merged = mergeEqualRows(data.trainX);
     if (data.classes >= 2) {
         m_models = data.classes;
         m_modelSpec.privacy.delta = spec.privacy.delta / m_models;
-        m_trainLabels = oneVsRestLabels(data.trainY, data.classes, "training");
-        if (testUsed) // else the metric reads the training labels: no second copy (K·n doubles)
-            m_metricLabels = oneVsRestLabels(*data.testY, data.classes, "test");
+        requireClassIndices(data.trainY, data.classes, "training");
+        if (testUsed)
+            requireClassIndices(*data.testY, data.classes, "test");
     } else if (spec.model.loss.isMargin()) {
         requirePlusMinusOne(data.trainY, "training");
         if (testUsed)
@@ -135,16 +129,15 @@ PrivateFit OneVsRest::fitModel(int k, const MechanismSpec& spec, double eps, con
                       &m_rowScale, prefixTree);
 }
 
-const Eigen::VectorXd& OneVsRest::trainLabels(int model) const {
-    return m_models == 1 ? m_data.trainY : m_trainLabels[static_cast<std::size_t>(model)];
+Labels OneVsRest::trainLabels(int model) const {
+    return m_models == 1 ? Labels(m_data.trainY) : Labels::oneVsRest(m_data.trainY, model);
 }
 
 const FeatureMatrix& OneVsRest::metricX() const { return usesTestSet(m_metric) ? *m_data.testX : m_data.trainX; }
 
-const Eigen::VectorXd& OneVsRest::metricLabels(int model) const {
-    if (m_models > 1)
-        return usesTestSet(m_metric) ? m_metricLabels[static_cast<std::size_t>(model)] : trainLabels(model);
-    return usesTestSet(m_metric) ? *m_data.testY : m_data.trainY;
+Labels OneVsRest::metricLabels(int model) const {
+    const Eigen::VectorXd& labels = usesTestSet(m_metric) ? *m_data.testY : m_data.trainY;
+    return m_models > 1 ? Labels::oneVsRest(labels, model) : Labels(labels);
 }
 
 std::vector<NoiseDraw> OneVsRest::drawNoise(std::uint64_t seed, int repetition) const {

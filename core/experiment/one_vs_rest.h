@@ -54,7 +54,8 @@ public:
         return !m_data.trainX.isSparse() && (m_merged ? m_merged->X.isSparse() : m_fittedX.has_value());
     }
     double modelEps(double eps) const { return eps / m_models; }    ///< ε/K
-    const Eigen::VectorXd& trainLabels(int model) const;            ///< ±1 (or the targets)
+    /// Model k's training labels: ±1 read from the class indices (K ≥ 2), or the targets.
+    Labels trainLabels(int model) const;
 
     /// Repetition r's noise: one draw per model, model k from deriveSeed(seed, r, k).
     std::vector<NoiseDraw> drawNoise(std::uint64_t seed, int repetition) const;
@@ -98,13 +99,12 @@ public:
 
 private:
     const FeatureMatrix& metricX() const;
-    const Eigen::VectorXd& metricLabels(int model) const;
+    Labels metricLabels(int model) const;
 
     SweepData m_data;
     MechanismSpec m_spec, m_modelSpec;
     UtilityMetric m_metric;
     int m_models = 1;
-    std::vector<Eigen::VectorXd> m_trainLabels, m_metricLabels; ///< y_k ∈ {±1}; empty for one model
     Eigen::MatrixXd m_gram; ///< the preconditioner's XᵀX/n, once for every fit (empty if p is large)
     Eigen::VectorXd m_rowScale; ///< constantRowValues of the fitted rows (merged or not) when sparse, once for every fit
     /// m_rowScale when it is the training rows' (not merged, not a CSR copy), else nullptr (the Taylor terms read the rows as given).

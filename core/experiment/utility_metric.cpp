@@ -20,13 +20,13 @@ double utilityOfScores(UtilityMetric metric, const Loss& loss, const Eigen::Matr
     return isLossMetric(metric) ? meanLossOf(loss, scores, labels) : accuracyOf(scores, labels);
 }
 
-double evaluateUtility(UtilityMetric metric, const Loss& loss, const FeatureMatrix& X, const Eigen::VectorXd& y,
+double evaluateUtility(UtilityMetric metric, const Loss& loss, const FeatureMatrix& X, Labels y,
                        const Eigen::VectorXd& theta) {
     return evaluateOneVsRest(metric, loss, X, y, {theta});
 }
 
 double evaluateOneVsRest(UtilityMetric metric, const Loss& loss, const FeatureMatrix& X,
-                         const Eigen::VectorXd& labels, const std::vector<Eigen::VectorXd>& thetas) {
+                         Labels labels, const std::vector<Eigen::VectorXd>& thetas) {
     // Block by block of rows (no n × K score matrix): utilityOfScores of linearScores, bit for bit.
     return isLossMetric(metric) ? meanLossOfLinearModels(loss, X, thetas, labels)
                                 : accuracyOfLinearModels(X, thetas, labels);

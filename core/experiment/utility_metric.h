@@ -3,6 +3,7 @@
 // accuracies (measured only).
 
 #include "core/data/feature_matrix.h"
+#include "core/model/labels.h"
 #include "core/model/loss.h"
 #include "core/util/option_names.h"
 
@@ -26,8 +27,8 @@ double utilityOfScores(UtilityMetric metric, const Loss& loss, const Eigen::Matr
 
 /// Mean loss (1/n) Σ ℓ(x_iᵀθ, y_i), or the fraction of rows with sign(x_iᵀθ) = y_i (ties
 /// count as wrong) for accuracies.
-double evaluateUtility(UtilityMetric metric, const Loss& loss, const FeatureMatrix& X,
-                       const Eigen::VectorXd& y, const Eigen::VectorXd& theta);
+double evaluateUtility(UtilityMetric metric, const Loss& loss, const FeatureMatrix& X, Labels y,
+                       const Eigen::VectorXd& theta);
 
 /// One-vs-rest utility of K ≥ 2 binary models (thetas[k]: class k against the rest) on rows
 /// with class indices labels_i ∈ {0..K−1} (core/experiment/one_vs_rest.h):
@@ -36,6 +37,6 @@ double evaluateUtility(UtilityMetric metric, const Loss& loss, const FeatureMatr
 /// - accuracy: the fraction of rows whose argmax_k x_iᵀθ_k is their label, counting a row as
 ///   wrong when another class ties with the largest score (as ties are wrong in the binary case).
 double evaluateOneVsRest(UtilityMetric metric, const Loss& loss, const FeatureMatrix& X,
-                         const Eigen::VectorXd& labels, const std::vector<Eigen::VectorXd>& thetas);
+                         Labels labels, const std::vector<Eigen::VectorXd>& thetas);
 
 } // namespace elab::core

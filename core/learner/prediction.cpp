@@ -53,20 +53,39 @@ void forEachScoreBlock(const FeatureMatrix& X, const std::vector<Eigen::VectorXd
     }
 }
 
+// Rows whose scores classify them correctly (see correctCount); label(i): row i's label.
+template <class Label>
+Index countCorrect(const Eigen::MatrixXd& scores, Label&& label) {
+    const Index n = scores.rows(), K = scores.cols();
+    Index correct = 0;
+    if (K == 1) {
+        for (Index i = 0; i < n; ++i)
+            correct += (scores(i, 0) * label(i) > 0.0) ? 1 : 0;
+        return correct;
+    }
+    for (Index i = 0; i < n; ++i) {
+        const auto c = static_cast<Index>(label(i));
+        bool strictlyLargest = true;
+        for (Index k = 0; k < K && strictlyLargest; ++k)
+            strictlyLargest = k == c || scores(i, k) < scores(i, c);
+        correct += strictlyLargest ? 1 : 0;
+    }
+    return correct;
+}
+
 } // namespace
 
-double accuracyOfLinearModels(const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas,
-                              const Eigen::VectorXd& labels) {
+double accuracyOfLinearModels(const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas, Labels labels) {
     Index correct = 0;
     forEachScoreBlock(X, thetas, [&](Index begin, const Eigen::MatrixXd& S) {
-        correct += correctCount(S, labels.segment(begin, S.rows()));
+        correct += countCorrect(S, [&](Index i) { return labels[begin + i]; });
     });
     const Index n = X.rows();
     return n > 0 ? static_cast<double>(correct) / static_cast<double>(n) : NAN;
 }
 
 double meanLossOfLinearModels(const Loss& loss, const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas,
-                              const Eigen::VectorXd& labels) {
+                              Labels labels) {
     const Index n = X.rows();
     const auto K = static_cast<Index>(thetas.size());
     if (n == 0)
@@ -91,21 +110,7 @@ double meanLossOfLinearModels(const Loss& loss, const FeatureMatrix& X, const st
 }
 
 Index correctCount(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels) {
-    const Index n = scores.rows(), K = scores.cols();
-    Index correct = 0;
-    if (K == 1) {
-        for (Index i = 0; i < n; ++i)
-            correct += (scores(i, 0) * labels[i] > 0.0) ? 1 : 0;
-        return correct;
-    }
-    for (Index i = 0; i < n; ++i) {
-        const auto label = static_cast<Index>(labels[i]);
-        bool strictlyLargest = true;
-        for (Index k = 0; k < K && strictlyLargest; ++k)
-            strictlyLargest = k == label || scores(i, k) < scores(i, label);
-        correct += strictlyLargest ? 1 : 0;
-    }
-    return correct;
+    return countCorrect(scores, [&labels](Index i) { return labels[i]; });
 }
 
 double accuracyOf(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels) {

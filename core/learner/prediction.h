@@ -8,6 +8,7 @@
 //          (one-vs-rest, §3.7).
 
 #include "core/data/feature_matrix.h"
+#include "core/model/labels.h"
 #include "core/model/loss.h"
 
 #include <Eigen/Core>
@@ -25,10 +26,9 @@ Eigen::MatrixXd linearScores(const FeatureMatrix& X, const std::vector<Eigen::Ve
 /// The same metrics of the models θ_1..θ_K (one-vs-rest: class k's in position k) on X's rows,
 /// computed block by block of rows: no n × K score matrix is formed. Bit for bit the value of
 /// accuracyOf / meanLossOf on linearScores(X, thetas).
-double accuracyOfLinearModels(const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas,
-                              const Eigen::VectorXd& labels);
+double accuracyOfLinearModels(const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas, Labels labels);
 double meanLossOfLinearModels(const Loss& loss, const FeatureMatrix& X, const std::vector<Eigen::VectorXd>& thetas,
-                              const Eigen::VectorXd& labels);
+                              Labels labels);
 
 /// Rows classified correctly (see above).
 Index correctCount(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels);

@@ -35,6 +35,34 @@ void denseRowDotsThenTransposed(const DenseRows& X, const Eigen::VectorXd& v, We
     });
 }
 
+/// denseRowDotsThenTransposed that also forms H = Σ_i c_i x_i x_iᵀ (p × p, both triangles, zeroed
+/// first), c_i being what weight(i, s_i, c_i) writes into its third argument: the curvature of
+/// every row enters H by blocks and no n-vector of it is kept. out and the weights' calls are
+/// those of denseRowDotsThenTransposed bit for bit.
+template <class Weight>
+void denseRowDotsThenTransposedAndGram(const DenseRows& X, const Eigen::VectorXd& v, Weight&& weight,
+                                       Eigen::VectorXd& out, Eigen::MatrixXd& H) {
+    out.setZero(X.cols);
+    H.setZero(X.cols, X.cols);
+    Eigen::VectorXd s, w, c;
+    Eigen::MatrixXd weighted;
+    X.forEachBlock([&](Index begin, const auto& rows) {
+        s.noalias() = rows * v;
+        w.resize(s.size());
+        c.resize(s.size());
+        for (Index k = 0; k < s.size(); ++k)
+            w[k] = weight(begin + k, s[k], c[k]);
+        out.noalias() += rows.transpose() * w;
+        // The upper triangle by column dot products over the block (a p × m × p product
+        // would pack the block for a general kernel: slower at the few columns this serves).
+        weighted.noalias() = c.asDiagonal() * rows;
+        for (Index j = 0; j < X.cols; ++j)
+            for (Index k = j; k < X.cols; ++k)
+                H(j, k) += weighted.col(j).dot(rows.col(k));
+    });
+    H.triangularView<Eigen::StrictlyLower>() = H.transpose();
+}
+
 /// out += factor·Σ_i weight_i (x_iᵀv) x_i; out must have size cols and must not alias v.
 void denseWeightedGramProduct(const DenseRows& X, const Eigen::VectorXd& weight, double factor,
                               const Eigen::VectorXd& v, Eigen::VectorXd& out);

@@ -1,3 +1,5 @@
+#include "core/util/vector_state.h"
+#include <cstdlib>
 #include "core/model/linear_objective.h"
 
 #include "core/model/dense_rows.h"
@@ -24,7 +26,7 @@ void multiplyTransposed(const FeatureMatrix& X, const Eigen::VectorXd& w, Eigen:
         denseTransposedProduct(X.denseRows(), w, out);
 }
 
-LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss,
+LinearObjective::LinearObjective(const FeatureMatrix& X, Labels y, Loss loss,
                                  double mu, Eigen::VectorXd linear, const Eigen::VectorXd* rowScale)
     : m_X(X), m_y(y), m_n(static_cast<double>(X.rows())), m_loss(loss), m_mu(mu), m_c(std::move(linear)) {
     if (!X.isSparse())
@@ -49,23 +51,22 @@ LinearObjective::LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& 
 namespace {
 
 // One pass over X at θ: p_i = x_iᵀθ, ℓ and its derivatives at p_i, and Xᵀℓ'(p) (the
-// gradient's data part), row i read once. Returns Σ ℓ in row order. rowPass(weight, out): the
-// rows' fused pass (sparseRowDotsThenTransposed or denseRowDotsThenTransposed at θ).
+// gradient's data part), row i read once. Returns Σ ℓ in row order. pass(weight, out): the
+// rows' fused pass at θ, weight(i, s, ℓ''_i) → ℓ'_i writing ℓ''_i into its third argument
+// (LinearObjective::evaluate: kept per row, or summed into XᵀDX by blocks).
 // derivatives(i, p_i) → Loss::Derivatives of row i.
 // p: where to keep p, or nullptr (not kept).
 template <class RowPass, class Derivatives>
-double rowPass(RowPass&& pass, Index n, Derivatives derivatives, Eigen::VectorXd* p, Eigen::VectorXd& d2,
-               Eigen::VectorXd& xtd1) {
+double rowPass(RowPass&& pass, Index n, Derivatives derivatives, Eigen::VectorXd* p, Eigen::VectorXd& xtd1) {
     double* kept = p ? (p->resize(n), p->data()) : nullptr;
-    d2.resize(n);
     double sum = 0.0;
     pass(
-        [&](Index i, double s) {
+        [&](Index i, double s, double& d2) {
             if (kept)
                 kept[i] = s;
             const Loss::Derivatives d = derivatives(i, s);
             sum += d.value;
-            d2[i] = d.d2;
+            d2 = d.d2;
             return d.d1;
         },
         xtd1);
@@ -104,10 +105,9 @@ constexpr int kRowsPerLog = 64;
 // both labels), ℓ' = −c⁺σ(−s) + c⁻σ(s), ℓ'' = c_u σ(s)σ(−s); a row of more than kRowsPerLog
 // rows adds c_u·log1p(e) instead.
 template <bool Merged, class RowPass>
-double logisticPass(RowPass&& pass, Index n, const Eigen::VectorXd& y, const Eigen::VectorXd* total,
-                    Eigen::VectorXd* p, Eigen::VectorXd& d2, Eigen::VectorXd& xtd1) {
+double logisticPass(RowPass&& pass, Index n, const Labels y, const Eigen::VectorXd* total,
+                    Eigen::VectorXd* p, Eigen::VectorXd& xtd1) {
     double* kept = p ? (p->resize(n), p->data()) : nullptr;
-    d2.resize(n);
     double hinge = 0.0, logs = 0.0, product = 1.0;
     int inBlock = 0;
     const auto factor = [&](double f) {
@@ -119,7 +119,7 @@ double logisticPass(RowPass&& pass, Index n, const Eigen::VectorXd& y, const Eig
         }
     };
     pass(
-        [&](Index i, double s) {
+        [&, y](Index i, double s, double& d2) {
             if (kept)
                 kept[i] = s;
             if constexpr (Merged) {
@@ -133,7 +133,7 @@ double logisticPass(RowPass&& pass, Index n, const Eigen::VectorXd& y, const Eig
                         factor(1.0 + e);
                 else
                     logs += c * std::log1p(e);
-                d2[i] = c * (sPos * sNeg);
+                d2 = c * (sPos * sNeg);
                 return minus * sPos - plus * sNeg; // ℓ'ᵢ
             } else {
                 const double yi = y[i], m = yi * s;
@@ -142,7 +142,7 @@ double logisticPass(RowPass&& pass, Index n, const Eigen::VectorXd& y, const Eig
                 const double sp = m >= 0.0 ? big : small, sn = m >= 0.0 ? small : big;
                 hinge += std::max(-m, 0.0);
                 factor(1.0 + e);
-                d2[i] = sp * sn;
+                d2 = sp * sn;
                 return -yi * sn; // ℓ'ᵢ
             }
         },
@@ -153,6 +153,7 @@ double logisticPass(RowPass&& pass, Index n, const Eigen::VectorXd& y, const Eig
 } // namespace
 
 double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
+    if (std::getenv("ELAB_CLEAR")) clearUpperVectorState();
     m_theta = theta;
     // ℓ' feeds the gradient's Xᵀℓ' in the pass and is not kept, nor is p unless asked for
     // (keepPredictions): two n-vectors less per fit.
@@ -161,30 +162,46 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
     const Index n = m_X.rows();
     const auto evaluateWith = [&](auto&& pass) {
         if (m_loss.kind() == LossKind::Logistic) // the hot case: inlined, no per-row dispatch
-            return m_total ? logisticPass<true>(pass, n, m_y, m_total, p, m_d2, m_xtd1)
-                           : logisticPass<false>(pass, n, m_y, nullptr, p, m_d2, m_xtd1);
+            return m_total ? logisticPass<true>(pass, n, m_y, m_total, p, m_xtd1)
+                           : logisticPass<false>(pass, n, m_y, nullptr, p, m_xtd1);
         if (m_total)
             return rowPass(
                 pass, n, [this](Index i, double s) { return mergedDerivatives(m_loss, s, m_y[i], (*m_total)[i]); }, p,
-                m_d2, m_xtd1);
-        return rowPass(
-            pass, n, [this](Index i, double s) { return m_loss.derivatives(s, m_y[i]); }, p, m_d2, m_xtd1);
+                m_xtd1);
+        return rowPass(pass, n, [this](Index i, double s) { return m_loss.derivatives(s, m_y[i]); }, p, m_xtd1);
+    };
+    // The row kernels' weight(i, s) → ℓ'_i, keeping ℓ''_i in m_d2 for the Hessian's products.
+    const auto keepingD2 = [this](auto& weight) {
+        return [this, &weight](Index i, double s) {
+            double d2 = 0.0;
+            const double d1 = weight(i, s, d2);
+            m_d2[i] = d2;
+            return d1;
+        };
     };
     double sum = 0.0;
-    if (m_X.isSparse()) {
+    if (exactHessian()) {
+        // No per-row state: ℓ'' goes into XᵀDX block by block (hessianVector, preconditioner).
+        m_d2.resize(0);
+        const DenseRows X = m_X.denseRows();
+        sum = evaluateWith([&](auto&& weight, Eigen::VectorXd& out) {
+            denseRowDotsThenTransposedAndGram(X, theta, weight, out, m_hessian);
+        });
+    } else if (m_d2.resize(n); m_X.isSparse()) {
         const CsrRows X = m_X.csrRows();
         if (const PrefixTree* tree = treeOf(X, false))
             sum = evaluateWith([&](auto&& weight, Eigen::VectorXd& out) {
-                tree->rowDotsThenTransposed(rowScale(), theta, weight, out, m_treeWork);
+                tree->rowDotsThenTransposed(rowScale(), theta, keepingD2(weight), out, m_treeWork);
             });
         else
             sum = evaluateWith([&](auto&& weight, Eigen::VectorXd& out) {
-                sparseRowDotsThenTransposed(X, &rowScale(), theta, weight, out);
+                sparseRowDotsThenTransposed(X, &rowScale(), theta, keepingD2(weight), out);
             });
     } else {
         const DenseRows X = m_X.denseRows();
-        sum = evaluateWith(
-            [&](auto&& weight, Eigen::VectorXd& out) { denseRowDotsThenTransposed(X, theta, weight, out); });
+        sum = evaluateWith([&](auto&& weight, Eigen::VectorXd& out) {
+            denseRowDotsThenTransposed(X, theta, keepingD2(weight), out);
+        });
     }
     m_dataLoss = sum / m_n;
     double value = m_dataLoss + 0.5 * m_mu * theta.squaredNorm();
@@ -205,6 +222,10 @@ void LinearObjective::hessianVector(const Eigen::VectorXd& v, Eigen::VectorXd& o
     // One pass over the rows: t_i = ℓ''_i (x_iᵀv)/n, out += t_i x_i (row i stays in cache).
     const double invN = 1.0 / m_n;
     out = m_mu * v;
+    if (exactHessian()) {
+        out.noalias() += invN * (m_hessian * v);
+        return;
+    }
     if (m_X.isSparse()) {
         const CsrRows X = m_X.csrRows();
         if (const PrefixTree* tree = treeOf(X, false))

@@ -6,6 +6,7 @@
 //   ∇J = (1/n) Xᵀ ℓ'(Xθ) + μθ + c,   ∇²J v = (1/n) Xᵀ(ℓ''(Xθ) ⊙ Xv) + μv.
 
 #include "core/data/feature_matrix.h"
+#include "core/model/labels.h"
 #include "core/model/loss.h"
 #include "core/model/prefix_tree.h"
 #include "core/optim/cholesky_factor.h"
@@ -17,11 +18,12 @@ namespace elab::core {
 
 class LinearObjective : public Objective {
 public:
-    /// X and y are referenced, not copied: they must outlive the objective.
+    /// X and y are referenced, not copied: they must outlive the objective (y: Labels reads
+    /// the vector it was made from; one-vs-rest labels are read from class indices, not stored).
     /// linear: c (size p), or empty for c = 0. rowScale: constantRowValues(X.csrRows()), computed
     /// once by a caller that builds many objectives on X (referenced: it must outlive the
     /// objective), or nullptr to compute it here (one pass over X's values).
-    LinearObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss, double mu,
+    LinearObjective(const FeatureMatrix& X, Labels y, Loss loss, double mu,
                     Eigen::VectorXd linear = {}, const Eigen::VectorXd* rowScale = nullptr);
     /// The same objective on merged rows (core/model/merged_rows.h, docs/MATH.md §2.1): X holds
     /// the distinct rows, row u standing for total_u rows of which plus_u are labelled +1 and the
@@ -75,10 +77,14 @@ public:
     void keepPredictions() { m_keepPredictions = true; }
     double mu() const { return m_mu; }
     const Loss& loss() const { return m_loss; }
+    /// Dense X of at most this many columns keeps XᵀDX instead of ℓ'' per row (see m_hessian):
+    /// forming it costs ≈ p²/2 multiply-adds per row and pass, what a CG step's product costs
+    /// at p = 4 and what a few of them cost at p = 16; a p × p factorisation is negligible there.
+    static constexpr Eigen::Index kExactHessianFeatures = 16;
 
 private:
     const FeatureMatrix& m_X;
-    const Eigen::VectorXd& m_y;               ///< labels, or c⁺ of merged rows
+    Labels m_y;                               ///< labels, or c⁺ of merged rows
     const Eigen::VectorXd* m_total = nullptr; ///< rows merged into each row; nullptr: rows as given
     double m_n = 0.0;                         ///< the data term's n: rows before merging
     Loss m_loss;
@@ -87,7 +93,14 @@ private:
     Eigen::VectorXd m_ownRowScale; ///< constantRowValues(X) for binary sparse rows, else empty
     const Eigen::VectorXd* m_sharedRowScale = nullptr; ///< the caller's, if given
     const Eigen::VectorXd& rowScale() const { return m_sharedRowScale ? *m_sharedRowScale : m_ownRowScale; }
-    Eigen::VectorXd m_theta, m_d2;
+    Eigen::VectorXd m_theta;
+    Eigen::VectorXd m_d2; ///< ℓ''(p_i) at m_theta; empty when exactHessian()
+    /// Dense rows of at most kExactHessianFeatures columns: XᵀDX (D = diag ℓ''(p) at m_theta),
+    /// formed by each evaluation's pass instead of keeping ℓ'' per row. The Hessian's products
+    /// are then p × p products and the preconditioner is the Hessian itself (a Newton step per
+    /// factorisation, no CG). A million rows of 2 features: 8 MB less per fit (issue 15).
+    Eigen::MatrixXd m_hessian;
+    bool exactHessian() const { return !m_X.isSparse() && m_X.cols() <= kExactHessianFeatures; }
     mutable Eigen::VectorXd m_p;              ///< x_iᵀθ at m_theta when m_predictionsCurrent
     bool m_keepPredictions = false;           ///< see keepPredictions()
     mutable bool m_predictionsCurrent = true; ///< m_p belongs to m_theta

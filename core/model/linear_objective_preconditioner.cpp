@@ -97,6 +97,19 @@ constexpr double kMaxFactorisationProducts = 24.0;
 std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::preconditioner() const {
     const double n = m_n;
     m_anchorIsCurrent = false;
+    if (exactHessian()) {
+        // M = XᵀDX/n + μI at the last θ: the Hessian itself (m_hessian).
+        Eigen::MatrixXd M = m_hessian / n;
+        M.diagonal().array() += m_mu;
+        auto diagonal = std::make_shared<Eigen::VectorXd>(M.diagonal());
+        if (auto factor = CholeskyFactor::make(std::move(M))) {
+            m_anchorIsCurrent = true;
+            return [factor](const Eigen::VectorXd& r, Eigen::VectorXd& out) { factor->solve(r, out); };
+        }
+        // Singular (μ = 0 and flat curvature): Jacobi on its diagonal, 1 where that is 0.
+        *diagonal = (diagonal->array() > 0.0).select(*diagonal, 1.0);
+        return [diagonal](const Eigen::VectorXd& r, Eigen::VectorXd& out) { out = r.cwiseQuotient(*diagonal); };
+    }
     if (m_gram && m_gram->rows() == m_X.cols() && (!m_X.isSparse() || factorisationPays())) {
         if (auto anchored = anchoredPreconditioner())
             return anchored;

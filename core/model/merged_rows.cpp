@@ -74,7 +74,7 @@ bool equalRows(const FeatureMatrix& X, Index a, Index b) {
 
 } // namespace
 
-Eigen::VectorXd MergedRows::countWhere(const Eigen::VectorXd& y, double label) const {
+Eigen::VectorXd MergedRows::countWhere(Labels y, double label) const {
     if (rowOf.size() != static_cast<std::size_t>(y.size()))
         throw std::invalid_argument("merged rows: one label per original row (and the row map kept)");
     Eigen::VectorXd c = Eigen::VectorXd::Zero(X.rows());

@@ -9,6 +9,7 @@
 // the mechanisms still see n = Σ_u (c⁺_u + c⁻_u) rows, and only the rounding of the sums differs.
 
 #include "core/data/feature_matrix.h"
+#include "core/model/labels.h"
 
 #include <optional>
 #include <vector>
@@ -22,7 +23,7 @@ struct MergedRows {
     Index originalRows = 0;   ///< n
 
     /// c_u = #{i → u : y_i = label}: with label +1 and ±1 labels, c⁺ (c⁻ = count − c⁺). Needs rowOf.
-    Eigen::VectorXd countWhere(const Eigen::VectorXd& y, double label) const;
+    Eigen::VectorXd countWhere(Labels y, double label) const;
     /// Row u of the new X is row order[u] of the old (order: a permutation of the distinct
     /// rows); count and rowOf (if kept) follow.
     void reorder(const std::vector<int>& order);

@@ -31,7 +31,7 @@ PrivateFit solve(LinearObjective& objective, PerturbedProblem& problem, Index p,
 
 } // namespace
 
-PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
+PrivateFit fitPrivate(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
                       double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart,
                       std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram,
                       const Eigen::VectorXd* rowScale, const PrefixTree* prefixTree) {

@@ -3,6 +3,7 @@
 // Newton-CG and add its output noise.
 
 #include "core/data/feature_matrix.h"
+#include "core/model/labels.h"
 #include "core/optim/newton_cg.h"
 #include "core/privacy/mechanism.h"
 
@@ -30,7 +31,7 @@ struct PrivateFit {
 /// or nullptr (LinearObjective computes it). prefixTree: PrefixTree of X's rows (binary rows),
 /// or nullptr (core/model/prefix_tree.h: the same preconditioner in fewer updates).
 /// Thread: any; reentrant.
-PrivateFit fitPrivate(const FeatureMatrix& X, const Eigen::VectorXd& y, const MechanismSpec& spec,
+PrivateFit fitPrivate(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
                       double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart = nullptr,
                       std::stop_token stop = {}, const NewtonCgOptions& options = {},
                       const Eigen::MatrixXd* gram = nullptr, const Eigen::VectorXd* rowScale = nullptr,

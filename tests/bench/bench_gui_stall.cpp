@@ -32,6 +32,7 @@
 
 #include "app/gui/application.h"
 #include "core/data/feature_matrix.h"
+#include "core/util/memory_policy.h"
 #include "core/util/vector_state.h"
 #include "ui/dataset/load_request.h"
 #include "ui/views/utility/utility_controller.h"
@@ -96,6 +97,18 @@ std::pair<double, double> residentMiB() {
             hwm = std::stod(line.substr(6)) / 1024.0;
     }
     return {rss, hwm};
+}
+
+/// The anonymous part of the resident set (RssAnon: heap, thread stacks, anonymous mappings),
+/// MiB: VmRSS also counts the pages of libraries' code and fonts read in on first use (the
+/// charts, the solver), which a sweep touches once and which are not the data's.
+double anonymousMiB() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("RssAnon:", 0) == 0)
+            return std::stod(line.substr(8)) / 1024.0;
+    return 0.0;
 }
 
 /// CPU time of the calling thread: an event whose wall time is much longer than its CPU time
@@ -454,6 +467,7 @@ int main(int argc, char** argv) {
     const auto mainStart = Clock::now();
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    elab::core::configureAllocatorForLongRuns(); // as the application's main() does, before any thread
     TimedApplication app(argc, argv);
     initialiseApplication();
     const auto appReady = Clock::now();
@@ -594,7 +608,9 @@ int main(int argc, char** argv) {
         // Load: request → dataset shown (the sweep starts from there).
         LoadRequest request;
         request.spec = spec;
-        const double rssBefore = residentMiB().first;
+        const double rssBefore = residentMiB().first, anonBefore = anonymousMiB();
+        const struct mallinfo2 heapAtStart = mallinfo2();
+        const double heapBefore = static_cast<double>(heapAtStart.uordblks + heapAtStart.hblkhd) / (1024.0 * 1024.0);
         const long viewCopiesBefore = elab::core::FeatureMatrix::viewsMaterialised();
         auto start = begin();
         window.load(request);
@@ -603,7 +619,7 @@ int main(int argc, char** argv) {
         if (!ok)
             return 1;
         const double matrixMiB = static_cast<double>(window.current().data->features.memoryBytes()) / (1024.0 * 1024.0);
-        const double rssLoaded = residentMiB().first;
+        const double rssLoaded = residentMiB().first, anonLoaded = anonymousMiB();
 
         // (2) The full sweep: dataset shown → idle.
         start = begin();
@@ -611,8 +627,13 @@ int main(int argc, char** argv) {
         end(QStringLiteral("sweep"), name, 0, start, ok);
         // Memory (issue 15: ≤ 2× the matrix): what the process holds beyond its state before the load.
         const auto [rssSwept, peakSwept] = residentMiB();
+        const double anonSwept = anonymousMiB();
+        spin(1000); // the application returns freed memory after a long job (core/util/memory_policy.h)
+        const double rssRested = residentMiB().first;
         malloc_trim(0); // glibc keeps freed blocks mapped: what is still in use
-        const double rssTrimmed = residentMiB().first;
+        const double rssTrimmed = residentMiB().first, anonTrimmed = anonymousMiB();
+        const struct mallinfo2 heap = mallinfo2(); // in use now: the arenas' and the mapped blocks'
+        const double heapInUse = static_cast<double>(heap.uordblks + heap.hblkhd) / (1024.0 * 1024.0);
         std::printf("      memory: feature matrix %.1f MiB; resident above the state before the load: %.1f MiB "
                     "loaded (%.2f× the matrix), %.1f MiB after the sweep (%.2f×); peak %.1f MiB above "
                     "that state (%.2f×; meaningful for the first or largest dataset of a run); after malloc_trim %.1f MiB (%.2f×); "
@@ -621,6 +642,15 @@ int main(int argc, char** argv) {
                     (rssSwept - rssBefore) / matrixMiB, peakSwept - rssBefore, (peakSwept - rssBefore) / matrixMiB,
                     rssTrimmed - rssBefore, (rssTrimmed - rssBefore) / matrixMiB,
                     elab::core::FeatureMatrix::viewsMaterialised() - viewCopiesBefore);
+        std::printf("      resident 1 s after the sweep (the application's own release): %.1f MiB above the state "
+                    "before the load (%.2f× the matrix)\n",
+                    rssRested - rssBefore, (rssRested - rssBefore) / matrixMiB);
+        std::printf("      anonymous memory (RssAnon) above the state before the load: %.1f MiB loaded (%.2f×), %.1f MiB "
+                    "after the sweep (%.2f×), %.1f MiB after malloc_trim (%.2f×); heap in use (mallinfo2) %.1f MiB "
+                    "in all, %.1f MiB of it before the load\n",
+                    anonLoaded - anonBefore, (anonLoaded - anonBefore) / matrixMiB, anonSwept - anonBefore,
+                    (anonSwept - anonBefore) / matrixMiB, anonTrimmed - anonBefore, (anonTrimmed - anonBefore) / matrixMiB,
+                    heapInUse, heapBefore);
         std::fflush(stdout);
 
         for (int rep = 1; rep <= reps; ++rep) {

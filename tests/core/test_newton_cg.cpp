@@ -112,6 +112,50 @@ private slots:
                  qPrintable(QString("|θ_NewtonCG − θ_Newton| = %1").arg((r.theta - theta).norm())));
     }
 
+    // Dense X of at most kExactHessianFeatures columns keeps XᵀDX (formed in the evaluation's
+    // pass) instead of ℓ'' per row: its products are those of the rows' sums, its preconditioner
+    // is the Hessian itself, and the solver takes exact Newton steps (no CG). Wider X keeps ℓ''.
+    void denseFewColumnsKeepTheHessian_data() {
+        QTest::addColumn<int>("columns");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("6 columns, logistic") << 6 << int(LossKind::Logistic);
+        QTest::newRow("16 columns, huber") << 16 << int(LossKind::HuberSvm);
+        QTest::newRow("17 columns, logistic (per-row curvatures)") << 17 << int(LossKind::Logistic);
+    }
+    void denseFewColumnsKeepTheHessian() {
+        QFETCH(int, columns);
+        QFETCH(int, kind);
+        const Index p = columns;
+        const DenseMatrix X = randomMatrix(5000, p, 8); // more rows than one block of the pass
+        const Eigen::VectorXd y = labels(X, 9);
+        const Loss loss{LossKind(kind)};
+        const double mu = 1e-3, n = 5000.0;
+        const FeatureMatrix F(X);
+        LinearObjective objective(F, y, loss, mu);
+        const Eigen::VectorXd theta = Eigen::VectorXd::LinSpaced(p, -0.4, 0.6);
+        const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(p, 1.0, -0.5);
+        objective.evaluate(theta);
+        Eigen::MatrixXd H = mu * Eigen::MatrixXd::Identity(p, p); // independent: row by row
+        for (Index i = 0; i < X.rows(); ++i)
+            H += loss.d2(X.row(i).dot(theta), y[i]) / n * X.row(i).transpose() * X.row(i);
+        Eigen::VectorXd Hv;
+        objective.hessianVector(v, Hv);
+        QVERIFY2((Hv - H * v).norm() <= 1e-13 * (H * v).norm(), qPrintable(QString::number((Hv - H * v).norm())));
+        const auto M = objective.preconditioner();
+        const bool exact = p <= LinearObjective::kExactHessianFeatures;
+        QCOMPARE(objective.preconditionerIsHessian(), exact);
+        if (exact) {
+            Eigen::VectorXd solved;
+            M(H * v, solved); // M = H: M⁻¹(Hv) = v
+            QVERIFY2((solved - v).norm() <= 1e-10 * v.norm(), qPrintable(QString::number((solved - v).norm())));
+        }
+        LinearObjective fresh(F, y, loss, mu);
+        const NewtonCgResult r = minimizeNewtonCg(fresh, Eigen::VectorXd::Zero(p));
+        QCOMPARE(r.status, NewtonCgStatus::Converged);
+        QCOMPARE(r.cgIterations == 0, exact);
+        QCOMPARE(r.exactSteps == r.iterations, exact);
+    }
+
     void sparseEqualsDense() {
         DenseMatrix X = randomMatrix(150, 10, 5);
         X = (X.array().abs() < 0.3).select(0.0, X); // make it genuinely sparse

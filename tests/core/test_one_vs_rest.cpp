@@ -7,6 +7,8 @@
 
 #include "core/data/generators.h"
 #include "core/experiment/experiment_data.h"
+#include "core/privacy/private_fit.h"
+#include "core/util/random.h"
 
 #include "tests/support/test_support.h"
 
@@ -193,6 +195,40 @@ private slots:
         Dataset other = blobs(60, 4, 0.2, 1);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sweepDataOf(d, &other));
         QCOMPARE(sweepDataOf(d).classes, 3);
+    }
+
+    void labelsReadFromClassIndicesAreTheSignVectors() {
+        // Model k reads y_k = ±1 from the class indices (no K label vectors): every value, and
+        // the fits, metrics and Taylor terms of each model, equal those of the ±1 vector itself.
+        const Dataset d = blobs(300, 3, 0.3, 5);
+        const OneVsRest ovr(sweepDataOf(d), kGauss, UtilityMetric::TrainLoss);
+        const Eigen::VectorXd& classes = d.targets.values;
+        Rng rng(11);
+        const NoiseDraw noise = drawNoise(d.features.cols(), rng);
+        for (int k = 0; k < 3; ++k) {
+            const Labels read = ovr.trainLabels(k);
+            Eigen::VectorXd sign(classes.size());
+            for (Index i = 0; i < classes.size(); ++i)
+                sign[i] = classes[i] == k ? 1.0 : -1.0;
+            QCOMPARE(read.size(), classes.size());
+            QVERIFY(read.toVector() == sign);
+            QVERIFY((sign.array() == 1.0).any() && (sign.array() == -1.0).any());
+            const PrivateFit fromIndices = fitPrivate(d.features, read, ovr.modelSpec(), 0.5, noise);
+            const PrivateFit fromVector = fitPrivate(d.features, sign, ovr.modelSpec(), 0.5, noise);
+            QVERIFY(fromIndices.theta == fromVector.theta);
+            QCOMPARE(fromIndices.trainLoss, fromVector.trainLoss);
+            const Loss logistic(LossKind::Logistic);
+            for (UtilityMetric m : {UtilityMetric::TrainLoss, UtilityMetric::TrainAccuracy})
+                QCOMPARE(evaluateUtility(m, logistic, d.features, read, fromVector.theta),
+                         evaluateUtility(m, logistic, d.features, sign, fromVector.theta));
+            const TaylorPoint a = taylorPoint(d.features, read, ovr.modelSpec(), 0.5, noise.z, fromVector.minimiser,
+                                              UtilityData{d.features, read}, true);
+            const TaylorPoint b = taylorPoint(d.features, sign, ovr.modelSpec(), 0.5, noise.z, fromVector.minimiser,
+                                              UtilityData{d.features, sign}, true);
+            QCOMPARE(a.value, b.value);
+            QCOMPARE(a.d1, b.d1);
+            QCOMPARE(a.d2, b.d2);
+        }
     }
 
     void summarisesSolverOutcomes() {

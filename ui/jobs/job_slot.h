@@ -74,8 +74,9 @@ signals:
 
 private:
     friend class JobContext;
-    void deliver(quint64 generation, const std::function<void()>& fn, bool final, bool cancelled,
-                 const QString& error);
+    /// longJob: the work ran kLongJob or more (its freed memory is then returned: releaseFreedMemory).
+    void deliver(quint64 generation, const std::function<void()>& fn, bool final, bool cancelled, const QString& error,
+                 bool longJob = false);
     void setBusy(bool busy);
 
     QThreadPool m_pool;
