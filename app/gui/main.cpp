@@ -8,7 +8,7 @@
 #include <QStringList>
 
 int main(int argc, char* argv[]) {
-    // Before any thread exists: glibc fixes its arena limit when the second arena is made.
+    // At start-up, before the first large buffer (core/util/memory_policy.h).
     elab::core::configureAllocatorForLongRuns();
     int exitCode = 0;
     if (elab::ui::isInfoRequest(argc, argv)) {

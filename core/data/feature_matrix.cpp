@@ -246,47 +246,64 @@ double FeatureMatrix::value(Index i, Index j) const {
     return it == end || *it != j ? 0.0 : r.values[it - r.inner] * r.factor(i);
 }
 
-Eigen::VectorXd FeatureMatrix::rowNorms() const {
-    // √Σx² overflows for entries above ~1e154, and a row "clipped" by an infinite norm would
-    // silently become 0. The fast norm is exact otherwise; only overflowed rows are redone
-    // with the largest |x_ij| factored out.
-    if (isSparse()) {
+namespace {
+
+// visit(i, ‖x_i‖) for every row in order. √Σx² overflows for entries above ~1e154, and a row
+// "clipped" by an infinite norm would silently become 0. The fast norm is exact otherwise; only
+// overflowed rows are redone with the largest |x_ij| factored out.
+template <class Visit>
+void forEachRowNorm(const FeatureMatrix& X, Visit&& visit) {
+    if (X.isSparse()) {
         // Σ x² in storage order (as Eigen sums a sparse row), over the entries as stored·factor
         // and the implicit column: a view and its plain copy give the same norms.
-        const CsrRows r = csrRows();
-        Eigen::VectorXd norms(r.n);
+        const CsrRows r = X.csrRows();
         for (Index i = 0; i < r.n; ++i) {
             double sum = 0.0, maxAbs = 0.0;
             r.forEachEntry(i, [&](int, double x) {
                 sum += x * x;
                 maxAbs = std::max(maxAbs, std::abs(x));
             });
-            norms[i] = std::sqrt(sum);
-            if (std::isinf(norms[i])) {
+            double norm = std::sqrt(sum);
+            if (std::isinf(norm)) {
                 double rescaled = 0.0;
                 r.forEachEntry(i, [&](int, double x) { rescaled += (x / maxAbs) * (x / maxAbs); });
-                norms[i] = maxAbs * std::sqrt(rescaled);
+                norm = maxAbs * std::sqrt(rescaled);
             }
+            visit(i, norm);
         }
-        return norms;
+        return;
     }
     // By blocks of rows as the plain copy holds them: a view and its copy give the same norms.
-    const DenseRows r = denseRows();
-    Eigen::VectorXd norms(r.n);
-    r.forEachBlock([&](Index b, const auto& rows) {
-        norms.segment(b, rows.rows()) = rows.rowwise().norm();
-        for (Index k = 0; k < rows.rows(); ++k)
-            if (std::isinf(norms[b + k])) {
+    Eigen::VectorXd norms;
+    X.denseRows().forEachBlock([&](Index b, const auto& rows) {
+        norms = rows.rowwise().norm();
+        for (Index k = 0; k < rows.rows(); ++k) {
+            if (std::isinf(norms[k])) {
                 const double maxAbs = rows.row(k).cwiseAbs().maxCoeff();
-                norms[b + k] = maxAbs * (rows.row(k) / maxAbs).norm();
+                norms[k] = maxAbs * (rows.row(k) / maxAbs).norm();
             }
+            visit(b + k, norms[k]);
+        }
     });
+}
+
+} // namespace
+
+Eigen::VectorXd FeatureMatrix::rowNorms() const {
+    Eigen::VectorXd norms(rows());
+    forEachRowNorm(*this, [&norms](Index i, double norm) { norms[i] = norm; });
     return norms;
+}
+
+double FeatureMatrix::maxRowNorm() const {
+    double largest = 0.0;
+    forEachRowNorm(*this, [&largest](Index, double norm) { largest = std::max(largest, norm); });
+    return largest;
 }
 
 // Shared buffers, or a view not yet scaled: keep the factors beside them (true), else false.
 template <class Matrix>
-bool FeatureMatrix::viewInsteadOfScaling(const Eigen::VectorXd& factor) {
+bool FeatureMatrix::viewInsteadOfScaling(Eigen::VectorXd& factor) {
     using Ptr = std::shared_ptr<const View<Matrix>>;
     using PlainPtr = std::shared_ptr<Matrix>;
     const bool unscaledView = std::holds_alternative<Ptr>(m_data) && std::get<Ptr>(m_data)->scale.size() == 0;
@@ -303,7 +320,7 @@ bool FeatureMatrix::viewInsteadOfScaling(const Eigen::VectorXd& factor) {
     } else {
         view->base = std::get<PlainPtr>(m_data);
     }
-    view->scale = factor;
+    view->scale = std::move(factor);
     m_data = Ptr(std::move(view));
     return true;
 }
@@ -323,7 +340,7 @@ bool FeatureMatrix::viewInsteadOfAppending(double value) {
     return true;
 }
 
-void FeatureMatrix::scaleRows(const Eigen::VectorXd& factor) {
+void FeatureMatrix::scaleRows(Eigen::VectorXd factor) {
     if (isSparse() ? viewInsteadOfScaling<SparseMatrix>(factor) : viewInsteadOfScaling<DenseMatrix>(factor))
         return;
     if (isSparse()) {

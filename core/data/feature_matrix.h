@@ -180,9 +180,11 @@ public:
     double value(Index i, Index j) const;
     /// Euclidean norm of each row.
     Eigen::VectorXd rowNorms() const;
+    /// The largest of rowNorms() (0 for no rows), without the n-vector.
+    double maxRowNorm() const;
     /// Multiplies row i by factor[i]. On buffers another FeatureMatrix shares, the factors are
     /// kept beside them (a view; a second scaling makes the copy).
-    void scaleRows(const Eigen::VectorXd& factor);
+    void scaleRows(Eigen::VectorXd factor); ///< taken, not copied, by a view (std::move it in)
     /// Appends a constant column (the intercept feature) on the right. On buffers another
     /// FeatureMatrix shares: a view; otherwise a new matrix built from this one.
     void appendConstantColumn(double value);
@@ -203,7 +205,7 @@ private:
     std::variant<DensePtr, SparsePtr, ViewPtr, DenseViewPtr> m_data;
     const SparsePtr& plainSparse() const { return std::get<SparsePtr>(m_data); }
     template <class Matrix>
-    bool viewInsteadOfScaling(const Eigen::VectorXd& factor);
+    bool viewInsteadOfScaling(Eigen::VectorXd& factor); ///< moves factor into the view when it returns true
     template <class Matrix>
     bool viewInsteadOfAppending(double value);
 };

@@ -4,6 +4,7 @@
 #include "core/util/format_number.h"
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <stdexcept>
 
@@ -221,18 +222,20 @@ struct ClipCount {
 
 // x ← x / max(1, ‖x‖₂) per row (docs/MATH.md §1): rows inside the unit ball are left bit-identical.
 ClipCount clipRows(FeatureMatrix& x) {
-    const Eigen::VectorXd norms = x.rowNorms();
-    Eigen::VectorXd factor = Eigen::VectorXd::Ones(norms.size());
+    // The norms become the factors in place (one n-vector, handed to the view).
+    Eigen::VectorXd factor = x.rowNorms();
     ClipCount c;
-    for (Index i = 0; i < norms.size(); ++i) {
-        c.maxNorm = std::max(c.maxNorm, norms[i]);
-        if (norms[i] > 1.0) {
-            factor[i] = 1.0 / norms[i];
+    for (Index i = 0; i < factor.size(); ++i) {
+        const double norm = factor[i];
+        c.maxNorm = std::max(c.maxNorm, norm);
+        factor[i] = 1.0;
+        if (norm > 1.0) {
+            factor[i] = 1.0 / norm;
             ++c.clipped;
         }
     }
     if (c.clipped > 0)
-        x.scaleRows(factor);
+        x.scaleRows(std::move(factor));
     return c;
 }
 

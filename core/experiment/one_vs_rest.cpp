@@ -224,7 +224,8 @@ double OneVsRest::utility(const Models& fits) const {
 double OneVsRest::trainLossBound(double eps, const Models& nonPrivate) const {
     const Eigen::Index n = m_data.trainX.rows(), p = m_data.trainX.cols();
     const double mu0 = m_spec.model.lambda / static_cast<double>(n);
-    const double rowNormSq = m_data.trainX.rowNorms().array().square().maxCoeff();
+    const double maxNorm = m_data.trainX.maxRowNorm();
+    const double rowNormSq = maxNorm * maxNorm;
     const double smoothness = m_spec.model.loss.curvatureBound() * rowNormSq + mu0; // of J, for output noise
     double sum = 0.0;
     for (int k = 0; k < m_models; ++k) {

@@ -10,15 +10,8 @@ namespace elab::core {
 
 void configureAllocatorForLongRuns() noexcept {
 #if defined(__GLIBC__)
-    mallopt(M_ARENA_MAX, 1);
     // A fixed threshold also turns glibc's dynamic adjustment off (mallopt(3)).
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
-#endif
-}
-
-void releaseFreedMemory() noexcept {
-#if defined(__GLIBC__)
-    malloc_trim(0);
 #endif
 }
 

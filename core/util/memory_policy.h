@@ -1,23 +1,17 @@
 #pragma once
-// How the process's allocator hands memory back to the system (glibc; no-ops elsewhere).
-// Measured on a million-row one-vs-rest sweep in the GUI (BENCHMARKS.md, "memory after a
-// sweep"): with glibc's defaults the worker threads' arenas kept ≈ 46 MiB they no longer used,
-// which malloc_trim does not release (it trims only the main arena's top), against 38 MiB of
-// the dataset and its prepared state in use.
+// How the process's allocator hands large buffers back to the system (glibc; a no-op elsewhere).
 
 namespace elab::core {
 
-/// For a long-running process that works on large data in worker threads (the GUI): one malloc
-/// arena for every thread, so that freed memory can be returned, and buffers of at least 1 MiB
-/// (n-vectors of a large dataset, a fit's workspace) mapped on their own and unmapped when
-/// freed (glibc otherwise raises that threshold to the last large buffer freed, up to 32 MiB,
-/// and later buffers of a million rows stay in the heap). The engine allocates per pass and per
-/// fit, not per row, so the one arena's lock is taken rarely. Call once at start-up, before any
-/// thread starts.
+/// For a long-running process that works on large data in worker threads (the GUI): buffers of
+/// at least 1 MiB (n-vectors of a large dataset, a fit's workspace) are mapped on their own and
+/// unmapped when freed. glibc's default raises that threshold to the size of the last large
+/// buffer freed (up to 32 MiB) and its trim threshold with it, so later buffers of a million rows
+/// came from the worker threads' arenas and stayed resident there; malloc_trim does not shrink
+/// those arenas. Measured on a million-row one-vs-rest sweep in the GUI (BENCHMARKS.md, "memory
+/// after a sweep"): 46 MiB resident beyond the 38 MiB in use, after malloc_trim; with this, 1 MiB.
+/// (One arena for every thread did as well but made the GUI thread wait for the workers' lock:
+/// the small sets' sweeps showed worst gaps ≈ 10 ms longer.) Call once at start-up.
 void configureAllocatorForLongRuns() noexcept;
-
-/// Returns the free pages of the heap to the system (malloc_trim): after long work, off the
-/// GUI thread. Thread: any.
-void releaseFreedMemory() noexcept;
 
 } // namespace elab::core

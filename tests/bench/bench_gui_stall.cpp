@@ -467,7 +467,7 @@ int main(int argc, char** argv) {
     const auto mainStart = Clock::now();
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    elab::core::configureAllocatorForLongRuns(); // as the application's main() does, before any thread
+    elab::core::configureAllocatorForLongRuns(); // as the application's main() does
     TimedApplication app(argc, argv);
     initialiseApplication();
     const auto appReady = Clock::now();
@@ -628,8 +628,6 @@ int main(int argc, char** argv) {
         // Memory (issue 15: ≤ 2× the matrix): what the process holds beyond its state before the load.
         const auto [rssSwept, peakSwept] = residentMiB();
         const double anonSwept = anonymousMiB();
-        spin(1000); // the application returns freed memory after a long job (core/util/memory_policy.h)
-        const double rssRested = residentMiB().first;
         malloc_trim(0); // glibc keeps freed blocks mapped: what is still in use
         const double rssTrimmed = residentMiB().first, anonTrimmed = anonymousMiB();
         const struct mallinfo2 heap = mallinfo2(); // in use now: the arenas' and the mapped blocks'
@@ -642,9 +640,6 @@ int main(int argc, char** argv) {
                     (rssSwept - rssBefore) / matrixMiB, peakSwept - rssBefore, (peakSwept - rssBefore) / matrixMiB,
                     rssTrimmed - rssBefore, (rssTrimmed - rssBefore) / matrixMiB,
                     elab::core::FeatureMatrix::viewsMaterialised() - viewCopiesBefore);
-        std::printf("      resident 1 s after the sweep (the application's own release): %.1f MiB above the state "
-                    "before the load (%.2f× the matrix)\n",
-                    rssRested - rssBefore, (rssRested - rssBefore) / matrixMiB);
         std::printf("      anonymous memory (RssAnon) above the state before the load: %.1f MiB loaded (%.2f×), %.1f MiB "
                     "after the sweep (%.2f×), %.1f MiB after malloc_trim (%.2f×); heap in use (mallinfo2) %.1f MiB "
                     "in all, %.1f MiB of it before the load\n",

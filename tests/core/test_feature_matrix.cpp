@@ -267,6 +267,17 @@ void TestFeatureMatrix::rowNorms() {
     QCOMPARE(norms.size(), Index(4));
     for (Index i = 0; i < 4; ++i)
         ELAB_FUZZY(norms[i], expected[static_cast<std::size_t>(i)], 1e-15);
+    // The largest without the n-vector: the same number, also of a scaled view.
+    QCOMPARE(make(sparse).maxRowNorm(), norms.maxCoeff());
+    const FeatureMatrix shared = make(sparse);
+    FeatureMatrix view = shared;
+    Eigen::VectorXd factor(4);
+    factor << 0.5, 3.0, -1.0, 0.1;
+    view.scaleRows(factor);
+    QVERIFY(view.isView());
+    QCOMPARE(view.maxRowNorm(), view.rowNorms().maxCoeff());
+    QCOMPARE(view.maxRowNorm(), 3.0); // row 2: ‖(1, 2, 2)‖·|−1|; row 0 2.5, row 3 1
+    QCOMPARE(FeatureMatrix(DenseMatrix(0, 3)).maxRowNorm(), 0.0);
 }
 
 void TestFeatureMatrix::scaleRows_data() { rowNorms_data(); }

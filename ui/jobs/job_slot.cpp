@@ -1,10 +1,8 @@
 #include "ui/jobs/job_slot.h"
 
-#include "core/util/memory_policy.h"
 #include "core/util/vector_state.h"
 #include "core/util/worker_threads.h"
 #include "ui/jobs/background_priority.h"
-#include "ui/jobs/background_release.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -17,9 +15,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 // Progress reaches the GUI at most this often (a flood of queued calls would stall it).
 constexpr auto kProgressInterval = std::chrono::milliseconds(50);
-// A job at least this long has freed memory worth returning to the system once it ends (a
-// sweep of a large dataset); shorter ones (a drag's probe) come too often for a heap walk each.
-constexpr auto kLongJob = std::chrono::seconds(1);
 } // namespace
 
 void JobContext::post(std::function<void()> fn) const {
@@ -81,7 +76,6 @@ quint64 JobSlot::start(const QString& what, Work work) {
         std::function<void()> delivery;
         QString error;
         bool cancelled = false;
-        const auto started = Clock::now();
         try {
             if (token.stop_requested())
                 throw core::Cancelled();
@@ -97,11 +91,10 @@ quint64 JobSlot::start(const QString& what, Work work) {
             // Nothing may escape: the job must always deliver, or the slot stays busy.
             error = tr("unexpected error");
         }
-        const bool longJob = Clock::now() - started >= kLongJob;
         QMetaObject::invokeMethod(
             this,
-            [this, generation, delivery = std::move(delivery), cancelled, error, longJob] {
-                deliver(generation, delivery, true, cancelled, error, longJob);
+            [this, generation, delivery = std::move(delivery), cancelled, error] {
+                deliver(generation, delivery, true, cancelled, error);
             },
             Qt::QueuedConnection);
     };
@@ -121,10 +114,7 @@ void JobSlot::cancel() {
 }
 
 void JobSlot::deliver(quint64 generation, const std::function<void()>& fn, bool final, bool cancelled,
-                      const QString& error, bool longJob) {
-    if (longJob) // after what the delivery hands to the release thread (it runs tasks in order)
-        QMetaObject::invokeMethod(
-            this, [] { detail::runOnReleaseThread([] { core::releaseFreedMemory(); }); }, Qt::QueuedConnection);
+                      const QString& error) {
     if (generation != m_generation || !m_busy) {
         emit staleResultDropped(generation);
         return;

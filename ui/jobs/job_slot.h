@@ -74,9 +74,8 @@ signals:
 
 private:
     friend class JobContext;
-    /// longJob: the work ran kLongJob or more (its freed memory is then returned: releaseFreedMemory).
-    void deliver(quint64 generation, const std::function<void()>& fn, bool final, bool cancelled, const QString& error,
-                 bool longJob = false);
+    void deliver(quint64 generation, const std::function<void()>& fn, bool final, bool cancelled,
+                 const QString& error);
     void setBusy(bool busy);
 
     QThreadPool m_pool;
