@@ -1,5 +1,3 @@
-#include "core/util/vector_state.h"
-#include <cstdlib>
 #include "core/model/linear_objective.h"
 
 #include "core/model/dense_rows.h"
@@ -153,7 +151,6 @@ double logisticPass(RowPass&& pass, Index n, const Labels y, const Eigen::Vector
 } // namespace
 
 double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
-    if (std::getenv("ELAB_CLEAR")) clearUpperVectorState();
     m_theta = theta;
     // ℓ' feeds the gradient's Xᵀℓ' in the pass and is not kept, nor is p unless asked for
     // (keepPredictions): two n-vectors less per fit.
