@@ -85,30 +85,28 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-/// The process's resident set (VmRSS) and its peak (VmHWM), MiB, from /proc/self/status.
-std::pair<double, double> residentMiB() {
+/// From /proc/self/status, MiB: the resident set (VmRSS), its peak (VmHWM), and its anonymous
+/// part (RssAnon: heap, thread stacks, anonymous mappings). VmRSS also counts the pages of
+/// libraries' code and fonts read in on first use (the charts, the solver), which a sweep
+/// touches once and which are not the data's.
+struct Resident {
+    double rss = 0.0, peak = 0.0, anonymous = 0.0;
+};
+Resident residentMiB() {
     std::ifstream status("/proc/self/status");
     std::string line;
-    double rss = 0.0, hwm = 0.0;
+    Resident r;
+    const auto field = [&line](const char* name, double& out) {
+        const std::size_t length = std::char_traits<char>::length(name);
+        if (line.rfind(name, 0) == 0)
+            out = std::stod(line.substr(length)) / 1024.0;
+    };
     while (std::getline(status, line)) {
-        if (line.rfind("VmRSS:", 0) == 0)
-            rss = std::stod(line.substr(6)) / 1024.0;
-        else if (line.rfind("VmHWM:", 0) == 0)
-            hwm = std::stod(line.substr(6)) / 1024.0;
+        field("VmRSS:", r.rss);
+        field("VmHWM:", r.peak);
+        field("RssAnon:", r.anonymous);
     }
-    return {rss, hwm};
-}
-
-/// The anonymous part of the resident set (RssAnon: heap, thread stacks, anonymous mappings),
-/// MiB: VmRSS also counts the pages of libraries' code and fonts read in on first use (the
-/// charts, the solver), which a sweep touches once and which are not the data's.
-double anonymousMiB() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("RssAnon:", 0) == 0)
-            return std::stod(line.substr(8)) / 1024.0;
-    return 0.0;
+    return r;
 }
 
 /// CPU time of the calling thread: an event whose wall time is much longer than its CPU time
@@ -608,7 +606,8 @@ int main(int argc, char** argv) {
         // Load: request → dataset shown (the sweep starts from there).
         LoadRequest request;
         request.spec = spec;
-        const double rssBefore = residentMiB().first, anonBefore = anonymousMiB();
+        const Resident before = residentMiB();
+        const double rssBefore = before.rss, anonBefore = before.anonymous;
         const struct mallinfo2 heapAtStart = mallinfo2();
         const double heapBefore = static_cast<double>(heapAtStart.uordblks + heapAtStart.hblkhd) / (1024.0 * 1024.0);
         const long viewCopiesBefore = elab::core::FeatureMatrix::viewsMaterialised();
@@ -619,17 +618,19 @@ int main(int argc, char** argv) {
         if (!ok)
             return 1;
         const double matrixMiB = static_cast<double>(window.current().data->features.memoryBytes()) / (1024.0 * 1024.0);
-        const double rssLoaded = residentMiB().first, anonLoaded = anonymousMiB();
+        const Resident loaded = residentMiB();
+        const double rssLoaded = loaded.rss, anonLoaded = loaded.anonymous;
 
         // (2) The full sweep: dataset shown → idle.
         start = begin();
         ok = waitFor(controller, &UtilityController::idle, kTimeout, idle);
         end(QStringLiteral("sweep"), name, 0, start, ok);
         // Memory (issue 15: ≤ 2× the matrix): what the process holds beyond its state before the load.
-        const auto [rssSwept, peakSwept] = residentMiB();
-        const double anonSwept = anonymousMiB();
+        const Resident swept = residentMiB();
+        const double rssSwept = swept.rss, peakSwept = swept.peak, anonSwept = swept.anonymous;
         malloc_trim(0); // glibc keeps freed blocks mapped: what is still in use
-        const double rssTrimmed = residentMiB().first, anonTrimmed = anonymousMiB();
+        const Resident trimmed = residentMiB();
+        const double rssTrimmed = trimmed.rss, anonTrimmed = trimmed.anonymous;
         const struct mallinfo2 heap = mallinfo2(); // in use now: the arenas' and the mapped blocks'
         const double heapInUse = static_cast<double>(heap.uordblks + heap.hblkhd) / (1024.0 * 1024.0);
         std::printf("      memory: feature matrix %.1f MiB; resident above the state before the load: %.1f MiB "
