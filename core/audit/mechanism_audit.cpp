@@ -60,9 +60,10 @@ FeatureMatrix neighbourMatrix(const FeatureMatrix& X, const Eigen::VectorXd& row
     return FeatureMatrix(std::move(out));
 }
 
-Eigen::VectorXd neighbourLabels(const Eigen::VectorXd& y, double label, Adjacency adjacency) {
+Eigen::VectorXd neighbourLabels(const Labels y, double label, Adjacency adjacency) {
     Eigen::VectorXd out(adjacency == Adjacency::AddRemove ? y.size() + 1 : y.size());
-    out.head(out.size() - 1) = y.head(out.size() - 1);
+    for (Index i = 0; i + 1 < out.size(); ++i)
+        out[i] = y[i];
     out[out.size() - 1] = label;
     return out;
 }

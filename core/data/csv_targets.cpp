@@ -86,11 +86,8 @@ Targets buildCsvTargets(ScanResult& scan, std::size_t label, const std::string& 
     Eigen::VectorXi classIndex(rows);
     for (Index k = 0; k < rows; ++k)
         classIndex[k] = scan.labelLevel[static_cast<std::size_t>(k)]->index;
-    Targets targets = Targets::classification(std::move(classIndex), std::move(names));
-    if (options.task == TaskKind::Multiclass && targets.kind == TaskKind::Binary) {
-        targets.kind = TaskKind::Multiclass; // values are class indices, not ±1
-        targets.values = targets.classIndex->cast<double>();
-    }
+    Targets targets = Targets::classification(std::move(classIndex), std::move(names),
+                                              options.task == TaskKind::Multiclass);
     if (targets.kind == TaskKind::Binary)
         summary = "binary: '" + targets.classNames[0] + "' = -1, '" + targets.classNames[1] + "' = +1";
     else

@@ -36,10 +36,12 @@ Targets Targets::selectRows(const std::vector<Index>& rows) const {
     out.kind = kind;
     out.classNames = classNames;
     const auto n = static_cast<Index>(rows.size());
-    Eigen::VectorXd selected(n);
-    for (Index k = 0; k < n; ++k)
-        selected[k] = values[rows[static_cast<std::size_t>(k)]];
-    out.values = std::move(selected);
+    if (kind != TaskKind::Multiclass) {
+        Eigen::VectorXd selected(n);
+        for (Index k = 0; k < n; ++k)
+            selected[k] = values[rows[static_cast<std::size_t>(k)]];
+        out.values = std::move(selected);
+    }
     if (isClassification()) {
         Eigen::VectorXi classes(n);
         for (Index k = 0; k < n; ++k)
@@ -49,13 +51,11 @@ Targets Targets::selectRows(const std::vector<Index>& rows) const {
     return out;
 }
 
-Targets Targets::classification(Eigen::VectorXi classIndex, std::vector<std::string> names) {
+Targets Targets::classification(Eigen::VectorXi classIndex, std::vector<std::string> names, bool asMulticlass) {
     Targets t;
-    t.kind = names.size() == 2 ? TaskKind::Binary : TaskKind::Multiclass;
+    t.kind = names.size() == 2 && !asMulticlass ? TaskKind::Binary : TaskKind::Multiclass;
     if (t.kind == TaskKind::Binary)
         t.values = (classIndex.array() * 2 - 1).cast<double>();
-    else
-        t.values = classIndex.cast<double>();
     t.classIndex = std::move(classIndex);
     t.classNames = std::move(names);
     return t;
@@ -82,6 +82,8 @@ std::string Dataset::validate() const {
             if (targets.classIndex[i] < 0 || targets.classIndex[i] >= targets.classCount())
                 return "class index out of range at row " + std::to_string(i + 1);
     }
+    if (targets.kind == TaskKind::Multiclass && targets.values.size() != 0)
+        return "a multiclass target holds its labels as class indices only";
     for (Index i = 0; i < targets.values.size(); ++i)
         if (!std::isfinite(targets.values[i]))
             return "non-finite target at row " + std::to_string(i + 1);

@@ -18,7 +18,8 @@ const char* toString(TaskKind kind);
 /// Targets of n rows.
 /// - Binary: classIndex ∈ {0, 1}; values = −1 for class 0, +1 for class 1 (margin losses).
 ///   classNames = {negative, positive}.
-/// - Multiclass: classIndex ∈ {0..C−1}; values = classIndex as double.
+/// - Multiclass: classIndex ∈ {0..C−1}; values empty (the class indices are the labels: a
+///   second copy as doubles was half a two-column matrix; read them as labels with Labels).
 /// - Regression: values are the real targets; classIndex and classNames are empty.
 struct Targets {
     TaskKind kind = TaskKind::Binary;
@@ -27,14 +28,16 @@ struct Targets {
     SharedVector<Eigen::VectorXi> classIndex;
     std::vector<std::string> classNames;
 
-    Index size() const { return values.size(); }
+    Index size() const { return kind == TaskKind::Multiclass ? classIndex.size() : values.size(); }
     bool isClassification() const { return kind != TaskKind::Regression; }
     int classCount() const { return static_cast<int>(classNames.size()); }
     /// Rows per class, indexed by class (classification only).
     std::vector<Index> classCounts() const;
     Targets selectRows(const std::vector<Index>& rows) const;
-    /// Builds classification targets from per-row class indices and names (2 names: Binary).
-    static Targets classification(Eigen::VectorXi classIndex, std::vector<std::string> names);
+    /// Builds classification targets from per-row class indices and names (2 names: Binary,
+    /// unless asMulticlass: two classes as a multiclass target, one model per class).
+    static Targets classification(Eigen::VectorXi classIndex, std::vector<std::string> names,
+                                  bool asMulticlass = false);
     static Targets regression(Eigen::VectorXd values);
 };
 

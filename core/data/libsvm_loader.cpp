@@ -311,13 +311,8 @@ Targets Parser::buildTargets() const {
         classIndex[i] = static_cast<int>(std::lower_bound(classes.begin(), classes.end(), label) -
                                          classes.begin());
     }
-    Targets t = Targets::classification(std::move(classIndex), std::move(names));
-    // classification() makes two classes binary; a forced multiclass task stays multiclass.
-    if (task == TaskKind::Multiclass && t.kind == TaskKind::Binary) {
-        t.kind = TaskKind::Multiclass;
-        t.values = t.classIndex->cast<double>();
-    }
-    return t;
+    // Two classes are binary unless a multiclass task is forced.
+    return Targets::classification(std::move(classIndex), std::move(names), task == TaskKind::Multiclass);
 }
 
 std::string Parser::describe(const Targets& targets, Index cols) const {

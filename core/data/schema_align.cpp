@@ -110,9 +110,8 @@ void alignTargets(const Dataset& train, Dataset& test, SchemaAlignment& result) 
     Eigen::VectorXi ci(u.size());
     for (Index i = 0; i < u.size(); ++i)
         ci[i] = map[static_cast<std::size_t>(u.classIndex[i])];
-    Targets aligned = Targets::classification(std::move(ci), t.classNames);
-    aligned.kind = t.kind; // a test file with one class of a binary task stays binary
-    u = std::move(aligned);
+    // The training set's classes and kind (a forced multiclass task of two classes stays one).
+    u = Targets::classification(std::move(ci), t.classNames, t.kind == TaskKind::Multiclass);
     result.changed = true;
 }
 

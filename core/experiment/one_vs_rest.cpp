@@ -29,7 +29,7 @@ constexpr double kMinSparseCopyCells = 1 << 20;
 
 // Throws unless every label is a class index < K (model k reads y_k = +1 where it is k, −1
 // elsewhere: Labels::oneVsRest, no K label vectors).
-void requireClassIndices(const Eigen::VectorXd& labels, int classes, const char* set) {
+void requireClassIndices(const Labels labels, int classes, const char* set) {
     for (Index i = 0; i < labels.size(); ++i)
         if (!(labels[i] >= 0.0 && labels[i] < classes && labels[i] == std::floor(labels[i])))
             throw std::invalid_argument(std::string("one-vs-rest over ") + std::to_string(classes) +
@@ -37,7 +37,7 @@ void requireClassIndices(const Eigen::VectorXd& labels, int classes, const char*
                                         " labels; row " + std::to_string(i) + " has " + formatNumber(labels[i]));
 }
 
-void requirePlusMinusOne(const Eigen::VectorXd& labels, const char* set) {
+void requirePlusMinusOne(const Labels labels, const char* set) {
     for (Index i = 0; i < labels.size(); ++i)
         if (labels[i] != 1.0 && labels[i] != -1.0)
             throw std::invalid_argument(std::string("a margin loss needs ±1 ") + set + " labels; row " +
@@ -130,14 +130,14 @@ PrivateFit OneVsRest::fitModel(int k, const MechanismSpec& spec, double eps, con
 }
 
 Labels OneVsRest::trainLabels(int model) const {
-    return m_models == 1 ? Labels(m_data.trainY) : Labels::oneVsRest(m_data.trainY, model);
+    return m_models == 1 ? m_data.trainY : m_data.trainY.oneVsRest(model);
 }
 
 const FeatureMatrix& OneVsRest::metricX() const { return usesTestSet(m_metric) ? *m_data.testX : m_data.trainX; }
 
 Labels OneVsRest::metricLabels(int model) const {
-    const Eigen::VectorXd& labels = usesTestSet(m_metric) ? *m_data.testY : m_data.trainY;
-    return m_models > 1 ? Labels::oneVsRest(labels, model) : Labels(labels);
+    const Labels labels = usesTestSet(m_metric) ? *m_data.testY : m_data.trainY;
+    return m_models > 1 ? labels.oneVsRest(model) : labels;
 }
 
 std::vector<NoiseDraw> OneVsRest::drawNoise(std::uint64_t seed, int repetition) const {

@@ -2,8 +2,11 @@
 // The data an ε-sweep or an ε search trains and measures on, referenced (not copied).
 
 #include "core/data/dataset.h"
+#include "core/model/labels.h"
 
 #include <Eigen/Core>
+
+#include <optional>
 
 namespace elab::core {
 
@@ -11,12 +14,13 @@ namespace elab::core {
 /// classes = 0: the labels are used as given (±1 for the margin losses, real targets for the
 /// squared loss). classes = K ≥ 2: the labels are class indices 0..K−1 and the margin losses
 /// train one model per class, one-vs-rest (core/experiment/one_vs_rest.h). The test labels
-/// follow the same convention.
+/// follow the same convention. The labels are referenced, not copied (core/model/labels.h):
+/// a multiclass set's are its class indices as they are stored (Targets::classIndex).
 struct SweepData {
     const FeatureMatrix& trainX;
-    const Eigen::VectorXd& trainY;
+    Labels trainY;
     const FeatureMatrix* testX = nullptr;
-    const Eigen::VectorXd* testY = nullptr;
+    std::optional<Labels> testY = std::nullopt;
     int classes = 0;
     /// ε the data preparation spent on the training rows (privately estimated bounds): the
     /// sweeps add it to every guarantee they report (core/privacy/composition.h).
@@ -31,6 +35,6 @@ SweepData sweepDataOf(const Dataset& train, const Dataset* test = nullptr);
 
 /// Each row's class 0..K−1 for models with one output per class: the labels themselves for a
 /// multiclass target (classes ≥ 2), else 1 for a positive (+1) label and 0 for a negative one.
-Eigen::VectorXi classIndicesOf(const Eigen::VectorXd& labels, int classes);
+Eigen::VectorXi classIndicesOf(Labels labels, int classes);
 
 } // namespace elab::core

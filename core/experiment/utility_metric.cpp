@@ -16,7 +16,7 @@ const char* toString(UtilityMetric value) { return optionName(utilityMetricNames
 UtilityMetric utilityMetricFromString(const std::string& name) { return parseOptionName(utilityMetricNames(), name, "metric"); }
 
 double utilityOfScores(UtilityMetric metric, const Loss& loss, const Eigen::MatrixXd& scores,
-                       const Eigen::VectorXd& labels) {
+                       Labels labels) {
     return isLossMetric(metric) ? meanLossOf(loss, scores, labels) : accuracyOf(scores, labels);
 }
 

@@ -23,7 +23,7 @@ inline bool usesTestSet(UtilityMetric m) { return m == UtilityMetric::TestLoss |
 /// The metric of a model's scores (n × K) on rows with these labels: the one path of every
 /// learner (core/learner/prediction.h). K = 1: labels ±1 (or targets); K ≥ 2: class indices.
 double utilityOfScores(UtilityMetric metric, const Loss& loss, const Eigen::MatrixXd& scores,
-                       const Eigen::VectorXd& labels);
+                       Labels labels);
 
 /// Mean loss (1/n) Σ ℓ(x_iᵀθ, y_i), or the fraction of rows with sign(x_iᵀθ) = y_i (ties
 /// count as wrong) for accuracies.

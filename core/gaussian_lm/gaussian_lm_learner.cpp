@@ -223,7 +223,7 @@ PrivacyGuarantee GaussianLmLearner::guarantee(double eps) const {
 double GaussianLmLearner::utility(const TrainedModel& model) const {
     const bool test = usesTestSet(m_metric);
     const FeatureMatrix& X = test ? *m_data.testX : m_data.trainX;
-    const Eigen::VectorXd& y = test ? *m_data.testY : m_data.trainY;
+    const Labels y = test ? *m_data.testY : m_data.trainY;
     if (!isLossMetric(m_metric))
         return accuracyOf(model.scores(X), y);
     // The loss metrics: the model's own mean loss (1/n) Σ L_i on those rows (docs/MATH.md §3.4).

@@ -109,21 +109,21 @@ double meanLossOfLinearModels(const Loss& loss, const FeatureMatrix& X, const st
     return total / static_cast<double>(K);
 }
 
-Index correctCount(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels) {
+Index correctCount(const Eigen::MatrixXd& scores, Labels labels) {
     return countCorrect(scores, [&labels](Index i) { return labels[i]; });
 }
 
-double accuracyOf(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels) {
+double accuracyOf(const Eigen::MatrixXd& scores, Labels labels) {
     const Index n = scores.rows();
     return n > 0 ? static_cast<double>(correctCount(scores, labels)) / static_cast<double>(n) : NAN;
 }
 
-double errorRateOf(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels) {
+double errorRateOf(const Eigen::MatrixXd& scores, Labels labels) {
     const Index n = scores.rows();
     return n > 0 ? static_cast<double>(n - correctCount(scores, labels)) / static_cast<double>(n) : NAN;
 }
 
-double meanLossOf(const Loss& loss, const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels) {
+double meanLossOf(const Loss& loss, const Eigen::MatrixXd& scores, Labels labels) {
     const Index n = scores.rows(), K = scores.cols();
     if (n == 0)
         return NAN;

@@ -31,12 +31,12 @@ double meanLossOfLinearModels(const Loss& loss, const FeatureMatrix& X, const st
                               Labels labels);
 
 /// Rows classified correctly (see above).
-Index correctCount(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels);
+Index correctCount(const Eigen::MatrixXd& scores, Labels labels);
 /// Fraction of rows classified correctly; fraction misclassified (NaN for no rows).
-double accuracyOf(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels);
-double errorRateOf(const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels);
+double accuracyOf(const Eigen::MatrixXd& scores, Labels labels);
+double errorRateOf(const Eigen::MatrixXd& scores, Labels labels);
 /// Mean loss (see above; NaN for no rows).
-double meanLossOf(const Loss& loss, const Eigen::MatrixXd& scores, const Eigen::VectorXd& labels);
+double meanLossOf(const Loss& loss, const Eigen::MatrixXd& scores, Labels labels);
 /// One column: (1/n) Σ (s_i − y_i)² (NaN for no rows).
 double meanSquaredErrorOf(const Eigen::MatrixXd& scores, const Eigen::VectorXd& targets);
 

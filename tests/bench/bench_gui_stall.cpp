@@ -209,6 +209,7 @@ public:
         }
         const double ms = msBetween(start, end);
         m_eventMs.push_back(ms);
+        m_timeline.push_back({start, end, cls, type});
         {
             Category& c = m_categories[std::string(cls) + " " + std::to_string(static_cast<int>(type))];
             if (c.name.isEmpty())
@@ -264,7 +265,23 @@ public:
         return v;
     }
 
+    /// One top-level event dispatch: when, and to what.
+    struct Dispatch {
+        Clock::time_point start, end;
+        const char* receiver;
+        QEvent::Type type;
+    };
+    /// The dispatches that overlap [from, to]: what a gap was made of.
+    std::vector<Dispatch> dispatchesWithin(Clock::time_point from, Clock::time_point to) const {
+        std::vector<Dispatch> v;
+        for (const Dispatch& d : m_timeline)
+            if (d.end > from && d.start < to)
+                v.push_back(d);
+        return v;
+    }
+
     void startRecording() {
+        m_timeline.clear();
         m_eventMs.clear();
         m_slow.clear();
         m_categories.clear();
@@ -294,6 +311,7 @@ private:
     bool m_firstPaintSeen = false;
     Clock::time_point m_firstFrame;
     std::vector<double> m_eventMs;
+    std::vector<Dispatch> m_timeline;
     std::vector<SlowEvent> m_slow;
     std::map<std::string, Category> m_categories;
     std::map<std::string, Painted> m_painted;
@@ -319,6 +337,7 @@ public:
                     m_dirtyReads += *inUse ? 1 : 0;
                 }
                 m_gaps.push_back(msBetween(m_last, now));
+                m_gapStarts.push_back(m_last);
                 m_cpu.push_back(cpu - m_lastCpu);
                 m_wait.push_back(wait - m_lastWait);
             }
@@ -330,6 +349,7 @@ public:
     }
     void startRecording() {
         m_gaps.clear();
+        m_gapStarts.clear();
         m_cpu.clear();
         m_wait.clear();
         m_last = Clock::now();
@@ -341,6 +361,7 @@ public:
     void stopRecording() {
         // The time since the last firing counts too (a stall running up to the end).
         m_gaps.push_back(msBetween(m_last, Clock::now()));
+        m_gapStarts.push_back(m_last);
         m_cpu.push_back(threadCpuMs() - m_lastCpu);
         m_wait.push_back(threadRunDelayMs() - m_lastWait);
         m_recording = false;
@@ -355,11 +376,17 @@ public:
     double cpuOfWorstGap() const { return ofWorstGap(m_cpu); }
     /// Time the GUI thread waited for a core (runnable, not running) within the longest gap.
     double waitOfWorstGap() const { return ofWorstGap(m_wait); }
+    /// When the longest gap began (the firing before it).
+    Clock::time_point startOfWorstGap() const {
+        return m_gapStarts.empty() ? Clock::time_point{}
+                                   : m_gapStarts[static_cast<std::size_t>(std::max_element(m_gaps.begin(), m_gaps.end()) - m_gaps.begin())];
+    }
 
 private:
     QTimer m_timer;
     long m_stateReads = 0, m_dirtyReads = 0;
     std::vector<double> m_gaps;
+    std::vector<Clock::time_point> m_gapStarts;
     double ofWorstGap(const std::vector<double>& v) const {
         if (m_gaps.empty())
             return 0.0;
@@ -567,6 +594,24 @@ int main(int argc, char** argv) {
         if (verbose)
             for (const auto& c : app.topCategories(6))
                 std::printf("      total %7.1f ms (cpu %6.1f) in %5d × %s\n", c.ms, c.cpu, c.count, qPrintable(c.name));
+        if (verbose) {
+            // The worst gap as a timeline: each dispatch in it, and the time outside any dispatch
+            // (the scenario's own calls, or the event loop between sources).
+            const Clock::time_point from = probe.startOfWorstGap();
+            const Clock::time_point to = from + std::chrono::microseconds(static_cast<long>(r.gaps.worst * 1e3));
+            double inside = 0.0;
+            std::printf("      the worst gap (%.1f ms), dispatch by dispatch (ms from its start: duration):", r.gaps.worst);
+            int shown = 0;
+            for (const auto& d : app.dispatchesWithin(from, to)) {
+                const double ms = msBetween(d.start, d.end);
+                inside += ms;
+                if (ms < 0.5)
+                    continue;
+                std::printf("%s %.1f: %.1f %s %s", shown++ % 4 == 0 ? "\n       " : ";", msBetween(from, d.start), ms,
+                            QMetaEnum::fromType<QEvent::Type>().valueToKey(d.type), d.receiver);
+            }
+            std::printf("\n      in dispatches %.1f ms, outside them %.1f ms\n", inside, r.gaps.worst - inside);
+        }
         if (verbose)
             for (const auto& p : app.mostPainted(8))
                 std::printf("      painted %8.2f Mpx in %5d paints of %s\n", p.pixels / 1e6, p.count, qPrintable(p.widget));

@@ -72,7 +72,11 @@ inline QVector<double> values(const Dataset& d) {
     return out;
 }
 
+// The labels as the engine reads them: the values, or a multiclass set's class indices (it
+// stores no second copy of them as doubles).
 inline QVector<double> targetValues(const Dataset& d) {
+    if (d.targets.kind == TaskKind::Multiclass)
+        return QVector<double>(d.targets.classIndex->data(), d.targets.classIndex->data() + d.targets.classIndex.size());
     return QVector<double>(d.targets.values->data(), d.targets.values->data() + d.targets.values.size());
 }
 

@@ -155,7 +155,7 @@ private slots:
 
     void noiseHasTheGammaNormAndAUniformDirection() {
         const Blobs b = blobs(90, 3, 2);
-        const GaussianLmLearner learner({b.features, b.y, nullptr, nullptr, 3}, glmSpec(), UtilityMetric::TrainAccuracy);
+        const GaussianLmLearner learner({b.features, b.y, nullptr, std::nullopt, 3}, glmSpec(), UtilityMetric::TrainAccuracy);
         const Index d = learner.dimension(); // 3 classes × 6 = 18
         QCOMPARE(d, Index(18));
         const int N = 4000;
@@ -183,7 +183,7 @@ private slots:
 
     void projectedGradientFindsThePsdOptimum() {
         const Blobs b = blobs(150, 3, 3);
-        const GaussianLmLearner learner({b.features, b.y, nullptr, nullptr, 3}, glmSpec(0.15), UtilityMetric::TrainAccuracy);
+        const GaussianLmLearner learner({b.features, b.y, nullptr, std::nullopt, 3}, glmSpec(0.15), UtilityMetric::TrainAccuracy);
         const auto model = learner.fitNonPrivate({}, {});
         const auto& g = dynamic_cast<const GaussianLmModel&>(*model);
         ELAB_EXACT(learner.utility(*model), 1.0);
@@ -321,7 +321,7 @@ private slots:
 
     void privateFitConvergesAndApproachesTheUnconstrainedMinimiser() {
         const Blobs b = blobs(300, 3, 21, 0.15);
-        const SweepData data{b.features, b.y, nullptr, nullptr, 3};
+        const SweepData data{b.features, b.y, nullptr, std::nullopt, 3};
         const GaussianLmLearner learner(data, glmSpec(1.0), UtilityMetric::TrainAccuracy);
         const auto noise = learner.drawNoise(5, 0);
         // The ε → ∞ limit: the same objective without noise or extra ridge.
@@ -344,7 +344,7 @@ private slots:
 
     void deterministicAndThreadIndependent() {
         const Blobs b = blobs(200, 4, 6, 0.2);
-        const SweepData data{b.features, b.y, nullptr, nullptr, 4};
+        const SweepData data{b.features, b.y, nullptr, std::nullopt, 4};
         const auto prepared = prepareProblem(data, glmSpec(), UtilityMetric::TrainAccuracy);
         const PrivateLearner& learner = prepared->learner();
         QCOMPARE(learner.models(), 1); // natively multiclass: no budget split
@@ -361,7 +361,7 @@ private slots:
         ELAB_EXACT(g.parameter("rank"), 3.0);
         // Binary data (±1 labels): one score column whose sign is the class.
         const Blobs two_ = blobs(100, 2, 7);
-        const GaussianLmLearner binary({two_.features, two_.y, nullptr, nullptr, 0}, glmSpec(), UtilityMetric::TrainAccuracy);
+        const GaussianLmLearner binary({two_.features, two_.y, nullptr, std::nullopt, 0}, glmSpec(), UtilityMetric::TrainAccuracy);
         const auto fit = binary.fit(50.0, *binary.drawNoise(1, 0), nullptr, {}, {});
         QCOMPARE(fit->outputs(), 1);
         QVERIFY(binary.utility(*fit) > 0.9);
@@ -373,13 +373,13 @@ private slots:
         logistic.model.loss = Loss(LossKind::Logistic);
         QVERIFY(!logistic.validate().empty());
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 GaussianLmLearner({b.features, b.y, nullptr, nullptr, 3}, logistic, UtilityMetric::TrainAccuracy));
+                                 GaussianLmLearner({b.features, b.y, nullptr, std::nullopt, 3}, logistic, UtilityMetric::TrainAccuracy));
         DenseMatrix wide = DenseMatrix::Zero(2, 3000); // (3001·3002/2)·3 classes > 4·10⁶ parameters
         Eigen::VectorXd y(2);
         y << 0, 1;
         const FeatureMatrix X(wide);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 GaussianLmLearner({X, y, nullptr, nullptr, 3}, glmSpec(), UtilityMetric::TrainAccuracy));
+                                 GaussianLmLearner({X, y, nullptr, std::nullopt, 3}, glmSpec(), UtilityMetric::TrainAccuracy));
     }
 };
 

@@ -180,7 +180,7 @@ private slots:
             for (const PrivateFit& k : dynamic_cast<const LinearErmModel&>(*fit3).fits())
                 thetas.push_back(k.theta);
             ELAB_RELATIVE(ovr.utility(*fit3),
-                          evaluateOneVsRest(UtilityMetric::TrainLoss, loss, multi.features, multi.targets.values, thetas),
+                          evaluateOneVsRest(UtilityMetric::TrainLoss, loss, multi.features, multi.targets.classIndex, thetas),
                           1e-13);
         }
     }

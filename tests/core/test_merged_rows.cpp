@@ -275,7 +275,7 @@ private slots:
             const PrefixTree tree(mergeEqualRows(r.X)->X.csrRows());
             QVERIFY(tree.gramPays() || tree.passesPay());
         }
-        const SweepData data{r.X, r.y, nullptr, nullptr, 3};
+        const SweepData data{r.X, r.y, nullptr, std::nullopt, 3};
         MechanismSpec spec;
         const OneVsRest ovr(data, spec, UtilityMetric::TrainLoss);
         const std::vector<NoiseDraw> noise = ovr.drawNoise(5, 0);

@@ -110,7 +110,7 @@ private slots:
         // one-vs-rest loss and accuracy are the binary ones.
         const auto b = elab::test::syntheticBinary(400, 3, 6, {1.0, -1.0}, 0.3, true);
         const Eigen::VectorXd classIndex = (b.y.array() + 1.0) / 2.0;
-        const SweepData multi{b.X, classIndex, nullptr, nullptr, 2};
+        const SweepData multi{b.X, classIndex, nullptr, std::nullopt, 2};
         const SweepData binary{b.X, b.y};
         for (UtilityMetric metric : {UtilityMetric::TrainLoss, UtilityMetric::TrainAccuracy}) {
             const OneVsRest ovr(multi, kGauss, metric), one(binary, kGauss, metric);
@@ -185,9 +185,9 @@ private slots:
 
     void validatesLabels() {
         const Dataset d = blobs(60, 3, 0.2, 1);
-        const SweepData asGiven{d.features, d.targets.values}; // class indices, but classes = 0
+        const SweepData asGiven{d.features, d.targets.classIndex}; // class indices, but classes = 0
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, OneVsRest(asGiven, kGauss, UtilityMetric::TrainLoss));
-        const SweepData tooFew{d.features, d.targets.values, nullptr, nullptr, 2}; // label 2 out of range
+        const SweepData tooFew{d.features, d.targets.classIndex, nullptr, std::nullopt, 2}; // label 2 out of range
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, OneVsRest(tooFew, kGauss, UtilityMetric::TrainLoss));
         MechanismSpec squared{MechanismKind::NonPrivate, Loss(LossKind::Squared), 1e-2, 1e-5};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, OneVsRest(sweepDataOf(d), squared, UtilityMetric::TrainLoss));
@@ -202,7 +202,9 @@ private slots:
         // the fits, metrics and Taylor terms of each model, equal those of the ±1 vector itself.
         const Dataset d = blobs(300, 3, 0.3, 5);
         const OneVsRest ovr(sweepDataOf(d), kGauss, UtilityMetric::TrainLoss);
-        const Eigen::VectorXd& classes = d.targets.values;
+        const Eigen::VectorXi& classes = d.targets.classIndex;
+        QCOMPARE(d.targets.values.size(), Index(0)); // the class indices are stored once, as ints
+        const Eigen::VectorXd classesAsDoubles = classes.cast<double>();
         Rng rng(11);
         const NoiseDraw noise = drawNoise(d.features.cols(), rng);
         for (int k = 0; k < 3; ++k) {
@@ -212,6 +214,9 @@ private slots:
                 sign[i] = classes[i] == k ? 1.0 : -1.0;
             QCOMPARE(read.size(), classes.size());
             QVERIFY(read.toVector() == sign);
+            // Class indices held as doubles (an audit's neighbour labels) read the same.
+            QVERIFY(Labels(classesAsDoubles).oneVsRest(k).toVector() == sign);
+            QVERIFY(Labels(classes).toVector() == classesAsDoubles);
             QVERIFY((sign.array() == 1.0).any() && (sign.array() == -1.0).any());
             const PrivateFit fromIndices = fitPrivate(d.features, read, ovr.modelSpec(), 0.5, noise);
             const PrivateFit fromVector = fitPrivate(d.features, sign, ovr.modelSpec(), 0.5, noise);
