@@ -81,21 +81,95 @@ Index DenseRows::blockRows() const {
     return std::clamp<Index>(kBlockDoubles / std::max<Index>(cols, 1), 16, 4096);
 }
 
+namespace {
+
+// sums_k = Σ_j x_kj² for the rows of a block given as columns (column(j): count values),
+// added in column order: for each row the additions of a loop over that row alone.
+template <class Column>
+void sumSquaresByColumns(Index count, Index columns, Column&& column, Eigen::VectorXd& sums) {
+    if (columns == 0) {
+        sums.setZero(count);
+        return;
+    }
+    sums = column(0).array().square(); // 0 + x² = x²: the first addition of the loop
+    for (Index j = 1; j < columns; ++j)
+        sums.array() += column(j).array().square();
+}
+
+// ‖x‖₂ of one row whose Σx² overflowed: max|x_j| factored out, the rest summed in column order.
+template <class Entry>
+double rescaledNorm(Index cols, Entry&& entry) {
+    double maxAbs = 0.0;
+    for (Index j = 0; j < cols; ++j)
+        maxAbs = std::max(maxAbs, std::abs(entry(j)));
+    double sum = 0.0;
+    for (Index j = 0; j < cols; ++j) {
+        const double r = entry(j) / maxAbs;
+        sum += r * r;
+    }
+    return maxAbs * std::sqrt(sum);
+}
+
+// norms ← √sums, the rows whose sums overflowed redone (entry(k, j): row k's entry j).
+template <class Entry>
+void finishNorms(Index cols, Entry&& entry, Eigen::VectorXd& norms) {
+    norms = norms.cwiseSqrt();
+    if (norms.size() == 0 || norms.maxCoeff() < std::numeric_limits<double>::infinity())
+        return; // no sum overflowed (one vectorised test instead of one per row)
+    for (Index k = 0; k < norms.size(); ++k)
+        if (std::isinf(norms[k]))
+            norms[k] = rescaledNorm(cols, [&](Index j) { return entry(k, j); });
+}
+
+} // namespace
+
 void DenseRows::copyBlock(Index begin, Index count, DenseMatrix& out) const {
     out.resize(count, cols);
+    // The rows' factors: stored, or — clipped rows — 1/max(1, ‖row‖₂) from the unscaled rows,
+    // computed from the stored columns here (no second pass over out), exactly clipFactor's.
+    const double* f = scale ? scale + begin : nullptr;
+    thread_local Eigen::VectorXd clipFactors; // no allocation per block
+    if (clipped) {
+        sumSquaresByColumns(
+            count, stored, [&](Index j) { return Eigen::Map<const Eigen::VectorXd>(data + j * n + begin, count); },
+            clipFactors);
+        if (intercept >= 0)
+            clipFactors.array() += interceptValue * interceptValue;
+        finishNorms(cols, [&](Index k, Index j) { return unscaled(begin + k, j); }, clipFactors);
+        clipFactors = clipFactors.cwiseMax(1.0).cwiseInverse(); // exactly 1 inside the ball
+        f = clipFactors.data();
+    }
     for (Index j = 0; j < stored; ++j) {
         const Eigen::Map<const Eigen::VectorXd> column(data + j * n + begin, count);
-        if (scale)
-            out.col(j) = column.cwiseProduct(Eigen::Map<const Eigen::VectorXd>(scale + begin, count));
+        if (f)
+            out.col(j) = column.cwiseProduct(Eigen::Map<const Eigen::VectorXd>(f, count));
         else
             out.col(j) = column;
     }
     if (intercept >= 0) {
-        if (scale)
-            out.col(stored) = interceptValue * Eigen::Map<const Eigen::VectorXd>(scale + begin, count);
+        if (f)
+            out.col(stored) = interceptValue * Eigen::Map<const Eigen::VectorXd>(f, count);
         else
             out.col(stored).setConstant(interceptValue);
     }
+}
+
+double DenseRows::clipFactor(Index i) const {
+    // copyBlock's sums for this one row: the same additions in the same order.
+    double sum = 0.0;
+    for (Index j = 0; j < cols; ++j) {
+        const double x = unscaled(i, j);
+        sum += x * x;
+    }
+    double norm = std::sqrt(sum);
+    if (std::isinf(norm))
+        norm = rescaledNorm(cols, [&](Index j) { return unscaled(i, j); });
+    return 1.0 / std::max(norm, 1.0);
+}
+
+void blockRowNorms(const Eigen::Ref<const DenseMatrix, 0, Eigen::OuterStride<>>& rows, Eigen::VectorXd& norms) {
+    sumSquaresByColumns(rows.rows(), rows.cols(), [&](Index j) { return rows.col(j); }, norms);
+    finishNorms(rows.cols(), [&](Index k, Index j) { return rows(k, j); }, norms);
 }
 
 /// A matrix that another FeatureMatrix's buffers describe: its rows scaled and/or an intercept
@@ -103,7 +177,8 @@ void DenseRows::copyBlock(Index begin, Index count, DenseMatrix& out) const {
 template <class Matrix>
 struct FeatureMatrix::View {
     std::shared_ptr<Matrix> base;
-    Eigen::VectorXd scale; ///< empty: 1
+    Eigen::VectorXd scale; ///< empty: 1 (or clipped)
+    bool clipped = false;  ///< dense: rows clipped to the unit ball, factors recomputed (DenseRows)
     bool intercept = false;
     double interceptValue = 0.0;
     mutable std::once_flag copied;
@@ -113,6 +188,8 @@ struct FeatureMatrix::View {
         std::conditional_t<std::is_same_v<Matrix, SparseMatrix>, CsrRows, DenseRows> r(*base);
         r.cols = base->cols() + (intercept ? 1 : 0);
         r.scale = scale.size() > 0 ? scale.data() : nullptr;
+        if constexpr (std::is_same_v<Matrix, DenseMatrix>)
+            r.clipped = clipped;
         r.intercept = intercept ? static_cast<int>(base->cols()) : -1;
         r.interceptValue = interceptValue;
         return r;
@@ -276,14 +353,9 @@ void forEachRowNorm(const FeatureMatrix& X, Visit&& visit) {
     // By blocks of rows as the plain copy holds them: a view and its copy give the same norms.
     Eigen::VectorXd norms;
     X.denseRows().forEachBlock([&](Index b, const auto& rows) {
-        norms = rows.rowwise().norm();
-        for (Index k = 0; k < rows.rows(); ++k) {
-            if (std::isinf(norms[k])) {
-                const double maxAbs = rows.row(k).cwiseAbs().maxCoeff();
-                norms[k] = maxAbs * (rows.row(k) / maxAbs).norm();
-            }
+        blockRowNorms(rows, norms);
+        for (Index k = 0; k < rows.rows(); ++k)
             visit(b + k, norms[k]);
-        }
     });
 }
 
@@ -301,16 +373,18 @@ double FeatureMatrix::maxRowNorm() const {
     return largest;
 }
 
-// Shared buffers, or a view not yet scaled: keep the factors beside them (true), else false.
+// Shared buffers, or a view not yet scaled: a new view of the same rows (its factors to be
+// set), else null (the buffers are this matrix's own, to change in place).
 template <class Matrix>
-bool FeatureMatrix::viewInsteadOfScaling(Eigen::VectorXd& factor) {
+std::shared_ptr<FeatureMatrix::View<Matrix>> FeatureMatrix::unscaledViewOfShared() const {
     using Ptr = std::shared_ptr<const View<Matrix>>;
     using PlainPtr = std::shared_ptr<Matrix>;
-    const bool unscaledView = std::holds_alternative<Ptr>(m_data) && std::get<Ptr>(m_data)->scale.size() == 0;
+    const bool unscaledView = std::holds_alternative<Ptr>(m_data) && std::get<Ptr>(m_data)->scale.size() == 0 &&
+                              !std::get<Ptr>(m_data)->clipped;
     const bool sharedPlain = std::holds_alternative<PlainPtr>(m_data) && std::get<PlainPtr>(m_data) &&
                              std::get<PlainPtr>(m_data).use_count() > 1;
-    if (!(unscaledView || sharedPlain) || factor.size() != rows())
-        return false;
+    if (!(unscaledView || sharedPlain))
+        return nullptr;
     auto view = std::make_shared<View<Matrix>>();
     if (unscaledView) {
         const View<Matrix>& v = *std::get<Ptr>(m_data);
@@ -320,9 +394,31 @@ bool FeatureMatrix::viewInsteadOfScaling(Eigen::VectorXd& factor) {
     } else {
         view->base = std::get<PlainPtr>(m_data);
     }
+    return view;
+}
+
+// Shared buffers, or a view not yet scaled: keep the factors beside them (true), else false.
+template <class Matrix>
+bool FeatureMatrix::viewInsteadOfScaling(Eigen::VectorXd& factor) {
+    if (factor.size() != rows())
+        return false;
+    std::shared_ptr<View<Matrix>> view = unscaledViewOfShared<Matrix>();
+    if (!view)
+        return false;
     view->scale = std::move(factor);
-    m_data = Ptr(std::move(view));
+    m_data = std::shared_ptr<const View<Matrix>>(std::move(view));
     return true;
+}
+
+void FeatureMatrix::clipRows(Eigen::VectorXd factor) {
+    if (!isSparse() && cols() <= kRecomputedClipColumns && factor.size() == rows()) {
+        if (std::shared_ptr<View<DenseMatrix>> view = unscaledViewOfShared<DenseMatrix>()) {
+            view->clipped = true; // the factors are recomputed from the rows: these are not kept
+            m_data = DenseViewPtr(std::move(view));
+            return;
+        }
+    }
+    scaleRows(std::move(factor));
 }
 
 // Shared plain buffers: a view with the column implicit, no copy (true), else false.
@@ -387,9 +483,12 @@ FeatureMatrix FeatureMatrix::selectRows(const std::vector<Index>& rowList) const
         return FeatureMatrix(copyRows(csrRows(), &rowList));
     const DenseRows r = denseRows();
     DenseMatrix out(n, r.cols);
-    for (Index j = 0; j < r.cols; ++j)
-        for (Index k = 0; k < n; ++k)
-            out(k, j) = r.at(rowList[static_cast<std::size_t>(k)], j);
+    for (Index k = 0; k < n; ++k) {
+        const Index i = rowList[static_cast<std::size_t>(k)];
+        const double f = r.factor(i); // once per row (O(cols) for clipped rows)
+        for (Index j = 0; j < r.cols; ++j)
+            out(k, j) = r.unscaled(i, j) * f;
+    }
     return FeatureMatrix(std::move(out));
 }
 

@@ -73,24 +73,28 @@ struct CsrRows {
 /// then — when intercept ≥ 0 — one more column (the last) of value interceptValue·factor(i). A
 /// plain matrix has no scale and no intercept. The values are those of the plain copy
 /// (append the column, then multiply each value by its row's factor), bit for bit.
+/// factor(i) is scale[i], or — clipped rows — 1/max(1, ‖row i‖₂) of the unscaled row
+/// (stored and implicit entries), computed from the row each time it is read.
 struct DenseRows {
     const double* data = nullptr; ///< column j of the stored ones starts at data + j·n
     Index n = 0;
     Index stored = 0;              ///< columns held in data
     Index cols = 0;                ///< stored, plus the implicit intercept column
-    const double* scale = nullptr; ///< row factors; nullptr: all 1
+    const double* scale = nullptr; ///< row factors; nullptr: all 1 (or clipped)
     int intercept = -1;            ///< column of the implicit last entry; −1: none
     double interceptValue = 0.0;
+    bool clipped = false;          ///< factor(i) = 1/max(1, ‖row i‖₂) (then scale is nullptr)
 
     DenseRows(const DenseMatrix&&) = delete; // would point into a temporary
     DenseRows(const DenseMatrix& X) // NOLINT(google-explicit-constructor): a plain matrix's rows
         : data(X.data()), n(X.rows()), stored(X.cols()), cols(X.cols()) {}
-    bool plain() const { return scale == nullptr && intercept < 0; }
-    double factor(Index i) const { return scale ? scale[i] : 1.0; }
-    /// Entry (i, j) as the plain copy holds it. Not for hot loops.
-    double at(Index i, Index j) const {
-        return (j < stored ? data[j * n + i] : interceptValue) * factor(i);
-    }
+    bool plain() const { return scale == nullptr && !clipped && intercept < 0; }
+    /// Row i's factor: O(cols) for clipped rows. Not for hot loops.
+    double factor(Index i) const { return clipped ? clipFactor(i) : scale ? scale[i] : 1.0; }
+    /// Entry (i, j) before the row's factor.
+    double unscaled(Index i, Index j) const { return j < stored ? data[j * n + i] : interceptValue; }
+    /// Entry (i, j) as the plain copy holds it. Not for hot loops (O(cols) for clipped rows).
+    double at(Index i, Index j) const { return unscaled(i, j) * factor(i); }
     /// Rows per block of forEachBlock: a block of rows × cols doubles stays within ≈ 256 KiB.
     Index blockRows() const;
     /// visit(begin, block) for consecutive blocks of blockRows() rows (the last may be shorter),
@@ -115,7 +119,15 @@ struct DenseRows {
     }
     /// Rows [begin, begin + count) as the plain copy holds them, into out (count × cols).
     void copyBlock(Index begin, Index count, DenseMatrix& out) const;
+
+private:
+    double clipFactor(Index i) const;
 };
+
+/// ‖x_k‖₂ of each row of a block: Σ_j x_kj² summed in column order (as for one row read alone,
+/// so a clipped row's factor is the same whichever way it is read), rows whose sum overflows
+/// redone with max_j |x_kj| factored out.
+void blockRowNorms(const Eigen::Ref<const DenseMatrix, 0, Eigen::OuterStride<>>& rows, Eigen::VectorXd& norms);
 
 class FeatureMatrix {
 public:
@@ -185,6 +197,12 @@ public:
     /// Multiplies row i by factor[i]. On buffers another FeatureMatrix shares, the factors are
     /// kept beside them (a view; a second scaling makes the copy).
     void scaleRows(Eigen::VectorXd factor); ///< taken, not copied, by a view (std::move it in)
+    /// x_i ← x_i / max(1, ‖x_i‖₂) given those factors (1/max(1, ‖x_i‖₂) of rowNorms(), which
+    /// the caller has for its log): as scaleRows, except that a view of a dense matrix of at
+    /// most kRecomputedClipColumns columns keeps no factors and recomputes each row's from the
+    /// row as it reads it (a million rows of two columns: 8 MB less; issue 15).
+    void clipRows(Eigen::VectorXd factor);
+    static constexpr Index kRecomputedClipColumns = 16;
     /// Appends a constant column (the intercept feature) on the right. On buffers another
     /// FeatureMatrix shares: a view; otherwise a new matrix built from this one.
     void appendConstantColumn(double value);
@@ -204,6 +222,8 @@ private:
     using DenseViewPtr = std::shared_ptr<const View<DenseMatrix>>;
     std::variant<DensePtr, SparsePtr, ViewPtr, DenseViewPtr> m_data;
     const SparsePtr& plainSparse() const { return std::get<SparsePtr>(m_data); }
+    template <class Matrix>
+    std::shared_ptr<View<Matrix>> unscaledViewOfShared() const; ///< null: the buffers are this matrix's own
     template <class Matrix>
     bool viewInsteadOfScaling(Eigen::VectorXd& factor); ///< moves factor into the view when it returns true
     template <class Matrix>

@@ -235,7 +235,7 @@ ClipCount clipRows(FeatureMatrix& x) {
         }
     }
     if (c.clipped > 0)
-        x.scaleRows(std::move(factor));
+        x.clipRows(std::move(factor));
     return c;
 }
 

@@ -39,10 +39,15 @@ std::vector<std::uint64_t> rowHashes(const FeatureMatrix& X) {
         }
         return h;
     }
-    const DenseRows d = X.denseRows(); // a view's values as its plain copy holds them
-    for (Index j = 0; j < d.cols; ++j) // column by column: X is column-major
-        for (Index i = 0; i < n; ++i)
-            h[static_cast<std::size_t>(i)] = combine(h[static_cast<std::size_t>(i)], std::bit_cast<std::uint64_t>(d.at(i, j)));
+    // A view's values as its plain copy holds them, by blocks of rows (a clipped row's factor
+    // is recomputed once per block, not per entry), column by column: X is column-major.
+    X.denseRows().forEachBlock([&h](Index b, const auto& rows) {
+        for (Index j = 0; j < rows.cols(); ++j)
+            for (Index k = 0; k < rows.rows(); ++k) {
+                std::uint64_t& hi = h[static_cast<std::size_t>(b + k)];
+                hi = combine(hi, std::bit_cast<std::uint64_t>(rows(k, j)));
+            }
+    });
     for (std::uint64_t& hi : h)
         hi = mix(hi);
     return h;
@@ -66,8 +71,9 @@ bool equalRows(const FeatureMatrix& X, Index a, Index b) {
         return rows.intercept < 0 || same(rows.interceptValue * fa, rows.interceptValue * fb);
     }
     const DenseRows d = X.denseRows();
+    const double fa = d.factor(a), fb = d.factor(b); // once per row (O(cols) for clipped rows)
     for (Index j = 0; j < d.cols; ++j)
-        if (std::bit_cast<std::uint64_t>(d.at(a, j)) != std::bit_cast<std::uint64_t>(d.at(b, j)))
+        if (std::bit_cast<std::uint64_t>(d.unscaled(a, j) * fa) != std::bit_cast<std::uint64_t>(d.unscaled(b, j) * fb))
             return false;
     return true;
 }

@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 using namespace elab::core;
@@ -65,6 +66,7 @@ private slots:
     void rowNorms();
     void scaleRows_data();
     void scaleRows();
+    void clippedRowsRecomputeTheirFactors();
     void appendConstantColumn_data();
     void appendConstantColumn();
     void appendConstantColumnNoRows_data();
@@ -294,6 +296,70 @@ void TestFeatureMatrix::scaleRows() {
             QCOMPARE(m.value(i, j), ref(i, j) * factor[i]);
     if (sparse)
         QCOMPARE(m.storedEntries(), std::size_t(7));
+}
+
+// Clipping a narrow dense matrix that another FeatureMatrix shares keeps no row factors: the
+// view recomputes 1/max(1, ‖x_i‖₂) from each row as it reads it (issue 15). Every way of
+// reading it gives the plain clipped copy bit for bit, across blocks and for overflowing rows.
+void TestFeatureMatrix::clippedRowsRecomputeTheirFactors() {
+    const Index n = 9000; // three blocks of rows, the last one partial
+    DenseMatrix X(n, 2);
+    std::uint64_t state = 7;
+    const auto next = [&state] { // a fixed sequence in [−2, 2)
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return 4.0 * static_cast<double>(state >> 11) / 9007199254740992.0 - 2.0;
+    };
+    for (Index i = 0; i < n; ++i)
+        X.row(i) << next(), next();
+    X.row(5) << 1e200, -3e200; // Σx² overflows: the rescaled norm
+    X.row(6) << 0.0, 0.0;      // on the unit sphere with the intercept: left as it is
+    const auto clipFactors = [](const FeatureMatrix& m) {
+        Eigen::VectorXd f = m.rowNorms();
+        for (Index i = 0; i < f.size(); ++i)
+            f[i] = f[i] > 1.0 ? 1.0 / f[i] : 1.0;
+        return f;
+    };
+
+    const FeatureMatrix loaded(X);
+    FeatureMatrix view = loaded; // shares the buffers: intercept and clipping are views
+    view.appendConstantColumn(1.0);
+    view.clipRows(clipFactors(view));
+    QVERIFY(view.isView() && view.sharesBuffersWith(loaded));
+    QCOMPARE(view.memoryBytes(), loaded.memoryBytes()); // no factors kept
+    FeatureMatrix plain{DenseMatrix(X)}; // its own buffers: clipped in place
+    plain.appendConstantColumn(1.0);
+    plain.clipRows(clipFactors(plain));
+    QVERIFY(!plain.isView());
+    const DenseMatrix& expected = plain.dense();
+    QVERIFY(expected.row(6) == (Eigen::RowVector3d(0.0, 0.0, 1.0)));
+    QVERIFY(std::abs(expected.row(5).norm() - 1.0) < 1e-15);
+
+    const long copies = FeatureMatrix::viewsMaterialised();
+    view.denseRows().forEachBlock([&](Index b, const auto& rows) { QVERIFY(rows == expected.middleRows(b, rows.rows())); });
+    for (const Index i : {Index(0), Index(5), Index(6), Index(4095), Index(4096), n - 1})
+        for (Index j = 0; j < 3; ++j)
+            QCOMPARE(view.value(i, j), expected(i, j));
+    QVERIFY(view.rowNorms() == plain.rowNorms());
+    QVERIFY((view.rowNorms().array() <= 1.0 + 1e-15).all());
+    const std::vector<Index> some = {n - 1, 5, 6, 4096, 0};
+    QVERIFY(view.selectRows(some).dense() == plain.selectRows(some).dense());
+    QCOMPARE(FeatureMatrix::viewsMaterialised(), copies); // none of those copied the view
+    QVERIFY(view.dense() == expected);
+
+    // A second scaling of clipped rows makes the plain matrix first (x·f·g is not x·(f·g)).
+    FeatureMatrix twice = view;
+    twice.scaleRows(Eigen::VectorXd::Constant(n, 0.5));
+    QVERIFY(!twice.isView());
+    QVERIFY(twice.dense() == DenseMatrix(0.5 * expected));
+
+    // Wider rows keep their factors (n doubles, at most 1/17 of the matrix): a row's factor is
+    // then read, not recomputed in O(columns).
+    const FeatureMatrix wideLoaded(DenseMatrix::Constant(10, FeatureMatrix::kRecomputedClipColumns + 1, 1.0));
+    FeatureMatrix wide = wideLoaded;
+    wide.clipRows(clipFactors(wide));
+    QVERIFY(wide.isView());
+    QCOMPARE(wide.memoryBytes(), wideLoaded.memoryBytes() + 10 * sizeof(double));
+    QVERIFY((wide.rowNorms().array() - 1.0).abs().maxCoeff() < 1e-15);
 }
 
 void TestFeatureMatrix::appendConstantColumn_data() {
