@@ -156,17 +156,30 @@ Dataset generateDataset(const std::string& name, const GeneratorOptions& options
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = static_cast<Index>(i);
     shuffleInPlace(order, rng);
-    DenseMatrix x(options.rows, 2);
-    Eigen::VectorXi ci(options.rows);
-    for (Index i = 0; i < options.rows; ++i) {
-        x.row(i) = d.x.row(order[static_cast<std::size_t>(i)]);
-        ci[i] = d.classIndex[order[static_cast<std::size_t>(i)]];
+    // Row i ← row order[i], in place by the permutation's cycles (a shuffled copy of a million
+    // rows doubled the memory of the load: issue 15). order entries are marked done as −1.
+    for (std::size_t start = 0; start < order.size(); ++start) {
+        if (order[start] < 0)
+            continue;
+        const Eigen::RowVector2d first = d.x.row(static_cast<Index>(start));
+        const int firstClass = d.classIndex[static_cast<Index>(start)];
+        std::size_t i = start;
+        while (static_cast<std::size_t>(order[i]) != start) {
+            const auto from = static_cast<std::size_t>(order[i]);
+            d.x.row(static_cast<Index>(i)) = d.x.row(static_cast<Index>(from));
+            d.classIndex[static_cast<Index>(i)] = d.classIndex[static_cast<Index>(from)];
+            order[i] = -1;
+            i = from;
+        }
+        d.x.row(static_cast<Index>(i)) = first;
+        d.classIndex[static_cast<Index>(i)] = firstClass;
+        order[i] = -1;
     }
 
     Dataset data;
     data.name = name;
-    data.features = FeatureMatrix(std::move(x));
-    data.targets = Targets::classification(std::move(ci), d.names);
+    data.features = FeatureMatrix(std::move(d.x));
+    data.targets = Targets::classification(std::move(d.classIndex), d.names);
     data.featureNames = {"x1", "x2"};
     data.columns = {{"x1", ColumnKind::Numeric, 0, {}, 0, 1},
                     {"x2", ColumnKind::Numeric, 0, {}, 1, 1},
