@@ -263,14 +263,17 @@ bool FeatureMatrix::viewInsteadOfScaling(Eigen::VectorXd& factor) {
     return true;
 }
 
-void FeatureMatrix::clipRows(Eigen::VectorXd factor) {
-    if (!isSparse() && cols() <= kRecomputedClipColumns && factor.size() == rows()) {
+void FeatureMatrix::clipRows() {
+    if (!isSparse() && cols() <= kRecomputedClipColumns) {
         if (std::shared_ptr<View<DenseMatrix>> view = unscaledViewOfShared<DenseMatrix>()) {
             view->clipped = true; // the factors are recomputed from the rows: these are not kept
             m_data = DenseViewPtr(std::move(view));
             return;
         }
     }
+    Eigen::VectorXd factor = rowNorms(); // the norms become the factors in place
+    for (Index i = 0; i < factor.size(); ++i)
+        factor[i] = factor[i] > 1.0 ? 1.0 / factor[i] : 1.0;
     scaleRows(std::move(factor));
 }
 

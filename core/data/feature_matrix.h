@@ -197,11 +197,18 @@ public:
     /// Multiplies row i by factor[i]. On buffers another FeatureMatrix shares, the factors are
     /// kept beside them (a view; a second scaling makes the copy).
     void scaleRows(Eigen::VectorXd factor); ///< taken, not copied, by a view (std::move it in)
-    /// x_i ← x_i / max(1, ‖x_i‖₂) given those factors (1/max(1, ‖x_i‖₂) of rowNorms(), which
-    /// the caller has for its log): as scaleRows, except that a view of a dense matrix of at
-    /// most kRecomputedClipColumns columns keeps no factors and recomputes each row's from the
-    /// row as it reads it (a million rows of two columns: 8 MB less; issue 15).
-    void clipRows(Eigen::VectorXd factor);
+    /// How many rows have ‖x_i‖₂ > bound, and the largest ‖x_i‖₂ (0 for no rows; a NaN norm
+    /// counts in neither), without the n-vector of norms.
+    struct NormsAbove {
+        Index count = 0;
+        double largest = 0.0;
+    };
+    NormsAbove rowNormsAbove(double bound) const;
+    /// x_i ← x_i / max(1, ‖x_i‖₂) (the factors of rowNorms()): as scaleRows, except that a view
+    /// of a dense matrix of at most kRecomputedClipColumns columns keeps no factors and
+    /// recomputes each row's from the row as it reads it (a million rows of two columns: 8 MB
+    /// less, and no n-vector of norms formed; issue 15).
+    void clipRows();
     static constexpr Index kRecomputedClipColumns = 16;
     /// Appends a constant column (the intercept feature) on the right. On buffers another
     /// FeatureMatrix shares: a view; otherwise a new matrix built from this one.

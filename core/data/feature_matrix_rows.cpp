@@ -149,6 +149,15 @@ Eigen::VectorXd FeatureMatrix::rowNorms() const {
     return norms;
 }
 
+FeatureMatrix::NormsAbove FeatureMatrix::rowNormsAbove(double bound) const {
+    NormsAbove r;
+    forEachRowNorm(*this, [&r, bound](Index, double norm) {
+        r.largest = std::max(r.largest, norm);
+        r.count += norm > bound ? 1 : 0;
+    });
+    return r;
+}
+
 double FeatureMatrix::maxRowNorm() const {
     double largest = 0.0;
     forEachRowNorm(*this, [&largest](Index, double norm) { largest = std::max(largest, norm); });

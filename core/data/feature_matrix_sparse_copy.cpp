@@ -2,6 +2,7 @@
 // plain CSR matrix, for fits that read mostly-zero dense rows (core/experiment/one_vs_rest.cpp).
 #include "core/data/feature_matrix.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -12,26 +13,30 @@ std::optional<FeatureMatrix> FeatureMatrix::sparseCopy(double maxDensity) const 
     if (isSparse())
         return std::nullopt;
     const DenseRows d = denseRows();
-    // Pass 1: each row's non-zeros (the block holds the rows as the plain copy does).
-    std::vector<std::size_t> perRow(static_cast<std::size_t>(d.n), 0);
-    d.forEachBlock([&](Index begin, const auto& block) {
+    // Pass 1: the non-zeros in all, before anything of the rows' size is allocated (a dense matrix,
+    // the common case, costs no memory to refuse).
+    std::size_t total = 0;
+    d.forEachBlock([&](Index, const auto& block) {
         for (Index j = 0; j < block.cols(); ++j)
             for (Index r = 0; r < block.rows(); ++r)
-                perRow[static_cast<std::size_t>(begin + r)] += block(r, j) != 0.0;
+                total += block(r, j) != 0.0;
     });
-    std::size_t total = 0;
-    for (std::size_t k : perRow)
-        total += k;
     const double cells = static_cast<double>(d.n) * static_cast<double>(d.cols);
     if (!(static_cast<double>(total) <= maxDensity * cells) || total > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         return std::nullopt;
     SparseMatrix S(d.n, d.cols);
     S.resizeNonZeros(static_cast<Index>(total));
     int* outer = S.outerIndexPtr();
-    outer[0] = 0;
-    for (std::size_t i = 0; i < perRow.size(); ++i)
-        outer[i + 1] = outer[i] + static_cast<int>(perRow[i]);
-    // Pass 2: column by column within a block, so each row's columns come in ascending order.
+    // Pass 2: each row's non-zeros at outer[i + 1], then their running sum: the rows' starts.
+    std::fill(outer, outer + d.n + 1, 0);
+    d.forEachBlock([&](Index begin, const auto& block) {
+        for (Index j = 0; j < block.cols(); ++j)
+            for (Index r = 0; r < block.rows(); ++r)
+                outer[begin + r + 1] += block(r, j) != 0.0;
+    });
+    for (Index i = 0; i < d.n; ++i)
+        outer[i + 1] += outer[i];
+    // Pass 3: column by column within a block, so each row's columns come in ascending order.
     std::vector<int> next(outer, outer + d.n);
     int* inner = S.innerIndexPtr();
     double* values = S.valuePtr();

@@ -221,22 +221,12 @@ struct ClipCount {
 };
 
 // x ← x / max(1, ‖x‖₂) per row (docs/MATH.md §1): rows inside the unit ball are left bit-identical.
+// The count and the largest norm come from one pass without an n-vector of norms.
 ClipCount clipRows(FeatureMatrix& x) {
-    // The norms become the factors in place (one n-vector, handed to the view).
-    Eigen::VectorXd factor = x.rowNorms();
-    ClipCount c;
-    for (Index i = 0; i < factor.size(); ++i) {
-        const double norm = factor[i];
-        c.maxNorm = std::max(c.maxNorm, norm);
-        factor[i] = 1.0;
-        if (norm > 1.0) {
-            factor[i] = 1.0 / norm;
-            ++c.clipped;
-        }
-    }
-    if (c.clipped > 0)
-        x.clipRows(std::move(factor));
-    return c;
+    const FeatureMatrix::NormsAbove above = x.rowNormsAbove(1.0);
+    if (above.count > 0)
+        x.clipRows();
+    return {above.count, above.largest};
 }
 
 Index rowsAbove(const Eigen::VectorXd& norms, double bound) {

@@ -19,20 +19,46 @@ void denseRowDots(const DenseRows& X, const Eigen::VectorXd& v, Eigen::VectorXd&
 /// out = Σ_i w_i x_i (= Xᵀw).
 void denseTransposedProduct(const DenseRows& X, const Eigen::VectorXd& w, Eigen::VectorXd& out);
 
+namespace detail {
+/// The pass of denseRowDotsThenTransposed and denseRowDotPairsThenTransposed: with u (WithU),
+/// t_i = x_iᵀu from the same block as s_i = x_iᵀv.
+template <bool WithU, class Weight>
+void rowDotsThenTransposed(const DenseRows& X, const Eigen::VectorXd* u, const Eigen::VectorXd& v, Weight&& weight,
+                           Eigen::VectorXd& out) {
+    out.setZero(X.cols);
+    Eigen::VectorXd t, s, w;
+    X.forEachBlock([&](Index begin, const auto& rows) {
+        if constexpr (WithU)
+            t.noalias() = rows * *u;
+        s.noalias() = rows * v;
+        w.resize(s.size());
+        for (Index k = 0; k < s.size(); ++k) {
+            if constexpr (WithU)
+                w[k] = weight(begin + k, t[k], s[k]);
+            else
+                w[k] = weight(begin + k, s[k]);
+        }
+        out.noalias() += rows.transpose() * w;
+    });
+}
+} // namespace detail
+
 /// One pass over the rows for a value and its gradient: s_i = x_iᵀv, w_i = weight(i, s_i), and
 /// out = Σ_i w_i x_i (zeroed first), each block of rows read once. weight: double(Index, double),
 /// called in row order. s_i is bit for bit denseRowDots' out_i.
 template <class Weight>
 void denseRowDotsThenTransposed(const DenseRows& X, const Eigen::VectorXd& v, Weight&& weight, Eigen::VectorXd& out) {
-    out.setZero(X.cols);
-    Eigen::VectorXd s, w;
-    X.forEachBlock([&](Index begin, const auto& rows) {
-        s.noalias() = rows * v;
-        w.resize(s.size());
-        for (Index k = 0; k < s.size(); ++k)
-            w[k] = weight(begin + k, s[k]);
-        out.noalias() += rows.transpose() * w;
-    });
+    detail::rowDotsThenTransposed<false>(X, nullptr, v, weight, out);
+}
+
+/// The same pass with a second row dot t_i = x_iᵀu: w_i = weight(i, t_i, s_i), weight being
+/// double(Index, double, double). t_i is bit for bit denseRowDots' out_i for u, and no n-vector
+/// of it is kept (the second-order Taylor term's third derivative at x_iᵀθ: 8 MB a call at a
+/// million rows).
+template <class Weight>
+void denseRowDotPairsThenTransposed(const DenseRows& X, const Eigen::VectorXd& u, const Eigen::VectorXd& v,
+                                    Weight&& weight, Eigen::VectorXd& out) {
+    detail::rowDotsThenTransposed<true>(X, &u, v, weight, out);
 }
 
 /// denseRowDotsThenTransposed that also forms H = Σ_i c_i x_i x_iᵀ (p × p, both triangles, zeroed

@@ -109,6 +109,31 @@ Resident residentMiB() {
     return r;
 }
 
+/// Resets VmHWM to the current resident set (Linux ≥ 4.0: "5" to clear_refs), so that a peak
+/// read later is that of what ran since.
+void resetPeakResident() {
+    std::ofstream clear("/proc/self/clear_refs");
+    clear << "5";
+}
+
+/// The benchmark's own per-event records grow with a scenario's length (a 40 s sweep: ≈ 10⁵
+/// dispatches and 4·10⁴ probe firings), not with the data. They are reserved up front (untouched
+/// pages are not resident, and no reallocation doubles them mid-run), and the memory figures
+/// subtract the bytes they have written: their largest size so far times their element's size.
+constexpr std::size_t kReservedRecords = std::size_t{1} << 21;
+template <class T>
+struct Records {
+    std::vector<T> v;
+    std::size_t mostHeld = 0;
+    Records() { v.reserve(kReservedRecords); }
+    void clear() {
+        mostHeld = std::max(mostHeld, v.size());
+        v.clear();
+    }
+    std::size_t bytesWritten() const { return std::max(mostHeld, v.size()) * sizeof(T); }
+    bool outgrewReserve() const { return v.capacity() > kReservedRecords; }
+};
+
 /// CPU time of the calling thread: an event whose wall time is much longer than its CPU time
 /// waited (for a lock, or for a core taken by the workers) rather than computed.
 double threadCpuMs() {
@@ -208,8 +233,8 @@ public:
             m_firstFrame = end;
         }
         const double ms = msBetween(start, end);
-        m_eventMs.push_back(ms);
-        m_timeline.push_back({start, end, cls, type});
+        m_eventMs.v.push_back(ms);
+        m_timeline.v.push_back({start, end, cls, type});
         {
             Category& c = m_categories[std::string(cls) + " " + std::to_string(static_cast<int>(type))];
             if (c.name.isEmpty())
@@ -274,7 +299,7 @@ public:
     /// The dispatches that overlap [from, to]: what a gap was made of.
     std::vector<Dispatch> dispatchesWithin(Clock::time_point from, Clock::time_point to) const {
         std::vector<Dispatch> v;
-        for (const Dispatch& d : m_timeline)
+        for (const Dispatch& d : m_timeline.v)
             if (d.end > from && d.start < to)
                 v.push_back(d);
         return v;
@@ -293,7 +318,10 @@ public:
     void stopRecording() { m_recording = false; }
     double windowPixels() const { return m_windowPixels; }
     int windowLayouts() const { return m_windowLayouts; }
-    const std::vector<double>& eventMs() const { return m_eventMs; }
+    const std::vector<double>& eventMs() const { return m_eventMs.v; }
+    /// Bytes the per-dispatch records have written (Records), and whether they outgrew their reserve.
+    std::size_t recordBytes() const { return m_eventMs.bytesWritten() + m_timeline.bytesWritten(); }
+    bool recordsOutgrewReserve() const { return m_eventMs.outgrewReserve() || m_timeline.outgrewReserve(); }
     std::vector<SlowEvent> slowest(std::size_t n) const {
         std::vector<SlowEvent> s = m_slow;
         std::sort(s.begin(), s.end(), [](const SlowEvent& a, const SlowEvent& b) { return a.ms > b.ms; });
@@ -310,8 +338,8 @@ private:
     bool m_paintInThisDispatch = false;
     bool m_firstPaintSeen = false;
     Clock::time_point m_firstFrame;
-    std::vector<double> m_eventMs;
-    std::vector<Dispatch> m_timeline;
+    Records<double> m_eventMs;
+    Records<Dispatch> m_timeline;
     std::vector<SlowEvent> m_slow;
     std::map<std::string, Category> m_categories;
     std::map<std::string, Painted> m_painted;
@@ -336,10 +364,10 @@ public:
                     ++m_stateReads;
                     m_dirtyReads += *inUse ? 1 : 0;
                 }
-                m_gaps.push_back(msBetween(m_last, now));
-                m_gapStarts.push_back(m_last);
-                m_cpu.push_back(cpu - m_lastCpu);
-                m_wait.push_back(wait - m_lastWait);
+                m_gaps.v.push_back(msBetween(m_last, now));
+                m_gapStarts.v.push_back(m_last);
+                m_cpu.v.push_back(cpu - m_lastCpu);
+                m_wait.v.push_back(wait - m_lastWait);
             }
             m_last = now;
             m_lastCpu = cpu;
@@ -360,40 +388,47 @@ public:
     }
     void stopRecording() {
         // The time since the last firing counts too (a stall running up to the end).
-        m_gaps.push_back(msBetween(m_last, Clock::now()));
-        m_gapStarts.push_back(m_last);
-        m_cpu.push_back(threadCpuMs() - m_lastCpu);
-        m_wait.push_back(threadRunDelayMs() - m_lastWait);
+        m_gaps.v.push_back(msBetween(m_last, Clock::now()));
+        m_gapStarts.v.push_back(m_last);
+        m_cpu.v.push_back(threadCpuMs() - m_lastCpu);
+        m_wait.v.push_back(threadRunDelayMs() - m_lastWait);
         m_recording = false;
     }
-    const std::vector<double>& gaps() const { return m_gaps; }
+    const std::vector<double>& gaps() const { return m_gaps.v; }
+    /// Bytes the per-firing records have written (Records), and whether they outgrew their reserve.
+    std::size_t recordBytes() const {
+        return m_gaps.bytesWritten() + m_gapStarts.bytesWritten() + m_cpu.bytesWritten() + m_wait.bytesWritten();
+    }
+    bool recordsOutgrewReserve() const {
+        return m_gaps.outgrewReserve() || m_gapStarts.outgrewReserve() || m_cpu.outgrewReserve() || m_wait.outgrewReserve();
+    }
     /// Share of the firings that found the upper vector state in use; −1 where it cannot be read.
     double dirtyShare() const { return m_stateReads > 0 ? static_cast<double>(m_dirtyReads) / static_cast<double>(m_stateReads) : -1.0; }
     /// The GUI thread's CPU time within each gap: what the gap would be on an idle machine
     /// (the rest is the thread waiting for a core).
-    const std::vector<double>& gapCpu() const { return m_cpu; }
+    const std::vector<double>& gapCpu() const { return m_cpu.v; }
     /// CPU time within the longest gap.
-    double cpuOfWorstGap() const { return ofWorstGap(m_cpu); }
+    double cpuOfWorstGap() const { return ofWorstGap(m_cpu.v); }
     /// Time the GUI thread waited for a core (runnable, not running) within the longest gap.
-    double waitOfWorstGap() const { return ofWorstGap(m_wait); }
+    double waitOfWorstGap() const { return ofWorstGap(m_wait.v); }
     /// When the longest gap began (the firing before it).
     Clock::time_point startOfWorstGap() const {
-        return m_gapStarts.empty() ? Clock::time_point{}
-                                   : m_gapStarts[static_cast<std::size_t>(std::max_element(m_gaps.begin(), m_gaps.end()) - m_gaps.begin())];
+        return m_gapStarts.v.empty() ? Clock::time_point{}
+                                   : m_gapStarts.v[static_cast<std::size_t>(std::max_element(m_gaps.v.begin(), m_gaps.v.end()) - m_gaps.v.begin())];
     }
 
 private:
     QTimer m_timer;
     long m_stateReads = 0, m_dirtyReads = 0;
-    std::vector<double> m_gaps;
-    std::vector<Clock::time_point> m_gapStarts;
+    Records<double> m_gaps;
+    Records<Clock::time_point> m_gapStarts;
     double ofWorstGap(const std::vector<double>& v) const {
-        if (m_gaps.empty())
+        if (m_gaps.v.empty())
             return 0.0;
-        return v[static_cast<std::size_t>(std::max_element(m_gaps.begin(), m_gaps.end()) - m_gaps.begin())];
+        return v[static_cast<std::size_t>(std::max_element(m_gaps.v.begin(), m_gaps.v.end()) - m_gaps.v.begin())];
     }
-    std::vector<double> m_cpu;
-    std::vector<double> m_wait;
+    Records<double> m_cpu;
+    Records<double> m_wait;
     double m_lastCpu = 0.0;
     double m_lastWait = 0.0;
     Clock::time_point m_last = Clock::now();
@@ -619,6 +654,7 @@ int main(int argc, char** argv) {
         results.push_back(r);
     };
     auto idle = [&] { return !controller->isBusy(); };
+    auto recordMiB = [&] { return static_cast<double>(app.recordBytes() + probe.recordBytes()) / (1024.0 * 1024.0); };
     const int sweepEnd = EpsSlider::kLogSteps;
     // The measured values a Utility drag shows: each new probe result, at the ε then applied or,
     // while the handle is held, at its own ε (the view shows it there, marked as such).
@@ -651,8 +687,9 @@ int main(int argc, char** argv) {
         // Load: request → dataset shown (the sweep starts from there).
         LoadRequest request;
         request.spec = spec;
+        resetPeakResident(); // the peak below is this load's and sweep's
         const Resident before = residentMiB();
-        const double rssBefore = before.rss, anonBefore = before.anonymous;
+        const double recordsBefore = recordMiB();
         const struct mallinfo2 heapAtStart = mallinfo2();
         const double heapBefore = static_cast<double>(heapAtStart.uordblks + heapAtStart.hblkhd) / (1024.0 * 1024.0);
         const long viewCopiesBefore = elab::core::FeatureMatrix::viewsMaterialised();
@@ -664,34 +701,41 @@ int main(int argc, char** argv) {
             return 1;
         const double matrixMiB = static_cast<double>(window.current().data->features.memoryBytes()) / (1024.0 * 1024.0);
         const Resident loaded = residentMiB();
-        const double rssLoaded = loaded.rss, anonLoaded = loaded.anonymous;
+        const double recordsLoaded = recordMiB() - recordsBefore;
 
         // (2) The full sweep: dataset shown → idle.
         start = begin();
         ok = waitFor(controller, &UtilityController::idle, kTimeout, idle);
         end(QStringLiteral("sweep"), name, 0, start, ok);
-        // Memory (issue 15: ≤ 2× the matrix): what the process holds beyond its state before the load.
+        // Memory (issue 15: ≤ 2× the matrix): what the process holds beyond its state before the
+        // load, less what the benchmark's own records wrote meanwhile (Records).
         const Resident swept = residentMiB();
-        const double rssSwept = swept.rss, peakSwept = swept.peak, anonSwept = swept.anonymous;
+        const double recordsSwept = recordMiB() - recordsBefore;
         malloc_trim(0); // glibc keeps freed blocks mapped: what is still in use
         const Resident trimmed = residentMiB();
-        const double rssTrimmed = trimmed.rss, anonTrimmed = trimmed.anonymous;
         const struct mallinfo2 heap = mallinfo2(); // in use now: the arenas' and the mapped blocks'
         const double heapInUse = static_cast<double>(heap.uordblks + heap.hblkhd) / (1024.0 * 1024.0);
-        std::printf("      memory: feature matrix %.1f MiB; resident above the state before the load: %.1f MiB "
-                    "loaded (%.2f× the matrix), %.1f MiB after the sweep (%.2f×); peak %.1f MiB above "
-                    "that state (%.2f×; meaningful for the first or largest dataset of a run); after malloc_trim %.1f MiB (%.2f×); "
-                    "prepared views copied: %ld\n",
-                    matrixMiB, rssLoaded - rssBefore, (rssLoaded - rssBefore) / matrixMiB, rssSwept - rssBefore,
-                    (rssSwept - rssBefore) / matrixMiB, peakSwept - rssBefore, (peakSwept - rssBefore) / matrixMiB,
-                    rssTrimmed - rssBefore, (rssTrimmed - rssBefore) / matrixMiB,
-                    elab::core::FeatureMatrix::viewsMaterialised() - viewCopiesBefore);
-        std::printf("      anonymous memory (RssAnon) above the state before the load: %.1f MiB loaded (%.2f×), %.1f MiB "
-                    "after the sweep (%.2f×), %.1f MiB after malloc_trim (%.2f×); heap in use (mallinfo2) %.1f MiB "
-                    "in all, %.1f MiB of it before the load\n",
-                    anonLoaded - anonBefore, (anonLoaded - anonBefore) / matrixMiB, anonSwept - anonBefore,
-                    (anonSwept - anonBefore) / matrixMiB, anonTrimmed - anonBefore, (anonTrimmed - anonBefore) / matrixMiB,
-                    heapInUse, heapBefore);
+        const auto times = [matrixMiB](double mib) { return mib / matrixMiB; };
+        const double rssLoaded = loaded.rss - before.rss - recordsLoaded, rssSwept = swept.rss - before.rss - recordsSwept,
+                     rssTrimmed = trimmed.rss - before.rss - recordsSwept, peak = swept.peak - before.rss;
+        std::printf("      memory: feature matrix %.1f MiB; resident above the state before the load, less the "
+                    "benchmark's records (%.1f MiB by the sweep's end): %.1f MiB loaded (%.2f× the matrix), %.1f MiB "
+                    "after the sweep (%.2f×), after malloc_trim %.1f MiB (%.2f×); peak %.1f MiB above that state "
+                    "(%.2f×; without the records, between %.2f× and that); prepared views copied: %ld%s\n",
+                    matrixMiB, recordsSwept, rssLoaded, times(rssLoaded), rssSwept, times(rssSwept), rssTrimmed,
+                    times(rssTrimmed), peak, times(peak), times(peak - recordsSwept),
+                    elab::core::FeatureMatrix::viewsMaterialised() - viewCopiesBefore,
+                    app.recordsOutgrewReserve() || probe.recordsOutgrewReserve()
+                        ? " (the records outgrew their reserve: a reallocation is in these figures)"
+                        : "");
+        const double anonLoaded = loaded.anonymous - before.anonymous - recordsLoaded,
+                     anonSwept = swept.anonymous - before.anonymous - recordsSwept,
+                     anonTrimmed = trimmed.anonymous - before.anonymous - recordsSwept;
+        std::printf("      anonymous memory (RssAnon) above the state before the load, less the records: %.1f MiB loaded "
+                    "(%.2f×), %.1f MiB after the sweep (%.2f×), %.1f MiB after malloc_trim (%.2f×); heap in use "
+                    "(mallinfo2, records' reserve included) %.1f MiB in all, %.1f MiB of it before the load\n",
+                    anonLoaded, times(anonLoaded), anonSwept, times(anonSwept), anonTrimmed, times(anonTrimmed), heapInUse,
+                    heapBefore);
         std::fflush(stdout);
 
         for (int rep = 1; rep <= reps; ++rep) {

@@ -323,14 +323,20 @@ void TestFeatureMatrix::clippedRowsRecomputeTheirFactors() {
     const FeatureMatrix loaded(X);
     FeatureMatrix view = loaded; // shares the buffers: intercept and clipping are views
     view.appendConstantColumn(1.0);
-    view.clipRows(clipFactors(view));
+    QCOMPARE(view.rowNormsAbove(1.0).count, Index((clipFactors(view).array() < 1.0).count()));
+    QCOMPARE(view.rowNormsAbove(1.0).largest, view.maxRowNorm());
+    view.clipRows();
     QVERIFY(view.isView() && view.sharesBuffersWith(loaded));
     QCOMPARE(view.memoryBytes(), loaded.memoryBytes()); // no factors kept
     FeatureMatrix plain{DenseMatrix(X)}; // its own buffers: clipped in place
     plain.appendConstantColumn(1.0);
-    plain.clipRows(clipFactors(plain));
+    const Eigen::VectorXd factors = clipFactors(plain);
+    plain.clipRows();
     QVERIFY(!plain.isView());
     const DenseMatrix& expected = plain.dense();
+    DenseMatrix withIntercept(n, 3);
+    withIntercept << X, DenseMatrix::Ones(n, 1);
+    QVERIFY(expected == DenseMatrix(factors.asDiagonal() * withIntercept)); // x_ij / max(1, ‖x_i‖₂)
     QVERIFY(expected.row(6) == (Eigen::RowVector3d(0.0, 0.0, 1.0)));
     QVERIFY(std::abs(expected.row(5).norm() - 1.0) < 1e-15);
 
@@ -356,7 +362,7 @@ void TestFeatureMatrix::clippedRowsRecomputeTheirFactors() {
     // then read, not recomputed in O(columns).
     const FeatureMatrix wideLoaded(DenseMatrix::Constant(10, FeatureMatrix::kRecomputedClipColumns + 1, 1.0));
     FeatureMatrix wide = wideLoaded;
-    wide.clipRows(clipFactors(wide));
+    wide.clipRows();
     QVERIFY(wide.isView());
     QCOMPARE(wide.memoryBytes(), wideLoaded.memoryBytes() + 10 * sizeof(double));
     QVERIFY((wide.rowNorms().array() - 1.0).abs().maxCoeff() < 1e-15);

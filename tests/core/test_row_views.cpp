@@ -325,6 +325,24 @@ private slots:
             if (QTest::currentTestFailed())
                 return;
             QVERIFY((oP.predictions() - X * theta).lpNorm<Eigen::Infinity>() <= 1e-14);
+            // The third-derivative term forms x_iᵀθ by blocks in its own pass (no n-vector):
+            // the numbers of the kept predictions' path and of the formula, bit for bit.
+            LinearObjective kept(view, y, Loss(kind), 0.01), streamed(view, y, Loss(kind), 0.01);
+            kept.keepPredictions();
+            kept.evaluate(theta);
+            streamed.evaluate(theta);
+            Eigen::VectorXd fromKept, fromStream, pred, s, expected;
+            kept.thirdDerivativeTerm(v, fromKept);
+            streamed.thirdDerivativeTerm(v, fromStream);
+            ELAB_SAME(fromStream, fromKept);
+            denseRowDots(V, theta, pred);
+            denseRowDots(V, v, s);
+            for (Index i = 0; i < n; ++i)
+                s[i] = Loss(kind).d3(pred[i], y[i]) * (s[i] * s[i]);
+            denseTransposedProduct(V, s, expected);
+            expected /= static_cast<double>(n);
+            ELAB_SAME(fromStream, expected);
+            ELAB_SAME(streamed.predictions(), pred); // still there when asked for
         }
 
         const auto mV = mergeEqualRows(view), mP = mergeEqualRows(plain);

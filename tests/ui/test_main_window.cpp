@@ -117,6 +117,33 @@ private slots:
         QVERIFY(!m_window->jobIndicator()->isRunning());
     }
 
+    // A dataset loaded while another tab is current reaches the Data page when it is shown (or
+    // first read), not in the same turn of the event loop as the current view's.
+    void hiddenDataPageIsFilledWhenShown() {
+        m_window->showView(QStringLiteral("utility"));
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        m_window->load(request(QStringLiteral("builtin:iris")));
+        QVERIFY(shown.wait(kTimeout));
+        QVERIFY(m_window->dataView()->hasDeferredDataset());
+        m_window->showView(QStringLiteral("data"));
+        QVERIFY(!m_window->dataView()->hasDeferredDataset());
+        QVERIFY(m_window->dataView()->provenanceText().contains(QStringLiteral("builtin:iris")));
+        QCOMPARE(m_window->dataView()->preview()->model()->totalRows(), 150);
+
+        // Shown: filled at once. Hidden again, then read before it is shown: filled on reading.
+        m_window->load(request(QStringLiteral("builtin:wine")));
+        QVERIFY(shown.wait(kTimeout));
+        QVERIFY(!m_window->dataView()->hasDeferredDataset());
+        QCOMPARE(m_window->dataView()->preview()->model()->totalRows(), 178);
+        m_window->showView(QStringLiteral("regions"));
+        m_window->load(request(QStringLiteral("builtin:breast_cancer")));
+        QVERIFY(shown.wait(kTimeout));
+        QVERIFY(m_window->dataView()->hasDeferredDataset());
+        QCOMPARE(m_window->dataView()->preview()->model()->totalRows(), 569);
+        QVERIFY(!m_window->dataView()->hasDeferredDataset());
+        QVERIFY(m_window->dataView()->provenanceText().contains(QStringLiteral("builtin:breast_cancer")));
+    }
+
     void badFileKeepsPreviousDataset() {
         QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
         m_window->load(request(QStringLiteral("builtin:iris")));

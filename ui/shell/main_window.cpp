@@ -5,6 +5,7 @@
 #include "ui/dataset/load_controller.h"
 #include "ui/export/figure_export.h"
 #include "ui/jobs/background_priority.h"
+#include "ui/jobs/background_release.h"
 #include "ui/jobs/compute_controller.h"
 #include "ui/session/session_actions.h"
 #include "ui/shell/job_indicator.h"
@@ -30,6 +31,7 @@
 #include <tbb/global_control.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace elab::ui {
 
@@ -223,7 +225,9 @@ QString MainWindow::currentView() const {
 }
 
 void MainWindow::showDataset(const LoadedDataset& loaded) {
-    m_current = loaded;
+    // The previous dataset is freed on the release thread once the views have let it go (a
+    // million rows: unmapping tens of MiB, off the GUI thread).
+    releaseInBackground(std::exchange(m_current, loaded));
     for (const auto& v : m_views)
         v->prepareDataset(loaded);
     m_panel->setShown(loaded);

@@ -16,6 +16,8 @@
 #include <QTextDocument>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace elab::ui {
 
 DataView::DataView(QWidget* parent) : QWidget(parent) {
@@ -98,6 +100,7 @@ QWidget* DataView::group(const QString& title, QWidget* content) {
 }
 
 void DataView::clear() {
+    m_pending.reset();
     m_shape->setText(tr("No dataset loaded"));
     m_provenance->clear();
     m_preview->setDataset(nullptr);
@@ -111,10 +114,34 @@ void DataView::clear() {
 }
 
 void DataView::setDataset(const LoadedDataset& loaded) {
+    m_pending.reset();
     if (!loaded.isValid()) {
         clear();
         return;
     }
+    if (window()->isVisible() && !isVisible()) {
+        m_pending = loaded;
+        m_preview->setDataset(nullptr); // the tables let the previous dataset go now
+        m_columnModel->setDataset(nullptr);
+        return;
+    }
+    fill(loaded);
+}
+
+const DataView& DataView::flushed() const {
+    if (m_pending) {
+        const LoadedDataset loaded = *std::exchange(m_pending, std::nullopt);
+        const_cast<DataView*>(this)->fill(loaded);
+    }
+    return *this;
+}
+
+void DataView::showEvent(QShowEvent* event) {
+    flushed();
+    QWidget::showEvent(event);
+}
+
+void DataView::fill(const LoadedDataset& loaded) {
     const core::Dataset& dataset = *loaded.data;
     const core::DatasetSummary& summary = loaded.summary;
     m_shape->setText(shapeText(dataset, summary, loaded.seconds));
@@ -136,7 +163,7 @@ void DataView::setDataset(const LoadedDataset& loaded) {
 
 QString DataView::provenanceText() const {
     QTextDocument doc;
-    doc.setHtml(m_provenance->text());
+    doc.setHtml(flushed().m_provenance->text());
     return doc.toPlainText();
 }
 
