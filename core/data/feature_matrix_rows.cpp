@@ -158,10 +158,6 @@ FeatureMatrix::NormsAbove FeatureMatrix::rowNormsAbove(double bound) const {
     return r;
 }
 
-double FeatureMatrix::maxRowNorm() const {
-    double largest = 0.0;
-    forEachRowNorm(*this, [&largest](Index, double norm) { largest = std::max(largest, norm); });
-    return largest;
-}
+double FeatureMatrix::maxRowNorm() const { return rowNormsAbove(std::numeric_limits<double>::infinity()).largest; }
 
 } // namespace elab::core
