@@ -38,8 +38,8 @@ const charts::SeriesData* byKey(const charts::ChartData& chart, const QString& k
     return nullptr;
 }
 
-RegionsState computed(RegionsSettings& s, double eps) {
-    const auto moons = test::generated("moons", 120, 2, 0.25, 3);
+RegionsState computed(RegionsSettings& s, double eps, const char* generator = "moons", int classes = 2) {
+    const auto moons = test::generated(generator, 120, classes, 0.25, 3);
     s.draws = 4;
     s.gridSize = 48;
     s.currentEps = eps;
@@ -156,6 +156,35 @@ private slots:
         RegionsSettings t = s;
         const RegionsState other = computed(t, 0.05);
         QVERIFY(charts::sameStructure(chart, buildRegionsChart(t, other, QStringLiteral("moons"))));
+    }
+
+    // A dataset switch empties the chart while the new plane is prepared, then shows it: the empty
+    // chart and pictures of two or three classes keep the same series (the Qt chart is updated in
+    // place, not rebuilt); the empty chart has no points, boundaries or fill.
+    void emptyChartAndOtherClassCountsKeepTheSeries() {
+        RegionsSettings s;
+        const charts::ChartData two = buildRegionsChart(s, computed(s, 1.0), QStringLiteral("moons"));
+        RegionsSettings t;
+        const RegionsState threeState = computed(t, 1.0, "blobs", 3);
+        QCOMPARE(threeState.problem->classes(), 3);
+        const charts::ChartData three = buildRegionsChart(t, threeState, QStringLiteral("blobs"));
+        const charts::ChartData empty = buildRegionsChart(s, RegionsState{}, QStringLiteral("blobs"));
+        QVERIFY(charts::sameStructure(two, three));
+        QVERIFY(charts::sameStructure(two, empty));
+        for (const auto& series : empty.series)
+            QVERIFY2(series.points.isEmpty(), qPrintable(series.key));
+        QVERIFY(empty.raster.image.isNull());
+        QCOMPARE(empty.title, QStringLiteral("Decision regions"));
+        // The slots beyond the classes are there, empty and unnamed (no legend entry).
+        const auto* third = byKey(two, QStringLiteral("train:2"));
+        QVERIFY(third && third->points.isEmpty() && third->name.isEmpty());
+        const auto* thirdOfThree = byKey(three, QStringLiteral("train:2"));
+        QVERIFY(thirdOfThree && !thirdOfThree->points.isEmpty() && !thirdOfThree->name.isEmpty());
+        // Every training row drawn lands in its class's series (120 rows, split train/test).
+        qsizetype drawn = 0;
+        for (int k = 0; k < 4; ++k)
+            drawn += byKey(three, QStringLiteral("train:%1").arg(k))->points.size();
+        QCOMPARE(drawn, static_cast<qsizetype>(threeState.problem->trainPoints().rows()));
     }
 
     void fillModes() {

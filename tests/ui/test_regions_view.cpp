@@ -82,7 +82,11 @@ private slots:
         QVERIFY(m_tab->regionsController()->settings().preprocess.intercept);
         QCOMPARE(m_tab->regionsController()->settings().mechanism.kind, core::MechanismKind::ObjPertGauss);
         QVERIFY(m_tab->panel()->isVisible()); // its side panel, the utility view's hidden
+        const int rebuilds = m_tab->view()->chartView()->rebuildCount();
         loadAndSettle(QStringLiteral("builtin:iris"));
+        // Two classes to three, through the empty chart shown while the plane is prepared: the
+        // Qt chart is updated in place, not rebuilt (its series keep their keys).
+        QCOMPARE(m_tab->view()->chartView()->rebuildCount(), rebuilds);
         auto* a = m_tab->panel()->findChild<QComboBox*>(QStringLiteral("featureACombo"));
         QCOMPARE(a->currentText(), QStringLiteral("petal_length_cm"));
         QVERIFY(!m_tab->regionsController()->settings().quadratic);

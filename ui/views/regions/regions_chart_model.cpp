@@ -39,20 +39,27 @@ double agreementLevel(double a, int classes) {
     return std::clamp((a - floor) / (1.0 - floor), 0.0, 1.0);
 }
 
+/// Room for `most` series: at least four (three-class boundaries, and the built-in sets' two or
+/// three classes), rounded up to a power of two, so that the keys (and the Qt series) stay the
+/// same while the slider moves, across datasets of as many classes, and on the empty chart
+/// shown while a plane is prepared: each is then an update of the Qt chart, not a rebuild.
+int capacityFor(std::size_t most) {
+    int capacity = 4;
+    while (static_cast<std::size_t>(capacity) < most)
+        capacity *= 2;
+    return capacity;
+}
+
 /// Series per draw: enough for the most chains any model has had on this plane (state.chainsSeen)
-/// and has now, rounded up to a power of two so that the keys (and the Qt series) stay the same
-/// while the slider moves.
+/// and has now.
 int chainCapacity(const core::RegionsResult* r, std::size_t seen) {
-    std::size_t most = std::max<std::size_t>(1, seen);
+    std::size_t most = seen;
     if (r) {
         for (const core::RegionsModel& m : r->draws)
             most = std::max(most, m.boundaries.size());
         most = std::max(most, r->nonPrivate.boundaries.size());
     }
-    int capacity = 4; // room for three-class boundaries from the start (no rebuild on the first split)
-    while (static_cast<std::size_t>(capacity) < most)
-        capacity *= 2;
-    return capacity;
+    return capacityFor(most);
 }
 
 QVector<QPointF> polyline(const core::Polyline& line) {
@@ -77,22 +84,25 @@ void addBoundaries(charts::ChartData& chart, const QString& prefix, const core::
     }
 }
 
-/// One Points series per class: key prefix:k.
-void addPoints(charts::ChartData& chart, const QString& prefix, const Eigen::MatrixX2d& points,
-               const Eigen::VectorXi& classes, const std::vector<std::string>& names, bool hollow, Eigen::Index stride) {
+/// One Points series per class slot: key prefix:k, k < capacity (the slots beyond the classes stay
+/// empty and unnamed). points may be null (nothing prepared yet).
+void addPoints(charts::ChartData& chart, const QString& prefix, const Eigen::MatrixX2d* points,
+               const Eigen::VectorXi* classes, const std::vector<std::string>& names, int capacity, bool hollow,
+               Eigen::Index stride) {
     const int k = static_cast<int>(names.size());
     QVector<SeriesData> series;
-    for (int c = 0; c < k; ++c) {
+    for (int c = 0; c < capacity; ++c) {
         SeriesData s = charts::makeSeries(QStringLiteral("%1:%2").arg(prefix).arg(c),
-                                          hollow ? QString() : QString::fromStdString(names[static_cast<std::size_t>(c)]),
+                                          hollow || c >= k ? QString() : QString::fromStdString(names[static_cast<std::size_t>(c)]),
                                           SeriesKind::Points, regionsClassColor(c));
         s.width = kPointSize;
         s.hollow = hollow;
         series << s;
     }
-    for (Eigen::Index i = 0; i < points.rows(); i += stride)
-        if (classes(i) >= 0 && classes(i) < k)
-            series[classes(i)].points.append(QPointF(points(i, 0), points(i, 1)));
+    if (points && classes)
+        for (Eigen::Index i = 0; i < points->rows(); i += stride)
+            if ((*classes)(i) >= 0 && (*classes)(i) < std::min(k, capacity))
+                series[(*classes)(i)].points.append(QPointF((*points)(i, 0), (*points)(i, 1)));
     chart.series << series;
 }
 
@@ -181,6 +191,10 @@ charts::ChartData buildRegionsChart(const RegionsSettings& s, const RegionsState
     chart.logX = false;
     const core::RegionsProblem* problem = state.resultProblem.get();
     const core::RegionsResult* r = state.result.get();
+    if (!problem || !r) { // the same series, empty: the Qt chart is updated, not rebuilt
+        problem = nullptr;
+        r = nullptr;
+    }
     if (!r)
         chart.title = QStringLiteral("Decision regions");
     else if (dragging)
@@ -188,22 +202,22 @@ charts::ChartData buildRegionsChart(const RegionsSettings& s, const RegionsState
     else
         chart.title = QStringLiteral("Decision regions at %1 — %2").arg(regionsEpsText(r->eps), mechanismName(s.mechanism.kind));
     chart.footnote = footnote(s, state, datasetName);
-    if (!problem || !r) {
+    const int classes = problem ? problem->classes() : 2;
+    if (problem) {
+        chart.xTitle = QString::fromStdString(problem->axisName(0));
+        chart.yTitle = QString::fromStdString(problem->axisName(1));
+        chart.xMin = problem->x0();
+        chart.xMax = problem->x1();
+        chart.yMin = problem->y0();
+        chart.yMax = problem->y1();
+        chart.raster = {regionsImage(*r, problem->spec().gridSize, classes, s.fill, s.fillDraw), chart.xMin, chart.xMax,
+                        chart.yMin, chart.yMax};
+    } else {
         chart.xMin = 0.0;
         chart.xMax = 1.0;
         chart.yMin = 0.0;
         chart.yMax = 1.0;
-        return chart;
     }
-    chart.xTitle = QString::fromStdString(problem->axisName(0));
-    chart.yTitle = QString::fromStdString(problem->axisName(1));
-    chart.xMin = problem->x0();
-    chart.xMax = problem->x1();
-    chart.yMin = problem->y0();
-    chart.yMax = problem->y1();
-    const int classes = problem->classes();
-    chart.raster = {regionsImage(*r, problem->spec().gridSize, classes, s.fill, s.fillDraw), chart.xMin, chart.xMax,
-                    chart.yMin, chart.yMax};
     if (s.fill == RegionsFill::Agreement) {
         chart.colorScale.title = QStringLiteral("agreement: share of draws voting with the majority");
         for (int i = 0; i <= 8; ++i)
@@ -215,27 +229,33 @@ charts::ChartData buildRegionsChart(const RegionsSettings& s, const RegionsState
     const int capacity = chainCapacity(r, state.chainsSeen);
     for (int d = 0; d < s.draws; ++d) {
         const bool shown = s.fill == RegionsFill::Draw && d == s.fillDraw;
-        const core::RegionsModel* model = static_cast<std::size_t>(d) < r->draws.size() ? &r->draws[static_cast<std::size_t>(d)] : nullptr;
+        const core::RegionsModel* model =
+            r && static_cast<std::size_t>(d) < r->draws.size() ? &r->draws[static_cast<std::size_t>(d)] : nullptr;
         addBoundaries(chart, QString::number(d), model, capacity, shown ? kShownDrawLine : kDrawLine, shown ? 2.0 : 1.0,
                       Qt::SolidLine, QString());
     }
-    addBoundaries(chart, QStringLiteral("nonprivate"), &r->nonPrivate, capacity, kNonPrivateLine, 2.0, Qt::DashLine,
-                  QStringLiteral("non-private boundary"));
-    const Eigen::Index trainStride = drawnStride(problem->trainPoints().rows(), kMaxDrawnTrain);
-    const Eigen::Index testStride = drawnStride(problem->testPoints().rows(), kMaxDrawnTest);
-    addPoints(chart, QStringLiteral("train"), problem->trainPoints(), problem->trainClass(), problem->classNames(), false,
-              trainStride);
-    addPoints(chart, QStringLiteral("test"), problem->testPoints(), problem->testClass(), problem->classNames(), true,
-              testStride);
+    addBoundaries(chart, QStringLiteral("nonprivate"), r ? &r->nonPrivate : nullptr, capacity, kNonPrivateLine, 2.0,
+                  Qt::DashLine, QStringLiteral("non-private boundary"));
+    const std::vector<std::string> noNames;
+    const std::vector<std::string>& names = problem ? problem->classNames() : noNames;
+    const int classSlots = capacityFor(names.size());
+    const Eigen::Index trainStride = problem ? drawnStride(problem->trainPoints().rows(), kMaxDrawnTrain) : 1;
+    const Eigen::Index testStride = problem ? drawnStride(problem->testPoints().rows(), kMaxDrawnTest) : 1;
+    addPoints(chart, QStringLiteral("train"), problem ? &problem->trainPoints() : nullptr,
+              problem ? &problem->trainClass() : nullptr, names, classSlots, false, trainStride);
+    addPoints(chart, QStringLiteral("test"), problem ? &problem->testPoints() : nullptr,
+              problem ? &problem->testClass() : nullptr, names, classSlots, true, testStride);
     // At ε = ∞ the fractions are the non-private model's own mistakes (0 or 1).
     SeriesData wrong = charts::makeSeries(QStringLiteral("misclassified"),
-                                          r->draws.empty() ? QStringLiteral("misclassified (non-private)")
-                                                           : QStringLiteral("misclassified by most draws"),
+                                          r && r->draws.empty() ? QStringLiteral("misclassified (non-private)")
+                                                                : QStringLiteral("misclassified by most draws"),
                                           SeriesKind::Points, misclassifiedColor());
     wrong.width = kRingSize;
     wrong.hollow = true;
-    addMisclassified(wrong.points, problem->trainPoints(), r->trainMisclassified, trainStride);
-    addMisclassified(wrong.points, problem->testPoints(), r->testMisclassified, testStride);
+    if (problem) {
+        addMisclassified(wrong.points, problem->trainPoints(), r->trainMisclassified, trainStride);
+        addMisclassified(wrong.points, problem->testPoints(), r->testMisclassified, testStride);
+    }
     chart.series << wrong;
     return chart;
 }

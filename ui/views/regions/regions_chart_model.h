@@ -6,7 +6,9 @@
 // non-private boundary dashed and dark, the training rows as filled dots and the test rows as
 // rings in their class colours (the palette of every chart), and a red ring round the points
 // most draws misclassify. For given settings the series keys are fixed (draws × a chain
-// capacity), so a slider step only replace()s points. The title carries the picture's ε (the
+// capacity, and a class capacity of at least four), also on the empty chart shown while a plane
+// is prepared: a slider step, and a switch between datasets of up to four classes, only
+// replace()s points (no rebuild of the Qt chart). The title carries the picture's ε (the
 // marker). A pure function of what the controller holds, so the live view and every export
 // draw the same. Any thread.
 
