@@ -21,6 +21,7 @@
 #include "tests/support/generated_data.h"
 #include "tests/support/gui_test_support.h"
 #include "tests/support/test_support.h"
+#include "tests/ui/gui_test_support.h"
 
 #include <QLabel>
 #include <QSlider>
@@ -174,6 +175,27 @@ private slots:
             emit chart->hovered(QPointF(2.0, 1.0));
         QTRY_VERIFY(view.readoutText().startsWith(QStringLiteral("σ = 2:")));
         QCOMPARE(view.readoutText(), ui::accountingReadout(*c.curves(), 2.0));
+    }
+
+    // The table changes while the slider moves: a new table of the same height does not lay the
+    // view out again (a layout resizes and repaints both charts); a taller one does.
+    void aNewTableOfTheSameHeightDoesNotLayOutTheView() {
+        AccountingController c;
+        ui::AccountingPanel panel;
+        ui::AccountingView view(&c, &panel);
+        view.resize(1200, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.applySettings(digits());
+        QVERIFY(waitIdle(c));
+        test::settle();
+        auto* table = view.findChild<QLabel*>(QStringLiteral("accountingTable"));
+        QVERIFY(table && table->text().contains(QStringLiteral("<table")));
+        const int chartHeight = view.findChild<ui::charts::ChartView*>()->height();
+        const test::Relayouts relayouts = test::relayoutsForNewTexts(view, *table); // a new σ, the same rows
+        QCOMPARE(relayouts.sameShape, 0);
+        QVERIFY(relayouts.taller > 0);
+        QVERIFY(view.findChild<ui::charts::ChartView*>()->height() < chartHeight); // the layout made room
     }
 
     void anEpsOneAccountantCannotReachIsShownForTheOthers() {

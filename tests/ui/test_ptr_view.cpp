@@ -20,7 +20,9 @@
 
 #include "tests/support/generated_data.h"
 #include "tests/support/gui_test_support.h"
+#include "tests/ui/gui_test_support.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -163,6 +165,26 @@ private slots:
         QVERIFY(c.upToDate());
         QCOMPARE(c.state().data->statistic.lambda, core::ptrData(other->features, s.binariseAt).statistic.lambda);
         QCOMPARE(c.state().eps, 1.1);
+    }
+
+    // The readout changes while the slider moves: a new readout of the same height does not lay
+    // the view out again (a layout resizes and repaints both charts).
+    void aNewReadoutOfTheSameHeightDoesNotLayOutTheView() {
+        PtrController c;
+        ui::PtrPanel panel;
+        ui::PtrView view(&c, &panel);
+        view.resize(1200, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.applySettings(settings(1.0));
+        c.setDataset(blobs());
+        QVERIFY(waitIdle(c));
+        test::settle();
+        auto* readout = view.findChild<QLabel*>(QStringLiteral("ptrReadout"));
+        QVERIFY(readout && !readout->text().isEmpty());
+        const test::Relayouts relayouts = test::relayoutsForNewTexts(view, *readout);
+        QCOMPARE(relayouts.sameShape, 0);
+        QVERIFY(relayouts.taller > 0);
     }
 
     void sessionRoundTripAndBadBlocks() {

@@ -109,4 +109,12 @@ inline QLabel* noteLabel(QWidget* parent, const char* objectName) {
     return l;
 }
 
+/// A NoteBox whose label is named labelName, top-left aligned: for a text that changes while a
+/// slider moves (a new text lays the view out again only when its height changes).
+inline NoteBox* noteBox(QWidget* parent, const char* labelName) {
+    auto* box = new NoteBox(parent, labelName);
+    box->label()->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    return box;
+}
+
 } // namespace elab::ui

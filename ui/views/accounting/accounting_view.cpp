@@ -115,23 +115,28 @@ AccountingView::AccountingView(AccountingController* controller, AccountingPanel
     m_sigmaChart->setMinimumSize(420, 360);
     m_epochChart = new charts::ChartView(this);
     m_epochChart->setMinimumSize(360, 360);
-    m_table = noteLabel(this, "accountingTable");
+    // The texts that change while the slider moves, each in a NoteBox: a new text lays the view
+    // out again (and resizes both charts) only when its height changes.
+    NoteBox* table = noteBox(this, "accountingTable");
+    m_table = table->label();
     m_table->setTextFormat(Qt::RichText);
-    m_readout = noteLabel(this, "accountingReadout");
+    NoteBox* readout = noteBox(this, "accountingReadout");
+    m_readout = readout->label();
     m_readout->setMinimumWidth(260);
-    m_status = noteLabel(this, "accountingStatus");
+    NoteBox* status = noteBox(this, "accountingStatus");
+    m_status = status->label();
     m_status->setStyleSheet(QStringLiteral("color: #555;"));
     auto* charts = new QHBoxLayout;
     charts->addWidget(m_sigmaChart, 3);
     charts->addWidget(m_epochChart, 2);
     auto* bottom = new QHBoxLayout;
-    bottom->addWidget(m_table, 3);
-    bottom->addWidget(m_readout, 1);
+    bottom->addWidget(table, 3);
+    bottom->addWidget(readout, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_slider);
     layout->addLayout(charts, 1);
     layout->addLayout(bottom);
-    layout->addWidget(m_status);
+    layout->addWidget(status);
 
     // While the handle is held the texts that state ε or σ are held still (a new chart title or
     // table lays the window out again, at every delivered step) and follow on release.

@@ -113,9 +113,13 @@ PtrView::PtrView(PtrController* controller, PtrPanel* panel, QWidget* parent)
     m_passChart->setMinimumSize(400, 340);
     m_thresholdChart = new charts::ChartView(this);
     m_thresholdChart->setMinimumSize(400, 340);
-    m_readout = noteLabel(this, "ptrReadout");
+    // The texts that change while the slider moves, each in a NoteBox: a new text lays the view
+    // out again (and resizes both charts) only when its height changes.
+    NoteBox* readout = noteBox(this, "ptrReadout");
+    m_readout = readout->label();
     m_readout->setTextFormat(Qt::RichText);
-    m_status = noteLabel(this, "ptrStatus");
+    NoteBox* status = noteBox(this, "ptrStatus");
+    m_status = status->label();
     m_status->setStyleSheet(QStringLiteral("color: #b01e1e;"));
     auto* explanation = noteLabel(this, "ptrExplanation");
     explanation->setStyleSheet(QStringLiteral("color: #555;"));
@@ -130,8 +134,8 @@ PtrView::PtrView(PtrController* controller, PtrPanel* panel, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_slider);
     layout->addLayout(charts, 1);
-    layout->addWidget(m_readout);
-    layout->addWidget(m_status);
+    layout->addWidget(readout);
+    layout->addWidget(status);
     layout->addWidget(explanation);
 
     connectSliderSteps(
