@@ -5,11 +5,14 @@
 #include "tests/support/test_support.h"
 #include "ui/charts/chart_builder.h"
 #include "ui/charts/chart_geometry.h"
+#include "ui/charts/grid_item.h"
 
 #include <QAreaSeries>
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
+#include <QImage>
+#include <QPainter>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -108,6 +111,77 @@ private slots:
         QCOMPARE(QString::asprintf("%g", 1e-3), QStringLiteral("0.001"));
         QVERIFY(qobject_cast<QValueAxis*>(chart.axes(Qt::Vertical).value(0)));
         QCOMPARE(chart.animationOptions(), QChart::NoAnimation);
+    }
+
+    // The grid is one item of ours at the axes' ticks (Qt Charts' own grid lines are hidden): every
+    // power of ten and 2…9 × 10^k on a log axis, the dynamic ticks of a value axis; drawn where Qt
+    // Charts maps those values.
+    void gridLinesAtTheAxesTicks() {
+        auto* chart = new QChart; // owned by the scene
+        QGraphicsScene scene;
+        scene.addItem(chart);
+        ChartData d = lineChart({{0.01, 0.5}, {10.0, 0.9}});
+        d.xMin = 1e-3;
+        d.xMax = 1e2;
+        d.yMin = 0.0;
+        d.yMax = 1.0;
+        const auto items = buildChart(chart, d, QFont());
+        for (QAbstractAxis* axis : chart->axes())
+            QVERIFY(!axis->isGridLineVisible() && !axis->isMinorGridLineVisible());
+        const GridLines g = gridLinesOf(chart);
+        QCOMPARE(g.x.size(), 6); // 0.001 … 100
+        for (qsizetype i = 0; i < g.x.size(); ++i)
+            ELAB_FUZZY(g.x[i], std::pow(10.0, -3.0 + static_cast<double>(i)), 1e-12);
+        QCOMPARE(g.minorX.size(), 5 * 8); // 2 … 9 in each of five decades
+        ELAB_FUZZY(g.minorX.front(), 0.002, 1e-15);
+        ELAB_FUZZY(g.minorX.back(), 90.0, 1e-12);
+        auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).value(0));
+        QVERIFY(y && y->tickType() == QValueAxis::TicksDynamic);
+        QVERIFY(g.minorY.isEmpty());
+        QVERIFY(g.y.size() >= 3);
+        for (double v : g.y) { // on the axis' ticks, within its range
+            const double k = (v - y->tickAnchor()) / y->tickInterval();
+            QVERIFY(std::abs(k - std::round(k)) < 1e-9);
+            QVERIFY(v >= y->min() - 1e-12 && v <= y->max() + 1e-12);
+        }
+        ELAB_FUZZY(g.y.back() - g.y.front(), y->tickInterval() * static_cast<double>(g.y.size() - 1), 1e-12);
+
+        // A range that starts and ends inside decades: the minor lines of the partial decades too.
+        ChartData partial = d;
+        partial.xMin = 0.3;
+        partial.xMax = 300.0;
+        updateChart(chart, items, d, partial);
+        const GridLines p = gridLinesOf(chart);
+        QCOMPARE(p.x.size(), 3); // 1, 10, 100
+        QCOMPARE(p.minorX.size(), 7 + 8 + 8 + 2); // 0.3 … 0.9, 2 … 9, 20 … 90, 200 and 300
+
+        // Painted where Qt Charts maps the values: a minor line at x = 0.5 (no series there, near
+        // the top of the plot), in the minor grid's grey on the white plot.
+        chart->resize(640, 420);
+        QCoreApplication::sendPostedEvents();
+        chart->layout()->activate();
+        QImage image(640, 420, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            scene.render(&painter, QRectF(0, 0, 640, 420), QRectF(0, 0, 640, 420));
+        }
+        const QPointF at = chart->mapToPosition(QPointF(0.5, 0.95 * p.yMax), chart->series().first());
+        QVERIFY(chart->plotArea().contains(at));
+        const int row = static_cast<int>(at.y());
+        int greyColumns = 0;
+        for (int col = static_cast<int>(at.x()) - 1; col <= static_cast<int>(at.x()) + 1; ++col)
+            greyColumns += qRed(image.pixel(col, row)) == 0xef && qGreen(image.pixel(col, row)) == 0xef;
+        QCOMPARE(greyColumns, 1); // one pixel wide, not antialiased
+        QCOMPARE(image.pixel(static_cast<int>(at.x()) + 4, row), qRgb(255, 255, 255));
+
+        // A category axis (rows of labels, derived from QValueAxis) keeps no grid.
+        QChart rows;
+        ChartData c = lineChart({{1.0, 0.0}, {2.0, 1.0}}, false);
+        c.yCategories = {QStringLiteral("a"), QStringLiteral("b")};
+        buildChart(&rows, c, QFont());
+        QVERIFY(gridLinesOf(&rows).y.isEmpty());
+        QVERIFY(!gridLinesOf(&rows).x.isEmpty());
     }
 
     void logYAxisDropsNonPositiveValuesAndFitsDecades() {

@@ -1,6 +1,7 @@
 #include "ui/charts/chart_builder.h"
 
 #include "ui/charts/chart_geometry.h"
+#include "ui/charts/grid_item.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/points_item.h"
 #include "ui/charts/raster_item.h"
@@ -27,8 +28,6 @@ namespace elab::ui::charts {
 
 namespace {
 
-const QColor kGrid(0xd9, 0xd9, 0xd9);
-const QColor kMinorGrid(0xef, 0xef, 0xef);
 const QColor kAxisLine(0x80, 0x80, 0x80);
 const QColor kText(0x20, 0x20, 0x20);
 // A marker of two pixels is invisible; SeriesData::width defaults to a pen width.
@@ -50,8 +49,6 @@ void styleAxis(QAbstractAxis* axis, const QString& title) {
     axis->setTitleBrush(kText);
     axis->setLabelsBrush(kText);
     axis->setLinePenColor(kAxisLine);
-    axis->setGridLineColor(kGrid);
-    axis->setMinorGridLineColor(kMinorGrid);
 }
 
 void setValueAxis(QValueAxis* axis, AxisRange range) {
@@ -319,6 +316,7 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
     const AxisRange xr = xRange(data);
     const AxisRange yr = yRange(data);
     setRanges(chart, data, xr, yr);
+    setChartGrid(chart);
 
     QVector<SeriesItems> items;
     items.reserve(data.series.size());
@@ -350,6 +348,7 @@ void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartDa
     const AxisRange xr = xRange(data);
     const AxisRange yr = yRange(data);
     setRanges(chart, data, xr, yr);
+    setChartGrid(chart);
     bool lookChanged = false;
     for (qsizetype i = 0; i < items.size(); ++i) {
         const SeriesData& series = data.series[i];
