@@ -21,23 +21,16 @@ namespace elab::ui {
 
 namespace {
 
-void styleLabel(QLabel* l) {
-    l->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    // Changes on every slider step: plain, not selectable (no text document to relayout).
+// Its text changes on every slider step: plain, not selectable (no text document to relayout).
+QLabel* plain(QLabel* l) {
     l->setTextInteractionFlags(Qt::NoTextInteraction);
-}
-
-QLabel* label(QWidget* parent, const char* name) {
-    auto* l = new NoteLabel(parent);
-    l->setObjectName(QString::fromLatin1(name));
-    styleLabel(l);
     return l;
 }
 
 // A label whose text changes on every slider step, in a NoteBox of its own (the box is returned).
 NoteBox* changingLabel(QWidget* parent, const char* name) {
-    auto* box = new NoteBox(parent, name);
-    styleLabel(box->label());
+    NoteBox* box = noteBox(parent, name);
+    plain(box->label());
     return box;
 }
 
@@ -100,7 +93,7 @@ void RegionsView::buildLayout() {
     sideWidget->setLayout(side);
     sideWidget->setFixedWidth(320);
 
-    auto* note = label(this, "privacyNote");
+    QLabel* note = plain(noteLabel(this, "privacyNote"));
     note->setText(tr("Note: these pictures are computed on the data itself and are not private. Choosing ε by "
                      "looking at them spends privacy, unless the data is public or a proxy for the private data."));
     note->setStyleSheet(QStringLiteral("color: #555;"));
