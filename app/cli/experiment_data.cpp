@@ -14,7 +14,7 @@ namespace elab::app {
 void ExperimentDataOptions::addTo(CLI::App& command) {
     data.addTo(command);
     auto* test = command.add_option("--test", testSpec, "Test set (same format options as --data)");
-    command.add_option("--split", split, "Hold out this fraction as a stratified test set")
+    command.add_option("--split", split, "Hold out about this fraction as a test set (each row by its own seeded coin, so one row changes nothing else)")
         ->check(CLI::Range(0.0, 1.0))
         ->excludes(test);
     command.add_option("--norm", norm, "Row norms: clip to 1 (private), scale by the max norm (leaks), none (leaks)")

@@ -23,7 +23,7 @@ void PtrCommand::addTo(CLI::App& command) {
     command.add_option("--delta", delta, "δ")->check(CLI::Range(1e-300, 0.5));
     command.add_option("--binarise-at", binariseAt, "A feature counts as 1 when its value is above this (public)");
     command.add_option("--runs", runs, "Releases per ε (fresh noise each)")->check(CLI::Range(1, 10000000));
-    command.add_option("--seed", seed, "Seed of the runs");
+    seed.addTo(command, "the runs");
     command.add_option("--out", out, "Write to this file instead of stdout");
     command.add_flag("--csv", csv, "CSV (one row per ε) instead of JSON");
 }
@@ -43,7 +43,7 @@ int PtrCommand::run() const {
         std::map<core::Index, int> released;
         for (int r = 0; r < runs; ++r) {
             const core::PtrRelease rel =
-                core::ptrRelease(prepared, grid[g], delta, core::deriveSeed(seed, g, static_cast<std::uint64_t>(r)));
+                core::ptrRelease(prepared, grid[g], delta, core::deriveSeed(seed.value(), g, static_cast<std::uint64_t>(r)));
             passed += rel.passed ? 1 : 0;
             if (rel.passed)
                 ++released[rel.feature];
@@ -70,7 +70,8 @@ int PtrCommand::run() const {
     nlohmann::ordered_json j;
     j["command"] = "ptr";
     j["version"] = EPSILONLAB_VERSION;
-    j["seed"] = seed;
+    j["seed"] = seed.json();
+    j["seed_mode"] = core::toString(seed.mode());
     j["data"] = core::datasetJson(d);
     j["binarise_at"] = binariseAt;
     j["lambda"] = s.lambda;
@@ -84,7 +85,8 @@ int PtrCommand::run() const {
                         {"runs", runs},
                         {"most_released_feature",
                          r.mostReleased >= 0 ? nlohmann::ordered_json(d.featureName(r.mostReleased)) : nlohmann::ordered_json()},
-                        {"guarantee", core::guaranteeJson(core::ptrGuarantee(r.eps, delta))}});
+                        {"guarantee", core::guaranteeJson(seed.guarantee(core::withPipeline(core::ptrGuarantee(r.eps, delta),
+                                                                                             core::pipelineFacts(d))))}});
     j["by_eps"] = std::move(list);
     writeOutput(out, j.dump(1) + "\n");
     return 0;

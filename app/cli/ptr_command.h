@@ -4,6 +4,7 @@
 // and per ε the test's threshold, the pass probability (Laplace formula), the pass fraction and
 // most released feature over R runs, and the (2ε, δ) guarantee — JSON or CSV.
 
+#include "app/cli/seed_option.h"
 #include "app/cli/data_options.h"
 
 #include <CLI/CLI.hpp>
@@ -18,7 +19,7 @@ struct PtrCommand {
     double delta = 1e-5;
     double binariseAt = 0.0;
     int runs = 1000;
-    unsigned long long seed = 1;
+    SeedOption seed; ///< --seed / --secret-seed
     std::string out;
     bool csv = false;
 

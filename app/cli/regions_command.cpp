@@ -4,6 +4,7 @@
 #include "app/cli/write_output.h"
 
 #include "core/learner/mechanism_catalog.h"
+#include "core/privacy/composition.h"
 #include "core/regions/decision_regions.h"
 #include "core/report/result_json.h"
 
@@ -95,7 +96,7 @@ void RegionsCommand::addTo(CLI::App& command) {
     command.add_option("--grid", grid, "Grid cells per side G")->check(CLI::Range(16, 1024));
     command.add_option("--margin", margin, "Grid extent: the data's box grown by this fraction per side")
         ->check(CLI::Range(0.0, 1.0));
-    command.add_option("--seed", seed, "Seed of the noise draws and the split");
+    seed.addTo(command, "the noise draws and the split");
     command.add_option("--threads", threads, "Worker threads (0: all cores; the output is the same for any)")
         ->check(CLI::NonNegativeNumber);
     command.add_option("--out", out, "Write to this file instead of stdout");
@@ -115,7 +116,7 @@ int RegionsCommand::run() const {
     spec.draws = draws;
     spec.gridSize = grid;
     spec.margin = margin;
-    spec.seed = seed;
+    spec.seed = seed.value();
     spec.threads = threads;
     spec.plane.quadratic = expand == "quadratic";
     if (pca) {
@@ -137,7 +138,8 @@ int RegionsCommand::run() const {
     nlohmann::ordered_json j;
     j["command"] = "regions";
     j["version"] = EPSILONLAB_VERSION;
-    j["seed"] = seed;
+    j["seed"] = seed.json();
+    j["seed_mode"] = core::toString(seed.mode());
     j["data"] = core::datasetJson(loaded.train);
     j["plane"] = {{"kind", core::optionName(core::planeKindNames(), spec.plane.kind)},
                   {"axes", {problem.axisName(0), problem.axisName(1)}},
@@ -151,7 +153,10 @@ int RegionsCommand::run() const {
                       {"delta", spec.mechanism.effectiveDelta()},
                       {"capabilities",
                        {{"taylor", learner.capabilities().taylor}, {"warm_start", learner.capabilities().warmStart}}},
-                      {"guarantee", std::isfinite(e) ? core::guaranteeJson(r.guarantee) : nlohmann::ordered_json()}};
+                      {"guarantee", std::isfinite(e) ? core::guaranteeJson(seed.guarantee(r.guarantee)) : nlohmann::ordered_json()},
+                      {"guarantee_all_draws",
+                       std::isfinite(e) ? core::guaranteeJson(seed.guarantee(core::composedDraws(r.guarantee, static_cast<int>(r.draws.size()))))
+                                        : nlohmann::ordered_json()}};
     j["eps"] = core::numberOrNull(e);
     j["draws"] = r.draws.size();
     j["grid"] = {{"size", grid},

@@ -2,6 +2,7 @@
 // `epsilonlab-cli regions`: the decision regions of a private classifier in a 2-D plane at one ε
 // (issue 11; core/regions/decision_regions.h, docs/MATH.md §6), as JSON or CSV.
 
+#include "app/cli/seed_option.h"
 #include "app/cli/experiment_data.h"
 #include "app/cli/mechanism_options.h"
 
@@ -21,7 +22,7 @@ struct RegionsCommand {
     int draws = 10;
     int grid = 256;
     double margin = 0.1;
-    unsigned long long seed = 1;
+    SeedOption seed; ///< --seed / --secret-seed
     int threads = 0;
     std::string out;
     bool csv = false;

@@ -31,7 +31,7 @@ void TrainCommand::addTo(CLI::App& command) {
     mech.mechanism = "dpsgd";
     mech.addTo(command);
     command.add_option("--eps", eps, "ε of the run (a number, or inf for non-private SGD)");
-    command.add_option("--seed", seed, "Seed of the run (and the split)");
+    seed.addTo(command, "the run (and the split)");
     command.add_option("--repetition", repetition, "Repetition index: another run with the same seed")
         ->check(CLI::NonNegativeNumber);
     command.add_flag("--reference", reference, "Also train the non-private run (same samples, no clipping, no noise)");
@@ -50,7 +50,7 @@ int TrainCommand::run() const {
                                     "optimisation problem: use `utility` or `regions`)");
     if (std::string problem = spec.validate(); !problem.empty())
         throw std::invalid_argument(problem);
-    const ExperimentData prepared = data.prepare(seed);
+    const ExperimentData prepared = data.prepare(seed.value());
     const core::SweepData sweep = core::sweepDataOf(prepared.train, prepared.test ? &*prepared.test : nullptr);
     const core::DpsgdLearner learner(sweep, spec, core::UtilityMetric::TrainAccuracy);
     const core::Index n = prepared.train.rows();
@@ -67,7 +67,7 @@ int TrainCommand::run() const {
             std::cerr << "epoch " << r.epoch << "/" << spec.sgd.epochs << ": train accuracy " << r.train.accuracy << "\n";
         };
         c.sigma = std::isfinite(at) ? learner.sigmaFor(at) : 0.0;
-        c.epochs = learner.train(at, seed, repetition, {}, &monitor).epochs;
+        c.epochs = learner.train(at, seed.value(), repetition, {}, &monitor).epochs;
         return c;
     };
     const Curve run = runCurve(e);
@@ -78,11 +78,8 @@ int TrainCommand::run() const {
     auto spent = [&](const Curve& c, const core::EpochReport& r) {
         if (c.sigma <= 0.0)
             return std::numeric_limits<double>::infinity();
-        core::SgdPrivacyParams p = params;
-        p.sigma = c.sigma;
-        p.steps = r.steps;
-        const core::AccountantResult a = core::accountEpsilon(spec.sgd.accountant, p);
-        return a.epsilon;
+        // In the guarantee's terms (replace-one unless N is declared public): the last epoch's is its ε.
+        return core::DpsgdLearner::epsilonSpent(spec, n, c.sigma, r.steps);
     };
     if (csv) {
         std::ostringstream text;
@@ -115,14 +112,15 @@ int TrainCommand::run() const {
     nlohmann::ordered_json j;
     j["command"] = "train";
     j["version"] = EPSILONLAB_VERSION;
-    j["seed"] = seed;
+    j["seed"] = seed.json();
+    j["seed_mode"] = core::toString(seed.mode());
     j["repetition"] = repetition;
     j["data"] = dataJson(prepared);
     j["mechanism"] = {{"name", "dpsgd"}, {"q", params.q}, {"steps", params.steps}, {"delta", spec.privacy.delta},
                       {"sgd", mech.sgdJson()}};
     j["eps"] = core::numberOrNull(e);
     j["sigma"] = run.sigma;
-    j["guarantee"] = std::isfinite(e) ? core::guaranteeJson(core::withPreparationCost(learner.guarantee(e), prepared.train.preparationEpsilon))
+    j["guarantee"] = std::isfinite(e) ? core::guaranteeJson(seed.guarantee(core::withPipeline(learner.guarantee(e), core::pipelineFacts(prepared.train))))
                                         : nlohmann::ordered_json();
     j["epochs"] = curveJson(run);
     if (ref)

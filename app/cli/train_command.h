@@ -4,6 +4,7 @@
 // non-private run's curve for reference (--reference), and the final guarantee (issue 12), as
 // JSON or CSV.
 
+#include "app/cli/seed_option.h"
 #include "app/cli/experiment_data.h"
 #include "app/cli/mechanism_options.h"
 
@@ -17,7 +18,7 @@ struct TrainCommand {
     ExperimentDataOptions data = ExperimentDataOptions::withIntercept();
     MechanismOptions mech;
     std::string eps = "1";
-    unsigned long long seed = 1;
+    SeedOption seed; ///< --seed / --secret-seed
     int repetition = 0;
     bool reference = false;
     std::string out;

@@ -64,7 +64,7 @@ void UtilityCommand::addTo(CLI::App& command, bool utilityOnly) {
     command.add_option("--measure-at", measureAt, "Measuring points ε̄ for the Taylor estimates, e.g. 0.1,0.25");
     command.add_option("--estimators", estimators, "first-order,second-order,inverse-eps,anchored");
     command.add_option("--metric", metric, "Utility")->check(CLI::IsMember(core::optionNameList(core::utilityMetricNames())));
-    command.add_option("--seed", seed, "Seed of every random stream (noise, split)");
+    seed.addTo(command, "every random stream (noise, split)");
     command.add_option("--threads", threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
     command.add_option("--max-iterations", maxIterations, "Newton iterations per fit before giving up (reported)")
         ->check(CLI::PositiveNumber);
@@ -115,7 +115,10 @@ nlohmann::ordered_json classCount(const ExperimentData& prepared) {
 
 int UtilityCommand::run() const {
     const auto cells = scale.executor(); // a checkpoint of other settings is refused before any work
-    const ExperimentData prepared = data.prepare(seed);
+    if (seed.secret && cells)
+        throw std::invalid_argument("--secret-seed runs in one process: its seed is written nowhere, so a checkpoint, "
+                                    "a shard or other MPI ranks could not share it");
+    const ExperimentData prepared = data.prepare(seed.value());
     core::UtilitySweepSpec spec;
     spec.mechanism = mechanismSpec();
     spec.grid = core::parseEpsGrid(eps);
@@ -126,7 +129,7 @@ int UtilityCommand::run() const {
     spec.estimators.clear();
     for (const auto& e : splitList(estimators))
         spec.estimators.push_back(core::estimatorFromString(e));
-    spec.seed = seed;
+    spec.seed = seed.value();
     spec.threads = threads;
     spec.solverOptions.maxIterations = maxIterations;
     spec.reference = !noReference;
@@ -147,7 +150,8 @@ int UtilityCommand::run() const {
         nlohmann::ordered_json j;
         j["command"] = "utility";
         j["version"] = EPSILONLAB_VERSION;
-        j["seed"] = seed;
+        j["seed"] = seed.json();
+        j["seed_mode"] = core::toString(seed.mode());
         j["data"] = dataJson(prepared);
         j["classes"] = classCount(prepared);
         j["mechanism"] = {{"name", mech.mechanism},
@@ -157,7 +161,7 @@ int UtilityCommand::run() const {
                           {"sgd", mech.sgdJson()},
                           {"delta", spec.mechanism.usesDelta() ? mech.delta : 0.0},
                           {"one_vs_rest", oneVsRestJson(r.classes, r.models, prepared.train.targets.classNames, spec.mechanism)},
-                          {"guarantee", guaranteeJson(r.guaranteeAtMax)},
+                          {"guarantee", guaranteeJson(seed.guarantee(r.guaranteeAtMax))},
                           {"privacy_by_eps", core::privacyByEpsJson(r.grid, r.guarantees, r.models)}};
         j["metric"] = metric;
         j["repeats"] = repeats;
@@ -176,9 +180,18 @@ int UtilityCommand::run() const {
                 core::proposeEps(r.points, r.measuring.empty() ? nullptr : &r.measuring.front(),
                                  spec.estimators.empty() ? core::Estimator::InverseEps : spec.estimators.front(), *target,
                                  spec.metric, spec.grid.front(), spec.grid.back());
+            nlohmann::ordered_json proposedGuarantee;
+            if (proposal.eps) { // the guarantee of a model at the proposed ε, as every report states it
+                const core::PrivacyGuarantee g = core::withPipeline(
+                    core::mechanismInfo(spec.mechanism.kind)
+                        .guarantee(spec.mechanism, prepared.train.rows(), r.classes >= 2 ? r.classes : 0, *proposal.eps),
+                    core::pipelineFacts(prepared.train));
+                proposedGuarantee = guaranteeJson(seed.guarantee(core::withDataChosenEps(g)));
+            }
             j["proposed"] = {{"target", *target},
                              {"eps", proposal.eps ? nlohmann::ordered_json(*proposal.eps) : nlohmann::ordered_json()},
-                             {"from", !proposal.eps ? "none" : proposal.fromEstimate ? "estimate" : "measured curve"}};
+                             {"from", !proposal.eps ? "none" : proposal.fromEstimate ? "estimate" : "measured curve"},
+                             {"guarantee", proposedGuarantee}};
         }
         j["nonprivate"] = numberOrNull(r.nonPrivate);
         if (!r.trainLossBound.empty()) { // MATH.md §4.5: E[training loss] ≤ this, per grid ε
@@ -239,7 +252,7 @@ nlohmann::ordered_json stepsJson(const std::vector<core::ChooseEpsStep>& steps) 
 } // namespace
 
 int ChooseEpsCommand::run() const {
-    const ExperimentData prepared = common.data.prepare(common.seed);
+    const ExperimentData prepared = common.data.prepare(common.seed.value());
     core::ChooseEpsSpec spec;
     spec.mechanism = common.mechanismSpec();
     spec.metric = core::utilityMetricFromString(common.metric);
@@ -249,7 +262,7 @@ int ChooseEpsCommand::run() const {
     spec.estimator = core::estimatorFromString(estimator);
     spec.repeats = common.repeats;
     spec.maxSteps = maxSteps;
-    spec.seed = common.seed;
+    spec.seed = common.seed.value();
     spec.threads = common.threads;
     spec.solverOptions.maxIterations = common.maxIterations;
     requireLabelKind(spec.mechanism, prepared);
@@ -258,14 +271,15 @@ int ChooseEpsCommand::run() const {
     nlohmann::ordered_json j;
     j["command"] = "choose-eps";
     j["version"] = EPSILONLAB_VERSION;
-    j["seed"] = common.seed;
+    j["seed"] = common.seed.json();
+    j["seed_mode"] = core::toString(common.seed.mode());
     j["data"] = dataJson(prepared);
     j["classes"] = classCount(prepared);
     j["mechanism"] = {{"name", common.mech.mechanism}, {"loss", core::toString(spec.mechanism.model.loss.kind())}, {"lambda", common.mech.lambda},
                       {"delta", common.mech.delta},
                       {"one_vs_rest", oneVsRestJson(r.classes, r.models, prepared.train.targets.classNames, spec.mechanism)},
                       {"guarantee_at_chosen_eps",
-                       r.guarantee.notion.empty() ? nlohmann::ordered_json() : guaranteeJson(r.guarantee)}};
+                       r.guarantee.notion.empty() ? nlohmann::ordered_json() : guaranteeJson(common.seed.guarantee(r.guarantee))}};
     j["metric"] = common.metric;
     j["target"] = target;
     j["tolerance"] = tolerance;

@@ -5,6 +5,7 @@
 #include "app/cli/experiment_data.h"
 #include "app/cli/mechanism_options.h"
 #include "app/cli/scale_options.h"
+#include "app/cli/seed_option.h"
 #include "core/privacy/mechanism.h"
 
 
@@ -24,7 +25,7 @@ struct UtilityCommand {
     std::string measureAt;
     std::string estimators = "inverse-eps,first-order"; ///< the recommended one (docs/li-reproduction.md) and the paper's
     std::string metric = "train-loss";
-    unsigned long long seed = 1;
+    SeedOption seed; ///< --seed / --secret-seed
     int threads = 0;
     int maxIterations = 100;
     std::string out;

@@ -67,7 +67,11 @@ struct Provenance {
 struct ProcessingStep {
     std::string name;          ///< short, e.g. "clip rows"
     std::string detail;        ///< what it did, with numbers
-    bool leaksPrivacy = false; ///< uses the private data itself (docs/MATH.md §1)
+    bool leaksPrivacy = false; ///< uses the private data itself (docs/MATH.md §1): turns the guarantee off
+    /// Stable under replace-one only (docs/MATH.md §7): one row changed, added or removed in the
+    /// input can replace one row of the output (a fixed-size subsample). An add/remove guarantee
+    /// after it holds as its replace-one equivalent.
+    bool replaceOneOnly = false;
 };
 
 struct Dataset {

@@ -286,6 +286,17 @@ void normStep(Dataset& train, Dataset* test, NormPolicy policy) {
 
 } // namespace
 
+std::vector<std::string> plannedLeaks(const PreprocessOptions& options) {
+    std::vector<std::string> out;
+    if (options.standardise)
+        out.push_back("standardise: columns scaled by the private data's own means and sds");
+    if (options.norm == NormPolicy::ScaleByMaxNorm)
+        out.push_back("scale by max norm: rows divided by the private data's largest row norm");
+    else if (options.norm == NormPolicy::None)
+        out.push_back("no norm bound: rows may have ‖x‖₂ > 1, which every guarantee assumes away");
+    return out;
+}
+
 std::string PreprocessOptions::validate() const {
     std::string problems;
     auto add = [&problems](const std::string& m) {

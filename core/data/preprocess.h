@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace elab::core {
 
@@ -41,6 +42,10 @@ struct PreprocessOptions {
 /// come with the loaded dataset and are not compared.
 bool sameFormSteps(const PreprocessOptions& a, const PreprocessOptions& b);
 
+/// The steps options will log as leaking (the same names as preprocess logs), as "name: why",
+/// before any data is prepared: the guarantee box while the settings are edited.
+std::vector<std::string> plannedLeaks(const PreprocessOptions& options);
+
 /// Applies the steps in the order binarise → bounds (public, then private) → standardise →
 /// intercept → norm. Statistics (means,
 /// sds, max norm) come from `train`; `test`, if given, gets the same transformation.
@@ -51,8 +56,14 @@ struct TrainTestSplit {
     Dataset test;
 };
 
-/// Seeded split; stratified by class for classification (each class split in the same
-/// proportion, rounding per class), plain shuffle for regression. 0 < testFraction < 1.
+/// Seeded split by per-row coins (docs/MATH.md §7): each row goes to the test set with
+/// probability testFraction by a coin drawn from (seed, its own features and label), so changing,
+/// adding or removing one row moves no other row. 0 < testFraction < 1; throws
+/// std::invalid_argument when a side ends up empty.
 TrainTestSplit splitTrainTest(const Dataset& data, double testFraction, std::uint64_t seed);
+
+/// Each row's coin of splitTrainTest: a hash of (seed, the row's features, its label — a class by
+/// its name). Rows with the same content have the same hash.
+std::vector<std::uint64_t> rowContentHashes(const Dataset& data, std::uint64_t seed);
 
 } // namespace elab::core

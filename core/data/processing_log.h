@@ -18,7 +18,7 @@ inline void appendStep(Dataset& train, Dataset* test, const ProcessingStep& step
 inline void appendStep(Dataset& train, Dataset* test, const ProcessingStep& trainStep, const std::string& testDetail) {
     train.log.push_back(trainStep);
     if (test)
-        test->log.push_back({trainStep.name, testDetail, trainStep.leaksPrivacy});
+        test->log.push_back({trainStep.name, testDetail, trainStep.leaksPrivacy, trainStep.replaceOneOnly});
 }
 
 } // namespace elab::core::detail

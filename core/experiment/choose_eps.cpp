@@ -1,6 +1,7 @@
 #include "core/experiment/choose_eps.h"
 
 #include "core/learner/mechanism_catalog.h"
+#include "core/privacy/composition.h"
 #include "core/util/parallel_grid.h"
 
 #include <cmath>
@@ -195,7 +196,7 @@ ChooseEpsResult chooseEpsilon(const PreparedProblem& prepared, const ChooseEpsSp
     }
     result.cancelled = stop.stop_requested();
     if (!std::isnan(result.chosenEps))
-        result.guarantee = prepared.guarantee(result.chosenEps);
+        result.guarantee = withDataChosenEps(prepared.guarantee(result.chosenEps));
     if (ctx)
         ctx->progress(1.0, "choose-eps");
     return result;

@@ -14,7 +14,7 @@
 namespace elab::core {
 
 struct DataPreparation {
-    double testFraction = 0.0;  ///< > 0: stratified split of the training data (ignored with a given test set)
+    double testFraction = 0.0;  ///< > 0: split of the training data by per-row coins (ignored with a given test set)
     long long subsample = 0;    ///< > 0: keep this many training rows (seeded, uniform without replacement)
     PreprocessOptions preprocess;
 
@@ -28,6 +28,11 @@ struct PreparedData {
 
 /// k of the rows 0..n−1 (k ≤ n), uniform without replacement from a stream of seed, ascending.
 std::vector<Index> seededRowSubset(Index n, Index k, std::uint64_t seed);
+
+/// k of d's rows (k ≤ rows): those with the k smallest hashes of (seed, their content), ascending
+/// (docs/MATH.md §7). Changing, adding or removing one row of d changes the subset by at most one
+/// row replaced by another: stable under replace-one adjacency at the fixed size k.
+std::vector<Index> contentRowSubset(const Dataset& d, Index k, std::uint64_t seed);
 
 /// Throws std::invalid_argument (bad options, test set of another width, subsample larger
 /// than the training set). seed drives the split, the subsample and privately estimated bounds.

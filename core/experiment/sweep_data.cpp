@@ -14,7 +14,7 @@ Labels labelsOf(const Targets& t, bool classIndices) { return classIndices ? Lab
 SweepData sweepDataOf(const Dataset& train, const Dataset* test) {
     const bool multiclass = train.targets.kind == TaskKind::Multiclass;
     SweepData d{train.features, labelsOf(train.targets, multiclass)};
-    d.preparationEpsilon = train.preparationEpsilon;
+    d.pipeline = pipelineFacts(train);
     if (multiclass)
         d.classes = train.targets.classCount();
     if (test) {

@@ -3,6 +3,7 @@
 
 #include "core/data/dataset.h"
 #include "core/model/labels.h"
+#include "core/privacy/composition.h"
 
 #include <Eigen/Core>
 
@@ -22,9 +23,9 @@ struct SweepData {
     const FeatureMatrix* testX = nullptr;
     std::optional<Labels> testY = std::nullopt;
     int classes = 0;
-    /// ε the data preparation spent on the training rows (privately estimated bounds): the
-    /// sweeps add it to every guarantee they report (core/privacy/composition.h).
-    double preparationEpsilon = 0.0;
+    /// What the pipeline did to the training rows (ε spent on private bounds, leaking steps): every
+    /// guarantee reported on this data goes through withPipeline (core/privacy/composition.h).
+    PipelineFacts pipeline{};
 };
 
 /// The sweep data of prepared datasets: classes = K for a multiclass target, 0 otherwise.

@@ -59,10 +59,12 @@ const std::vector<MechanismInfo>& mechanismCatalog() {
          "θ = θ̂ + b, sensitivity ‖θ̂(D) − θ̂(D′)‖ ≤ 2ζ/(nΛ_c), ‖b‖ ~ Gamma(p, 2ζ/(nΛ_c·ε)) in a uniform direction "
          "(Chaudhuri, Monteleoni & Sarwate 2011, Alg. 1; docs/MATH.md §3.3)."},
         {MechanismKind::OutPertGauss, "Output perturbation (ε, δ)",
-         "Gaussian noise added to the minimiser; needs Λ > 0, proven for ε < 1 only", std::nullopt, false,
+         "Gaussian noise added to the minimiser, σ of the analytic Gaussian mechanism (Balle & Wang 2018); needs Λ > 0",
+         std::nullopt, false,
          kNoTaylorNoise, linearGuarantee, makeLinear, false,
-         "θ = θ̂ + N(0, σ²I), σ = (2ζ/(nΛ_c))·√(2·log(1.25/δ))/ε: the Gaussian mechanism on the minimiser's "
-         "sensitivity 2ζ/(nΛ_c) (Dwork & Roth, Thm A.1; proven for ε < 1; docs/MATH.md §3.3)."},
+         "θ = θ̂ + N(0, σ²I), σ the smallest with Φ(Δ/(2σ) − εσ/Δ) − e^ε·Φ(−Δ/(2σ) − εσ/Δ) ≤ δ (bisection), "
+         "Δ = 2ζ/(nΛ_c) the minimiser's sensitivity: the analytic Gaussian mechanism, valid at every ε "
+         "(Balle & Wang 2018, Thm 8; docs/MATH.md §3.3)."},
         {MechanismKind::GaussianLm, "Gaussian classifier, corrected (pure ε)",
          "Large-margin multiclass Gaussian classifier (Pathak & Raj 2010) made private by Chaudhuri et al.'s "
          "Alg. 2 on all classes at once (docs/MATH.md §3.4); quadratic boundaries, no budget split",
@@ -108,7 +110,7 @@ std::shared_ptr<const PreparedProblem> prepareProblem(const SweepData& data, con
     if (std::string e = spec.validate(); !e.empty())
         throw std::invalid_argument(e);
     return std::make_shared<const PreparedProblem>(mechanismInfo(spec.kind).make(data, spec, metric),
-                                                   std::move(keepAlive), data.preparationEpsilon);
+                                                   std::move(keepAlive), data.pipeline);
 }
 
 } // namespace elab::core

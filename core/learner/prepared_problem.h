@@ -18,18 +18,18 @@ namespace elab::core {
 class PreparedProblem {
 public:
     /// keepAlive: whatever owns the data the learner references (may be null).
-    /// preparationEpsilon: what the data's preparation spent (SweepData::preparationEpsilon).
+    /// pipeline: what the data's preparation did (SweepData::pipeline).
     explicit PreparedProblem(std::shared_ptr<const PrivateLearner> learner, std::shared_ptr<const void> keepAlive = {},
-                             double preparationEpsilon = 0.0)
-        : m_learner(std::move(learner)), m_keepAlive(std::move(keepAlive)), m_preparationEpsilon(preparationEpsilon) {}
+                             PipelineFacts pipeline = {})
+        : m_learner(std::move(learner)), m_keepAlive(std::move(keepAlive)), m_pipeline(std::move(pipeline)) {}
 
     const PrivateLearner& learner() const { return *m_learner; }
-    double preparationEpsilon() const { return m_preparationEpsilon; }
-    /// The guarantee of a model of this problem at eps: the learner's, composed with what the
-    /// data preparation spent (core/privacy/composition.h). Every report uses this one.
-    PrivacyGuarantee guarantee(double eps) const {
-        return withPreparationCost(m_learner->guarantee(eps), m_preparationEpsilon);
-    }
+    double preparationEpsilon() const { return m_pipeline.preparationEpsilon; }
+    const PipelineFacts& pipeline() const { return m_pipeline; }
+    /// The guarantee of a model of this problem at eps: the learner's, as a guarantee of the
+    /// whole pipeline (core/privacy/composition.h: ε spent on the data added, voided by a leaking
+    /// step). Every report uses this one.
+    PrivacyGuarantee guarantee(double eps) const { return withPipeline(m_learner->guarantee(eps), m_pipeline); }
 
     /// The non-private reference fit, fitted on the first call (per solver options) and kept.
     /// A fit cut short by stop is returned (stopped()) but not kept. Thread: any; concurrent
@@ -39,7 +39,7 @@ public:
 private:
     std::shared_ptr<const PrivateLearner> m_learner;
     std::shared_ptr<const void> m_keepAlive;
-    double m_preparationEpsilon = 0.0;
+    PipelineFacts m_pipeline;
     mutable std::mutex m_mutex;
     mutable std::shared_ptr<const TrainedModel> m_reference;
     mutable NewtonCgOptions m_referenceOptions;

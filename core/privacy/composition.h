@@ -1,24 +1,78 @@
 #pragma once
-// Basic sequential composition of a model's guarantee with the ε its data preparation spent
-// on the same training rows (privately estimated bounds, core/data/private_bounds.h): an
-// (ε, δ)-DP model of ε_b-DP-prepared data is (ε + ε_b, δ)-DP (Dwork & Roth 2014, Thm 3.16).
+// The guarantee of what is released, derived from the mechanism's guarantee AND the pipeline that
+// produced its training rows (docs/MATH.md §7): one function, used by every report, export and
+// view. A guarantee is a claim about the map from the user's file to the released model.
+//
+// - Steps that spent ε on the training rows (privately estimated bounds) add it by basic
+//   sequential composition: an (ε, δ)-DP model of ε_b-DP-prepared data is (ε + ε_b, δ)-DP
+//   (Dwork & Roth 2014, Thm 3.16).
+// - A step stable under replace-one only (a fixed-size subsample) turns an add/remove
+//   guarantee into its replace-one equivalent (2ε, (1 + e^ε)δ) by group privacy.
+// - Any step that read the private data outside a mechanism (a leaking step: a data-derived
+//   schema, standardising, scaling by the max norm, no norm bound, mean imputation, a PCA plane)
+//   turns the claim off: private = false, ε = ∞, and the steps named in assumptionsNotMet.
 
+#include "core/data/dataset.h"
 #include "core/privacy/mechanism.h"
-#include "core/util/format_number.h"
+
+#include <string>
+#include <vector>
 
 namespace elab::core {
 
-/// g with preparationEpsilon added to its ε, a note saying so and the parameter "eps_prep";
-/// g unchanged when preparationEpsilon is 0 or g is not private.
+/// What the pipeline from the file to the training rows did, as far as a guarantee is concerned.
+struct PipelineFacts {
+    double preparationEpsilon = 0.0;       ///< ε spent on the training rows by private estimates
+    std::vector<std::string> leakingSteps; ///< "name: detail" of each step that leaks
+    bool replaceOneOnly = false;           ///< a step is stable under replace-one only
+    /// Rows were dropped by their own content (a missing cell, a label outside the public classes):
+    /// per-row and stable, but a replaced row dropped in one file and kept in the other makes the
+    /// training sets add/remove neighbours, which a replace-one guarantee at fixed n does not cover.
+    bool droppedRows = false;
+
+    bool operator==(const PipelineFacts&) const = default;
+};
+
+/// The facts of a dataset's processing log and preparation ε.
+PipelineFacts pipelineFacts(const std::vector<ProcessingStep>& log, double preparationEpsilon = 0.0);
+/// pipelineFacts(d.log, d.preparationEpsilon).
+PipelineFacts pipelineFacts(const Dataset& d);
+
+/// g as a guarantee of the whole pipeline (see above). A non-private g is returned unchanged.
+PrivacyGuarantee withPipeline(PrivacyGuarantee g, const PipelineFacts& facts);
+
+/// withPipeline with only a preparation ε (no leaking step).
 inline PrivacyGuarantee withPreparationCost(PrivacyGuarantee g, double preparationEpsilon) {
-    if (!g.isPrivate || !(preparationEpsilon > 0.0))
-        return g;
-    const double model = g.epsilon;
-    g.epsilon = model + preparationEpsilon;
-    g.notes.push_back("ε = " + formatNumber(model) + " for the model + " + formatNumber(preparationEpsilon) +
-                      " spent on privately estimated bounds (basic composition)");
-    g.parameters.push_back({"eps_prep", "ε_prep", preparationEpsilon});
-    return g;
+    PipelineFacts facts;
+    facts.preparationEpsilon = preparationEpsilon;
+    return withPipeline(std::move(g), facts);
 }
+
+/// R independent draws of g released together (a decision-regions picture of R draws):
+/// (Rε, Rδ)-DP by basic sequential composition (Dwork & Roth 2014, Thm 3.16), with the
+/// parameters "draws", "eps_per_draw" and "delta_per_draw". g unchanged if not private or R ≤ 1.
+PrivacyGuarantee composedDraws(PrivacyGuarantee g, int draws);
+
+/// g (one draw) with the condition of an output that shows R draws: "each draw (ε, δ); the R
+/// draws together (Rε, Rδ)", and that the non-private overlays shown with them are not covered.
+PrivacyGuarantee withDrawsShown(PrivacyGuarantee g, int draws);
+
+/// g with the condition of an ε chosen by looking at utilities of this data (choose-ε, a
+/// target): the guarantee covers a model trained at a fixed ε, not the choice of ε itself.
+PrivacyGuarantee withDataChosenEps(PrivacyGuarantee g);
+
+/// How the noise's seed was chosen (docs/MATH.md §7: seeds).
+enum class SeedMode {
+    Reproducible,  ///< a public seed, written to the outputs: the run can be repeated exactly
+    SecretRelease  ///< a seed from the operating system's entropy, never written
+};
+
+/// "reproducible", "private-release".
+const char* toString(SeedMode mode);
+
+/// g with the condition its seed mode puts on the release: a reproducible run's guarantee holds
+/// for a release drawn with secret randomness, and this run's outputs, with their public seed, are
+/// not that release. A non-private g is returned unchanged.
+PrivacyGuarantee withSeedMode(PrivacyGuarantee g, SeedMode mode);
 
 } // namespace elab::core

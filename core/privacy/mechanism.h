@@ -9,6 +9,7 @@
 
 #include "core/dpsgd/sgd_spec.h"
 #include "core/model/loss.h"
+#include "core/privacy/analytic_gaussian.h"
 #include "core/privacy/mechanism_parameter.h"
 #include "core/privacy/noise.h"
 #include "core/util/option_names.h"
@@ -86,6 +87,13 @@ struct PrivacyGuarantee {
     std::vector<std::string> notes; ///< branch taken, validity ranges
     std::string branch;             ///< which branch a branching mechanism took ("" if none)
     std::vector<MechanismParameter> parameters; ///< the constants used (one-vs-rest: each model's, at ε/K)
+    /// Pipeline steps that read the private data outside a mechanism (core/privacy/composition.h):
+    /// non-empty only when they turned the guarantee off (isPrivate false, ε = ∞).
+    std::vector<std::string> assumptionsNotMet;
+    /// Conditions on the release, not on the data: the seed's mode, what a composite output is.
+    std::vector<std::string> conditions;
+    /// True when a mechanism's guarantee was voided by the pipeline (not a non-private mechanism).
+    bool voided() const { return !isPrivate && !assumptionsNotMet.empty(); }
 
     /// The parameter called name, or NaN.
     double parameter(const std::string& name) const;
@@ -137,7 +145,8 @@ struct PureObjPert {
 };
 PureObjPert pureObjPert(double eps, double n, double lambdaMean, double curvature);
 
-/// §3.3: sensitivity 2ζ/(nΛ_c) of the regularised minimiser; Gaussian σ for (ε, δ).
+/// §3.3: sensitivity 2ζ/(nΛ_c) of the regularised minimiser; Gaussian σ for (ε, δ): the analytic
+/// Gaussian mechanism's smallest σ with exact δ(ε, σ) ≤ δ (analytic_gaussian.h), valid at every ε.
 inline double outputSensitivity(double zeta, double n, double lambdaMean) {
     return 2.0 * zeta / (n * lambdaMean);
 }

@@ -12,6 +12,15 @@ double posteriorBound(double prior, double eps) {
 }
 
 std::vector<std::string> plainLanguage(const PrivacyGuarantee& g, long long n, double prior) {
+    if (g.voided()) {
+        std::vector<std::string> out{"No privacy guarantee: a step before the mechanism read the private data itself, "
+                                     "so what is released can depend on any one person's row in ways no ε bounds."};
+        for (const std::string& step : g.assumptionsNotMet)
+            out.push_back("Not met: " + step + ".");
+        out.push_back("Make every step data-independent (public bounds, a public schema, clipping) to get the "
+                      "mechanism's guarantee back.");
+        return out;
+    }
     if (!g.isPrivate || !std::isfinite(g.epsilon))
         return {};
     std::vector<std::string> out;
@@ -36,6 +45,8 @@ std::vector<std::string> plainLanguage(const PrivacyGuarantee& g, long long n, d
     out.push_back(g.adjacency == Adjacency::AddRemove
                       ? "Neighbouring datasets: one person's row added or removed (replacing a row counts twice)."
                       : "Neighbouring datasets: one person's row replaced by any other row.");
+    for (const std::string& c : g.conditions)
+        out.push_back("Condition: " + c + ".");
     return out;
 }
 

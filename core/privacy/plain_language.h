@@ -15,7 +15,8 @@ namespace elab::core {
 /// mechanism: e^ε·p / (e^ε·p + 1 − p) (Bayes with a likelihood ratio ≤ e^ε).
 double posteriorBound(double prior, double eps);
 
-/// Sentences for g on n training rows (n ≤ 0: unknown); empty for a non-private g.
+/// Sentences for g on n training rows (n ≤ 0: unknown); for a guarantee voided by the pipeline,
+/// why there is none; empty for a non-private mechanism.
 std::vector<std::string> plainLanguage(const PrivacyGuarantee& g, long long n, double prior = 0.1);
 
 } // namespace elab::core

@@ -1,6 +1,7 @@
 #include "core/privacy/ptr_dropout.h"
 
 #include "core/privacy/noise.h"
+#include "core/util/format_number.h"
 #include "core/util/random.h"
 
 #include <cmath>
@@ -97,12 +98,23 @@ PrivacyGuarantee ptrGuarantee(double eps, double delta) {
     PrivacyGuarantee g;
     g.isPrivate = true;
     g.epsilon = 2.0 * eps;
-    g.delta = delta;
-    g.notion = "(ε, δ)-DP";
+    // The paper gives δ only asymptotically: no number is stated as proved (null in JSON).
+    g.delta = NAN;
+    g.notion = "(2ε, δ)-DP for ε < 1, δ not established numerically";
     g.source = "Jain, Kulkarni, Thakurta & Williams, Algorithm 2 (propose-test-release over the simplex)";
     g.assumptions = {"rows are binary (features binarised by a data-independent threshold)",
-                     "neighbouring datasets differ in one row (replace-one)"};
-    g.notes = {"the test spends ε and the release ε: the whole procedure is (2ε, δ)-DP"};
+                     "neighbouring datasets differ in one row (replace-one)",
+                     "ε < 1 (the paper's condition)"};
+    g.notes = {"the test spends ε and the release ε: the whole procedure is (2ε, δ)-DP as Jain et al. state it",
+               "δ: the paper bounds it only asymptotically (its test threshold uses δ = " + formatNumber(delta) +
+                   "); no numeric δ is established here"};
+    g.parameters = {{"delta_test", "δ of the test's threshold", delta}};
+    if (!(eps < 1.0)) {
+        g.isPrivate = false;
+        g.epsilon = INFINITY;
+        g.notion = "none (assumptions not met)";
+        g.assumptionsNotMet = {"ε = " + formatNumber(eps) + " is not below 1, the condition of Jain et al.'s analysis"};
+    }
     return g;
 }
 

@@ -145,10 +145,11 @@ RegionsProblem::RegionsProblem(const Dataset& train, const std::optional<Dataset
         m.log.push_back({"subsample for the picture",
                          std::string(which) + ": trained and drawn on " + std::to_string(spec.maxRows) + " of " +
                              std::to_string(d.rows()) +
-                             " rows (seeded, uniform without replacement); the mechanism's noise is scaled for these "
-                             "rows, so the picture is that of a dataset of this size",
-                         false});
-        return d.selectRows(seededRowSubset(d.rows(), spec.maxRows, deriveSeed(spec.seed, stream)));
+                             " rows (those with the smallest seeded hashes of their content: one row changed, added or "
+                             "removed replaces at most one of them); the mechanism's noise is scaled for these rows, so "
+                             "the picture is that of a dataset of this size",
+                         false, true});
+        return d.selectRows(contentRowSubset(d, spec.maxRows, deriveSeed(spec.seed, stream)));
     };
     std::optional<Dataset> cutTrain = cut(train, "training data", 0x7069637475726501ULL); // "picture"
     std::optional<Dataset> cutTest = test ? cut(*test, "test set", 0x7069637475726502ULL) : std::nullopt;
@@ -241,8 +242,11 @@ RegionsProblem::RegionsProblem(const Dataset& train, const std::optional<Dataset
     m.grid = std::move(grid.features);
 
     // 5. The learner in the plane and each draw's standard noise.
-    m.prepared = prepareProblem(sweepDataOf(m.train, m.test ? &*m.test : nullptr), spec.mechanism,
-                                UtilityMetric::TrainAccuracy);
+    // The guarantee is of the whole path from the file to the picture: every step of m.log counts
+    // (a PCA plane, a data-derived schema), not only the plane's own preprocessing.
+    SweepData data = sweepDataOf(m.train, m.test ? &*m.test : nullptr);
+    data.pipeline = pipelineFacts(m.log, m.train.preparationEpsilon);
+    m.prepared = prepareProblem(data, spec.mechanism, UtilityMetric::TrainAccuracy);
     for (int r = 0; r < spec.draws; ++r)
         m.noises.push_back(m.prepared->learner().drawNoise(spec.seed, r));
 }

@@ -126,7 +126,9 @@ struct RegionsResult {
     double testAccuracyMean = 0.0, testAccuracySd = 0.0;   ///< NaN without a test set
     /// Per training / test point: the fraction of draws that misclassify it.
     Eigen::VectorXd trainMisclassified, testMisclassified;
-    PrivacyGuarantee guarantee;         ///< of one draw at eps
+    /// Of one draw at eps, with the condition of the picture (each draw; the R draws together:
+    /// core::composedDraws(guarantee, R)).
+    PrivacyGuarantee guarantee;
     /// The fitted models (draw r at index r), kept for warm starts of the next ε.
     std::vector<std::shared_ptr<const TrainedModel>> fits;
     bool stopped = false;               ///< cancelled: partial, do not show

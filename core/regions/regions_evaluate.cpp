@@ -2,6 +2,7 @@
 // picture on the grid, the agreement of the draws.
 
 #include "core/regions/decision_regions.h"
+#include "core/privacy/composition.h"
 
 #include "core/regions/regions_impl.h"
 #include "core/util/parallel_grid.h"
@@ -122,7 +123,7 @@ RegionsResult evaluateRegions(const RegionsProblem& problem, double eps, std::st
     }
     const bool isPrivate = std::isfinite(eps);
     if (isPrivate)
-        result.guarantee = m.prepared->guarantee(eps);
+        result.guarantee = withDrawsShown(m.prepared->guarantee(eps), spec.draws);
     const int R = isPrivate ? spec.draws : 0;
     result.draws.resize(static_cast<std::size_t>(R));
     result.fits.resize(static_cast<std::size_t>(R));

@@ -53,6 +53,7 @@ nlohmann::ordered_json preparedDataJson(const Dataset& train, const Dataset* tes
 nlohmann::ordered_json guaranteeJson(const PrivacyGuarantee& g) {
     return {{"private", g.isPrivate}, {"notion", g.notion}, {"epsilon", numberOrNull(g.epsilon)},
             {"delta", numberOrNull(g.delta)}, {"adjacency", toString(g.adjacency)}, {"source", g.source}, {"assumptions", g.assumptions},
+            {"assumptions_not_met", g.assumptionsNotMet}, {"conditions", g.conditions},
             {"notes", g.notes}, {"branch", branchJson(g)}, {"parameters", parametersJson(g)},
             {"explanation", plainLanguage(g, 0)}};
 }
@@ -113,7 +114,9 @@ nlohmann::ordered_json solverJson(const SolverSummary& s, const std::vector<std:
                             {"iterations", r.iterations},
                             {"gradient_norm", r.gradientNorm}});
     }
-    return {{"fits", s.fits},
+    return {{"privacy", "not private: the iteration counts and gradient norms are computed from the private data and "
+                        "released without noise; they are diagnostics, not part of the private release"},
+            {"fits", s.fits},
             {"converged", s.converged},
             {"max_iterations", s.maxIterations},
             {"worst_gradient_norm", s.worstGradientNorm},

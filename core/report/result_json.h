@@ -30,8 +30,10 @@ nlohmann::ordered_json datasetJson(const Dataset& d);
 /// {train: datasetJson, test: datasetJson (absent without a test set)}.
 nlohmann::ordered_json preparedDataJson(const Dataset& train, const Dataset* test);
 
-/// {private, notion, epsilon, delta, source, assumptions, notes, branch (null if none),
-///  parameters: {name: value}}.
+/// {private, notion, epsilon (null: ∞), delta (null: not established), adjacency, source,
+///  assumptions, assumptions_not_met (pipeline steps that turned the guarantee off), conditions
+///  (on the release: seed mode, composite outputs), notes, branch (null if none),
+///  parameters: {name: value}, explanation (plain language)}.
 nlohmann::ordered_json guaranteeJson(const PrivacyGuarantee& g);
 
 /// Per grid ε: [{eps, model_eps (ε/K), branch (null if none), parameters: {name: value}}], the
@@ -45,7 +47,7 @@ nlohmann::ordered_json privacyByEpsJson(const std::vector<double>& grid, const s
 nlohmann::ordered_json oneVsRestJson(int classes, int models, const std::vector<std::string>& classNames,
                                      const MechanismSpec& spec);
 
-/// {fits, converged, max_iterations, worst_gradient_norm, not_converged: [{eps (null: the
+/// {privacy (a sentence: released without noise), fits, converged, max_iterations, worst_gradient_norm, not_converged: [{eps (null: the
 /// non-private reference), repetition, class (name, null for a binary model), status,
 /// iterations, gradient_norm}]}.
 nlohmann::ordered_json solverJson(const SolverSummary& s, const std::vector<std::string>& classNames);

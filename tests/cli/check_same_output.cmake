@@ -1,4 +1,5 @@
-# Runs two commands and fails unless both succeed with byte-identical standard output.
+# Runs two commands and fails unless both succeed with byte-identical standard output
+# (-DEXPECT_DIFFERENT=ON: unless their outputs differ, and neither matches -DFORBID_REGEX).
 # -DFIRST="a;b" -DSECOND="a;c"
 execute_process(COMMAND ${FIRST} RESULT_VARIABLE rc1 OUTPUT_VARIABLE out1 ERROR_VARIABLE err1)
 execute_process(COMMAND ${SECOND} RESULT_VARIABLE rc2 OUTPUT_VARIABLE out2 ERROR_VARIABLE err2)
@@ -9,6 +10,13 @@ string(LENGTH "${out1}" length)
 if(length LESS 100)
   message(FATAL_ERROR "suspiciously short output:\n${out1}")
 endif()
-if(NOT out1 STREQUAL out2)
+if(EXPECT_DIFFERENT)
+  if(out1 STREQUAL out2)
+    message(FATAL_ERROR "outputs are the same:\n${out1}")
+  endif()
+  if(FORBID_REGEX AND ("${out1}" MATCHES "${FORBID_REGEX}" OR "${out2}" MATCHES "${FORBID_REGEX}"))
+    message(FATAL_ERROR "an output matches '${FORBID_REGEX}':\n--- first\n${out1}\n--- second\n${out2}")
+  endif()
+elseif(NOT out1 STREQUAL out2)
   message(FATAL_ERROR "outputs differ:\n--- first\n${out1}\n--- second\n${out2}")
 endif()

@@ -7,6 +7,11 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <set>
+
 using namespace elab::core;
 
 namespace {
@@ -37,11 +42,42 @@ private slots:
         preparation.subsample = 100;
         const PreparedData out = prepareExperimentData(moons(400), std::nullopt, preparation, 7);
         QVERIFY(out.test.has_value());
-        QCOMPARE(out.test->rows(), Index(100));
-        QCOMPARE(out.train.rows(), Index(100)); // 300 after the split, then subsampled
+        // Per-row coins: Binomial(400, 0.25) test rows (mean 100, sd 8.7); the rest train, subsampled to 100.
+        QVERIFY2(std::abs(double(out.test->rows()) - 100.0) <= 35.0, qPrintable(QString::number(out.test->rows())));
+        QCOMPARE(out.train.rows(), Index(100));
         QVERIFY(hasStep(out.train, "subsample"));
         const Eigen::VectorXd norms = out.train.features.rowNorms();
         QVERIFY2(norms.maxCoeff() <= 1.0 + 1e-12, qPrintable(QString::number(norms.maxCoeff(), 'g', 17)));
+    }
+
+    // docs/MATH.md §7: the subsample keeps the rows with the smallest content hashes, so one row
+    // changed (or added) in the input replaces at most one kept row, and the step says it is
+    // stable under replace-one only.
+    void subsampleReplacesAtMostOneRow() {
+        Dataset d = moons(400);
+        auto ids = [](const Dataset& data, std::uint64_t seed) {
+            std::set<std::pair<double, double>> out;
+            for (const Index i : contentRowSubset(data, 150, seed))
+                out.insert({data.features.value(i, 0), data.features.value(i, 1)});
+            return out;
+        };
+        for (const std::uint64_t seed : {1u, 2u, 3u, 4u}) {
+            Dataset changed = d;
+            changed.features.mutableDense()(7, 0) += 10.0; // row 7 replaced by another row
+            const auto a = ids(d, seed), b = ids(changed, seed);
+            std::vector<std::pair<double, double>> onlyA, onlyB;
+            std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(onlyA));
+            std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(onlyB));
+            QVERIFY(onlyA.size() <= 1 && onlyB.size() <= 1);
+            QCOMPARE(a.size(), std::size_t(150));
+        }
+        DataPreparation preparation;
+        preparation.subsample = 50;
+        const PreparedData out = prepareExperimentData(d, std::nullopt, preparation, 3);
+        const auto step = std::find_if(out.train.log.begin(), out.train.log.end(),
+                                       [](const ProcessingStep& s) { return s.name == "subsample"; });
+        QVERIFY(step != out.train.log.end());
+        QVERIFY(step->replaceOneOnly && !step->leaksPrivacy);
     }
 
     void sameSeedSameRows() {

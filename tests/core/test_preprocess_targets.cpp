@@ -1,5 +1,5 @@
 // What preprocessing does to targets and rows: label mapping (binarise a class target) and
-// the seeded train/test split (stratified by class; a plain shuffle for regression).
+// the seeded train/test split (per-row coins, stable under one-row changes).
 
 #include "core/data/preprocess.h"
 #include "core/util/random.h"
@@ -7,6 +7,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 using namespace elab::core;
@@ -64,10 +66,10 @@ private slots:
     void binarise_data();
     void binarise();
     void binariseErrors();
-    void splitStratified_data();
-    void splitStratified();
-    void splitRegression_data();
-    void splitRegression();
+    void splitByCoins_data();
+    void splitByCoins();
+    void splitIsStableUnderOneRowChanges();
+    void splitIgnoresRowOrder();
     void splitErrors_data();
     void splitErrors();
 };
@@ -128,79 +130,127 @@ void TestPreprocessTargets::binariseErrors() {
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, preprocess(d, nullptr, o));
 }
 
-void TestPreprocessTargets::splitStratified_data() {
+void TestPreprocessTargets::splitByCoins_data() {
     QTest::addColumn<QList<int>>("sizes");
+    QTest::addColumn<bool>("regression");
     QTest::addColumn<double>("fraction");
-    QTest::addColumn<QList<int>>("expectedTest"); // per class: round(f·n), kept in [1, n−1]
-    QTest::newRow("balanced 3×50, 0.2") << QList<int>{50, 50, 50} << 0.2 << QList<int>{10, 10, 10};
-    QTest::newRow("imbalanced 90/10, 0.3") << QList<int>{90, 10} << 0.3 << QList<int>{27, 3};
-    QTest::newRow("tiny classes, 0.5") << QList<int>{2, 3, 1, 5} << 0.5 << QList<int>{1, 2, 0, 3};
-    QTest::newRow("small fraction keeps 1 in test") << QList<int>{40, 4} << 0.1 << QList<int>{4, 1};
-    QTest::newRow("large fraction keeps 1 in train")
-        << QList<int>{20, 3} << 0.9 << QList<int>{18, 2};
-    QTest::newRow("ten classes, 0.25") << QList<int>{7, 7, 7, 7, 7, 7, 7, 7, 7, 9} << 0.25
-                                       << QList<int>{2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+    QTest::newRow("balanced 3×50, 0.2") << QList<int>{50, 50, 50} << false << 0.2;
+    QTest::newRow("imbalanced 900/100, 0.3") << QList<int>{900, 100} << false << 0.3;
+    QTest::newRow("ten classes, 0.25") << QList<int>{70, 70, 70, 70, 70, 70, 70, 70, 70, 90} << false << 0.25;
+    QTest::newRow("regression 400, 0.1") << QList<int>{400} << true << 0.1;
+    QTest::newRow("regression 2000, 0.5") << QList<int>{2000} << true << 0.5;
 }
 
-void TestPreprocessTargets::splitStratified() {
+void TestPreprocessTargets::splitByCoins() {
     QFETCH(QList<int>, sizes);
+    QFETCH(bool, regression);
     QFETCH(double, fraction);
-    QFETCH(QList<int>, expectedTest);
-    const Dataset data = traceable(sizes);
+    const Dataset data = traceable(sizes, regression);
     const TrainTestSplit s = splitTrainTest(data, fraction, 42);
-    for (int c = 0; c < int(sizes.size()); ++c) {
-        const auto inTest = s.test.targets.classCounts()[std::size_t(c)];
-        QCOMPARE(int(inTest), expectedTest[c]);
-        QVERIFY(std::abs(double(inTest) - fraction * sizes[c]) <= 1.0);
-        QCOMPARE(int(s.train.targets.classCounts()[std::size_t(c)] + inTest), sizes[c]);
-    }
-    // Union is the original set, no duplicates, each side sorted by original index, rows
-    // carry their own targets.
+    // Each row is in test with probability f, independently: the test count is Binomial(n, f).
+    const double n = double(data.rows()), sd = std::sqrt(n * fraction * (1.0 - fraction));
+    QVERIFY2(std::abs(double(s.test.rows()) - n * fraction) <= 4.0 * sd,
+             qPrintable(QStringLiteral("%1 test rows of %2").arg(s.test.rows()).arg(n)));
+    // Union is the original set, no duplicates, each side sorted by original index, rows carry
+    // their own targets.
     const std::vector<Index> tr = originalRows(s.train), te = originalRows(s.test);
     QVERIFY(std::is_sorted(tr.begin(), tr.end()) && std::is_sorted(te.begin(), te.end()));
     std::set<Index> all(tr.begin(), tr.end());
     all.insert(te.begin(), te.end());
     QCOMPARE(all.size(), std::size_t(data.rows()));
     QCOMPARE(tr.size() + te.size(), std::size_t(data.rows()));
-    for (std::size_t k = 0; k < te.size(); ++k)
-        QCOMPARE(s.test.targets.classIndex[Index(k)], data.targets.classIndex[te[k]]);
+    for (std::size_t k = 0; k < te.size(); ++k) {
+        if (regression)
+            QCOMPARE(s.test.targets.values[Index(k)], data.targets.values[te[k]]);
+        else
+            QCOMPARE(s.test.targets.classIndex[Index(k)], data.targets.classIndex[te[k]]);
+    }
     for (const Dataset* d : {&s.train, &s.test}) {
         QCOMPARE(d->log.back().name, std::string("split"));
-        QVERIFY2(d->log.back().detail.find("stratified") != std::string::npos,
-                 d->log.back().detail.c_str());
+        QVERIFY(!d->log.back().leaksPrivacy);
+        QVERIFY2(d->log.back().detail.find("own coin") != std::string::npos, d->log.back().detail.c_str());
     }
     QCOMPARE(originalRows(splitTrainTest(data, fraction, 42).test), te);
     QVERIFY(originalRows(splitTrainTest(data, fraction, 43).test) != te);
 }
 
-void TestPreprocessTargets::splitRegression_data() {
-    QTest::addColumn<int>("rows");
-    QTest::addColumn<double>("fraction");
-    QTest::addColumn<int>("expectedTest");
-    QTest::newRow("10 rows, 0.3") << 10 << 0.3 << 3;
-    QTest::newRow("7 rows, 0.5 rounds half up") << 7 << 0.5 << 4;
-    QTest::newRow("2 rows, 0.1 keeps 1 in test") << 2 << 0.1 << 1;
-    QTest::newRow("100 rows, 0.25") << 100 << 0.25 << 25;
+namespace {
+
+// The original ids (feature 0) of the training rows of d's split.
+std::set<Index> trainIds(const Dataset& d, std::uint64_t seed) {
+    const std::vector<Index> ids = originalRows(splitTrainTest(d, 0.3, seed).train);
+    return {ids.begin(), ids.end()};
 }
 
-void TestPreprocessTargets::splitRegression() {
-    QFETCH(int, rows);
-    QFETCH(double, fraction);
-    QFETCH(int, expectedTest);
-    const Dataset data = traceable({rows}, true);
-    const TrainTestSplit s = splitTrainTest(data, fraction, 7);
-    QCOMPARE(int(s.test.rows()), expectedTest);
-    QCOMPARE(int(s.train.rows()), rows - expectedTest);
-    const std::vector<Index> tr = originalRows(s.train), te = originalRows(s.test);
-    std::set<Index> all(tr.begin(), tr.end());
-    all.insert(te.begin(), te.end());
-    QCOMPARE(int(all.size()), rows);
-    QVERIFY(std::is_sorted(te.begin(), te.end()));
-    for (std::size_t k = 0; k < te.size(); ++k)
-        QCOMPARE(s.test.targets.values[Index(k)], 2.0 * double(te[k]));
-    QCOMPARE(originalRows(splitTrainTest(data, fraction, 7).test), te);
-    if (rows >= 10)
-        QVERIFY(originalRows(splitTrainTest(data, fraction, 8).test) != te);
+std::vector<Index> symmetricDifference(const std::set<Index>& a, const std::set<Index>& b) {
+    std::vector<Index> out;
+    std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+    return out;
+}
+
+// d with row `at` of new content (id `id`, class `cls`) inserted before row `at`.
+Dataset withRowInserted(const Dataset& d, Index at, Index id, int cls) {
+    const DenseMatrix& x = d.features.dense();
+    DenseMatrix y(x.rows() + 1, x.cols());
+    y.topRows(at) = x.topRows(at);
+    y.row(at) << double(id), 0.25;
+    y.bottomRows(x.rows() - at) = x.bottomRows(x.rows() - at);
+    Eigen::VectorXi ci(x.rows() + 1);
+    ci.head(at) = d.targets.classIndex.get().head(at);
+    ci[at] = cls;
+    ci.tail(x.rows() - at) = d.targets.classIndex.get().tail(x.rows() - at);
+    Dataset out;
+    out.features = FeatureMatrix(y);
+    out.targets = Targets::classification(ci, d.targets.classNames);
+    return out;
+}
+
+} // namespace
+
+// docs/MATH.md §7: changing, adding or removing one row of the file changes the training set
+// in that row only, so a mechanism's guarantee on the training rows holds for the file. (The
+// per-class shuffle this replaces moved 240 of 1,000 rows when row 0's label flipped.)
+void TestPreprocessTargets::splitIsStableUnderOneRowChanges() {
+    const Dataset d = traceable({500, 500});
+    for (const std::uint64_t seed : {1u, 2u, 3u}) {
+        const std::set<Index> base = trainIds(d, seed);
+        // Replace one: row 0's label flipped.
+        Dataset flipped = d;
+        Eigen::VectorXi ci = d.targets.classIndex.get();
+        ci[0] = 1 - ci[0];
+        flipped.targets = Targets::classification(ci, d.targets.classNames);
+        for (const Index moved : symmetricDifference(base, trainIds(flipped, seed)))
+            QCOMPARE(moved, Index(0));
+        // Add one, at the end and at the front: only the new row can differ.
+        for (const Index at : {d.rows(), Index(0), Index(417)})
+            for (const Index moved : symmetricDifference(base, trainIds(withRowInserted(d, at, 5000, 1), seed)))
+                QCOMPARE(moved, Index(5000));
+        // Remove one (row 3): only it can differ.
+        std::vector<Index> keep;
+        for (Index i = 0; i < d.rows(); ++i)
+            if (i != 3)
+                keep.push_back(i);
+        for (const Index moved : symmetricDifference(base, trainIds(d.selectRows(keep), seed)))
+            QCOMPARE(moved, Index(3));
+    }
+    // Regression: one target changed.
+    const Dataset r = traceable({1000}, true);
+    Dataset changed = r;
+    Eigen::VectorXd v = r.targets.values.get();
+    v[10] += 1.0;
+    changed.targets = Targets::regression(v);
+    for (const Index moved : symmetricDifference(trainIds(r, 9), trainIds(changed, 9)))
+        QCOMPARE(moved, Index(10));
+}
+
+// The coin depends on the row's content, not its position or the other rows: a permutation of
+// the file gives the same training rows.
+void TestPreprocessTargets::splitIgnoresRowOrder() {
+    const Dataset d = traceable({300, 200});
+    std::vector<Index> reversed;
+    for (Index i = d.rows() - 1; i >= 0; --i)
+        reversed.push_back(i);
+    QVERIFY(trainIds(d, 5) == trainIds(d.selectRows(reversed), 5));
 }
 
 void TestPreprocessTargets::splitErrors_data() {
@@ -213,7 +263,7 @@ void TestPreprocessTargets::splitErrors_data() {
     QTest::newRow("fraction above 1") << QList<int>{10, 10} << false << 1.5;
     QTest::newRow("NaN fraction") << QList<int>{10, 10} << false << std::nan("");
     QTest::newRow("one regression row") << QList<int>{1} << true << 0.5;
-    QTest::newRow("only singleton classes") << QList<int>{1, 1, 1} << false << 0.5;
+    QTest::newRow("one classification row") << QList<int>{1} << false << 0.5;
 }
 
 void TestPreprocessTargets::splitErrors() {

@@ -132,7 +132,7 @@ void AuditPanel::setDataset(const core::Dataset& d) {
         classes << QString::fromStdString(name);
     const auto trainRows = static_cast<long long>(static_cast<double>(d.rows()) * (1.0 - m_settings.testFraction));
     m_mechanism->setDataShape(trainRows, d.featureCount(), d.targets.kind == core::TaskKind::Multiclass, classes,
-                              d.targets.kind == core::TaskKind::Regression, d.preparationEpsilon);
+                              d.targets.kind == core::TaskKind::Regression, core::pipelineFacts(d));
     takeMechanism(); // the panel adapts the class and loss to the data
     m_applying = true;
     m_canaryRow->setRange(0, static_cast<int>(std::max<long long>(0, std::min<long long>(trainRows - 1, 1 << 30))));

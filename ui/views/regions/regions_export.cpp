@@ -76,6 +76,8 @@ QByteArray regionsSidecarJson(const Session& session, const RegionsSettings& set
     }
     if (state.result) {
         e["guarantee"] = core::guaranteeJson(state.result->guarantee);
+        e["guarantee_all_draws"] = core::guaranteeJson(
+            core::composedDraws(state.result->guarantee, static_cast<int>(state.result->draws.size())));
         e["results"] = resultsJson(settings, state);
     }
     j["export"] = e;

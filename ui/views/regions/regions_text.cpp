@@ -41,7 +41,6 @@ GuaranteeText regionsGuarantee(const RegionsSettings& settings, const RegionsSta
         return {};
     GuaranteeContext context;
     context.trainRows = static_cast<long long>(state.resultProblem->trainPoints().rows());
-    context.preprocess = settings.preprocess;
     context.formula = QString::fromUtf8(core::mechanismInfo(settings.mechanism.kind).formula);
     if (settings.plane == core::PlaneKind::Pca)
         context.leaks << tr("The PCA plane is computed from the training rows: it leaks privacy, and the leak is "

@@ -215,8 +215,9 @@ void MechanismPanel::setSettings(const UtilitySettings& settings) {
 }
 
 void MechanismPanel::setDataShape(long long trainRows, long long features, bool multiclass,
-                                  const QStringList& classNames, bool regression, double preparationEpsilon) {
-    m_shape = DataShape{trainRows, features, multiclass, regression, classNames, preparationEpsilon};
+                                  const QStringList& classNames, bool regression, const core::PipelineFacts& pipeline) {
+    m_shape = DataShape{trainRows, features, multiclass, regression, classNames, pipeline};
+    m_form.sgd->setDatasetRows(trainRows); // DP-SGD's suggested public N
     std::optional<std::string>& positive = m_settings.preprocess.positiveClass;
     if (!multiclass || (positive && !classNames.contains(QString::fromStdString(*positive))))
         positive.reset(); // default for multiclass data: all classes, one-vs-rest

@@ -42,7 +42,7 @@ public:
     /// gets a positive class (the first, unless the current one exists), other datasets lose
     /// it; squared loss becomes logistic on a classification dataset.
     void setDataShape(long long trainRows, long long features, bool multiclass, const QStringList& classNames,
-                      bool regression, double preparationEpsilon = 0.0);
+                      bool regression, const core::PipelineFacts& pipeline = {});
     /// The slider's ε (+∞: non-private) for the guarantee; also settings().currentEps.
     /// Cheap (called on every slider move); emits nothing.
     void setCurrentEps(double eps);

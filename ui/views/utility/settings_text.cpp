@@ -89,29 +89,36 @@ GuaranteeText textOf(const QString& headline, const QStringList& warnings, const
 } // namespace
 
 GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const GuaranteeContext& context) {
-    if (!g.isPrivate)
+    const long long n = context.trainRows;
+    if (g.voided()) {
+        // The warning state: the mechanism ran, but a step before it read the private data.
+        QStringList warnings, details;
+        for (const std::string& step : g.assumptionsNotMet)
+            warnings << tr("Not met: %1").arg(sentence(step));
+        warnings << context.leaks;
+        details << tr("The mechanism's own ε holds only for the training rows as they reached it; a step that reads "
+                      "the private data outside a mechanism can reveal any one person's row, so nothing is guaranteed "
+                      "about the file. Use public bounds, a public schema and row clipping to get the guarantee back.");
+        details << tr("Mechanism: %1").arg(QString::fromStdString(g.source));
+        for (const std::string& note : g.notes)
+            details << QStringLiteral("• ") + sentence(note);
+        for (const std::string& c : g.conditions)
+            details << QStringLiteral("• ") + tr("Condition: %1").arg(QString::fromStdString(c));
+        return textOf(tr("No privacy guarantee: assumptions not met"), warnings, details, true);
+    }
+    if (!g.isPrivate && context.leaks.isEmpty())
         return textOf(tr("No privacy"), {}, {tr("ε = ∞ is the non-private end: the model is fitted without noise.")},
                       false);
+    if (!g.isPrivate)
+        return textOf(tr("No privacy guarantee: assumptions not met"), context.leaks, {}, true);
     QString headline = QString::fromStdString(g.notion) + QStringLiteral(": ε = ") + formatNumber(g.epsilon);
     if (g.delta > 0.0)
         headline += QStringLiteral(", δ = ") + formatNumber(g.delta);
     QStringList warnings, details;
-    const core::PreprocessOptions& pre = context.preprocess;
-    if (pre.norm == core::NormPolicy::ScaleByMaxNorm)
-        warnings << tr("Rows are scaled by the data's largest norm, a step that leaks privacy: "
-                       "the assumption ‖x‖₂ ≤ 1 is met by a leaking step, so this guarantee "
-                       "does not hold as stated.");
-    else if (pre.norm == core::NormPolicy::None)
-        warnings << tr("No norm step: rows may have ‖x‖₂ > 1, so the assumption ‖x‖₂ ≤ 1 is not "
-                       "met and there is no privacy guarantee.");
-    const long long n = context.trainRows;
     if (g.delta > 0.0 && n > 0 && g.delta >= 1.0 / static_cast<double>(n))
         warnings << tr("δ = %1 is not below 1/n = %2: a δ that large allows publishing a "
                        "few rows outright.")
                         .arg(formatNumber(g.delta), formatNumber(1.0 / static_cast<double>(n)));
-    if (pre.standardise)
-        warnings << tr("Standardising with the data's own mean and sd leaks privacy; "
-                       "the leak is not counted in ε.");
     warnings << context.leaks;
     for (const std::string& sentence : core::plainLanguage(g, n))
         details << QString::fromStdString(sentence);
@@ -129,14 +136,15 @@ GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const Gu
     if (context.constants && n > 0 && !g.parameters.empty()) {
         QStringList constants;
         for (const core::MechanismParameter& p : g.parameters)
-            constants << QString::fromStdString(p.symbol) + QStringLiteral(" = ") + formatNumber(p.value);
+            if (std::isfinite(p.value))
+                constants << QString::fromStdString(p.symbol) + QStringLiteral(" = ") + formatNumber(p.value);
         details << QStringLiteral("• ") + tr("Constants: %1").arg(constants.join(QStringLiteral(", ")));
     }
-    // A guarantee whose row-norm assumption is not met by a private step is not one.
-    const bool assumptionBroken = !warnings.isEmpty() && pre.norm != core::NormPolicy::ClipRows;
-    if (assumptionBroken)
-        headline += tr(" (assumption not met)");
-    return textOf(headline, warnings, details, assumptionBroken);
+    // A view's own leak (context.leaks) turns the guarantee off as a leaking step does.
+    const bool broken = !context.leaks.isEmpty();
+    if (broken)
+        headline = tr("No privacy guarantee: assumptions not met (the mechanism alone: %1)").arg(headline);
+    return textOf(headline, warnings, details, broken);
 }
 
 GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps) {
@@ -152,10 +160,14 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
         const int classes = shape.multiclass && !settings.preprocess.positiveClass
                                 ? std::max(2, static_cast<int>(shape.classNames.size()))
                                 : 0;
-        const core::PrivacyGuarantee g = core::withPreparationCost(
+        // The loaded data's own steps, and those the form's preprocessing will add.
+        core::PipelineFacts pipeline = shape.pipeline;
+        for (std::string& step : core::plannedLeaks(settings.preprocess))
+            pipeline.leakingSteps.push_back(std::move(step));
+        const core::PrivacyGuarantee g = core::withPipeline(
             core::mechanismInfo(spec.kind).guarantee(spec, std::max(Eigen::Index{1}, static_cast<Eigen::Index>(shape.trainRows)),
                                                      classes, eps),
-            shape.preparationEpsilon);
+            pipeline);
         return describePrivacyGuarantee(g, {shape.trainRows, settings.preprocess, {}, false,
                                             QString::fromUtf8(core::mechanismInfo(spec.kind).formula)});
     } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 // and every problem of a settings value in words a user can act on.
 // Pure functions of their arguments: any thread.
 
+#include "core/privacy/composition.h"
 #include "ui/views/utility/utility_settings.h"
 
 #include <QString>
@@ -18,7 +19,9 @@ struct DataShape {
     bool multiclass = false;
     bool regression = false;
     QStringList classNames;
-    double preparationEpsilon = 0.0; ///< ε spent on privately estimated bounds (added to every guarantee)
+    /// What loading did to the data (ε spent on private bounds, leaking steps such as a
+    /// data-derived schema or imputation): every guarantee goes through core::withPipeline.
+    core::PipelineFacts pipeline;
 };
 
 QString mechanismName(core::MechanismKind kind);
@@ -36,15 +39,15 @@ struct GuaranteeText {
 /// What the data preparation and the view add to a guarantee.
 struct GuaranteeContext {
     long long trainRows = 0;           ///< n (0: unknown)
-    core::PreprocessOptions preprocess; ///< its norm step and standardising (the ‖x‖₂ ≤ 1 assumption, leaks)
-    QStringList leaks;                  ///< other steps that read the private data (e.g. a PCA plane)
+    QStringList leaks;                  ///< the view's own steps that read the private data (turn the guarantee off)
     bool constants = true;              ///< list the constants the mechanism used (ε', Δ, noise scale)
     QString formula;                    ///< the mechanism in formulas (the catalog's), shown after the source
 };
 
-/// g in words: headline (notion, ε, δ), warnings (leaks, an unmet assumption, a large δ) and
-/// details (source, n, assumptions, notes such as the branch taken, the constants). A
-/// non-private g reads "No privacy".
+/// g in words: headline (notion, ε, δ), warnings (a large δ, the view's own leaks) and details
+/// (source, n, assumptions, conditions, notes such as the branch taken, the constants). A
+/// guarantee voided by a leaking step (g.voided()) reads "No privacy guarantee" in the warning
+/// state, naming every step; a non-private mechanism reads "No privacy".
 GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const GuaranteeContext& context);
 
 /// The guarantee of settings' mechanism at eps (+∞: none) on shape.trainRows rows, from the

@@ -26,7 +26,7 @@ struct UtilitySettings {
         p.intercept = true;
         return p;
     }();
-    double testFraction = 0.0;            ///< > 0: stratified held-out split (needed by test metrics)
+    double testFraction = 0.0;            ///< > 0: held-out split by per-row coins (needed by test metrics)
 
     // Mechanism (MATH.md §3) and measurement.
     core::MechanismSpec mechanism;        ///< kind, loss, Λ (sum form), δ

@@ -60,7 +60,7 @@ void UtilityTab::prepareDataset(const LoadedDataset& loaded) {
     const UtilitySettings settings = m_view->composedSettings();
     const auto trainRows = static_cast<long long>(static_cast<double>(d.rows()) * (1.0 - settings.testFraction));
     m_panel->setDataShape(trainRows, d.featureCount(), d.targets.kind == core::TaskKind::Multiclass, classes,
-                          regression, d.preparationEpsilon);
+                          regression, core::pipelineFacts(d));
     m_view->setDatasetName(QString::fromStdString(d.name));
 }
 
