@@ -104,7 +104,7 @@ PureObjPert pureObjPert(double eps, double n, double lambdaMean, double curvatur
 }
 
 double outputGaussSigma(double eps, double delta, double zeta, double n, double lambdaMean) {
-    return outputSensitivity(zeta, n, lambdaMean) * std::sqrt(2.0 * std::log(1.25 / delta)) / eps;
+    return analyticGaussianSigma(eps, delta, outputSensitivity(zeta, n, lambdaMean));
 }
 
 } // namespace mechanism_constants
@@ -189,13 +189,11 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
     case MechanismKind::OutPertGauss: {
         const double sigma = mc::outputGaussSigma(eps, spec.privacy.delta, zeta, n, lambdaMean);
         problem.outputNoise = sigma * noise.z;
-        problem.guarantee = privateGuarantee(eps, spec.privacy.delta, "Gaussian mechanism on the minimiser (Dwork & Roth, Thm A.1)");
+        // §3.3: θ* + σz, σ the analytic Gaussian mechanism's (valid at every ε).
+        problem.guarantee = privateGuarantee(eps, spec.privacy.delta,
+                                             "analytic Gaussian mechanism on the minimiser (Balle & Wang 2018, Thm 8)");
         parameters = {{"sensitivity", "2ζ/(nΛ_c)", mc::outputSensitivity(zeta, n, lambdaMean)},
                       {"noise_sd", "σ", sigma}};
-        if (eps >= 1.0)
-            problem.guarantee.notes.push_back(
-                "the classical Gaussian-mechanism bound is proven for ε < 1 only: at ε = " + formatNumber(eps) +
-                " this guarantee is not established");
         break;
     }
     case MechanismKind::NonPrivate:
