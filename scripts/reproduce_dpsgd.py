@@ -9,7 +9,8 @@ procedure as published), with Gaussian dropout on the hidden units (rate 0.2: mu
 
 Every number comes from `epsilonlab-cli train` (the engine of the GUI). Data: builtin:digits
 (1,797 × 64), a stratified 20 % test split (1,437 / 360 rows; the paper: 1,439 / 360), rows
-clipped to ‖x‖ ≤ 1 as everywhere (the network trains on unit-norm images).
+clipped to ‖x‖ ≤ 1 as everywhere (the network trains on unit-norm images). N = 1,437 is declared
+public (--public-rows), as the paper's analysis assumes: the guarantees are add/remove.
 
 Writes docs/dpsgd/runs.json (one record per run: settings, σ, final accuracies, the guarantee's
 ε and what RDP proves for that σ) and docs/dpsgd/digits.csv (means and sds). Usage:
@@ -29,7 +30,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(REPO, "docs", "dpsgd")
 COMMON = ["--data", "builtin:digits", "--split", "0.2", "--mechanism", "dpsgd", "--hidden", "500",
           "--batch-size", "100", "--clip", "2", "--clip-mode", "per-layer", "--epochs", "100",
-          "--learning-rate", "0.05", "--lr-decay", "0", "--delta", "1e-4"]
+          "--learning-rate", "0.05", "--lr-decay", "0", "--delta", "1e-4", "--public-rows", "1437"]
 ACCOUNTANTS = ["rdp", "ac", "zcdp-published"]
 DROPOUT = {"none": ["--dropout", "none"], "gaussian": ["--dropout", "gaussian", "--dropout-rate", "0.2"]}
 EPS = ["10", "1", "0.5"]

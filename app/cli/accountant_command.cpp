@@ -7,7 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 namespace elab::app {
@@ -25,12 +27,18 @@ void AccountantCommand::addTo(CLI::App& command) {
     names.push_back("all");
     command.add_option("--accountant", accountant, "rdp, ac, zcdp-published, or all (side by side)")
         ->check(CLI::IsMember(names));
+    command.add_option("--adjacency", adjacency,
+                       "add-remove (default: q and T as given, i.e. N public) or replace-one: the guarantee at a fixed, "
+                       "private N, as DP-SGD states it without --public-rows (σ for ε by the add/remove accountant at "
+                       "(ε/2, δ/(1 + e^{ε/2})); ε for σ: the least ε with 2ε_a(δ/(1 + e^{ε/2})) ≤ ε)")
+        ->check(CLI::IsMember({"add-remove", "replace-one"}));
     command.add_flag("--csv", csv, "CSV instead of JSON: accountant,sigma,epsilon,delta,proven,eps_replace_one,delta_replace_one");
     command.add_option("--out", out, "Write to this file instead of stdout");
 }
 
 int AccountantCommand::run() const {
     const bool calibrate = targetOption && targetOption->count() > 0;
+    const bool replaceOne = adjacency == "replace-one";
     if (!calibrate && (!sigmaOption || sigmaOption->count() == 0))
         throw std::invalid_argument("accountant: give --sigma S (ε for σ) or --target-eps E (σ for ε)");
     std::vector<core::AccountantKind> kinds;
@@ -46,20 +54,27 @@ int AccountantCommand::run() const {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     std::ostringstream text;
     text.precision(10);
-    text << "accountant,sigma,epsilon,delta,proven,eps_replace_one,delta_replace_one\n";
+    text << (replaceOne ? "accountant,sigma,epsilon,delta,proven,eps_add_remove,delta_add_remove\n"
+                        : "accountant,sigma,epsilon,delta,proven,eps_replace_one,delta_replace_one\n");
     for (core::AccountantKind kind : kinds) {
         double s = sigma;
         core::AccountantResult r;
         bool reached = true;
         if (calibrate) {
-            const core::Calibration c = core::calibrateSigma(kind, targetEps, params);
-            s = c.sigma;
-            r = c.result;
-            reached = c.reachedTarget;
+            const std::optional<core::Calibration> c = replaceOne ? core::calibrateSigmaReplaceOneWithinLimit(kind, targetEps, params)
+                                                                  : core::calibrateSigmaWithinLimit(kind, targetEps, params);
+            if (!c)
+                throw std::runtime_error("calibration: no noise multiplier up to 1e6 reaches " +
+                                         std::string(replaceOne ? "replace-one " : "") + "ε = " + std::to_string(targetEps));
+            s = c->sigma;
+            r = c->result;
+            reached = c->reachedTarget;
         } else {
-            r = core::accountEpsilon(kind, params);
+            r = replaceOne ? core::replaceOneEpsilon(kind, params) : core::accountEpsilon(kind, params);
         }
-        const core::EpsDelta replace = core::replaceOneEquivalent(r.epsilon, r.delta);
+        // Add/remove: its replace-one equivalent; replace-one: the add/remove figures it comes from.
+        const core::EpsDelta replace = replaceOne ? core::EpsDelta{r.parameter("eps_add_remove"), r.parameter("delta_add_remove")}
+                                                  : core::replaceOneEquivalent(r.epsilon, r.delta);
         nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
         for (const core::MechanismParameter& p : r.parameters)
             parameters[p.name] = p.value;
@@ -69,8 +84,9 @@ int AccountantCommand::run() const {
                                    {"epsilon", core::numberOrNull(r.epsilon)},
                                    {"delta", r.delta},
                                    {"proven", r.proven},
-                                   {"adjacency", "add/remove one row"},
-                                   {"replace_one", {{"epsilon", core::numberOrNull(replace.epsilon)}, {"delta", core::numberOrNull(replace.delta)}}},
+                                   {"adjacency", replaceOne ? "replace one row (fixed N)" : "add/remove one row"},
+                                   {replaceOne ? "add_remove" : "replace_one",
+                                    {{"epsilon", core::numberOrNull(replace.epsilon)}, {"delta", core::numberOrNull(replace.delta)}}},
                                    {"parameters", parameters},
                                    {"notes", r.notes}};
         if (calibrate)
@@ -94,6 +110,7 @@ int AccountantCommand::run() const {
     j["q"] = q;
     j["steps"] = steps;
     j["delta"] = delta;
+    j["adjacency"] = adjacency;
     j["accountants"] = rows;
     writeOutput(out, j.dump(1) + "\n");
     return 0;

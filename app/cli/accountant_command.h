@@ -1,7 +1,8 @@
 #pragma once
 // `epsilonlab-cli accountant`: ε for a noise multiplier σ, or σ for a target ε, at sampling rate
 // q, T steps and δ, by one accountant or all three side by side (issue 12;
-// core/accounting/accountant.h), as JSON or CSV.
+// core/accounting/accountant.h), as JSON or CSV; add/remove, or replace-one at a fixed N (DP-SGD's
+// guarantee without --public-rows).
 
 #include <CLI/CLI.hpp>
 
@@ -16,6 +17,7 @@ struct AccountantCommand {
     long long steps = 1000;
     double delta = 1e-5;
     std::string accountant = "all";
+    std::string adjacency = "add-remove"; ///< or "replace-one" (a fixed, private N)
     bool csv = false;
     std::string out;
     CLI::Option* sigmaOption = nullptr;

@@ -35,6 +35,10 @@ void MechanismOptions::addTo(CLI::App& command) {
     command.add_option("--weight-decay", sgd.weightDecay, "L2 weight decay")->check(CLI::NonNegativeNumber)->group(sgdGroup);
     command.add_option("--accountant", accountant, "Accountant calibrating σ for ε: rdp (default), ac, zcdp-published")
         ->check(CLI::IsMember(core::optionNameList(core::accountantKindNames())))->group(sgdGroup);
+    command.add_option("--public-rows", sgd.publicRows,
+                       "N of q = S/N and of the step count, declared public: the guarantee is add/remove one row. "
+                       "Without it N is the training rows and the guarantee is replace-one at that fixed count")
+        ->check(CLI::Range(1LL, 1000000000000LL))->group(sgdGroup);
 }
 
 core::MechanismSpec MechanismOptions::spec() const {
@@ -68,7 +72,9 @@ nlohmann::ordered_json MechanismOptions::sgdJson() const {
             {"dropout_rate", s.sgd.dropoutRate},
             {"weight_decay", s.sgd.weightDecay},
             {"accountant", core::toString(s.sgd.accountant)},
-            {"adjacency", "add/remove one row"}};
+            {"public_rows", s.sgd.publicRows > 0 ? nlohmann::ordered_json(s.sgd.publicRows) : nlohmann::ordered_json()},
+            {"adjacency", s.sgd.publicRows > 0 ? "add/remove one row (N declared public)"
+                                               : "replace one row (N = the training rows, not declared public)"}};
 }
 
 } // namespace elab::app

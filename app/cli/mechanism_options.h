@@ -2,7 +2,7 @@
 // The mechanism options every command that trains a private model shares: --mechanism, --loss,
 // --huber-width, --lambda, --delta (utility, choose-eps, regions, train), and DP-SGD's settings
 // (--hidden, --epochs, --batch-size, --clip, --clip-mode, --learning-rate, --lr-decay, --dropout,
-// --dropout-rate, --weight-decay, --accountant; docs/MATH.md §3.6).
+// --dropout-rate, --weight-decay, --accountant, --public-rows; docs/MATH.md §3.6).
 
 #include "core/privacy/mechanism.h"
 

@@ -101,6 +101,29 @@ struct EpsDelta {
 };
 EpsDelta replaceOneEquivalent(double epsilon, double delta);
 
+// Replace-one guarantees at a fixed N (docs/MATH.md §3.6). Replacing a row is removing it and
+// adding another with q and T unchanged (N = |D| on both sides), so an add/remove (ε_a, δ_a)
+// gives replace-one (2ε_a, (1 + e^{ε_a})δ_a) by group privacy.
+
+/// The add/remove target whose replace-one equivalent is ≤ (ε, δ): ε_a = ε/2 and
+/// δ_a = δ/(1 + e^{ε/2}), lowered where rounding would make (1 + e^{ε/2})·δ_a exceed δ in
+/// floating point. Calibrating σ to it gives the smallest σ whose replace-one ε at δ is ≤ ε.
+EpsDelta addRemoveTargetForReplaceOne(double epsilon, double delta);
+/// An add/remove result restated as replace-one: epsilon 2ε_a, delta (1 + e^{ε_a})δ_a, the add/remove
+/// figures kept as the parameters "eps_add_remove" and "delta_add_remove".
+AccountantResult asReplaceOne(const AccountantResult& addRemove);
+/// calibrateSigma for a replace-one target (ε, δ): σ for addRemoveTargetForReplaceOne(ε, δ),
+/// result restated by asReplaceOne (result.epsilon ≤ ε, result.delta ≤ δ).
+std::optional<Calibration> calibrateSigmaReplaceOneWithinLimit(AccountantKind kind, double targetEps,
+                                                              const SgdPrivacyParams& params);
+/// The replace-one ε at δ = params.delta that group privacy gives for params.sigma: the least ε
+/// (to 1e-9 relative) with 2·ε_a(σ, δ/(1 + e^{ε/2})) ≤ ε, restated by asReplaceOne (epsilon ≤
+/// that ε, delta ≤ params.delta). The same as calibration's: σ meets a replace-one target ε iff
+/// this ε is ≤ it. For every entry of steps (params.steps ignored), like accountEpsilons.
+std::vector<AccountantResult> replaceOneEpsilons(AccountantKind kind, SgdPrivacyParams params,
+                                                 const std::vector<long long>& steps);
+AccountantResult replaceOneEpsilon(AccountantKind kind, const SgdPrivacyParams& params);
+
 /// The AC bound for one split of δ: δ' = deltaPrime, the rest shared by the T steps (+∞ where
 /// ε_it ≥ 1); exposed for tests. accountEpsilon takes the best split.
 double advancedCompositionEpsilon(const SgdPrivacyParams& params, double deltaPrime);

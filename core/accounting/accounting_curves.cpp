@@ -38,7 +38,7 @@ std::size_t accountantIndex(AccountantKind kind) {
 }
 
 bool sameSigmaCurves(const AccountingInputs& a, const AccountingInputs& b) {
-    return a.rows == b.rows && a.batchSize == b.batchSize && a.epochs == b.epochs && a.delta == b.delta &&
+    return a.rows == b.rows && a.batchSize == b.batchSize && a.epochs == b.epochs && a.delta == b.delta && a.nPublic == b.nPublic &&
            a.sigmaPoints == b.sigmaPoints && a.sigmaMin == b.sigmaMin && a.sigmaMax == b.sigmaMax;
 }
 
@@ -48,7 +48,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// Accountant k's σ for in.eps, or σ = +∞ when no σ up to calibrateSigma's limit reaches it.
 Calibration neededSigma(std::size_t k, const AccountingInputs& in, const SgdPrivacyParams& base) {
-    if (std::optional<Calibration> c = calibrateSigmaWithinLimit(kAccountants[k], in.eps, base))
+    if (std::optional<Calibration> c = in.nPublic ? calibrateSigmaWithinLimit(kAccountants[k], in.eps, base)
+                                                  : calibrateSigmaReplaceOneWithinLimit(kAccountants[k], in.eps, base))
         return *std::move(c);
     Calibration none; // no σ ≤ 10⁶: a finding about this accountant, not a failure
     none.sigma = std::numeric_limits<double>::infinity();
@@ -58,6 +59,12 @@ Calibration neededSigma(std::size_t k, const AccountingInputs& in, const SgdPriv
     none.result.proven = kAccountants[k] != AccountantKind::ZcdpPublished;
     none.reachedTarget = false;
     return none;
+}
+
+/// ε of params in the inputs' adjacency, for every step count.
+std::vector<AccountantResult> epsilonsOf(const AccountingInputs& in, AccountantKind kind, const SgdPrivacyParams& params,
+                                         const std::vector<long long>& steps) {
+    return in.nPublic ? accountEpsilons(kind, params, steps) : replaceOneEpsilons(kind, params, steps);
 }
 
 } // namespace
@@ -91,17 +98,18 @@ AccountingCurves accountingCurves(const AccountingInputs& in, std::stop_token st
             c.needed[k] = neededSigma(k, in, base);
             SgdPrivacyParams p = base;
             p.sigma = c.needed[k].sigma;
-            // RDP's own calibration already accounted its σ with RDP (the same result).
+            // RDP's own add/remove calibration already accounted its σ with RDP (the same result).
             c.rdpOfNeeded[k] = !c.reached(k) ? kNaN
-                               : kAccountants[k] == AccountantKind::Rdp ? c.needed[k].result.epsilon
-                                                                        : accountEpsilon(AccountantKind::Rdp, p).epsilon;
+                               : kAccountants[k] == AccountantKind::Rdp && in.nPublic
+                                   ? c.needed[k].result.epsilon
+                                   : epsilonsOf(in, AccountantKind::Rdp, p, {p.steps}).front().epsilon;
             return;
         }
         const std::size_t k = static_cast<std::size_t>((t - 3) / n);
         const std::size_t i = static_cast<std::size_t>((t - 3) % n);
         SgdPrivacyParams p = base;
         p.sigma = c.sigmas[i];
-        c.epsBySigma[k][i] = accountEpsilon(kAccountants[k], p).epsilon;
+        c.epsBySigma[k][i] = epsilonsOf(in, kAccountants[k], p, {p.steps}).front().epsilon;
     });
     if (stop.stop_requested()) {
         c.stopped = true;
@@ -124,7 +132,7 @@ AccountingCurves accountingCurves(const AccountingInputs& in, std::stop_token st
             return;
         SgdPrivacyParams p = base;
         p.sigma = c.currentSigma;
-        const std::vector<AccountantResult> spent = accountEpsilons(kAccountants[k], p, steps);
+        const std::vector<AccountantResult> spent = epsilonsOf(in, kAccountants[k], p, steps);
         for (std::size_t i = 0; i < spent.size(); ++i)
             c.epsByEpoch[k][i] = spent[i].epsilon;
     });

@@ -2,7 +2,7 @@
 // What the Privacy accounting view draws (issue 12), Qt-free: ε against σ for the three
 // accountants at one q, T, δ; the σ each accountant needs for the current ε (and what RDP
 // proves for that σ); and ε spent epoch by epoch at the current σ (the chosen accountant's
-// calibration). Independent points are computed in parallel; the result does not depend on
+// calibration). Add/remove with N public, else replace-one at the fixed N (docs/MATH.md §3.6). Independent points are computed in parallel; the result does not depend on
 // the thread count.
 
 #include "core/accounting/accountant.h"
@@ -24,6 +24,10 @@ struct AccountingInputs {
     double delta = 1e-5;
     double eps = 1.0;          ///< the current ε (finite, > 0)
     AccountantKind accountant = AccountantKind::Rdp; ///< the one that calibrates the current σ
+    /// N declared public: every ε is add/remove. Else (N the private training rows) every ε is
+    /// the replace-one one at the fixed N (calibrateSigmaReplaceOneWithinLimit, replaceOneEpsilons),
+    /// as DP-SGD's guarantee states it.
+    bool nPublic = false;
     int sigmaPoints = 61;
     double sigmaMin = 0.3;
     double sigmaMax = 300.0;

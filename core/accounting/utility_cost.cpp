@@ -18,9 +18,10 @@ std::optional<double> MeasuredCurve::at(double e) const {
 }
 
 UtilityCost utilityCost(const MeasuredCurve& curve, AccountantKind sweepAccountant, const SgdPrivacyParams& schedule,
-                        AccountantKind kind, double eps, bool higherIsBetter) {
+                        AccountantKind kind, double eps, bool higherIsBetter, bool nPublic) {
     UtilityCost c;
-    const std::optional<Calibration> calibration = calibrateSigmaWithinLimit(kind, eps, schedule);
+    const std::optional<Calibration> calibration = nPublic ? calibrateSigmaWithinLimit(kind, eps, schedule)
+                                                           : calibrateSigmaReplaceOneWithinLimit(kind, eps, schedule);
     if (!calibration) { // no σ ≤ kMaxCalibratedSigma: nothing the sweep measured
         c.sigma = std::numeric_limits<double>::infinity();
         c.equivalentEps = std::numeric_limits<double>::quiet_NaN();
@@ -29,7 +30,7 @@ UtilityCost utilityCost(const MeasuredCurve& curve, AccountantKind sweepAccounta
     c.sigma = calibration->sigma;
     SgdPrivacyParams p = schedule;
     p.sigma = c.sigma;
-    c.equivalentEps = accountEpsilon(sweepAccountant, p).epsilon;
+    c.equivalentEps = (nPublic ? accountEpsilon(sweepAccountant, p) : replaceOneEpsilon(sweepAccountant, p)).epsilon;
     c.value = curve.at(c.equivalentEps);
     const std::optional<double> atTarget = curve.at(eps);
     if (c.value && atTarget)

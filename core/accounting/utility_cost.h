@@ -29,8 +29,10 @@ struct UtilityCost {
     std::optional<double> cost;  ///< value at the target ε minus value (higher is better) or the reverse
 };
 
-/// Per accountant in kind, for the target ε; schedule: the sweep's q, T, δ (σ ignored).
+/// Per accountant in kind, for the target ε; schedule: the sweep's q, T, δ (σ ignored). nPublic:
+/// the sweep's ε are add/remove (N declared public); else replace-one at the fixed N, σ_k and
+/// ε' in those terms (calibrateSigmaReplaceOneWithinLimit, replaceOneEpsilon).
 UtilityCost utilityCost(const MeasuredCurve& curve, AccountantKind sweepAccountant, const SgdPrivacyParams& schedule,
-                        AccountantKind kind, double eps, bool higherIsBetter);
+                        AccountantKind kind, double eps, bool higherIsBetter, bool nPublic = true);
 
 } // namespace elab::core

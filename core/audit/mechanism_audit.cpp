@@ -145,11 +145,10 @@ AuditResult runAudit(const SweepData& data, const AuditSpec& spec, RunContext* c
         throw std::invalid_argument("canary row " + std::to_string(*spec.canaryRow) + " is not a training row (0.." +
                                     std::to_string(n - 1) + ")");
     const UtilityMetric metric = UtilityMetric::TrainLoss;
-    // Both neighbours run with the parameters of |D| (DP-SGD's q = S/N and step count): the
-    // guarantee is for a fixed N (docs/MATH.md D14).
-    MechanismSpec mechanism = spec.mechanism;
-    if (mechanism.sgd.publicRows <= 0)
-        mechanism.sgd.publicRows = n;
+    // The product's configuration as given: DP-SGD with N declared public trains both neighbours
+    // with that N (add/remove); without it each neighbour uses its own row count, and the claim
+    // is replace-one, whose neighbours keep |D| (docs/MATH.md §3.6, D14).
+    const MechanismSpec& mechanism = spec.mechanism;
     const std::shared_ptr<const PreparedProblem> onD = prepareProblem(data, mechanism, metric);
     AuditResult result;
     result.claimedEps = spec.eps;

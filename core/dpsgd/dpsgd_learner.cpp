@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 namespace elab::core {
@@ -17,6 +18,17 @@ SgdPrivacyParams privacyParams(const MechanismSpec& spec, Index n) {
     p.steps = spec.sgd.totalSteps(n);
     p.delta = spec.privacy.delta;
     return p;
+}
+
+/// σ for the stated guarantee at ε: add/remove at (ε, δ) with N public; else replace-one, i.e. the
+/// add/remove accountant at (ε/2, δ/(1 + e^{ε/2})) (result restated as replace-one).
+Calibration calibrated(const MechanismSpec& spec, double eps, const SgdPrivacyParams& p) {
+    if (spec.sgd.publicRows > 0)
+        return calibrateSigma(spec.sgd.accountant, eps, p);
+    if (std::optional<Calibration> c = calibrateSigmaReplaceOneWithinLimit(spec.sgd.accountant, eps, p))
+        return *std::move(c);
+    throw std::runtime_error("calibration: no noise multiplier up to 1e6 reaches replace-one ε = " + formatNumber(eps) +
+                             " (add/remove ε/2 at δ/(1 + e^{ε/2}))");
 }
 
 } // namespace
@@ -56,7 +68,7 @@ double DpsgdLearner::sigmaFor(double eps) const {
     }
     // Calibrated outside the lock (milliseconds); two threads may both calibrate one ε, with the
     // same result.
-    const double sigma = calibrateSigma(m_spec.sgd.accountant, eps, privacyParams(m_spec, m_data.trainX.rows())).sigma;
+    const double sigma = calibrated(m_spec, eps, privacyParams(m_spec, m_data.trainX.rows())).sigma;
     const std::lock_guard lock(m_sigmaMutex);
     m_sigmas.emplace(eps, sigma);
     return sigma;
@@ -120,36 +132,57 @@ PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, 
     (void)classes;
     PrivacyGuarantee g;
     const SgdSpec& s = spec.sgd;
+    const bool nPublic = s.publicRows > 0;
+    const long long rows = nPublic ? s.publicRows : static_cast<long long>(n);
     SgdPrivacyParams p = privacyParams(spec, n);
-    const Calibration cal = calibrateSigma(s.accountant, eps, p);
+    const Calibration cal = calibrated(spec, eps, p);
     p.sigma = cal.sigma;
-    // The proven ε of this σ: the chosen accountant's, or RDP's where the chosen one is not a proof.
-    const AccountantResult proven = cal.result.proven ? cal.result : accountEpsilon(AccountantKind::Rdp, p);
+    // The ε of this σ at δ: add/remove, or the least replace-one ε by group privacy (≤ the
+    // calibration's 2ε_a; the same figure the accounting view and the CLI give for σ). The proven
+    // one: the chosen accountant's, or RDP's where the chosen one is not a proof.
+    const auto at = [&](AccountantKind kind) { return nPublic ? accountEpsilon(kind, p) : replaceOneEpsilon(kind, p); };
+    const AccountantResult stated = nPublic ? cal.result : at(s.accountant);
+    const AccountantResult proven = stated.proven ? stated : at(AccountantKind::Rdp);
     g.isPrivate = std::isfinite(proven.epsilon);
     g.epsilon = proven.epsilon;
-    g.delta = p.delta;
+    g.delta = proven.delta;
     g.notion = "(ε, δ)-DP";
-    g.adjacency = Adjacency::AddRemove;
+    g.adjacency = nPublic ? Adjacency::AddRemove : Adjacency::ReplaceOne;
     g.source = "DP-SGD (Abadi et al. 2016; Ermis & Cemgil for dropout), σ by " + accountantTitle(s.accountant);
     g.branch = toString(s.accountant);
-    const EpsDelta replace = replaceOneEquivalent(g.epsilon, g.delta);
-    g.assumptions = {
-        "adjacency: add or remove one training row; replacing one row is (" + formatNumber(replace.epsilon) + ", " +
-            formatNumber(replace.delta) + ")-DP by group privacy",
-        "each row is in each step's batch independently with probability q = S/N (Poisson sampling)",
-        "N (which sets q and the number of steps) is public: a dataset with one row more or less is trained with "
-        "the same q and steps (otherwise the step count itself can reveal the row: docs/MATH.md D14)",
+    const std::string clipping =
         std::string("each example's gradient is clipped to ") +
-            (s.clipMode == ClipMode::PerLayer ? "C_l = " + formatNumber(s.clip) + " per layer (sensitivity C = " + formatNumber(s.sensitivity()) + ")"
-                                              : "norm C = " + formatNumber(s.clip)),
-        "only the final network is released; the per-epoch curves of the training view are not private",
-        "rows clipped to ‖x‖ ≤ 1 as everywhere (not needed by DP-SGD's proof, which clips gradients)"};
+        (s.clipMode == ClipMode::PerLayer ? "C_l = " + formatNumber(s.clip) + " per layer (sensitivity C = " + formatNumber(s.sensitivity()) + ")"
+                                          : "norm C = " + formatNumber(s.clip));
+    const EpsDelta replace = replaceOneEquivalent(g.epsilon, g.delta);
+    const double epsA = nPublic ? g.epsilon : proven.parameter("eps_add_remove");
+    const double deltaA = nPublic ? g.delta : proven.parameter("delta_add_remove");
+    if (nPublic)
+        g.assumptions = {
+            "adjacency: add or remove one training row; replacing one row is (" + formatNumber(replace.epsilon) + ", " +
+                formatNumber(replace.delta) + ")-DP by group privacy",
+            "N = " + std::to_string(rows) + " declared public: q = S/N and the number of steps are the same for a dataset "
+                "with one row more or less (were N the private row count, the step count itself could reveal a row: "
+                "docs/MATH.md D14)",
+            "each row is in each step's batch independently with probability q = S/N (Poisson sampling)"};
+    else
+        g.assumptions = {
+            "adjacency: replace one training row, the row count |D| = " + std::to_string(rows) +
+                " fixed (N = |D| sets q = S/N and the number of steps; adding or removing a row would change them, so "
+                "no add/remove guarantee is claimed: declare N public for one)",
+            "replace-one by group privacy (remove a row, add another, q and T unchanged) from the accountant's "
+                "add/remove (ε_a, δ_a) = (" + formatNumber(epsA) + ", " + formatNumber(deltaA) +
+                "): (2ε_a, (1 + e^{ε_a})δ_a)",
+            "each row is in each step's batch independently with probability q = S/N (Poisson sampling)"};
+    g.assumptions.push_back(clipping);
+    g.assumptions.push_back("only the final network is released; the per-epoch curves of the training view are not private");
+    g.assumptions.push_back("rows clipped to ‖x‖ ≤ 1 as everywhere (not needed by DP-SGD's proof, which clips gradients)");
     if (!cal.result.proven)
         g.notes.push_back("σ from the paper's zCDP procedure as published, which claims ε = " + formatNumber(eps) +
                           " but is not a valid proof; the RDP accountant certifies ε = " + formatNumber(proven.epsilon) + " for this σ");
     if (!cal.reachedTarget)
         g.notes.push_back("the accountant's ε(σ) jumps past ε = " + formatNumber(eps) + ": the smallest σ found certifies ε = " +
-                          formatNumber(cal.result.epsilon) +
+                          formatNumber(stated.epsilon) +
                           " (advanced composition: its largest ε, where ε_it reaches 1; RDP: ε = 0 past the KL bound); "
                           "the guarantee is that ε");
     for (const std::string& note : cal.result.notes)
@@ -157,13 +190,27 @@ PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, 
     g.parameters = {{"sigma", "σ", cal.sigma},
                     {"q", "q", p.q},
                     {"steps", "T", static_cast<double>(p.steps)},
+                    {"rows", nPublic ? "N (public)" : "N = |D|", static_cast<double>(rows)},
                     {"sensitivity", "C", s.sensitivity()},
-                    {"noise_sd", "σC", cal.sigma * s.sensitivity()},
-                    {"eps_replace_one", "ε (replace-one)", replace.epsilon},
-                    {"delta_replace_one", "δ (replace-one)", replace.delta}};
+                    {"noise_sd", "σC", cal.sigma * s.sensitivity()}};
+    if (nPublic) {
+        g.parameters.push_back({"eps_replace_one", "ε (replace-one)", replace.epsilon});
+        g.parameters.push_back({"delta_replace_one", "δ (replace-one)", replace.delta});
+    } else {
+        g.parameters.push_back({"eps_add_remove", "ε_a (add/remove, at fixed q and T)", epsA});
+        g.parameters.push_back({"delta_add_remove", "δ_a (add/remove)", deltaA});
+    }
     for (const MechanismParameter& m : cal.result.parameters)
-        g.parameters.push_back(m);
+        if (m.name != "eps_add_remove" && m.name != "delta_add_remove")
+            g.parameters.push_back(m);
     return g;
+}
+
+double DpsgdLearner::epsilonSpent(const MechanismSpec& spec, Index n, double sigma, long long steps) {
+    SgdPrivacyParams p = privacyParams(spec, n);
+    p.sigma = sigma;
+    p.steps = steps;
+    return (spec.sgd.publicRows > 0 ? accountEpsilon(spec.sgd.accountant, p) : replaceOneEpsilon(spec.sgd.accountant, p)).epsilon;
 }
 
 } // namespace elab::core

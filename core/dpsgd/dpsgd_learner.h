@@ -60,9 +60,17 @@ public:
     /// Accuracy from the scores; loss: the softmax cross-entropy the network is trained on.
     double utility(const TrainedModel& model) const override;
 
-    /// The guarantee without data (n rows, K classes): σ calibrated for ε, the accountant's
-    /// figures, the adjacency and its replace-one equivalent.
+    /// The guarantee without data (n training rows, K classes), docs/MATH.md §3.6. With N declared
+    /// public (spec.sgd.publicRows > 0): add/remove at (ε, δ), q = S/N and T fixed by that N,
+    /// and its replace-one equivalent. Without: replace-one at the fixed |D| = n, σ calibrated so
+    /// that the replace-one (ε, δ) — from the add/remove accountant at (ε/2, δ/(1 + e^{ε/2})) by
+    /// group privacy — is ≤ the asked (ε, δ); stated: the least replace-one ε at δ of that σ
+    /// (replaceOneEpsilon), its add/remove (ε_a, δ_a) as parameters.
     static PrivacyGuarantee guaranteeFor(const MechanismSpec& spec, Index n, int classes, double eps);
+    /// The ε spent after `steps` steps at σ, in the guarantee's terms (with N public: the
+    /// accountant's add/remove ε at δ; else replaceOneEpsilon at δ): after the last step of a run
+    /// calibrated for ε, the guarantee's ε.
+    static double epsilonSpent(const MechanismSpec& spec, Index n, double sigma, long long steps);
     /// The σ fit() uses at ε (calibrated once per ε and kept: a sweep's repetitions and an
     /// audit's runs share it).
     double sigmaFor(double eps) const;

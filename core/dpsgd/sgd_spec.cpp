@@ -35,6 +35,8 @@ std::string SgdSpec::validate() const {
         return "the dropout rate must lie in (0, 1)";
     if (!(weightDecay >= 0.0) || !std::isfinite(weightDecay))
         return "the weight decay must be a finite number ≥ 0";
+    if (publicRows < 0)
+        return "the public row count N must be ≥ 1 (or 0: none declared, N is the training rows)";
     if (threads < 0)
         return "threads must be ≥ 0 (0: all cores)";
     return {};

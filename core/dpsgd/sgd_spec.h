@@ -31,9 +31,11 @@ struct SgdSpec {
     double weightDecay = 0.0;  ///< L2 coefficient added to the mean gradient (data-independent)
     AccountantKind accountant = AccountantKind::Rdp;
     int threads = 0;           ///< inside one run (0: all cores); results do not depend on it
-    /// N of q = S/N and of the step count; 0: the training set's row count. The add/remove
-    /// guarantee holds for a fixed q and step count, i.e. with N public: a neighbour with one
-    /// row more or less must be trained with the same N (the audit sets it; docs/MATH.md D14).
+    /// N of q = S/N and of the step count, declared public by the user (--public-rows, the GUI's
+    /// "N is public"); 0: none declared, N is the training set's own row count. The add/remove
+    /// guarantee holds for a fixed q and step count, i.e. with N public: a neighbour with one row
+    /// more or less is trained with the same N. Without it the guarantee is replace-one at the
+    /// fixed |D| (docs/MATH.md §3.6, D14).
     long long publicRows = 0;
 
     bool operator==(const SgdSpec&) const = default;

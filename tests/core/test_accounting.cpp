@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace elab::core;
 
@@ -245,8 +246,19 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, accountEpsilons(AccountantKind::Rdp, params(1.0, 0.1, 1, 1e-5), {5, -1}));
     }
 
+    void aSliderStepReusingTheSigmaCurvesEqualsAFreshComputation_data() {
+        QTest::addColumn<bool>("nPublic");
+        QTest::newRow("N public: add/remove") << true;
+        QTest::newRow("N private: replace-one") << false;
+    }
     void aSliderStepReusingTheSigmaCurvesEqualsAFreshComputation() {
+        QFETCH(bool, nPublic);
+        // ε in the inputs' terms, accounted afresh.
+        const auto epsOf = [nPublic](AccountantKind k, const SgdPrivacyParams& p) {
+            return (nPublic ? accountEpsilon(k, p) : replaceOneEpsilon(k, p)).epsilon;
+        };
         AccountingInputs in;
+        in.nPublic = nPublic;
         in.rows = 1439;
         in.batchSize = 100;
         in.epochs = 30;
@@ -267,7 +279,10 @@ private slots:
                 ELAB_EXACT(reused.rdpOfNeeded[k], fresh.rdpOfNeeded[k]);
                 // What RDP proves for each needed σ, accounted afresh (RDP's from its calibration).
                 const SgdPrivacyParams at{fresh.needed[k].sigma, in.q(), in.steps(), in.delta};
-                ELAB_EXACT(fresh.rdpOfNeeded[k], accountEpsilon(AccountantKind::Rdp, at).epsilon);
+                ELAB_EXACT(fresh.rdpOfNeeded[k], epsOf(AccountantKind::Rdp, at));
+                // Each needed σ meets ε in the inputs' terms, and so does its least ε at δ.
+                QVERIFY(fresh.needed[k].result.epsilon <= eps);
+                QVERIFY(epsOf(kAccountants[k], at) <= eps);
             }
             ELAB_EXACT(reused.currentSigma, fresh.currentSigma);
             QCOMPARE(reused.epochs, fresh.epochs);
@@ -280,7 +295,9 @@ private slots:
         QVERIFY(other.epsBySigma[0] != first.epsBySigma[0]);
         // Every epoch's ε equals accounting that epoch's steps alone.
         const SgdPrivacyParams at{other.currentSigma, in.q(), in.stepsPerEpoch() * other.epochs[17], in.delta};
-        ELAB_EXACT(other.epsByEpoch[0][17], accountEpsilon(AccountantKind::Rdp, at).epsilon);
+        ELAB_EXACT(other.epsByEpoch[0][17], epsOf(AccountantKind::Rdp, at));
+        // And one point of the ε(σ) curve.
+        ELAB_EXACT(other.epsBySigma[1][20], epsOf(kAccountants[1], SgdPrivacyParams{other.sigmas[20], in.q(), in.steps(), in.delta}));
     }
 
     void anEpsNoSigmaReachesLeavesThatAccountantWithoutASigma() {
@@ -288,6 +305,7 @@ private slots:
         // nothing between 0 and ≈ 0.004 at δ = 10⁻⁵, and ε = 0 (the KL bound) only beyond
         // σ = 10⁶. AC and the published zCDP procedure reach ε = 0.001.
         AccountingInputs in;
+        in.nPublic = true; // the add/remove calibrations, as calibrateSigma gives them
         in.rows = 120;
         in.batchSize = 100;
         in.epochs = 100;
@@ -340,6 +358,87 @@ private slots:
         const EpsDelta r = replaceOneEquivalent(1.5, 1e-5);
         QCOMPARE(r.epsilon, 3.0);
         ELAB_RELATIVE(r.delta, (1.0 + std::exp(1.5)) * 1e-5, 1e-15);
+    }
+
+    void replaceOneTargetKeepsDeltaExactly() {
+        // (1 + e^{ε/2})·δ_a ≤ δ as computed, and δ_a is δ/(1 + e^{ε/2}) to rounding.
+        for (double eps : {1e-3, 0.1, 0.5, 1.0, 2.0, 7.3, 10.0, 30.0, 100.0})
+            for (double delta : {1e-12, 1e-5, 1e-4, 0.01, 0.3}) {
+                const EpsDelta t = addRemoveTargetForReplaceOne(eps, delta);
+                QCOMPARE(2.0 * t.epsilon, eps);
+                QVERIFY((1.0 + std::exp(eps / 2.0)) * t.delta <= delta);
+                ELAB_RELATIVE(t.delta, delta / (1.0 + std::exp(eps / 2.0)), 1e-14);
+            }
+    }
+
+    void replaceOneCalibrationMeetsTheTargetAndNoLessNoiseDoes_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<double>("target");
+        for (AccountantKind k : {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished})
+            for (double target : {0.5, 2.0, 20.0})
+                QTest::addRow("%s eps %g", toString(k), target) << int(k) << target;
+    }
+    void replaceOneCalibrationMeetsTheTargetAndNoLessNoiseDoes() {
+        QFETCH(int, kind);
+        QFETCH(double, target);
+        const auto k = static_cast<AccountantKind>(kind);
+        const double q = 100.0 / 1439.0, delta = 1e-4;
+        const long long steps = 300;
+        const std::optional<Calibration> c = calibrateSigmaReplaceOneWithinLimit(k, target, params(0.0, q, steps, delta));
+        QVERIFY(c.has_value());
+        // The stated replace-one (ε, δ) is within the target ...
+        QVERIFY2(c->result.epsilon <= target, qPrintable(QString("ε %1 > %2").arg(c->result.epsilon).arg(target)));
+        QVERIFY2(c->result.delta <= delta, qPrintable(QString("δ %1 > %2").arg(c->result.delta).arg(delta)));
+        // ... and is group privacy of the add/remove accountant at σ, recomputed here from the formulas.
+        const double deltaA = delta / (1.0 + std::exp(target / 2.0));
+        ELAB_RELATIVE(c->result.parameter("delta_add_remove"), deltaA, 1e-14);
+        const double epsA = accountEpsilon(k, params(c->sigma, q, steps, c->result.parameter("delta_add_remove"))).epsilon;
+        ELAB_EXACT(c->result.parameter("eps_add_remove"), epsA);
+        ELAB_RELATIVE(c->result.epsilon, 2.0 * epsA, 1e-15);
+        ELAB_RELATIVE(c->result.delta, (1.0 + std::exp(epsA)) * c->result.parameter("delta_add_remove"), 1e-15);
+        if (c->reachedTarget)
+            ELAB_RELATIVE(c->result.epsilon, target, 2e-3);
+        // The smallest σ: the least replace-one ε of a little less noise is above the target.
+        QVERIFY(replaceOneEpsilon(k, params(c->sigma * (1.0 - 1e-3), q, steps, delta)).epsilon > target);
+        // And the least replace-one ε of σ itself is within the target (the two agree).
+        const AccountantResult at = replaceOneEpsilon(k, params(c->sigma, q, steps, delta));
+        QVERIFY(at.epsilon <= target);
+        QVERIFY(at.delta <= delta);
+    }
+
+    void replaceOneEpsilonIsTheLeastFixedPoint_data() {
+        QTest::addColumn<double>("sigma");
+        QTest::addColumn<double>("q");
+        QTest::addColumn<qlonglong>("steps");
+        QTest::newRow("small eps") << 8.0 << 0.01 << qlonglong(2000);
+        QTest::newRow("eps near 1") << 1.2 << 0.05 << qlonglong(200);
+        QTest::newRow("large eps") << 0.7 << 0.1 << qlonglong(100);
+        QTest::newRow("full batch") << 2.0 << 1.0 << qlonglong(5);
+    }
+    void replaceOneEpsilonIsTheLeastFixedPoint() {
+        QFETCH(double, sigma);
+        QFETCH(double, q);
+        QFETCH(qlonglong, steps);
+        const double delta = 1e-5;
+        const AccountantResult r = replaceOneEpsilon(AccountantKind::Rdp, params(sigma, q, steps, delta));
+        QVERIFY(std::isfinite(r.epsilon));
+        // g(ε) = 2·ε_a(δ/(1 + e^{ε/2})), by the add/remove RDP accountant.
+        auto g = [&](double e) {
+            return 2.0 * accountEpsilon(AccountantKind::Rdp, params(sigma, q, steps, delta / (1.0 + std::exp(e / 2.0)))).epsilon;
+        };
+        // r is g at some ε' ≥ r.epsilon that holds, δ within δ.
+        QVERIFY(r.delta <= delta);
+        QVERIFY(g(r.epsilon * (1.0 + 1e-6)) <= r.epsilon * (1.0 + 1e-6));
+        // Nothing noticeably smaller holds: at 0.999ε, g(ε) > ε.
+        QVERIFY(g(0.999 * r.epsilon) > 0.999 * r.epsilon);
+        // Between the add/remove ε at δ/2 (a lower bound: δ_a ≤ δ/2) and group privacy at a
+        // δ_a from a larger ε.
+        QVERIFY(r.epsilon >= g(0.0));
+        // The batch over step counts equals one at a time.
+        const std::vector<AccountantResult> batch = replaceOneEpsilons(AccountantKind::Rdp, params(sigma, q, 0, delta), {0, steps / 2, steps});
+        QCOMPARE(batch[0].epsilon, 0.0);
+        ELAB_EXACT(batch[2].epsilon, r.epsilon);
+        ELAB_EXACT(batch[1].epsilon, replaceOneEpsilon(AccountantKind::Rdp, params(sigma, q, steps / 2, delta)).epsilon);
     }
 
     void badInputIsRefusedWithAReason() {

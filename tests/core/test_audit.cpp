@@ -176,6 +176,31 @@ private slots:
         QVERIFY2(r.violated(), auditVerdict(r).c_str());
     }
 
+    void dpsgdIsAuditedAsConfigured_data() {
+        QTest::addColumn<qlonglong>("publicRows");
+        QTest::newRow("N not declared: replace-one at |D|") << qlonglong(0);
+        QTest::newRow("N = 100 declared public: add/remove") << qlonglong(100);
+    }
+    void dpsgdIsAuditedAsConfigured() {
+        // docs/MATH.md D14: full batch on 100 rows, 5 epochs. Were N the private row count under an
+        // add/remove claim, D′ = D ∪ {canary} would run with its own N = 101 (q = 100/101, 10 steps
+        // instead of 5) and the audit would show ε ≥ 1.9 at the claimed 0.5. As configured: without N
+        // the claim is replace-one and D′ keeps 100 rows; with N both neighbours use N = 100.
+        QFETCH(qlonglong, publicRows);
+        const Dataset data = moonsWithRareFeature();
+        AuditSpec spec;
+        spec.mechanism = audited(MechanismKind::Dpsgd, data.rows()).spec;
+        spec.mechanism.sgd.publicRows = publicRows;
+        spec.eps = 0.5;
+        spec.runs = 1000;
+        spec.seed = 17;
+        const AuditResult r = runAudit(sweepDataOf(data), spec);
+        qInfo("%s", auditVerdict(r).c_str());
+        QVERIFY2(!r.violated(), auditVerdict(r).c_str());
+        QCOMPARE(r.adjacency, publicRows > 0 ? Adjacency::AddRemove : Adjacency::ReplaceOne);
+        QVERIFY(r.guarantee.epsilon <= spec.eps);
+    }
+
     void sameNumbersForAnyThreadCount() {
         const Dataset data = moonsWithRareFeature(80);
         AuditSpec spec;

@@ -21,6 +21,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace elab::core;
@@ -298,27 +299,97 @@ private slots:
         QVERIFY2(high > 0.85, qPrintable(QString::number(high)));
     }
 
-    void guaranteeStatesSigmaAdjacencyAndAccountant() {
+    void withPublicNTheGuaranteeIsAddRemove() {
         MechanismSpec spec;
         selectMechanism(spec, MechanismKind::Dpsgd);
         spec.sgd.epochs = 100;
         spec.sgd.batchSize = 100;
+        spec.sgd.publicRows = 1439;
         spec.privacy.delta = 1e-4;
-        const PrivacyGuarantee g = mechanismInfo(MechanismKind::Dpsgd).guarantee(spec, 1439, 10, 1.0);
+        // N declared public sets q and T whatever the training rows are.
+        const PrivacyGuarantee g = mechanismInfo(MechanismKind::Dpsgd).guarantee(spec, 1200, 10, 1.0);
         QVERIFY(g.isPrivate);
+        QCOMPARE(g.adjacency, Adjacency::AddRemove);
         QVERIFY(g.epsilon <= 1.0 && g.epsilon >= 0.999);
         QCOMPARE(g.delta, 1e-4);
         QCOMPARE(g.parameter("steps"), 100.0 * 15.0);
         ELAB_RELATIVE(g.parameter("q"), 100.0 / 1439.0, 1e-15);
+        QCOMPARE(g.parameter("rows"), 1439.0);
         QVERIFY(g.parameter("sigma") > 0.5);
+        // The accountant's own figure at σ, q, T, δ.
+        SgdPrivacyParams p{g.parameter("sigma"), 100.0 / 1439.0, 1500, 1e-4};
+        ELAB_EXACT(g.epsilon, accountEpsilon(AccountantKind::Rdp, p).epsilon);
         ELAB_RELATIVE(g.parameter("eps_replace_one"), 2.0 * g.epsilon, 1e-15);
         QVERIFY(g.assumptions.front().find("add or remove") != std::string::npos);
+        QVERIFY(std::any_of(g.assumptions.begin(), g.assumptions.end(),
+                            [](const std::string& a) { return a.find("N = 1439 declared public") != std::string::npos; }));
         // The published zCDP procedure: the guarantee shown is what RDP proves for its σ.
         spec.sgd.accountant = AccountantKind::ZcdpPublished;
         const PrivacyGuarantee z = mechanismInfo(MechanismKind::Dpsgd).guarantee(spec, 1439, 10, 1.0);
-        SgdPrivacyParams p{z.parameter("sigma"), 100.0 / 1439.0, 1500, 1e-4};
+        p.sigma = z.parameter("sigma");
         ELAB_EXACT(z.epsilon, accountEpsilon(AccountantKind::Rdp, p).epsilon);
         QVERIFY(!z.notes.empty() && z.notes.front().find("not a valid proof") != std::string::npos);
+    }
+
+    void withoutPublicNTheGuaranteeIsReplaceOneWithinTheSlidersEpsilon_data() {
+        QTest::addColumn<int>("accountant");
+        QTest::addColumn<double>("eps");
+        for (AccountantKind k : {AccountantKind::Rdp, AccountantKind::AdvancedComposition})
+            for (double eps : {0.3, 1.0, 8.0})
+                QTest::addRow("%s eps %g", toString(k), eps) << int(k) << eps;
+    }
+    void withoutPublicNTheGuaranteeIsReplaceOneWithinTheSlidersEpsilon() {
+        QFETCH(int, accountant);
+        QFETCH(double, eps);
+        MechanismSpec spec;
+        selectMechanism(spec, MechanismKind::Dpsgd);
+        spec.sgd.epochs = 20;
+        spec.sgd.batchSize = 100;
+        spec.sgd.accountant = static_cast<AccountantKind>(accountant);
+        spec.privacy.delta = 1e-4;
+        const PrivacyGuarantee g = mechanismInfo(MechanismKind::Dpsgd).guarantee(spec, 1439, 10, eps);
+        QVERIFY(g.isPrivate);
+        QCOMPARE(g.adjacency, Adjacency::ReplaceOne);
+        // The stated replace-one (ε, δ) is within the slider's (ε, δ) ...
+        QVERIFY2(g.epsilon <= eps, qPrintable(QString("ε %1 > %2").arg(g.epsilon).arg(eps)));
+        QVERIFY2(g.delta <= 1e-4, qPrintable(QString("δ %1 > 1e-4").arg(g.delta)));
+        QVERIFY(g.epsilon >= 0.99 * eps); // and uses it (no needless noise)
+        // ... and is group privacy of the accountant's add/remove (ε_a, δ_a), recomputed here.
+        const double q = 100.0 / 1439.0;
+        // (δ_a is δ/(1 + e^{ε'/2}) for the least ε' ≤ ε that holds, so at least the calibration's.)
+        const double deltaA = g.parameter("delta_add_remove");
+        QVERIFY(deltaA >= 1e-4 / (1.0 + std::exp(eps / 2.0)) * (1.0 - 1e-14));
+        const SgdPrivacyParams p{g.parameter("sigma"), q, 20 * 15, deltaA};
+        const double epsA = accountEpsilon(spec.sgd.accountant, p).epsilon;
+        ELAB_EXACT(g.parameter("eps_add_remove"), epsA);
+        ELAB_RELATIVE(g.epsilon, 2.0 * epsA, 1e-15);
+        ELAB_RELATIVE(g.delta, (1.0 + std::exp(epsA)) * deltaA, 1e-15);
+        QCOMPARE(g.parameter("rows"), 1439.0);
+        ELAB_RELATIVE(g.parameter("q"), q, 1e-15);
+        QVERIFY2(g.assumptions.front().find("replace one training row") != std::string::npos, g.assumptions.front().c_str());
+        // More noise than the add/remove guarantee at the same ε with N public needs.
+        MechanismSpec open = spec;
+        open.sgd.publicRows = 1439;
+        QVERIFY(g.parameter("sigma") > mechanismInfo(MechanismKind::Dpsgd).guarantee(open, 1439, 10, eps).parameter("sigma"));
+        // The ε spent by the end of training, in the same terms, is the guarantee's.
+        ELAB_EXACT(DpsgdLearner::epsilonSpent(spec, 1439, g.parameter("sigma"), 20 * 15), g.epsilon);
+    }
+
+    void theLearnerTrainsWithTheGuaranteesSigma() {
+        const auto moons = elab::test::generated("moons", 300, 2, 0.15, 3);
+        const SweepData data = sweepDataOf(*moons);
+        for (long long publicRows : {0LL, 1000LL}) {
+            MechanismSpec spec;
+            selectMechanism(spec, MechanismKind::Dpsgd);
+            spec.sgd.hidden = 0;
+            spec.sgd.epochs = 3;
+            spec.sgd.publicRows = publicRows;
+            const DpsgdLearner learner(data, spec, UtilityMetric::TrainAccuracy);
+            const PrivacyGuarantee g = learner.guarantee(0.7);
+            ELAB_EXACT(learner.sigmaFor(0.7), g.parameter("sigma"));
+            QCOMPARE(g.adjacency, publicRows > 0 ? Adjacency::AddRemove : Adjacency::ReplaceOne);
+            ELAB_RELATIVE(g.parameter("q"), 64.0 / (publicRows > 0 ? 1000.0 : 300.0), 1e-15);
+        }
     }
 
     void badSettingsAreRefused() {
@@ -326,6 +397,9 @@ private slots:
         s.hidden = 0;
         s.dropout = DropoutKind::Bernoulli;
         QVERIFY(s.validate().find("hidden") != std::string::npos);
+        SgdSpec negative;
+        negative.publicRows = -1;
+        QVERIFY(negative.validate().find("public row count") != std::string::npos);
         s.hidden = 4;
         s.dropoutRate = 1.0;
         QVERIFY(!s.validate().empty());

@@ -108,7 +108,8 @@ Ordered mechanismJson(const core::MechanismSpec& m) {
               {"dropout", core::optionName(core::dropoutKindNames(), m.sgd.dropout)},
               {"dropout_rate", m.sgd.dropoutRate},
               {"weight_decay", m.sgd.weightDecay},
-              {"accountant", core::toString(m.sgd.accountant)}}}};
+              {"accountant", core::toString(m.sgd.accountant)},
+              {"public_rows", m.sgd.publicRows}}}};
 }
 
 core::MechanismSpec mechanismFromJson(const Json& j, const std::string& path) {
@@ -132,6 +133,8 @@ core::MechanismSpec mechanismFromJson(const Json& j, const std::string& path) {
         m.sgd.dropoutRate = value<double>(g, p, "dropout_rate");
         m.sgd.weightDecay = value<double>(g, p, "weight_decay");
         m.sgd.accountant = parseName(p + ".accountant", value<std::string>(g, p, "accountant"), core::accountantKindFromString);
+        if (g.contains("public_rows")) // sessions written before N could be declared public have none: not declared
+            m.sgd.publicRows = value<long long>(g, p, "public_rows");
         if (std::string problem = m.sgd.validate(); !problem.empty())
             throw std::runtime_error(p + ": " + problem);
     }

@@ -87,10 +87,16 @@ QColor accountantColor(core::AccountantKind kind) {
 }
 
 QString accountingAssumptions(const core::AccountingCurves* c) {
-    QString text = QStringLiteral(
-        "σ is the noise multiplier: noise sd / sensitivity C (the clip norm). Adjacency: add or remove one row; "
-        "replacing a row is (2ε, (1 + e^ε)δ). Rows are sampled independently with probability q at each step "
-        "(Poisson). The zCDP curve is the paper's procedure as published: it is not a proof.");
+    const QString adjacency =
+        c && c->inputs.nPublic
+            ? QStringLiteral("Adjacency: add or remove one row, N declared public (q and T the same for a dataset with "
+                             "one row more or less); replacing a row is (2ε, (1 + e^ε)δ).")
+            : QStringLiteral("Adjacency: replace one row at the fixed N (N not declared public): by group privacy, "
+                             "(2ε_a, (1 + e^{ε_a})δ_a) from the accountant's add/remove (ε_a, δ_a), the least such ε at δ.");
+    QString text = QStringLiteral("σ is the noise multiplier: noise sd / sensitivity C (the clip norm). %1 Rows are "
+                                  "sampled independently with probability q at each step (Poisson). The zCDP curve is "
+                                  "the paper's procedure as published: it is not a proof.")
+                       .arg(adjacency);
     if (c)
         text = setting(*c) + QStringLiteral(". ") + text;
     return text;
@@ -266,7 +272,9 @@ QString accountingReadout(const core::AccountingCurves& c, double sigma) {
     const bool spent = sigma == c.currentSigma && !c.epochs.empty() && c.epochs.back() == c.inputs.epochs;
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
         const core::AccountantKind kind = core::kAccountants[k];
-        const double eps = spent ? c.epsByEpoch[k].back() : core::accountEpsilon(kind, p).epsilon;
+        const double eps = spent            ? c.epsByEpoch[k].back()
+                           : c.inputs.nPublic ? core::accountEpsilon(kind, p).epsilon
+                                              : core::replaceOneEpsilon(kind, p).epsilon;
         lines << QStringLiteral("  %1: ε = %2%3").arg(QString::fromLatin1(core::toString(kind)), num(eps, 6),
                                                       kind != core::AccountantKind::ZcdpPublished ? QString() : QStringLiteral(" (not a proof)"));
     }

@@ -86,7 +86,7 @@ void AccountingController::start() {
         if (sweep)
             for (core::AccountantKind kind : core::kAccountants)
                 costs.push_back(core::utilityCost(sweep->curve, sweep->accountant, sweep->schedule, kind, s.currentEps,
-                                                  sweep->higherIsBetter));
+                                                  sweep->higherIsBetter, sweep->nPublic));
         return [this, curves, s, n, costs = std::move(costs), version] {
             m_curves = curves;
             m_curvesSettings = s;

@@ -19,6 +19,7 @@ core::AccountingInputs AccountingSettings::inputs(long long datasetRows) const {
     in.delta = delta;
     in.eps = currentEps;
     in.accountant = accountant;
+    in.nPublic = nPublic;
     return in;
 }
 
@@ -30,7 +31,8 @@ nlohmann::ordered_json toJson(const AccountingSettings& s) {
             {"epochs", s.epochs},
             {"delta", s.delta},
             {"eps", s.currentEps},
-            {"accountant", core::toString(s.accountant)}};
+            {"accountant", core::toString(s.accountant)},
+            {"n_public", s.nPublic}};
 }
 
 AccountingSettings accountingSettingsFromJson(const nlohmann::json& j) {
@@ -42,6 +44,8 @@ AccountingSettings accountingSettingsFromJson(const nlohmann::json& j) {
     s.delta = value<double>(j, path, "delta");
     s.currentEps = value<double>(j, path, "eps");
     s.accountant = parseName(path + ".accountant", value<std::string>(j, path, "accountant"), core::accountantKindFromString);
+    if (j.contains("n_public")) // sessions written before N could be declared public have none: not declared
+        s.nPublic = value<bool>(j, path, "n_public");
     if (s.rows < 0)
         throw std::runtime_error(path + ".rows: must be ≥ 0 (0: the dataset's)");
     core::AccountingInputs in = s.inputs(s.rows > 0 ? s.rows : 1);

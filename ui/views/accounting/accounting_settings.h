@@ -1,7 +1,8 @@
 #pragma once
 // What the Privacy accounting view is set to (issue 12): the DP-SGD schedule that fixes q and T
 // (training rows N — 0: the loaded dataset's — expected batch size S, epochs), δ, the slider's
-// ε and the accountant that calibrates the current σ. Its session block is "accounting".
+// ε, the accountant that calibrates the current σ, and whether N is declared public (add/remove)
+// or not (replace-one at that N). Its session block is "accounting".
 
 #include "core/accounting/accounting_curves.h"
 #include "core/accounting/utility_cost.h"
@@ -24,6 +25,7 @@ struct AccountingSettings {
     double delta = 1e-5;
     double currentEps = 1.0;   ///< the slider (finite)
     core::AccountantKind accountant = core::AccountantKind::Rdp;
+    bool nPublic = false;      ///< N declared public: add/remove; else replace-one at the fixed N
 
     bool operator==(const AccountingSettings&) const = default;
     /// The core's inputs with N = rows, or datasetRows when rows is 0.
@@ -35,6 +37,7 @@ struct SweepForCost {
     core::MeasuredCurve curve;
     core::AccountantKind accountant = core::AccountantKind::Rdp; ///< the one the sweep calibrated with
     core::SgdPrivacyParams schedule;                              ///< the sweep's q, T, δ
+    bool nPublic = false;                                         ///< the sweep's N declared public (add/remove)
     bool higherIsBetter = true;
     QString metric;       ///< "test accuracy", …
     QString description;  ///< its schedule in words
@@ -42,6 +45,7 @@ struct SweepForCost {
     bool operator==(const SweepForCost& o) const {
         return curve.eps == o.curve.eps && curve.value == o.curve.value && accountant == o.accountant &&
                schedule.q == o.schedule.q && schedule.steps == o.schedule.steps && schedule.delta == o.schedule.delta &&
+               nPublic == o.nPublic &&
                higherIsBetter == o.higherIsBetter && metric == o.metric && description == o.description;
     }
 };

@@ -38,10 +38,12 @@ std::optional<SweepForCost> sweepOf(const UtilityController& uc) {
     const core::SgdSpec& g = s.mechanism.sgd;
     sweep.accountant = g.accountant;
     sweep.schedule = {1.0, g.samplingRate(n), g.totalSteps(n), s.mechanism.privacy.delta};
+    sweep.nPublic = g.publicRows > 0;
     sweep.higherIsBetter = !core::isLossMetric(s.metric);
     sweep.metric = metricName(s.metric).toLower();
     sweep.description = QObject::tr("N = %1, S = %2, %3 epochs, δ = %4, σ by %5")
-                            .arg(n)
+                            .arg(g.publicRows > 0 ? QObject::tr("%1 (public, add/remove)").arg(g.publicRows)
+                                                  : QObject::tr("%1 (replace-one)").arg(n))
                             .arg(g.batchSize)
                             .arg(g.epochs)
                             .arg(s.mechanism.privacy.delta, 0, 'g', 3)
@@ -58,7 +60,10 @@ Ordered curvesJson(const core::AccountingCurves& c) {
     j["epochs"] = c.inputs.epochs;
     j["delta"] = c.inputs.delta;
     j["eps"] = c.inputs.eps;
-    j["adjacency"] = "add/remove one row; replace-one: (2ε, (1 + e^ε)δ)";
+    j["adjacency"] = c.inputs.nPublic ? "add/remove one row (N declared public); replace-one: (2ε, (1 + e^ε)δ)"
+                                      : "replace one row at the fixed N (not declared public): by group privacy from the "
+                                        "add/remove accountant at (ε/2, δ/(1 + e^{ε/2}))";
+    j["n_public"] = c.inputs.nPublic;
     j["calibrating_accountant"] = core::toString(c.inputs.accountant);
     j["current_sigma"] = core::numberOrNull(c.currentSigma); // null: no σ ≤ 1e6 reaches ε
     Ordered accountants = Ordered::array();

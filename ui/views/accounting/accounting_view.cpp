@@ -9,6 +9,7 @@
 #include "ui/views/utility/eps_slider.h"
 #include "ui/views/utility/eps_text.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -50,6 +51,12 @@ AccountingPanel::AccountingPanel(QWidget* parent) : QWidget(parent) {
     m_accountant->setMinimumContentsLength(8);
     for (core::AccountantKind kind : core::kAccountants)
         m_accountant->addItem(QString::fromStdString(core::accountantTitle(kind)), int(kind));
+    m_nPublic = new QCheckBox(tr("N is public (add/remove)"), box);
+    m_nPublic->setObjectName(QStringLiteral("accountingPublicRowsCheck"));
+    m_nPublic->setToolTip(tr("Checked: N is public knowledge, q and T are the same for a dataset with one row more or "
+                             "less, and ε is add/remove. Unchecked: N is the private row count and ε is replace-one at "
+                             "that fixed N, by group privacy from the add/remove accountant at (ε/2, δ/(1 + e^{ε/2})) — "
+                             "as DP-SGD states its guarantee without a declared N"));
     m_problem = noteLabel(box, "accountingProblem");
     m_problem->setStyleSheet(QStringLiteral("color: #b01e1e;"));
     auto* form = new QFormLayout(box);
@@ -59,6 +66,7 @@ AccountingPanel::AccountingPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Epochs"), m_epochs);
     form->addRow(tr("δ"), m_delta);
     form->addRow(tr("Calibrate with"), m_accountant);
+    form->addRow(m_nPublic);
     form->addRow(m_problem);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -67,6 +75,7 @@ AccountingPanel::AccountingPanel(QWidget* parent) : QWidget(parent) {
     for (QSpinBox* s : {m_rows, m_batch, m_epochs})
         connect(s, &QSpinBox::valueChanged, this, &AccountingPanel::edited);
     connect(m_accountant, &QComboBox::currentIndexChanged, this, &AccountingPanel::edited);
+    connect(m_nPublic, &QCheckBox::toggled, this, &AccountingPanel::edited);
     connect(m_delta, &QLineEdit::editingFinished, this, &AccountingPanel::edited);
     setSettings(m_settings);
 }
@@ -83,6 +92,7 @@ void AccountingPanel::setSettings(const AccountingSettings& s) {
     m_epochs->setValue(s.epochs);
     m_delta->setText(formatNumber(s.delta, 6));
     m_accountant->setCurrentIndex(m_accountant->findData(int(s.accountant)));
+    m_nPublic->setChecked(s.nPublic);
     m_problem->clear();
     m_applying = false;
 }
@@ -95,6 +105,7 @@ void AccountingPanel::edited() {
     next.batchSize = m_batch->value();
     next.epochs = m_epochs->value();
     next.accountant = core::AccountantKind(m_accountant->currentData().toInt());
+    next.nPublic = m_nPublic->isChecked();
     const auto delta = parseNumber(m_delta->text());
     if (!delta || !(*delta > 0.0 && *delta < 1.0)) {
         m_problem->setText(tr("δ: “%1” is not a number in (0, 1)").arg(m_delta->text()));

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -27,7 +28,8 @@ class Throttle;
 class ThrottledText;
 
 /// The side panel's form. objectNames: "accountingRowsSpin", "accountingBatchSpin",
-/// "accountingEpochsSpin", "accountingDeltaEdit", "accountingAccountantCombo".
+/// "accountingEpochsSpin", "accountingDeltaEdit", "accountingAccountantCombo",
+/// "accountingPublicRowsCheck" (N is public: add/remove; else replace-one at that N).
 class AccountingPanel : public QWidget {
     Q_OBJECT
 public:
@@ -50,6 +52,7 @@ private:
     QSpinBox* m_epochs;
     QLineEdit* m_delta;
     QComboBox* m_accountant;
+    QCheckBox* m_nPublic;
     QLabel* m_problem;
 };
 

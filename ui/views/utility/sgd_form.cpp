@@ -2,11 +2,14 @@
 
 #include "core/accounting/accountant.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <cmath>
 
 namespace elab::ui {
@@ -77,6 +80,20 @@ SgdForm::SgdForm(QWidget* parent) : QGroupBox(tr("DP-SGD"), parent) {
         (void)name;
         m_accountant->addItem(QString::fromStdString(core::accountantTitle(kind)), int(kind));
     }
+    auto* rows = new QWidget(this);
+    m_publicRows = new QCheckBox(tr("N is public:"), rows);
+    m_publicRows->setObjectName(QStringLiteral("publicRowsCheck"));
+    m_publicRows->setToolTip(tr("Check only if the number of training rows N is public knowledge (e.g. fixed by the "
+                                "study's design). N sets q = S/N and the number of steps. Checked: the guarantee is "
+                                "add/remove one row, with this N for any neighbouring dataset. Unchecked: N is the "
+                                "training rows, which are private, and the guarantee is replace-one at that fixed "
+                                "count (more noise for the same ε)."));
+    m_rows = spin<QSpinBox>(rows, "publicRowsSpin", tr("The public N (suggested: the training rows of the loaded data)"));
+    m_rows->setRange(1, 2000000000);
+    auto* rowsLayout = new QHBoxLayout(rows);
+    rowsLayout->setContentsMargins(0, 0, 0, 0);
+    rowsLayout->addWidget(m_publicRows);
+    rowsLayout->addWidget(m_rows, 1);
     m_form = new QFormLayout(this);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_form->addRow(tr("Hidden units"), m_hidden);
@@ -90,6 +107,7 @@ SgdForm::SgdForm(QWidget* parent) : QGroupBox(tr("DP-SGD"), parent) {
     m_form->addRow(tr("Dropout rate"), m_dropoutRate);
     m_form->addRow(tr("Weight decay"), m_weightDecay);
     m_form->addRow(tr("Accountant"), m_accountant);
+    m_form->addRow(tr("Rows N"), rows);
 
     auto changed = [this] {
         if (m_applying)
@@ -103,6 +121,11 @@ SgdForm::SgdForm(QWidget* parent) : QGroupBox(tr("DP-SGD"), parent) {
         connect(s, &QDoubleSpinBox::valueChanged, this, changed);
     for (QComboBox* c : {m_clipMode, m_dropout, m_accountant})
         connect(c, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_rows, &QSpinBox::valueChanged, this, [this, changed] {
+        if (m_publicRows->isChecked()) // unchecked, the number is only a suggestion
+            changed();
+    });
+    connect(m_publicRows, &QCheckBox::toggled, this, changed);
     setSpec(m_base);
 }
 
@@ -120,8 +143,20 @@ void SgdForm::setSpec(const core::SgdSpec& s) {
     m_dropoutRate->setValue(s.dropoutRate);
     m_weightDecay->setValue(s.weightDecay);
     m_accountant->setCurrentIndex(m_accountant->findData(int(s.accountant)));
+    m_publicRows->setChecked(s.publicRows > 0);
+    m_rows->setValue(static_cast<int>(std::clamp<long long>(s.publicRows > 0 ? s.publicRows : m_datasetRows, 1, 2000000000)));
     m_applying = false;
     refreshRows();
+}
+
+void SgdForm::setDatasetRows(long long rows) {
+    m_datasetRows = rows;
+    if (m_publicRows->isChecked())
+        return; // a declared N stays as declared
+    const bool applying = m_applying;
+    m_applying = true;
+    m_rows->setValue(static_cast<int>(std::clamp<long long>(rows, 1, 2000000000)));
+    m_applying = applying;
 }
 
 core::SgdSpec SgdForm::spec() const {
@@ -137,12 +172,14 @@ core::SgdSpec SgdForm::spec() const {
     s.dropoutRate = m_dropoutRate->value();
     s.weightDecay = m_weightDecay->value();
     s.accountant = core::AccountantKind(m_accountant->currentData().toInt());
+    s.publicRows = m_publicRows->isChecked() ? m_rows->value() : 0;
     if (s.hidden == 0)
         s.dropout = core::DropoutKind::None; // no hidden units to drop (the row is hidden)
     return s;
 }
 
 void SgdForm::refreshRows() {
+    m_rows->setEnabled(m_publicRows->isChecked());
     const bool hidden = m_hidden->value() > 0;
     m_form->setRowVisible(m_clipMode, hidden); // one layer: total and per layer coincide
     m_form->setRowVisible(m_dropout, hidden);

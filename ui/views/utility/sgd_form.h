@@ -4,13 +4,16 @@
 // decay γ, dropout and its rate, weight decay, accountant. Shown only for the dpsgd mechanism.
 // objectNames: "sgdGroup", "hiddenSpin", "epochsSpin", "batchSizeSpin", "clipSpin",
 // "clipModeCombo", "learningRateSpin", "lrDecaySpin", "dropoutCombo", "dropoutRateSpin",
-// "weightDecaySpin", "accountantCombo". GUI thread only.
+// "weightDecaySpin", "accountantCombo", "publicRowsCheck" ("N is public") and "publicRowsSpin"
+// (the public N; checked, the guarantee is add/remove with that N, else replace-one at the
+// training rows). GUI thread only.
 
 #include "core/dpsgd/sgd_spec.h"
 
 #include <QGroupBox>
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -28,6 +31,9 @@ public:
     void setSpec(const core::SgdSpec& spec);
     /// The spec as edited (threads kept from the last setSpec).
     core::SgdSpec spec() const;
+    /// The training rows of the loaded data: suggested as N when the user declares N public
+    /// (the user confirms it by checking "N is public"); emits nothing.
+    void setDatasetRows(long long rows);
 
 signals:
     void edited();
@@ -36,6 +42,7 @@ private:
     void refreshRows();
 
     core::SgdSpec m_base;
+    long long m_datasetRows = 0;
     bool m_applying = false;
     QFormLayout* m_form = nullptr;
     QSpinBox* m_hidden = nullptr;
@@ -49,6 +56,8 @@ private:
     QDoubleSpinBox* m_dropoutRate = nullptr;
     QDoubleSpinBox* m_weightDecay = nullptr;
     QComboBox* m_accountant = nullptr;
+    QCheckBox* m_publicRows = nullptr;
+    QSpinBox* m_rows = nullptr;
 };
 
 } // namespace elab::ui
