@@ -23,6 +23,7 @@
 #include "tests/support/test_support.h"
 #include "tests/ui/gui_test_support.h"
 
+#include <QCheckBox>
 #include <QLabel>
 #include <QSlider>
 #include <QSignalSpy>
@@ -203,6 +204,7 @@ private slots:
         ui::AccountingPanel panel;
         ui::AccountingView view(&c, &panel);
         AccountingSettings s = digits();
+        s.nPublic = true; // the add/remove accountants' own ε(σ), whose jumps this is about
         s.rows = 120; // q = 0.83, T = 200: RDP reaches no ε in (0, ≈ 0.004) with σ ≤ 10⁶
         s.delta = 1e-5;
         s.currentEps = 0.001;
@@ -258,9 +260,15 @@ private slots:
         const QString table = ui::accountingTableHtml(c.curves().get());
         QVERIFY(table.contains(QStringLiteral("advanced composition")));
         QVERIFY(table.contains(QStringLiteral("⚠"))); // the published zCDP procedure is flagged
+        // N not declared (the default): every ε is replace-one at the fixed N; declared: add/remove.
+        QVERIFY(!c.curves()->inputs.nPublic);
+        QVERIFY(ui::accountingAssumptions(c.curves().get()).contains(QStringLiteral("replace one row at the fixed N")));
         const QString readout = ui::accountingReadout(*c.curves(), 2.0);
         const core::SgdPrivacyParams p{2.0, 100.0 / 1439.0, 1500, 1e-4};
-        QVERIFY(readout.contains(QString::number(core::accountEpsilon(core::AccountantKind::Rdp, p).epsilon, 'g', 6)));
+        QVERIFY(readout.contains(QString::number(core::replaceOneEpsilon(core::AccountantKind::Rdp, p).epsilon, 'g', 6)));
+        core::AccountingCurves open = *c.curves();
+        open.inputs.nPublic = true;
+        QVERIFY(ui::accountingReadout(open, 2.0).contains(QString::number(core::accountEpsilon(core::AccountantKind::Rdp, p).epsilon, 'g', 6)));
         // At the current σ the readout reads the worker's accounting (the spending curves' last
         // epoch): the same numbers as accounting on this thread.
         const double current = c.curves()->currentSigma;
@@ -268,7 +276,7 @@ private slots:
         for (core::AccountantKind kind : core::kAccountants) {
             const core::SgdPrivacyParams q{current, 100.0 / 1439.0, 1500, 1e-4};
             QVERIFY2(atCurrent.contains(QStringLiteral("%1: ε = %2").arg(QString::fromLatin1(core::toString(kind)),
-                                                                          QString::number(core::accountEpsilon(kind, q).epsilon, 'g', 6))),
+                                                                          QString::number(core::replaceOneEpsilon(kind, q).epsilon, 'g', 6))),
                      qPrintable(atCurrent));
         }
         QVERIFY(atCurrent.contains(QStringLiteral("(not a proof)")));
@@ -312,12 +320,26 @@ private slots:
         QVERIFY2(table.contains(QStringLiteral("outside the sweep")) == !ac.value, qPrintable(table));
     }
 
+    void thePanelDeclaresNPublic() {
+        ui::AccountingPanel panel;
+        panel.setSettings(digits());
+        QSignalSpy changed(&panel, &ui::AccountingPanel::settingsChanged);
+        auto* check = panel.findChild<QCheckBox*>(QStringLiteral("accountingPublicRowsCheck"));
+        QVERIFY(check && !check->isChecked());
+        check->setChecked(true);
+        QCOMPARE(changed.size(), 1);
+        QVERIFY(panel.settings().nPublic);
+        QVERIFY(panel.settings().inputs(0).nPublic);
+    }
+
     void sessionRoundTripAndBadBlocks() {
         ui::Session session;
         AccountingSettings s = digits();
         s.accountant = core::AccountantKind::AdvancedComposition;
+        s.nPublic = true;
         ui::storeAccountingSettings(session, s);
         QCOMPARE(*ui::accountingSettingsOf(session), s);
+        QCOMPARE(ui::detail::toJson(s)["n_public"], true);
         nlohmann::json bad = ui::detail::toJson(s);
         bad["accountant"] = "moments";
         try {

@@ -248,6 +248,39 @@ private slots:
         QVERIFY(panel.guaranteeText().contains(QStringLiteral("leaks privacy")));
     }
 
+    void dpsgdNIsPublicOnlyWhenTheUserSaysSo() {
+        MechanismPanel panel;
+        select(panel, "mechanismCombo", int(MechanismKind::Dpsgd));
+        panel.setDataShape(420, 4, false, {}, false);
+        panel.setCurrentEps(1.0);
+        auto* check = child<QCheckBox>(panel, "publicRowsCheck");
+        auto* rows = child<QSpinBox>(panel, "publicRowsSpin");
+        // The training rows are suggested, not declared: replace-one at |D|.
+        QVERIFY(!check->isChecked());
+        QCOMPARE(rows->value(), 420);
+        QVERIFY(!rows->isEnabled());
+        QCOMPARE(panel.settings().mechanism.sgd.publicRows, 0LL);
+        QVERIFY2(panel.guaranteeText().contains(QStringLiteral("replace one training row")), qPrintable(panel.guaranteeText()));
+        // Checked: that N is declared public, the guarantee add/remove and says so.
+        check->setChecked(true);
+        QVERIFY(rows->isEnabled());
+        QCOMPARE(panel.settings().mechanism.sgd.publicRows, 420LL);
+        QVERIFY2(panel.guaranteeText().contains(QStringLiteral("N = 420 declared public")), qPrintable(panel.guaranteeText()));
+        QVERIFY(panel.guaranteeText().contains(QStringLiteral("add or remove one training row")));
+        rows->setValue(1000);
+        QCOMPARE(panel.settings().mechanism.sgd.publicRows, 1000LL);
+        // Another dataset does not change a declared N; the settings round-trip through the form.
+        panel.setDataShape(150, 4, false, {}, false);
+        QCOMPARE(rows->value(), 1000);
+        UtilitySettings s = panel.settings();
+        MechanismPanel other;
+        other.setSettings(s);
+        QCOMPARE(other.settings().mechanism.sgd.publicRows, 1000LL);
+        QVERIFY(child<QCheckBox>(other, "publicRowsCheck")->isChecked());
+        check->setChecked(false);
+        QCOMPARE(panel.settings().mechanism.sgd.publicRows, 0LL);
+    }
+
     void guaranteeObjPertGauss() {
         MechanismPanel panel;
         panel.setDataShape(455, 30, false, {}, false);

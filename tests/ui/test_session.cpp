@@ -35,6 +35,7 @@ Session sample() {
     u.preprocess.positiveClass = "Adelie";
     u.testFraction = 0.25;
     u.mechanism = {core::MechanismKind::ObjPertGauss, core::Loss(core::LossKind::HuberSvm, 0.3, 2.0), 0.5, 1e-6};
+    u.mechanism.sgd.publicRows = 48842; // DP-SGD's N, declared public
     u.metric = core::UtilityMetric::TestLoss;
     u.repeats = 7;
     u.seed = 18446744073709551557ULL; // near 2^64: must survive exactly
@@ -84,6 +85,8 @@ private slots:
         QCOMPARE(y.mechanism.model.loss.temperature(), x.mechanism.model.loss.temperature());
         QCOMPARE(y.mechanism.model.lambda, x.mechanism.model.lambda);
         QCOMPARE(y.mechanism.privacy.delta, x.mechanism.privacy.delta);
+        QCOMPARE(y.mechanism.sgd.publicRows, 48842LL);
+        QVERIFY(y.mechanism.sgd == x.mechanism.sgd);
         QVERIFY(y.metric == x.metric);
         QCOMPARE(y.repeats, x.repeats);
         QCOMPARE(y.seed, x.seed);
