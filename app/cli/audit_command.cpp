@@ -4,9 +4,13 @@
 #include "app/cli/write_output.h"
 
 #include "core/audit/mechanism_audit.h"
+#include "core/audit/pipeline_audit.h"
+#include "core/data/dataset_loader.h"
 #include "core/experiment/sweep_data.h"
 #include "core/learner/mechanism_catalog.h"
 #include "core/report/audit_json.h"
+#include "core/report/pipeline_audit_json.h"
+#include "resources/builtin_resources.h"
 #include "core/report/result_json.h"
 
 #include <nlohmann/json.hpp>
@@ -28,14 +32,35 @@ void AuditCommand::addTo(CLI::App& command) {
     command.add_option("--canary-row", canaryRow,
                        "A training row (0-based) as the canary, labelled against the model (default: the strongest "
                        "unit row along a least-covered feature)");
+    command.add_option("--neighbour", neighbour,
+                       "canary: a canary row added to (or replacing a row of) the prepared training rows; input-label, "
+                       "input-level, input-add: D and D' differ in one row of the file (a label flipped, a categorical "
+                       "level replaced, a row added) and every run is the whole pipeline from the file (default split "
+                       "0.3 unless --split or --test)")
+        ->check(CLI::IsMember([] {
+            std::vector<std::string> names{"canary"};
+            for (const std::string& n : core::optionNameList(core::inputNeighbourNames()))
+                names.push_back(n);
+            return names;
+        }()));
+    command.add_option("--row", row,
+                       "The file's data row (0-based, header not counted) the input neighbours change (default: the "
+                       "row that alone has a categorical level, else the first complete row)")
+        ->check(CLI::NonNegativeNumber);
     command.add_flag("--all", all, "Audit every private mechanism of the catalog at --eps (a table)");
     command.add_option("--out", out, "Write to this file instead of stdout");
     command.add_flag("--csv", csv, "CSV (one row per mechanism) instead of JSON");
     scale.addTo(command);
+    splitOption = command.get_option("--split");
 }
 
 
 int AuditCommand::run() const {
+    if (neighbour != "canary")
+        return runPipeline();
+    if (row >= 0)
+        throw std::invalid_argument("--row names the file's row an input neighbour changes: use it with --neighbour "
+                                    "input-label|input-level|input-add (--canary-row for the canary)");
     const auto cells = scale.executor(); // a checkpoint of other settings is refused before any work
     const ExperimentData prepared = data.prepare(seed);
     const core::SweepData sweep = core::sweepDataOf(prepared.train);
@@ -95,6 +120,90 @@ int AuditCommand::run() const {
     for (const auto& [kind, r] : results)
         if (ClusterSession::instance().writesOutput())
             std::cerr << core::toString(kind) << ": " << core::auditVerdict(r) << " [" << r.seconds << " s]\n";
+    bool violated = false;
+    for (const auto& entry : results)
+        violated = violated || entry.second.violated();
+    return violated ? 3 : 0;
+}
+
+int AuditCommand::runPipeline() const {
+    if (canaryRow >= 0)
+        throw std::invalid_argument("--canary-row is for --neighbour canary; the input neighbours take --row");
+    const auto cells = scale.executor();
+    core::PipelineAuditSpec spec;
+    spec.neighbour = core::parseOptionName(core::inputNeighbourNames(), neighbour, "neighbour");
+    if (row >= 0)
+        spec.row = row;
+    ExperimentDataOptions options = data;
+    if (options.testSpec.empty() && splitOption && splitOption->count() == 0)
+        options.split = 0.3;
+    spec.preparation = options.preparation();
+    spec.splitSeed = seed;
+    spec.audit.mechanism = mech.spec();
+    spec.audit.eps = eps;
+    spec.audit.runs = runs;
+    spec.audit.alpha = alpha;
+    spec.audit.seed = seed;
+    spec.audit.threads = threads;
+    spec.audit.executor = cells.get();
+    core::PipelineInput input;
+    input.spec = options.data.spec;
+    input.options = options.data.toLoadOptions();
+    input.text = core::datasetText(input.spec, resources::builtinBytesProvider());
+    if (!options.testSpec.empty())
+        input.test = options.load().test;
+    std::vector<core::MechanismKind> kinds;
+    if (all) {
+        for (const core::MechanismInfo& info : core::mechanismCatalog())
+            if (info.kind != core::MechanismKind::NonPrivate)
+                kinds.push_back(info.kind);
+    } else {
+        kinds.push_back(spec.audit.mechanism.kind);
+    }
+    std::vector<std::pair<core::MechanismKind, core::PipelineAuditResult>> results;
+    for (core::MechanismKind kind : kinds) {
+        core::PipelineAuditSpec s = spec;
+        if (all)
+            core::selectMechanism(s.audit.mechanism, kind);
+        if (std::string problem = s.validate(); !problem.empty())
+            throw std::invalid_argument(problem);
+        results.emplace_back(kind, core::runPipelineAudit(input, s));
+    }
+    if (csv) {
+        std::ostringstream o;
+        o << "mechanism,neighbour,row,eps,claimed_eps,claimed_delta,claimed,runs,eps_lb,max_certifiable,fpr,fnr,"
+             "structures_differ,differing_train_rows,violated,seconds\n";
+        for (const auto& [kind, r] : results)
+            o << core::toString(kind) << ',' << core::toString(r.neighbour.kind) << ',' << r.neighbour.row << ',' << eps
+              << ',' << r.claimedEps << ',' << r.claimedDelta << ',' << (r.claimed ? "true" : "false") << ',' << r.runs
+              << ',' << r.bound.epsLB << ',' << r.bound.maxCertifiable << ',' << r.bound.fpr << ',' << r.bound.fnr << ','
+              << (r.structural ? "true" : "false") << ',' << r.differingTrainRows << ','
+              << (r.violated() ? "true" : "false") << ',' << r.seconds << '\n';
+        writeOutput(out, o.str());
+    } else {
+        nlohmann::ordered_json j;
+        j["command"] = "audit";
+        j["version"] = EPSILONLAB_VERSION;
+        j["seed"] = seed;
+        j["data"] = {{"spec", input.spec},
+                     {"test_fraction", spec.preparation.testFraction},
+                     {"test", options.testSpec.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(options.testSpec)}};
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const auto& [kind, r] : results) {
+            nlohmann::ordered_json a = core::pipelineAuditJson(r);
+            a["mechanism"] = core::toString(kind);
+            list.push_back(std::move(a));
+        }
+        if (all)
+            j["audits"] = std::move(list);
+        else
+            j["audit"] = list.front();
+        writeOutput(out, j.dump(1) + "\n");
+    }
+    for (const auto& [kind, r] : results)
+        if (ClusterSession::instance().writesOutput())
+            std::cerr << core::toString(kind) << " (" << r.neighbour.description << "): " << core::pipelineAuditVerdict(r)
+                      << " [" << r.seconds << " s]\n";
     bool violated = false;
     for (const auto& entry : results)
         violated = violated || entry.second.violated();

@@ -2,7 +2,9 @@
 // `epsilonlab-cli audit`: the empirical privacy audit (issue 14; docs/MATH.md §5) of one
 // mechanism at ε, or of every private mechanism at ε (--all): T runs on D and on its neighbour
 // with a canary, the lower bound ε_LB at confidence 1 − α against the claimed ε, and the verdict,
-// as JSON (with every run's score) or a CSV table.
+// as JSON (with every run's score) or a CSV table. With --neighbour input-label|input-level|
+// input-add, the audit of the whole pipeline instead (core/audit/pipeline_audit.h): D and D′
+// differ in one row of the file, and every run loads, splits, preprocesses and fits.
 
 #include "app/cli/experiment_data.h"
 #include "app/cli/mechanism_options.h"
@@ -25,12 +27,18 @@ struct AuditCommand {
     int threads = 0;
     ScaleOptions scale;
     long long canaryRow = -1;
+    std::string neighbour = "canary"; ///< or input-label, input-level, input-add (core/audit/input_neighbour.h)
+    long long row = -1;               ///< the file's data row the input neighbours change (-1: chosen)
+    CLI::Option* splitOption = nullptr;
     bool all = false;
     std::string out;
     bool csv = false;
 
     void addTo(CLI::App& command);
     int run() const;
+
+private:
+    int runPipeline() const;
 };
 
 } // namespace elab::app

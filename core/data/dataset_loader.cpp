@@ -175,11 +175,9 @@ FileFormat detectFormat(const std::string& path, std::string_view text) {
     return FileFormat::Csv;
 }
 
-Dataset loadDataset(const std::string& spec, const LoadOptions& options,
-                    const BuiltinBytes& builtinBytes, RunContext* ctx) {
-    if (spec.rfind("builtin:", 0) == 0)
-        return loadBuiltin(spec, options, builtinBytes, ctx);
-    RawSource raw = readSource(spec, ctx);
+namespace {
+
+Dataset loadFileSource(const std::string& spec, const RawSource& raw, const LoadOptions& options, RunContext* ctx) {
     const FileFormat format =
         options.format == FileFormat::Auto ? detectFormat(spec, raw.text) : options.format;
     Dataset data = format == FileFormat::Libsvm ? loadLibsvm(raw.text, spec, options.libsvm, ctx)
@@ -188,6 +186,36 @@ Dataset loadDataset(const std::string& spec, const LoadOptions& options,
     data.provenance = {spec, format == FileFormat::Libsvm ? "libsvm" : "csv", raw.gzipped,
                        raw.sha256, raw.storedBytes};
     return data;
+}
+
+} // namespace
+
+Dataset loadDataset(const std::string& spec, const LoadOptions& options,
+                    const BuiltinBytes& builtinBytes, RunContext* ctx) {
+    if (spec.rfind("builtin:", 0) == 0)
+        return loadBuiltin(spec, options, builtinBytes, ctx);
+    return loadFileSource(spec, readSource(spec, ctx), options, ctx);
+}
+
+std::string datasetText(const std::string& spec, const BuiltinBytes& builtinBytes, RunContext* ctx) {
+    if (spec.rfind("builtin:", 0) != 0)
+        return readSource(spec, ctx).text;
+    std::string name = spec.substr(std::string("builtin:").size());
+    const BuiltinInfo* info = findBuiltin(name.substr(0, name.find('?')));
+    if (!info)
+        throw LoadError(spec, 0, 0, "unknown built-in dataset '" + name + "' (known: " + knownBuiltins() + ")");
+    if (isGeneratorName(info->name))
+        throw LoadError(spec, 0, 0, "a generated dataset, not read from a file: it has no rows as text");
+    std::optional<std::string> bytes = builtinBytes ? builtinBytes(info->fileName) : std::nullopt;
+    if (!bytes)
+        throw LoadError(spec, 0, 0, "built-in file '" + info->fileName + "' is not embedded in this build");
+    return sourceFromBytes(std::move(*bytes), spec, ctx).text;
+}
+
+Dataset loadDatasetText(const std::string& spec, std::string text, const LoadOptions& options, RunContext* ctx) {
+    if (spec.rfind("builtin:", 0) == 0)
+        return loadBuiltin(spec, options, [&](const std::string&) { return std::optional<std::string>(text); }, ctx);
+    return loadFileSource(spec, sourceFromBytes(std::move(text), spec, ctx), options, ctx);
 }
 
 } // namespace elab::core

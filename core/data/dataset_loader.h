@@ -35,4 +35,13 @@ FileFormat detectFormat(const std::string& path, std::string_view text);
 Dataset loadDataset(const std::string& spec, const LoadOptions& options,
                     const BuiltinBytes& builtinBytes, RunContext* ctx = nullptr);
 
+/// The text a spec's rows are read from (decompressed; a built-in CSV's embedded file). Throws
+/// LoadError (unreadable file, unknown or generated built-in).
+std::string datasetText(const std::string& spec, const BuiltinBytes& builtinBytes, RunContext* ctx = nullptr);
+
+/// loadDataset of spec with text in place of its file's content (the privacy audit's neighbours
+/// of a file: core/audit/pipeline_audit.h). Throws as loadDataset.
+Dataset loadDatasetText(const std::string& spec, std::string text, const LoadOptions& options,
+                        RunContext* ctx = nullptr);
+
 } // namespace elab::core
