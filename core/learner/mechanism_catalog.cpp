@@ -79,15 +79,17 @@ const std::vector<MechanismInfo>& mechanismCatalog() {
         {MechanismKind::Dpsgd, "DP-SGD (gradient perturbation)",
          "Clipped per-example gradients plus Gaussian noise at every step of SGD on a softmax-linear model or a "
          "one-hidden-layer network (Abadi et al. 2016; Ermis & Cemgil's dropout), σ calibrated by an accountant "
-         "(docs/MATH.md §3.6); add/remove adjacency",
+         "(docs/MATH.md §3.6); add/remove adjacency with N declared public (--public-rows), else replace-one at the "
+         "fixed N",
          LossKind::Logistic, false,
          "Taylor estimates (docs/MATH.md §4) are derived for objective perturbation, where the released model is "
          "an exact minimiser; DP-SGD's model is the end of a noisy trajectory, where they do not apply.",
          DpsgdLearner::guaranteeFor, makeDpsgd, true,
          "Each step: a Poisson batch (rate q = S/N), per-example gradients clipped to norm C, "
          "G = Σ clipped + N(0, σ²C²I), θ ← θ − η·G/S, T = epochs·⌈N/S⌉ steps; σ the smallest noise multiplier "
-         "for which the chosen accountant proves (ε, δ) for q and T; add/remove adjacency (Abadi et al. 2016; "
-         "docs/MATH.md §3.6)."},
+         "for which the chosen accountant proves (ε, δ) for q and T: add/remove with N declared public (Abadi et al. "
+         "2016); without, replace-one at the fixed N, by group privacy from add/remove (ε/2, δ/(1 + e^{ε/2})) "
+         "(docs/MATH.md §3.6)."},
     };
     return catalog;
 }
