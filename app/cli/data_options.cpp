@@ -29,6 +29,11 @@ void DataOptions::addTo(CLI::App& command) {
     command.add_option("--ignore", ignore, "CSV columns to leave out")->delimiter(',');
     command.add_option("--features", featureCount, "LIBSVM: number of features (default: largest index)")
         ->check(CLI::NonNegativeNumber);
+    command.add_option("--schema", schema,
+                       "Public schema: a file of the categorical columns' levels, the classes and a LIBSVM width "
+                       "(README, \"Public schema\"), so that the encoding is not read from the private rows. "
+                       "Default: FILE.schema beside the data if it exists, a built-in's documented schema; "
+                       "'none': read them from the rows (leaks)");
 }
 
 core::LoadOptions DataOptions::toLoadOptions() const {
@@ -43,6 +48,10 @@ core::LoadOptions DataOptions::toLoadOptions() const {
     options.csv.ignoredColumns = ignore;
     options.libsvm.task = parseTask(task);
     options.libsvm.featureCount = static_cast<core::Index>(featureCount);
+    if (schema == "none")
+        options.findSchema = false;
+    else if (!schema.empty())
+        options.schema = core::loadSchemaFile(schema);
     return options;
 }
 

@@ -19,6 +19,7 @@ struct DataOptions {
     std::vector<std::string> categorical;
     std::vector<std::string> ignore;
     long long featureCount = 0;
+    std::string schema; ///< --schema FILE|none
 
     void addTo(CLI::App& command);
     core::LoadOptions toLoadOptions() const;

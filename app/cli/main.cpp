@@ -15,12 +15,14 @@
 #include "core/data/dataset_loader.h"
 #include "core/data/dataset_summary.h"
 #include "core/data/load_error.h"
+#include "core/data/public_schema.h"
 #include "resources/builtin_resources.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <unistd.h>
@@ -50,9 +52,28 @@ int runDatasets(bool json) {
     return 0;
 }
 
-int runInfo(const app::DataOptions& data, bool json) {
+// info --write-schema: the levels, classes and width this load used, as a schema file to review.
+void writeSchema(const core::Dataset& dataset, const std::string& spec, const std::string& path) {
+    if (spec.rfind("builtin:", 0) == 0)
+        throw std::invalid_argument("--write-schema: built-in datasets have documented schemas already");
+    const core::PublicSchema schema = core::schemaOfDataset(dataset);
+    std::ofstream out(path, std::ios::binary);
+    if (!(out << core::schemaFileText(schema)) || !out.flush())
+        throw std::runtime_error("cannot write the schema file " + path);
+    std::cerr << "wrote " << path << ": " << schema.categorical.size() << " categorical column"
+              << (schema.categorical.size() == 1 ? "" : "s") << ", " << schema.classes.size() << " classes"
+              << (schema.width > 0 ? ", width " + std::to_string(schema.width) : std::string())
+              << ". They were read from this data: keep only what is public knowledge (a codebook, the "
+                 "documentation), then load with --schema "
+              << path << (path == core::siblingSchemaPath(spec) ? " (or as it is: it sits beside the data)" : "")
+              << "\n";
+}
+
+int runInfo(const app::DataOptions& data, bool json, const std::string& schemaPath) {
     const core::Dataset dataset =
         core::loadDataset(data.spec, data.toLoadOptions(), resources::builtinBytesProvider());
+    if (!schemaPath.empty())
+        writeSchema(dataset, data.spec, schemaPath);
     const core::DatasetSummary summary = core::summarize(dataset);
     if (json)
         std::cout << app::infoJson(dataset, summary).dump(2) << "\n";
@@ -108,9 +129,14 @@ int runCli(int argc, char** argv) {
 
     app::DataOptions infoData;
     bool infoAsJson = false;
+    std::string infoWriteSchema;
     auto* info = cli.add_subcommand("info", "Rows, features, task, class balance, missing values and norms");
     infoData.addTo(*info);
     info->add_flag("--json", infoAsJson, "Print JSON");
+    info->add_option("--write-schema", infoWriteSchema,
+                     "Write the levels, classes and LIBSVM width of this load as a public schema file to review: "
+                     "keep what is public knowledge, then load with --schema FILE (FILE.schema beside the data is "
+                     "found without it)");
 
     app::UtilityCommand utility;
     utility.addTo(*cli.add_subcommand(
@@ -198,7 +224,7 @@ int runCli(int argc, char** argv) {
         if (datasets->parsed())
             return runDatasets(datasetsJson);
         if (info->parsed())
-            return runInfo(infoData, infoAsJson);
+            return runInfo(infoData, infoAsJson, infoWriteSchema);
         if (utilityCommand->parsed())
             return utility.run();
         if (chooseEpsCommand->parsed())

@@ -15,7 +15,7 @@ namespace elab::app {
 namespace {
 
 const std::set<std::string> kOutputOnly{"--threads", "--out", "--checkpoint", "--shard", "--help"};
-const std::set<std::string> kDataFiles{"--data", "--test", "--bounds"};
+const std::set<std::string> kDataFiles{"--data", "--test", "--bounds", "--schema"};
 constexpr const char* kLeftOut = "(default)";
 
 std::string longName(const CLI::Option& option) {

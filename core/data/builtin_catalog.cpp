@@ -55,6 +55,50 @@ PublicBounds documentedBounds(const std::string& name) {
     return out;
 }
 
+PublicSchema documentedSchema(const std::string& name, const std::string& labelColumn, std::optional<TaskKind> task) {
+    const BuiltinInfo* info = findBuiltin(name);
+    PublicSchema full;
+    if (!info || info->fileName.empty())
+        return full;
+    const auto codes = [](int count) {
+        std::vector<std::string> v;
+        for (int k = 0; k < count; ++k)
+            v.push_back(std::to_string(k));
+        return v;
+    };
+    std::string where;
+    full.labelColumn = info->labelColumn;
+    if (name == "breast_cancer") {
+        full.classes = codes(2);
+        where = "WDBC: diagnosis malignant (0) or benign (1)";
+    } else if (name == "iris" || name == "wine") {
+        full.classes = codes(3);
+        where = name == "iris" ? "three species, coded 0..2" : "three cultivars, coded 0..2";
+    } else if (name == "digits") {
+        full.classes = codes(10);
+        where = "UCI optdigits: the digits 0..9";
+    } else if (name == "penguins") {
+        full.classes = {"Adelie", "Chinstrap", "Gentoo"};
+        full.categorical = {{"island", {"Biscoe", "Dream", "Torgersen"}}, {"sex", {"female", "male"}}};
+        where = "palmerpenguins: three species, three islands, two sexes";
+    } else if (name == "diabetes") {
+        full.task = TaskKind::Regression;
+        where = "a regression target (disease progression)";
+    }
+    full.source = "documented schema of builtin:" + name + " (" + where + ")";
+    if (name == "penguins" && !labelColumn.empty() && labelColumn != info->labelColumn)
+        full.categorical.push_back({"species", full.classes}); // a text column: its levels stay documented
+    PublicSchema out = schemaForLabel(full, labelColumn.empty() ? info->labelColumn : labelColumn);
+    if (task == TaskKind::Regression && !out.classes.empty()) { // a forced regression: the classes do not apply
+        out.classes.clear();
+        out.labelColumn.clear();
+    }
+    if (out.empty())
+        return {};
+    out.source = full.source; // the documentation covers every label it lists
+    return out;
+}
+
 PublicBounds boundsFromOption(const std::string& option, const std::string& dataSpec) {
     if (option != "builtin")
         return loadBoundsFile(option);

@@ -4,6 +4,9 @@
 
 #include "core/data/dataset.h"
 #include "core/data/feature_bounds.h"
+#include "core/data/public_schema.h"
+
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -30,6 +33,14 @@ const BuiltinInfo* findBuiltin(const std::string& name);
 /// 0..16, UCI optdigits), penguins (study year 2007..2009, palmerpenguins). Ranges read off
 /// the data itself are not public and are not shipped.
 PublicBounds documentedBounds(const std::string& name);
+
+/// The schema a built-in dataset's documentation gives (public_schema.h) when labelColumn
+/// (empty: the catalog's) is its label and task (unset: the catalog's) its task: the classes
+/// (breast cancer 0/1, iris and wine 0..2, digits 0..9, penguins' three species), diabetes'
+/// regression task, and penguins' islands and sexes as levels. A level list becomes the class
+/// list when its column is chosen as the label. Empty for generated sets and unknown names.
+PublicSchema documentedSchema(const std::string& name, const std::string& labelColumn = {},
+                              std::optional<TaskKind> task = std::nullopt);
 
 /// The bounds an option names (the CLI's and the GUI's --bounds): "builtin" → the documented
 /// ranges of dataSpec's built-in dataset; anything else → a bounds file. Throws LoadError

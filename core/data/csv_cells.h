@@ -81,6 +81,7 @@ struct Level {
     std::size_t count = 0;     ///< cells in the whole file
     std::size_t keptCount = 0; ///< cells in the rows that are kept
     int index = -1;            ///< position after sorting (or class index for labels)
+    int schemaClass = -2;      ///< label: index among a public schema's classes (−1 outside, −2 not looked up)
 };
 
 /// Distinct values of one column. Pointers to Level stay valid (node-based map). A one-entry

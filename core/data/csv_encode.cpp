@@ -15,7 +15,7 @@ public:
         for (std::size_t c = 0; c < plan.columns.size(); ++c) {
             const EncodedColumn& col = plan.columns[c];
             if (col.kind == EncodedColumn::Kind::Categorical)
-                m_matrix.middleCols(col.firstFeature, static_cast<Index>(col.levels->size())).setZero();
+                m_matrix.middleCols(col.firstFeature, col.levelCount).setZero();
         }
         m_data = m_matrix.data();
         m_rows = m_matrix.rows();
@@ -98,6 +98,8 @@ FeatureMatrix encodeWith(Sink& sink, std::string_view text, const std::string& s
             if (!isMissingCell(field.text)) {
                 const Level* found = col.levels->find(trimBlanks(field.text));
                 level = found ? found->index : -1;
+                if (level < 0 && found && col.unseenAsZero)
+                    continue; // outside the public schema: no indicator set
             }
             if (level < 0)
                 inconsistent(source, field.line, c + 1);

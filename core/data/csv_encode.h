@@ -19,9 +19,12 @@ struct EncodedColumn {
     enum class Kind { Skip, Numeric, Categorical };
     Kind kind = Kind::Skip;
     Index firstFeature = -1;
-    LevelTable* levels = nullptr; ///< categorical: indices set by sortLevels
+    LevelTable* levels = nullptr; ///< categorical: indices set by sortLevels (or a public schema)
+    Index levelCount = 0;         ///< categorical: its one-hot features (the schema's levels may differ from the table's)
     double fill = 0;              ///< numeric: value for a missing cell
     int fillLevel = -1;           ///< categorical: level for a missing cell
+    /// categorical: a level without an index (outside a public schema) is an all-zero one-hot
+    bool unseenAsZero = false;
 };
 
 struct EncodePlan {

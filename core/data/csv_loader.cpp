@@ -114,7 +114,8 @@ std::size_t resolveLabel(const std::string& spec, const std::vector<std::string>
 }
 
 void assignRoles(ScanResult& scan, const std::vector<std::string>& names, std::size_t label,
-                 const CsvOptions& options, const std::string& source, std::size_t headerLine) {
+                 const CsvOptions& options, const std::string& source, std::size_t headerLine,
+                 const PublicSchema* schema) {
     scan.columns = std::vector<ColumnScan>(names.size());
     scan.columns[label].role = ScanRole::Label;
     const auto find = [&](const std::string& name, const char* what) {
@@ -133,6 +134,21 @@ void assignRoles(ScanResult& scan, const std::vector<std::string>& names, std::s
             throw LoadError(source, headerLine, c + 1, "the label column '" + name + "' cannot be ignored");
         scan.columns[c].role = ScanRole::Ignored;
     }
+    // A column the public schema declares is categorical (its levels are the schema's) even
+    // if its cells look numeric.
+    static const std::vector<SchemaColumn> none;
+    for (const SchemaColumn& declared : schema ? schema->categorical : none) {
+        const auto it = std::find(names.begin(), names.end(), declared.name);
+        if (it == names.end())
+            throw LoadError(source, headerLine, 0, "column '" + declared.name + "' of the public schema (" + schema->source +
+                                                       ") is not in this file; columns: " + listColumns(names));
+        const auto c = static_cast<std::size_t>(it - names.begin());
+        if (c == label)
+            throw LoadError(source, headerLine, c + 1, "the public schema (" + schema->source + ") gives levels for '" +
+                                                           declared.name + "', the label column: give its values as classes");
+        if (scan.columns[c].role != ScanRole::Ignored)
+            scan.columns[c].role = ScanRole::Categorical;
+    }
     if (std::none_of(scan.columns.begin(), scan.columns.end(), [](const ColumnScan& col) {
             return col.role == ScanRole::Infer || col.role == ScanRole::Categorical;
         }))
@@ -143,6 +159,9 @@ void assignRoles(ScanResult& scan, const std::vector<std::string>& names, std::s
                              std::size_t label, const std::string& source) {
     if (scan.missingLabelRows == scan.records)
         throw LoadError(source, 0, 0, "no rows left: the label '" + names[label] + "' is missing in every row");
+    if (scan.outsideLabelRows + scan.missingLabelRows == scan.records)
+        throw LoadError(source, 0, 0, "no rows left: no row's label '" + names[label] +
+                                          "' is one of the public schema's classes");
     std::size_t worst = label;
     for (std::size_t c = 0; c < names.size(); ++c)
         if (scan.columns[c].role != ScanRole::Ignored && c != label &&
@@ -155,9 +174,54 @@ void assignRoles(ScanResult& scan, const std::vector<std::string>& names, std::s
                                       " rows); impute or ignore such columns");
 }
 
+std::string joined(const std::vector<std::string>& items, const char* separator = ", ") {
+    std::string s;
+    for (const std::string& item : items)
+        s += (s.empty() ? "" : separator) + item;
+    return s;
+}
+
+// The "schema" step: where the levels, the classes and the task came from. Anything read from
+// the rows makes the encoding a function of the private data (docs/MATH.md §1.6): it leaks.
+ProcessingStep schemaStep(const Dataset& data, const CsvLayout& layout, const std::string& labelName,
+                          const CsvOptions& options, const PublicSchema* schema) {
+    std::vector<std::string> read, declared;
+    if (!layout.dataLevels.empty())
+        read.push_back("the levels of " + joined(layout.dataLevels));
+    if (!layout.schemaLevels.empty())
+        declared.push_back("the levels of " + joined(layout.schemaLevels));
+    const bool schemaClasses = schema && !schema->classes.empty();
+    if (data.targets.isClassification()) {
+        std::string classes = "the classes of '" + labelName + "' (" + std::to_string(data.targets.classCount()) + ")";
+        (schemaClasses ? declared : read).push_back(classes);
+    } else if (options.task) {
+        declared.push_back("a regression target");
+    } else {
+        read.push_back("the task (regression: the labels of '" + labelName + "' are not a few integers)");
+    }
+    if (!read.empty())
+        return {"schema",
+                "read from this file's rows, which are private: " + joined(read, "; ") +
+                    ". Replacing one row can add or remove a level or a class and so change the encoding's "
+                    "dimension and the number of models: no finite ε holds for it. Declare them public (a schema "
+                    "file, --schema FILE, or the Data tab) to encode without reading the rows" +
+                    (declared.empty() ? std::string()
+                                      : " (" + (schema ? "from the public schema (" + schema->source + ")"
+                                                       : std::string("given")) +
+                                            ": " + joined(declared, "; ") + ")"),
+                true};
+    std::string detail = schema ? "public schema (" + schema->source + "): " + joined(declared, "; ")
+                                : "nothing read from the rows: numeric columns" +
+                                      (declared.empty() ? std::string() : ", " + joined(declared, "; ") + " (task given)");
+    for (const std::string& unseen : layout.unseenLevels)
+        detail += "; outside the schema, encoded as an all-zero one-hot: " + unseen;
+    return {"schema", detail, false};
+}
+
 void logLoad(Dataset& data, const ScanResult& scan, const CsvLayout& layout,
              const std::vector<std::string>& names, std::size_t label, char delimiter,
-             const std::string& targetSummary, MissingPolicy policy) {
+             const std::string& targetSummary, const CsvOptions& options, const PublicSchema* schema) {
+    const MissingPolicy policy = options.missing;
     std::size_t ignored = 0;
     for (const ColumnInfo& info : data.columns)
         ignored += info.kind == ColumnKind::Ignored ? 1 : 0;
@@ -178,15 +242,23 @@ void logLoad(Dataset& data, const ScanResult& scan, const CsvLayout& layout,
         std::string detail;
         for (const std::string& s : layout.oneHot)
             detail += (detail.empty() ? "" : ", ") + s;
+        const std::string levels = layout.dataLevels.empty()    ? "levels from the public schema"
+                                   : layout.schemaLevels.empty() ? "levels read from this file, sorted"
+                                                                 : "levels from the public schema or read from this file";
         data.log.push_back({"one-hot encode",
-                            detail + " -> " + std::to_string(layout.indicatorFeatures) +
-                                " indicator features; levels are those of this file, sorted",
+                            detail + " -> " + std::to_string(layout.indicatorFeatures) + " indicator features; " + levels,
                             false});
     }
-    const std::size_t incomplete = scan.records - scan.keptRows - scan.missingLabelRows;
+    data.log.push_back(schemaStep(data, layout, names[label], options, schema));
+    const std::size_t incomplete = scan.records - scan.keptRows - scan.missingLabelRows - scan.outsideLabelRows;
     if (scan.missingLabelRows > 0)
         data.log.push_back({"drop rows", "dropped " + std::to_string(scan.missingLabelRows) +
                                              " rows whose label is missing", false});
+    if (scan.outsideLabelRows > 0)
+        data.log.push_back({"drop rows", "dropped " + std::to_string(scan.outsideLabelRows) +
+                                             " rows whose label is not one of the public schema's classes (row by row: "
+                                             "no other row is affected)",
+                            false});
     if (incomplete > 0) {
         std::string detail = "dropped " + std::to_string(incomplete) + " of " +
                              std::to_string(scan.records) + " rows with a missing value (" +
@@ -208,11 +280,44 @@ void logLoad(Dataset& data, const ScanResult& scan, const CsvLayout& layout,
 
 } // namespace
 
-Dataset loadCsv(std::string_view text, const std::string& sourceName, const CsvOptions& options,
-                RunContext* ctx) {
+namespace {
+
+// The options with the schema's task where the options give none. Throws LoadError when they
+// contradict each other.
+CsvOptions withSchema(const CsvOptions& given, const PublicSchema& schema, const std::string& source) {
+    CsvOptions options = given;
+    const auto isRegression = [](std::optional<TaskKind> t) { return t == TaskKind::Regression; };
+    if (schema.task && options.task && isRegression(schema.task) != isRegression(options.task))
+        throw LoadError(source, 0, 0, std::string("the task is ") + toString(*options.task) + ", but the public schema (" +
+                                          schema.source + ") says " + toString(*schema.task));
+    if (!options.task)
+        options.task = schema.task;
+    if (!schema.classes.empty()) {
+        if (options.task == TaskKind::Regression)
+            throw LoadError(source, 0, 0, "the task is regression, but the public schema (" + schema.source +
+                                              ") gives classes");
+        if (options.task == TaskKind::Binary && schema.classes.size() != 2)
+            throw LoadError(source, 0, 0, "binary task requested, but the public schema (" + schema.source + ") gives " +
+                                              std::to_string(schema.classes.size()) + " classes");
+    }
+    return options;
+}
+
+} // namespace
+
+Dataset loadCsv(std::string_view text, const std::string& sourceName, const CsvOptions& givenOptions,
+                RunContext* ctx, const PublicSchema* schema) {
     const std::string& source = sourceName;
-    if (const std::string problem = options.validate(); !problem.empty())
+    if (const std::string problem = givenOptions.validate(); !problem.empty())
         throw LoadError(source, 0, 0, "invalid CSV options: " + problem);
+    if (schema && schema->empty())
+        schema = nullptr;
+    if (schema)
+        if (const std::string problem = schema->validate(); !problem.empty())
+            throw LoadError(schema->source, 0, 0, problem);
+    CsvOptions options = givenOptions;
+    if (schema && options.labelColumn.empty())
+        options.labelColumn = schema->labelColumn;
     if (text.substr(0, 3) == "\xEF\xBB\xBF")
         text.remove_prefix(3);
     if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF") // Excel's "Unicode text"
@@ -227,10 +332,20 @@ Dataset loadCsv(std::string_view text, const std::string& sourceName, const CsvO
                         "the header has one column ('" + names[0] +
                             "'): need at least one feature and a label (separated by , ; tab or blanks)");
     const std::size_t label = resolveLabel(options.labelColumn, names, source, headerLine);
+    // Another label than the schema's: its classes become that column's levels (and a declared
+    // column chosen as the label gives its levels as the classes).
+    PublicSchema relabelled;
+    if (schema && !schema->labelColumn.empty() && names[label] != schema->labelColumn) {
+        relabelled = schemaForLabel(*schema, names[label]);
+        schema = relabelled.empty() ? nullptr : &relabelled;
+    }
+    if (schema)
+        options = withSchema(options, *schema, source);
 
-    ScanPlan plan{delimiter, label, options.missing == MissingPolicy::DropRows};
+    ScanPlan plan{delimiter, label, options.missing == MissingPolicy::DropRows,
+                  schema && !schema->classes.empty() ? schema : nullptr};
     ScanResult scan;
-    assignRoles(scan, names, label, options, source, headerLine);
+    assignRoles(scan, names, label, options, source, headerLine, schema);
     scanCsv(text, source, plan, scan, ctx, 0.0, 0.5);
     if (scan.records == 0)
         throw LoadError(source, 0, 0, "no data rows: the file has only a header");
@@ -258,10 +373,10 @@ Dataset loadCsv(std::string_view text, const std::string& sourceName, const CsvO
 
     Dataset data;
     std::string targetSummary;
-    data.targets = buildCsvTargets(scan, label, names[label], options, source, targetSummary);
-    const CsvLayout layout = layoutCsvFeatures(scan, names, kinds, options, delimiter, source, data);
+    data.targets = buildCsvTargets(scan, label, names[label], options, source, targetSummary, schema);
+    const CsvLayout layout = layoutCsvFeatures(scan, names, kinds, options, delimiter, source, data, schema);
     data.features = encodeCsv(text, source, layout.plan, ctx, 0.5, 0.5);
-    logLoad(data, scan, layout, names, label, delimiter, targetSummary, options.missing);
+    logLoad(data, scan, layout, names, label, delimiter, targetSummary, options, schema);
     data.provenance.format = "csv";
     if (ctx)
         ctx->progress(1.0, "parsing");

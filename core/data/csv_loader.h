@@ -2,9 +2,9 @@
 // CSV → Dataset. Header row required. Delimiter detected among ',', ';', '\t' and runs of
 // spaces; RFC 4180 quoting (embedded delimiters, doubled quotes, newlines); CRLF; UTF-8 BOM.
 // Numeric vs categorical columns are inferred; categoricals are one-hot encoded with the
-// levels seen in this file (the schema). Missing cells ("", "?", "NA", "NaN") are counted
-// per column and handled by the policy. Every malformed input throws LoadError with the
-// file, line and column.
+// levels of a public schema when one is given, else with the levels seen in this file.
+// Missing cells ("", "?", "NA", "NaN") are counted per column and handled by the policy.
+// Every malformed input throws LoadError with the file, line and column.
 //
 // Decisions where RFC 4180 and the issue are silent (each one is tested):
 // - LoadError columns are 1-based field numbers, not character offsets; a ragged row gives
@@ -26,6 +26,7 @@
 //   ("1.0" and "1" are class "1"). Imputation statistics come from the rows that are kept.
 
 #include "core/data/dataset.h"
+#include "core/data/public_schema.h"
 #include "core/util/option_names.h"
 #include "core/util/run_context.h"
 
@@ -70,7 +71,14 @@ struct CsvOptions {
 };
 
 /// Parses CSV text. sourceName is used in error messages and provenance.
+/// With a public schema (public_schema.h; nullptr or empty: none), the categorical columns it
+/// declares take its levels (another level encodes as an all-zero one-hot), the classes are
+/// its classes (a row with another label is dropped) and its label column and task apply when
+/// the options give none. The log's "schema" step says what came from the schema and what was
+/// read from the file; anything read from the file — levels, classes, an inferred task —
+/// makes that step leak (docs/MATH.md §1.6). Throws LoadError when the schema names a column
+/// the file lacks, another label column, or contradicts the options' task.
 Dataset loadCsv(std::string_view text, const std::string& sourceName, const CsvOptions& options,
-                RunContext* ctx = nullptr);
+                RunContext* ctx = nullptr, const PublicSchema* schema = nullptr);
 
 } // namespace elab::core

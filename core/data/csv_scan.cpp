@@ -138,8 +138,16 @@ void scanCsv(std::string_view text, const std::string& source, const ScanPlan& p
             }
         }
         const bool labelMissing = cells[label].state == CellState::Missing;
-        const bool kept = !labelMissing && !(plan.dropIncomplete && anyMissing);
+        bool labelOutside = false;
+        if (plan.schema && !labelMissing) {
+            Level& level = *cells[label].level; // the label column interns every cell
+            if (level.schemaClass == -2)
+                level.schemaClass = plan.schema->classIndex(fields[label].text);
+            labelOutside = level.schemaClass < 0;
+        }
+        const bool kept = !labelMissing && !labelOutside && !(plan.dropIncomplete && anyMissing);
         result.missingLabelRows += labelMissing ? 1 : 0;
+        result.outsideLabelRows += labelOutside ? 1 : 0;
         result.keep.push_back(kept ? 1 : 0);
         if (!kept)
             continue;

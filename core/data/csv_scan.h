@@ -5,6 +5,7 @@
 // are kept. Nothing is stored per cell, so memory stays at a few bytes per row.
 
 #include "core/data/csv_cells.h"
+#include "core/data/public_schema.h"
 #include "core/util/run_context.h"
 
 #include <cstddef>
@@ -57,6 +58,9 @@ struct ScanPlan {
     /// DropRows: rows with a missing cell in a used column are dropped. Rows with a missing
     /// label are dropped under every policy.
     bool dropIncomplete = true;
+    /// Classes of a public schema (public_schema.h), or nullptr: a row whose label is not one
+    /// of them is dropped (counted in outsideLabelRows), one row at a time.
+    const PublicSchema* schema = nullptr;
 };
 
 struct ScanResult {
@@ -65,6 +69,7 @@ struct ScanResult {
     std::size_t records = 0;
     std::size_t keptRows = 0;
     std::size_t missingLabelRows = 0;    ///< dropped because the label is missing
+    std::size_t outsideLabelRows = 0;    ///< dropped: a label outside the schema's classes
     std::vector<Level*> labelLevel;      ///< per kept row, into columns[label].levels
     std::vector<double> labelValue;      ///< per kept row; NaN when the label is not a number
 };

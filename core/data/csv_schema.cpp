@@ -2,8 +2,11 @@
 
 #include "core/data/load_error.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <string_view>
+#include <unordered_map>
 
 namespace elab::core::detail {
 
@@ -44,6 +47,35 @@ int mostFrequentLevel(LevelTable& levels) {
         }
     });
     return best;
+}
+
+// Indices of a column's levels from the schema's list; levels outside it get −1 and are
+// counted (kept cells) for the log.
+void applySchemaLevels(LevelTable& table, const std::vector<std::string>& levels, const std::string& name,
+                       CsvLayout& layout) {
+    std::unordered_map<std::string_view, int> position;
+    for (std::size_t k = 0; k < levels.size(); ++k)
+        position.emplace(levels[k], static_cast<int>(k));
+    std::vector<std::pair<std::string, std::size_t>> unseen;
+    table.forEach([&](const std::string& text, Level& level) {
+        const auto it = position.find(text);
+        level.index = it == position.end() ? -1 : it->second;
+        if (level.index < 0 && level.keptCount > 0)
+            unseen.emplace_back(text, level.keptCount);
+    });
+    if (unseen.empty())
+        return;
+    std::sort(unseen.begin(), unseen.end(), [](const auto& a, const auto& b) { return naturalLess(a.first, b.first); });
+    std::size_t rows = 0;
+    std::string list;
+    for (std::size_t k = 0; k < unseen.size(); ++k) {
+        rows += unseen[k].second;
+        if (k < 5)
+            list += (k ? ", " : "") + name + "=" + unseen[k].first + " (" + std::to_string(unseen[k].second) + ")";
+    }
+    if (unseen.size() > 5)
+        list += ", ... (" + std::to_string(unseen.size()) + " levels)";
+    layout.unseenLevels.push_back(name + ": " + std::to_string(rows) + " row" + (rows == 1 ? "" : "s") + ", " + list);
 }
 
 bool before(const CellLocation& a, const CellLocation& b) {
@@ -87,7 +119,8 @@ std::vector<ColumnKind> inferColumnKinds(const ScanResult& scan,
 
 CsvLayout layoutCsvFeatures(ScanResult& scan, const std::vector<std::string>& names,
                             const std::vector<ColumnKind>& kinds, const CsvOptions& options,
-                            char delimiter, const std::string& source, Dataset& data) {
+                            char delimiter, const std::string& source, Dataset& data,
+                            const PublicSchema* schema) {
     CsvLayout layout;
     EncodePlan& plan = layout.plan;
     plan.delimiter = delimiter;
@@ -120,9 +153,17 @@ CsvLayout layoutCsvFeatures(ScanResult& scan, const std::vector<std::string>& na
         } else if (kinds[c] == ColumnKind::Categorical) {
             enc.kind = EncodedColumn::Kind::Categorical;
             enc.levels = &col.levels;
-            // The levels of the whole file (the schema, docs/MATH.md §1), dropped rows included:
-            // the encoding does not depend on the missing-value policy.
-            info.levels = col.levels.sortLevels(false);
+            if (const SchemaColumn* declared = schema ? schema->find(names[c]) : nullptr) {
+                info.levels = declared->levels;
+                applySchemaLevels(col.levels, declared->levels, names[c], layout);
+                enc.unseenAsZero = true;
+                layout.schemaLevels.push_back(names[c]);
+            } else {
+                // The levels of the whole file, dropped rows included (the encoding does not
+                // depend on the missing-value policy): read from the data (docs/MATH.md §1.6).
+                info.levels = col.levels.sortLevels(false);
+                layout.dataLevels.push_back(names[c]);
+            }
             if (col.keptMissing > 0) {
                 enc.fillLevel = mostFrequentLevel(col.levels);
                 if (enc.fillLevel < 0)
@@ -131,6 +172,7 @@ CsvLayout layoutCsvFeatures(ScanResult& scan, const std::vector<std::string>& na
                                          " cells <- '" + info.levels[static_cast<std::size_t>(enc.fillLevel)] +
                                          "' (most frequent)");
             }
+            enc.levelCount = static_cast<Index>(info.levels.size());
             for (const std::string& level : info.levels)
                 data.featureNames.push_back(names[c] + "=" + level);
             plan.nonZeros += scan.keptRows;

@@ -24,6 +24,10 @@ struct CsvLayout {
     EncodePlan plan;
     std::vector<std::string> imputed;  ///< "age: 3 cells ← 38.5 (mean)", for the log
     std::vector<std::string> oneHot;   ///< "workclass (8 levels)", for the log
+    std::vector<std::string> dataLevels; ///< categorical columns whose levels were read from this file
+    std::vector<std::string> schemaLevels; ///< categorical columns whose levels a public schema gave
+    /// Per schema column with levels outside it: "workclass=Never-worked (3 rows), …"
+    std::vector<std::string> unseenLevels;
     std::size_t numericColumns = 0;
     std::size_t categoricalColumns = 0;
     std::size_t indicatorFeatures = 0;
@@ -32,8 +36,11 @@ struct CsvLayout {
 
 /// Fills data.columns and data.featureNames and returns the plan of pass 2. Throws LoadError
 /// when a column to impute has no value to impute from, or the matrix would be too large.
+/// A categorical column the schema declares gets the schema's levels, in its order; a cell
+/// with another level is an all-zero one-hot (counted in unseenLevels).
 CsvLayout layoutCsvFeatures(ScanResult& scan, const std::vector<std::string>& names,
                             const std::vector<ColumnKind>& kinds, const CsvOptions& options,
-                            char delimiter, const std::string& source, Dataset& data);
+                            char delimiter, const std::string& source, Dataset& data,
+                            const PublicSchema* schema = nullptr);
 
 } // namespace elab::core::detail

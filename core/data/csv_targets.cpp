@@ -46,8 +46,21 @@ std::size_t distinctKeptValues(LevelTable& levels) {
 
 Targets buildCsvTargets(ScanResult& scan, std::size_t label, const std::string& labelName,
                         const CsvOptions& options, const std::string& source,
-                        std::string& summary) {
+                        std::string& summary, const PublicSchema* schema) {
     ColumnScan& col = scan.columns[label];
+    const auto rows = static_cast<Index>(scan.labelValue.size());
+    if (schema && !schema->classes.empty()) {
+        Eigen::VectorXi classIndex(rows);
+        for (Index k = 0; k < rows; ++k)
+            classIndex[k] = scan.labelLevel[static_cast<std::size_t>(k)]->schemaClass;
+        Targets targets = Targets::classification(std::move(classIndex), schema->classes,
+                                                  options.task == TaskKind::Multiclass);
+        summary = targets.kind == TaskKind::Binary
+                      ? "binary: '" + targets.classNames[0] + "' = -1, '" + targets.classNames[1] + "' = +1"
+                      : "multiclass, " + std::to_string(targets.classCount()) + " classes";
+        summary += ", from the public schema";
+        return targets;
+    }
     const bool forcedRegression = options.task == TaskKind::Regression;
     const bool forcedClassification = options.task && !forcedRegression;
     const bool numeric = col.texts == 0;
@@ -69,7 +82,6 @@ Targets buildCsvTargets(ScanResult& scan, std::size_t label, const std::string& 
     if (!options.task && numeric)
         regression = col.nonIntegral ||
                      distinctKeptValues(col.levels) > static_cast<std::size_t>(options.maxIntegerClasses);
-    const auto rows = static_cast<Index>(scan.labelValue.size());
     if (regression) {
         summary = "regression";
         return Targets::regression(Eigen::Map<const Eigen::VectorXd>(scan.labelValue.data(), rows));

@@ -13,8 +13,11 @@ namespace elab::core::detail {
 /// Throws LoadError for text in a numeric label column, non-finite labels, text labels with
 /// forced regression, a single class, or a forced binary task with other than 2 classes.
 /// summary receives a short description for the log ("binary: 'no' = −1, 'yes' = +1").
+/// With a schema that declares classes, those are the classes, in its order (pass 1 kept
+/// only rows whose label is one of them); the task is Binary for two unless options say
+/// Multiclass, and nothing about the classes is read from the data.
 Targets buildCsvTargets(ScanResult& scan, std::size_t label, const std::string& labelName,
                         const CsvOptions& options, const std::string& source,
-                        std::string& summary);
+                        std::string& summary, const PublicSchema* schema = nullptr);
 
 } // namespace elab::core::detail

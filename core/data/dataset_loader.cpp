@@ -138,7 +138,8 @@ Dataset loadBuiltin(const std::string& spec, const LoadOptions& options,
     CsvOptions csv = options.csv;
     if (csv.labelColumn.empty())
         csv.labelColumn = info->labelColumn;
-    Dataset data = loadCsv(raw.text, spec, csv, ctx);
+    const PublicSchema schema = schemaFor(spec, options);
+    Dataset data = loadCsv(raw.text, spec, csv, ctx, &schema);
     if (!info->classNames.empty() && data.targets.isClassification() &&
         data.targets.classCount() == static_cast<int>(info->classNames.size()) &&
         csv.labelColumn == info->labelColumn) {
@@ -152,6 +153,22 @@ Dataset loadBuiltin(const std::string& spec, const LoadOptions& options,
 }
 
 } // namespace
+
+PublicSchema schemaFor(const std::string& spec, const LoadOptions& options) {
+    if (!options.schema.empty())
+        return options.schema;
+    if (!options.findSchema)
+        return {};
+    if (spec.rfind("builtin:", 0) == 0) {
+        const std::string name = spec.substr(8, spec.find('?') == std::string::npos ? std::string::npos : spec.find('?') - 8);
+        return documentedSchema(name, options.csv.labelColumn, options.csv.task);
+    }
+    const std::string sibling = siblingSchemaPath(spec);
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(sibling, ec))
+        return loadSchemaFile(sibling);
+    return {};
+}
 
 FileFormat detectFormat(const std::string& path, std::string_view text) {
     std::string name = lower(std::filesystem::path(path).filename().string());
@@ -180,8 +197,9 @@ namespace {
 Dataset loadFileSource(const std::string& spec, const RawSource& raw, const LoadOptions& options, RunContext* ctx) {
     const FileFormat format =
         options.format == FileFormat::Auto ? detectFormat(spec, raw.text) : options.format;
-    Dataset data = format == FileFormat::Libsvm ? loadLibsvm(raw.text, spec, options.libsvm, ctx)
-                                                : loadCsv(raw.text, spec, options.csv, ctx);
+    const PublicSchema schema = schemaFor(spec, options);
+    Dataset data = format == FileFormat::Libsvm ? loadLibsvm(raw.text, spec, options.libsvm, ctx, &schema)
+                                                : loadCsv(raw.text, spec, options.csv, ctx, &schema);
     data.name = std::filesystem::path(spec).filename().string();
     data.provenance = {spec, format == FileFormat::Libsvm ? "libsvm" : "csv", raw.gzipped,
                        raw.sha256, raw.storedBytes};

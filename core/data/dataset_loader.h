@@ -7,6 +7,7 @@
 #include "core/data/csv_loader.h"
 #include "core/data/dataset.h"
 #include "core/data/libsvm_loader.h"
+#include "core/data/public_schema.h"
 #include "core/util/run_context.h"
 
 #include <functional>
@@ -21,6 +22,12 @@ struct LoadOptions {
     FileFormat format = FileFormat::Auto;
     CsvOptions csv;
     LibsvmOptions libsvm;
+    /// The public schema of the file (public_schema.h: levels, classes, width). Empty: the
+    /// file's sibling "<file>.schema" when it exists, or a built-in dataset's documented
+    /// schema (neither when findSchema is false), else none: the encoding is read from the
+    /// rows and leaks.
+    PublicSchema schema;
+    bool findSchema = true;
 };
 
 /// Returns the embedded bytes of a built-in file (e.g. "iris.csv"), or nullopt.
@@ -29,6 +36,10 @@ using BuiltinBytes = std::function<std::optional<std::string>(const std::string&
 /// Format from the file name (".csv", ".tsv", ".libsvm", ".svm", ".svmlight", ignoring
 /// ".gz"), else from the content (a first data line "<label> <int>:<num>" is LIBSVM).
 FileFormat detectFormat(const std::string& path, std::string_view text);
+
+/// The schema loadDataset uses for spec: options.schema, else the sibling file, else a
+/// built-in's documented schema; empty when there is none. Throws LoadError (a malformed file).
+PublicSchema schemaFor(const std::string& spec, const LoadOptions& options);
 
 /// Loads a spec. Built-in CSVs use the catalog's label column unless options name one.
 /// Throws LoadError (bad input, unknown built-in) or Cancelled.

@@ -116,8 +116,13 @@ std::string shortNumber(double v) {
 
 class Parser {
 public:
-    Parser(std::string_view text, const std::string& source, const LibsvmOptions& options, RunContext* ctx)
-        : m_text(text), m_source(source), m_options(options), m_ctx(ctx) {}
+    Parser(std::string_view text, const std::string& source, const LibsvmOptions& options, RunContext* ctx,
+           const PublicSchema* schema)
+        : m_text(text), m_source(source), m_options(options), m_ctx(ctx),
+          m_classes(schema && !schema->classes.empty() ? schema : nullptr),
+          m_width(options.featureCount > 0 ? options.featureCount : schema ? schema->width : 0),
+          m_widthIgnores(options.featureCount == 0 && schema && schema->width > 0),
+          m_schemaSource(schema ? schema->source : std::string()) {}
     void run();
     Dataset finish();
 
@@ -130,12 +135,20 @@ private:
     void parseFeature(std::string_view token, std::size_t column);
     Targets buildTargets() const;
     std::string describe(const Targets& targets, Index cols) const;
+    ProcessingStep schemaStep(const Targets& targets, Index cols) const;
 
     std::string_view m_text;
     const std::string& m_source;
     const LibsvmOptions& m_options;
     RunContext* m_ctx;
+    const PublicSchema* m_classes; // a public schema's classes (labels outside drop their line), or nullptr
+    const Index m_width;           // a given width (option or schema), 0: the largest index
+    const bool m_widthIgnores;     // the schema's width: features beyond it are ignored, not an error
+    const std::string m_schemaSource;
     std::size_t m_line = 0;
+    bool m_lineOutside = false;    // the current line's label is not one of the schema's classes
+    std::size_t m_outsideRows = 0;
+    std::size_t m_beyondWidth = 0; // non-zero values beyond the schema's width, ignored
 
     // The CSR arrays are written in place, in file order (rows and, within a row, ascending
     // indices are exactly CSR order), into a matrix sized by upper bounds and trimmed at the
@@ -204,10 +217,18 @@ void Parser::parseLine(std::string_view line) {
         ++m_skippedLines;
         return;
     }
+    const std::size_t rowStart = m_nnz, beyondStart = m_beyondWidth;
     parseLabel(token, column);
     m_lastIndex = 0;
     while ((column = next()) != 0)
         parseFeature(token, column);
+    if (m_lineOutside) { // checked like every line, then dropped as a whole
+        m_lineOutside = false;
+        m_labels.pop_back();
+        m_nnz = rowStart;
+        m_beyondWidth = beyondStart;
+        ++m_outsideRows;
+    }
     m_x.outerIndexPtr()[m_labels.size()] = static_cast<StorageIndex>(m_nnz);
 }
 
@@ -219,6 +240,12 @@ void Parser::parseLabel(std::string_view token, std::size_t column) {
     double label = 0.0;
     if (const char* problem = numberProblem(parseReal(token, label)))
         fail(m_line, column, "label " + quoted(token) + problem);
+    if (m_classes) { // the class's index among the schema's classes is stored as the label
+        const int k = m_classes->classIndex(token);
+        m_lineOutside = k < 0;
+        m_labels.push_back(static_cast<double>(k));
+        return;
+    }
     m_labels.push_back(label);
     if (m_firstReal.line == 0 && (std::trunc(label) != label || std::fabs(label) > kMaxClassLabel))
         m_firstReal = {m_line, column, quoted(token)};
@@ -249,9 +276,9 @@ void Parser::parseFeature(std::string_view token, std::size_t column) {
     if (index == 0)
         fail(m_line, column, "feature index 0: indices start at 1");
     const auto idx = static_cast<Index>(index);
-    if (m_options.featureCount > 0 && idx > m_options.featureCount)
+    if (m_width > 0 && idx > m_width && !m_widthIgnores)
         fail(m_line, column, "feature index " + std::to_string(idx) + " exceeds the feature count " +
-                                 std::to_string(m_options.featureCount));
+                                 std::to_string(m_width));
     if (idx <= m_lastIndex)
         fail(m_line, column, "feature index " + std::to_string(idx) +
                                  (idx == m_lastIndex ? " repeated" : " after " + std::to_string(m_lastIndex)) +
@@ -271,6 +298,10 @@ void Parser::parseFeature(std::string_view token, std::size_t column) {
         ++m_explicitZeros;
         return;
     }
+    if (m_widthIgnores && idx > m_width) { // beyond the public width: ignored, as for a test file
+        ++m_beyondWidth;
+        return;
+    }
     if (m_nnz == m_capacity) // only when the ':' count was capped at Eigen's int limit
         fail(m_line, column, "too many non-zeros for one matrix");
     m_x.innerIndexPtr()[m_nnz] = static_cast<StorageIndex>(idx - 1);
@@ -280,6 +311,12 @@ void Parser::parseFeature(std::string_view token, std::size_t column) {
 Targets Parser::buildTargets() const {
     const std::optional<TaskKind> task = m_options.task;
     const auto rows = static_cast<Index>(m_labels.size());
+    if (m_classes) {
+        Eigen::VectorXi classIndex(rows);
+        for (Index i = 0; i < rows; ++i)
+            classIndex[i] = static_cast<int>(m_labels[static_cast<std::size_t>(i)]);
+        return Targets::classification(std::move(classIndex), m_classes->classes, task == TaskKind::Multiclass);
+    }
     const bool integral = m_firstReal.line == 0;
     if (task == TaskKind::Regression || (!task && !integral))
         return Targets::regression(Eigen::Map<const Eigen::VectorXd>(m_labels.data(), rows));
@@ -332,20 +369,57 @@ std::string Parser::describe(const Targets& targets, Index cols) const {
     }
     if (m_explicitZeros > 0)
         s += "; " + std::to_string(m_explicitZeros) + " explicit zeros not stored";
+    if (m_outsideRows > 0)
+        s += "; " + std::to_string(m_outsideRows) + " rows whose label is not one of the public schema's classes dropped";
+    if (m_beyondWidth > 0)
+        s += "; " + std::to_string(m_beyondWidth) + " non-zero values beyond the public width ignored";
     if (m_skippedLines > 0)
         s += "; " + std::to_string(m_skippedLines) + " blank or comment lines skipped";
     return s;
 }
 
+ProcessingStep Parser::schemaStep(const Targets& targets, Index cols) const {
+    std::vector<std::string> read, declared;
+    (m_width > 0 ? declared : read)
+        .push_back("the width (" + std::to_string(cols) +
+                   (m_width > 0 ? (m_widthIgnores ? " features)" : " features, --features)")
+                                : " features: the largest index)"));
+    if (targets.isClassification())
+        (m_classes ? declared : read).push_back("the classes (" + std::to_string(targets.classCount()) + ")");
+    else
+        (m_options.task ? declared : read).push_back(m_options.task ? "a regression target"
+                                                                    : "the task (regression: a label is not an integer)");
+    const auto joined = [](const std::vector<std::string>& items) {
+        std::string out;
+        for (const std::string& item : items)
+            out += (out.empty() ? "" : "; ") + item;
+        return out;
+    };
+    if (!read.empty())
+        return {"schema",
+                "read from this file's rows, which are private: " + joined(read) +
+                    ". Replacing one row can change them and so the encoding's dimension or the number of models: no "
+                    "finite ε holds for it. Declare them public (a schema file with width and class entries, "
+                    "--schema FILE) to encode without reading the rows" +
+                    (declared.empty() ? std::string() : " (given: " + joined(declared) + ")"),
+                true};
+    return {"schema", (m_schemaSource.empty() ? std::string("given") : "public schema (" + m_schemaSource + ")") + ": " +
+                          joined(declared),
+            false};
+}
+
 Dataset Parser::finish() {
     if (m_labels.empty())
-        fail(0, 0, m_text.empty() ? "empty file" : "no data: only blank lines and comments");
-    const Index cols = m_options.featureCount > 0 ? m_options.featureCount : m_maxIndex;
+        fail(0, 0, m_text.empty() ? "empty file"
+                   : m_outsideRows > 0 ? "no rows left: no label is one of the public schema's classes"
+                                       : "no data: only blank lines and comments");
+    const Index cols = m_width > 0 ? m_width : m_maxIndex;
     if (cols == 0)
         fail(0, 0, "no features: no line has an <index>:<value> pair");
     Dataset data;
     data.targets = buildTargets();
     data.log.push_back({"loaded", describe(data.targets, cols), false});
+    data.log.push_back(schemaStep(data.targets, cols));
 
     // Trim to the real size: both dimensions only shrink the outer index or grow the inner
     // size, which conservativeResize does without touching the entries.
@@ -379,10 +453,33 @@ std::string LibsvmOptions::validate() const {
 }
 
 Dataset loadLibsvm(std::string_view text, const std::string& sourceName,
-                   const LibsvmOptions& options, RunContext* ctx) {
-    if (const std::string problem = options.validate(); !problem.empty())
+                   const LibsvmOptions& givenOptions, RunContext* ctx, const PublicSchema* schema) {
+    if (const std::string problem = givenOptions.validate(); !problem.empty())
         throw LoadError(sourceName, 0, 0, "invalid options: " + problem);
-    Parser parser(text, sourceName, options, ctx);
+    LibsvmOptions options = givenOptions;
+    if (schema && schema->empty())
+        schema = nullptr;
+    if (schema) {
+        if (const std::string problem = schema->validate(); !problem.empty())
+            throw LoadError(schema->source, 0, 0, problem);
+        if (!schema->categorical.empty())
+            throw LoadError(sourceName, 0, 0, "the public schema (" + schema->source + ") gives levels of CSV column '" +
+                                                  schema->categorical.front().name + "': a LIBSVM file has no named columns");
+        const auto isRegression = [](std::optional<TaskKind> t) { return t == TaskKind::Regression; };
+        if (schema->task && options.task && isRegression(schema->task) != isRegression(options.task))
+            throw LoadError(sourceName, 0, 0, std::string("the task is ") + toString(*options.task) +
+                                                  ", but the public schema (" + schema->source + ") says " +
+                                                  toString(*schema->task));
+        if (!options.task)
+            options.task = schema->task;
+        if (!schema->classes.empty() && options.task == TaskKind::Regression)
+            throw LoadError(sourceName, 0, 0, "the task is regression, but the public schema (" + schema->source +
+                                                  ") gives classes");
+        if (!schema->classes.empty() && options.task == TaskKind::Binary && schema->classes.size() != 2)
+            throw LoadError(sourceName, 0, 0, "binary task requested, but the public schema (" + schema->source +
+                                                  ") gives " + std::to_string(schema->classes.size()) + " classes");
+    }
+    Parser parser(text, sourceName, options, ctx, schema);
     parser.run();
     return parser.finish();
 }

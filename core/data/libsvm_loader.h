@@ -6,6 +6,7 @@
 // numbers, inf/NaN, empty input, a single class) throw LoadError with line and column.
 
 #include "core/data/dataset.h"
+#include "core/data/public_schema.h"
 #include "core/util/run_context.h"
 
 #include <optional>
@@ -24,7 +25,14 @@ struct LibsvmOptions {
     std::string validate() const;
 };
 
+/// With a public schema (public_schema.h; nullptr or empty: none): its width is the number of
+/// features (a value beyond it is ignored and counted, as for a test file, where a width given
+/// by the options is an error), its classes are the classes in its order (a line whose label is
+/// not one of them is dropped, counted) and its task applies when the options give none. The
+/// log's "schema" step leaks when the width, the classes or the task were read from the rows
+/// (docs/MATH.md §1.6). Throws LoadError for a schema with CSV levels or contradicting the task.
 Dataset loadLibsvm(std::string_view text, const std::string& sourceName,
-                   const LibsvmOptions& options, RunContext* ctx = nullptr);
+                   const LibsvmOptions& options, RunContext* ctx = nullptr,
+                   const PublicSchema* schema = nullptr);
 
 } // namespace elab::core

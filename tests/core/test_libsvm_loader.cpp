@@ -170,8 +170,9 @@ void TestLibsvmLoader::valid() {
     QCOMPARE(data.provenance.format, std::string("libsvm"));
     QCOMPARE(data.provenance.path, std::string("dir/test.libsvm"));
     QCOMPARE(data.name, std::string("test.libsvm"));
-    QCOMPARE(data.log.size(), std::size_t(1));
+    QCOMPARE(data.log.size(), std::size_t(2)); // loaded, then where the width and classes came from
     QCOMPARE(data.log[0].name, std::string("loaded"));
+    QCOMPARE(data.log[1].name, std::string("schema"));
     const QString detail = QString::fromStdString(data.log[0].detail);
     QVERIFY2(detail.contains(QString("%1 rows, %2 features, %3 non-zeros").arg(rows).arg(cols).arg(nonZeros)),
              qPrintable(detail));

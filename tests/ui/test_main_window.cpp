@@ -17,6 +17,7 @@
 #include "ui/views/data/column_table_model.h"
 #include "ui/views/data/dataset_table_model.h"
 #include "ui/views/data/processing_log_view.h"
+#include "ui/views/data/schema_panel.h"
 #include "app/gui/batch_runner.h"
 
 #include <QCheckBox>
@@ -286,8 +287,8 @@ private slots:
         QVERIFY(shown.wait(kTimeout));
         QVERIFY(m_window->current().data->preparationEpsilon > 0.0);
         QVERIFY(m_window->dataView()->boundsPanel()->summaryLabel()->text().contains(QStringLiteral("estimated privately")));
-        // The documented-ranges button is for built-ins that have them; iris has none.
-        QVERIFY(!m_window->dataView()->boundsPanel()->findChild<QPushButton*>(QStringLiteral("documentedBoundsButton"))->isEnabled());
+        // The documented-ranges button is for built-ins that have them: iris has its petal ranges.
+        QVERIFY(m_window->dataView()->boundsPanel()->findChild<QPushButton*>(QStringLiteral("documentedBoundsButton"))->isEnabled());
     }
 
     void imputationIsMarkedAsLeaking() {
@@ -376,6 +377,49 @@ private slots:
         // Every row has norm sqrt(20 * 0.25) ≈ 2.24.
         QCOMPARE(m_window->dataView()->normChart()->clipText(),
                  QStringLiteral("%1 of %1 rows above 1 will be clipped").arg(QLocale().toString(rows)));
+    }
+
+    void declaringTheSchemaWritesItAndReloads() {
+        // Levels and classes read from a file's rows leak (the schema panel says which);
+        // ticking the declaration writes FILE.schema beside the file and loads it again: the
+        // encoding is then the schema's, and nothing in the log leaks.
+        const QString path = writeFile(m_dir, QStringLiteral("people.csv"),
+                                       "age,job,y\n30,clerk,no\n41,nurse,yes\n52,clerk,no\n23,pilot,yes\n");
+        const QString schemaPath = path + QStringLiteral(".schema");
+        QFile::remove(schemaPath);
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        m_window->load(request(path));
+        QVERIFY(shown.wait(kTimeout));
+        SchemaPanel* panel = m_window->dataView()->schemaPanel();
+        QVERIFY(!panel->isHidden());
+        QVERIFY(panel->leaks());
+        QVERIFY2(panel->summaryLabel()->text().contains(QStringLiteral("the levels of job")),
+                 qPrintable(panel->summaryLabel()->text()));
+        QCheckBox* declare = panel->declareCheck();
+        QVERIFY(declare->isEnabled());
+        QVERIFY(!declare->isChecked());
+        QVERIFY(m_window->dataView()->logView()->leakingStepCount() >= 1);
+        declare->setChecked(true);
+        QVERIFY(shown.wait(kTimeout));
+        QVERIFY(QFile::exists(schemaPath));
+        const elab::core::PublicSchema written = elab::core::loadSchemaFile(schemaPath.toStdString());
+        QCOMPARE(written.classes, (std::vector<std::string>{"no", "yes"}));
+        QVERIFY(written.find("job"));
+        QCOMPARE(written.find("job")->levels, (std::vector<std::string>{"clerk", "nurse", "pilot"}));
+        panel = m_window->dataView()->schemaPanel(); // shows the new dataset (a hidden page fills when read)
+        QVERIFY2(!panel->leaks(), qPrintable(panel->summaryLabel()->text()));
+        QVERIFY(declare->isChecked());
+        QVERIFY(!declare->isEnabled());
+        QVERIFY2(panel->summaryLabel()->text().contains(QStringLiteral("public schema (") + schemaPath + QStringLiteral(")")),
+                 qPrintable(panel->summaryLabel()->text()));
+        QCOMPARE(m_window->dataView()->logView()->leakingStepCount(), 0);
+        // A built-in's documented schema: nothing to declare.
+        m_window->load(request(QStringLiteral("builtin:penguins")));
+        QVERIFY(shown.wait(kTimeout));
+        panel = m_window->dataView()->schemaPanel();
+        QVERIFY(!panel->leaks());
+        QVERIFY(panel->summaryLabel()->text().contains(QStringLiteral("documented schema of builtin:penguins")));
+        QFile::remove(schemaPath);
     }
 
     void screenshotWritesWindowSizedPng() {

@@ -2,6 +2,10 @@
 
 #include "ui/views/data/data_view.h"
 
+#include "core/data/public_schema.h"
+
+#include <QSaveFile>
+
 namespace elab::ui {
 
 DataTab::DataTab(QWidget* parent, ViewHost& host) : m_view(new DataView(parent)), m_host(host) {
@@ -14,11 +18,44 @@ DataTab::DataTab(QWidget* parent, ViewHost& host) : m_view(new DataView(parent))
                          request.privateBounds = estimate;
                          m_host.requestLoad(request);
                      });
+    QObject::connect(m_view, &DataView::schemaDeclared, m_view,
+                     [this](const core::PublicSchema& schema) { declareSchema(schema); });
     QObject::connect(m_view, &DataView::message, m_view,
                      [this](const QString& text) { m_host.showStatusMessage(text, 8000); });
 }
 
 QWidget* DataTab::widget() { return m_view; }
+
+void DataTab::declareSchema(core::PublicSchema schema) {
+    if (m_request.spec.isEmpty())
+        return;
+    LoadRequest request = m_request;
+    // A file's schema is written beside it, where this load and every later one (GUI, CLI) find
+    // it; a built-in's (another label than its documented one) or an unwritable directory's is
+    // kept with this request only.
+    QString note;
+    if (!request.isBuiltin()) {
+        const std::string path = core::siblingSchemaPath(request.spec.toStdString());
+        QSaveFile file(QString::fromStdString(path));
+        const std::string text = core::schemaFileText(schema);
+        if (file.open(QIODevice::WriteOnly) &&
+            file.write(text.data(), static_cast<qint64>(text.size())) == static_cast<qint64>(text.size()) &&
+            file.commit()) {
+            schema = {}; // the file beside the data is the schema: found by this load and every later one
+            note = QObject::tr("Wrote the public schema %1: review it (keep only public knowledge), edit or delete it "
+                               "to change this.")
+                       .arg(QString::fromStdString(path));
+        } else {
+            note = QObject::tr("Could not write %1 (%2): the declaration holds for this session only.")
+                       .arg(QString::fromStdString(path), file.errorString());
+        }
+    }
+    request.options.schema = std::move(schema);
+    request.options.findSchema = true;
+    if (!note.isEmpty())
+        m_host.showStatusMessage(note, 12000);
+    m_host.requestLoad(request);
+}
 
 void DataTab::prepareDataset(const LoadedDataset& loaded) {
     m_request = loaded.request;

@@ -20,6 +20,10 @@ public:
     DataView* view() const { return m_view; }
 
 private:
+    /// Writes schema beside the data file (a built-in's stays in the request) and loads the
+    /// dataset again with it.
+    void declareSchema(core::PublicSchema schema);
+
     DataView* m_view;
     ViewHost& m_host;
     LoadRequest m_request; ///< of the shown dataset

@@ -7,6 +7,7 @@
 #include "ui/views/data/bounds_panel.h"
 #include "ui/views/data/column_table_model.h"
 #include "ui/views/data/processing_log_view.h"
+#include "ui/views/data/schema_panel.h"
 
 #include <QGroupBox>
 #include <QHeaderView>
@@ -53,12 +54,15 @@ DataView::DataView(QWidget* parent) : QWidget(parent) {
     connect(m_columnModel, &ColumnTableModel::invalidBound, this, &DataView::message);
     connect(m_bounds, &BoundsPanel::changed, this, &DataView::boundsChanged);
     connect(m_bounds, &BoundsPanel::failed, this, &DataView::message);
+    m_schema = new SchemaPanel(this);
+    connect(m_schema, &SchemaPanel::declared, this, &DataView::schemaDeclared);
     auto* columnsBox = new QWidget(this);
     auto* columnsLayout = new QVBoxLayout(columnsBox);
     columnsLayout->setContentsMargins(0, 0, 0, 0);
     columnsLayout->setSpacing(2);
     columnsLayout->addWidget(m_columns, 1);
     columnsLayout->addWidget(m_bounds);
+    columnsLayout->addWidget(m_schema);
 
     m_labelChart = new LabelBalanceChart(this);
     m_normChart = new NormHistogramChart(this);
@@ -108,6 +112,7 @@ void DataView::clear() {
     m_columnModel->setBounds({});
     m_estimate.reset();
     m_bounds->clear();
+    m_schema->clear();
     m_labelChart->clear();
     m_normChart->clear();
     m_log->setLog({});
@@ -153,6 +158,7 @@ void DataView::fill(const LoadedDataset& loaded) {
     m_estimate = loaded.request.privateBounds;
     m_bounds->setState(loaded.request.bounds, loaded.request.privateBounds, loaded.request.spec,
                        QString::fromStdString(loaded.boundsHint), dataset.preparationEpsilon);
+    m_schema->setDataset(loaded.data);
     if (summary.task == core::TaskKind::Regression)
         m_labelChart->setTargetHistogram(loaded.targetHistogram);
     else

@@ -1,7 +1,7 @@
 #pragma once
 // The Data tab: provenance and shape, a paged table preview, the per-column table, the
 // label balance and row-norm charts, the public bounds (typed in the column table or from
-// the bounds panel) and the processing log. Layout and hand-over only:
+// the bounds panel), where the encoding came from (the schema panel) and the processing log. Layout and hand-over only:
 // the models and charts do the work. GUI thread only.
 
 #include "ui/dataset/loaded_dataset.h"
@@ -21,6 +21,7 @@ class DataPreview;
 class LabelBalanceChart;
 class NormHistogramChart;
 class ProcessingLogView;
+class SchemaPanel;
 
 class DataView : public QWidget {
     Q_OBJECT
@@ -39,6 +40,7 @@ public:
     NormHistogramChart* normChart() const { return flushed().m_normChart; }
     ProcessingLogView* logView() const { return flushed().m_log; }
     BoundsPanel* boundsPanel() const { return flushed().m_bounds; }
+    SchemaPanel* schemaPanel() const { return flushed().m_schema; }
     QTableView* columnTable() const { return flushed().m_columns; }
     /// Plain text of the provenance line (path, format, gzip, sha256).
     QString provenanceText() const;
@@ -53,6 +55,8 @@ signals:
     /// estimate: the dataset is to be loaded again with them.
     void boundsChanged(const elab::core::PublicBounds& bounds,
                        const std::optional<elab::core::PrivateBoundsOptions>& estimate);
+    /// The user declared the shown encoding's levels and classes public (the schema panel).
+    void schemaDeclared(const elab::core::PublicSchema& schema);
     /// Something to say in the status bar (an invalid bound, an unreadable bounds file).
     void message(const QString& text);
 
@@ -73,6 +77,7 @@ private:
     NormHistogramChart* m_normChart = nullptr;
     ProcessingLogView* m_log = nullptr;
     BoundsPanel* m_bounds = nullptr;
+    SchemaPanel* m_schema = nullptr;
     std::optional<core::PrivateBoundsOptions> m_estimate; ///< of the shown dataset
 };
 
