@@ -13,12 +13,10 @@ double posteriorBound(double prior, double eps) {
 
 std::vector<std::string> plainLanguage(const PrivacyGuarantee& g, long long n, double prior) {
     if (g.voided()) {
-        std::vector<std::string> out{"No privacy guarantee: a step before the mechanism read the private data itself, "
-                                     "so what is released can depend on any one person's row in ways no ε bounds."};
+        std::vector<std::string> out{"No privacy guarantee: an assumption the guarantee needs is not met, so what is "
+                                     "released can depend on any one person's row in ways no ε bounds."};
         for (const std::string& step : g.assumptionsNotMet)
             out.push_back("Not met: " + step + ".");
-        out.push_back("Make every step data-independent (public bounds, a public schema, clipping) to get the "
-                      "mechanism's guarantee back.");
         return out;
     }
     if (!g.isPrivate || !std::isfinite(g.epsilon))

@@ -76,6 +76,7 @@ private slots:
         const std::vector<std::string> words = plainLanguage(out, 100);
         QVERIFY(!words.empty());
         QVERIFY(words.front().find("No privacy guarantee") != std::string::npos);
+        QVERIFY(words.at(1).find("Not met: standardise") != std::string::npos);
         // No leaking step: unchanged.
         const PrivacyGuarantee clean = withPipeline(g, pipelineFacts({log[0]}));
         QVERIFY(clean.isPrivate);

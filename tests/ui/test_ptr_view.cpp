@@ -97,7 +97,9 @@ private slots:
             lambda = lambda || (s.key == QStringLiteral("lambda") && s.value == c.state().data->statistic.lambda);
         QVERIFY(lambda);
         const QString text = ui::ptrReadoutHtml(c.settings(), c.state(), [](core::Index j) { return QString::number(j); });
-        QVERIFY2(text.contains(QStringLiteral("(10, 1e-05)-DP")), qPrintable(text));
+        // ε = 5 is outside the paper's condition ε < 1: no guarantee, and the readout says why.
+        QVERIFY2(text.contains(QStringLiteral("Guarantee: none")) && text.contains(QStringLiteral("not below 1")),
+                 qPrintable(text));
         QVERIFY(text.contains(c.state().release->passed ? QStringLiteral("passes") : QStringLiteral("fails")));
     }
 
@@ -211,7 +213,7 @@ private slots:
         auto view = type->create(&window, host);
         auto* tab = dynamic_cast<ui::PtrTab*>(view.get());
         QVERIFY(tab);
-        tab->view()->applySettings(settings(2.0));
+        tab->view()->applySettings(settings(0.5));
         ui::LoadedDataset loaded;
         loaded.data = blobs();
         tab->setDataset(loaded);
@@ -221,7 +223,11 @@ private slots:
         QCOMPARE(figures.size(), 2);
         const auto j = nlohmann::json::parse(figures[0].sidecar(ui::Session{}, QStringLiteral("a.png")).toStdString());
         QCOMPARE(j["export"]["ptr"]["lambda"].get<double>(), tab->ptrController()->state().data->statistic.lambda);
-        QCOMPARE(j["export"]["ptr"]["guarantee"]["epsilon"].get<double>(), 4.0);
+        QCOMPARE(j["export"]["ptr"]["guarantee"]["epsilon"].get<double>(), 1.0); // 2ε, for ε < 1
+        QVERIFY(j["export"]["ptr"]["guarantee"]["delta"].is_null());              // not established numerically
+        const QString text = ui::ptrReadoutHtml(tab->ptrController()->settings(), tab->ptrController()->state(),
+                                                [](core::Index feature) { return QString::number(feature); });
+        QVERIFY2(text.contains(QStringLiteral("(2ε = 1, δ)-DP")), qPrintable(text));
     }
 };
 

@@ -120,7 +120,32 @@ private slots:
             QCOMPARE(d.featureName(s.featureA), std::string(features.first));
             QCOMPARE(d.featureName(s.featureB), std::string(features.second));
             QVERIFY(!s.quadratic);
-            QVERIFY(s.preprocess.standardise); // physical units: clipping alone squashes the rows
+            // Physical units: clipping alone squashes the rows, so the plane's columns are mapped
+            // by documented public ranges (standardising would read the private rows).
+            QVERIFY(!s.preprocess.standardise);
+            QVERIFY(s.preprocess.bounds.find(features.first) && s.preprocess.bounds.find(features.second));
+        }
+    }
+
+    // docs/MATH.md §7: every built-in's default picture is private — no step of its default
+    // pipeline reads the rows outside the mechanism — and says what its R draws are together.
+    void everyBuiltinDefaultPictureIsPrivate() {
+        for (const char* name : {"iris", "penguins", "wine", "breast_cancer", "digits", "moons", "blobs", "xor",
+                                 "circles", "sparse"}) {
+            const core::Dataset d = builtin(name);
+            RegionsSettings s;
+            adaptRegionsToDataset(s, d);
+            const core::RegionsProblem problem(d, std::nullopt, s.toSpec());
+            const core::RegionsResult r = core::evaluateRegions(problem, 1.0);
+            QVERIFY2(r.guarantee.isPrivate || std::string(name) == "sparse", name); // sparse: its PCA plane leaks, said
+            if (std::string(name) == "sparse") {
+                QVERIFY(r.guarantee.voided());
+                continue;
+            }
+            QVERIFY2(r.guarantee.assumptionsNotMet.empty(), name);
+            QVERIFY2(!r.guarantee.conditions.empty() &&
+                         r.guarantee.conditions.front().find("draws shown together") != std::string::npos,
+                     name);
         }
     }
 

@@ -119,14 +119,31 @@ private slots:
         s.mechanism.kind = MechanismKind::ObjPertGauss;
         QVERIFY(!guarantee(s, 1000, 1.0).contains(QStringLiteral("not below 1/n")));
         QVERIFY(guarantee(s, 200000, 1.0).contains(QStringLiteral("not below 1/n")));
+        // A leaking step of the form turns the claim off (docs/MATH.md §7), naming the step.
         s.preprocess.norm = NormPolicy::ScaleByMaxNorm;
-        QVERIFY(guarantee(s, 100, 1.0)
-                    .startsWith(QStringLiteral("(ε, δ)-DP: ε = 1, δ = 1e-5 (assumption not met)")));
+        QString text = guarantee(s, 100, 1.0);
+        QVERIFY2(text.startsWith(QStringLiteral("No privacy guarantee: assumptions not met\n")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("Not met: Scale by max norm")));
         s.preprocess.norm = NormPolicy::ClipRows;
         s.preprocess.standardise = true;
-        const QString text = guarantee(s, 100, 1.0);
-        QVERIFY(text.startsWith(QStringLiteral("(ε, δ)-DP: ε = 1, δ = 1e-5\n"))); // a separate leak
-        QVERIFY(text.contains(QStringLiteral("leaks privacy")));
+        text = guarantee(s, 100, 1.0);
+        QVERIFY2(text.startsWith(QStringLiteral("No privacy guarantee: assumptions not met\n")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("Not met: Standardise")));
+        QVERIFY(!text.contains(QStringLiteral("ε = 1, δ = 1e-5\n")));
+        // A leak of the loaded data (a schema read from the rows) does the same.
+        s.preprocess.standardise = false;
+        DataShape shape;
+        shape.trainRows = 100;
+        shape.pipeline.leakingSteps = {"schema: read from this file's rows"};
+        text = ui::describeGuarantee(s, shape, 1.0).plain;
+        QVERIFY2(text.startsWith(QStringLiteral("No privacy guarantee: assumptions not met\n")), qPrintable(text));
+        shape.pipeline.leakingSteps.clear();
+        text = ui::describeGuarantee(s, shape, 1.0).plain;
+        QVERIFY(text.startsWith(QStringLiteral("(ε, δ)-DP: ε = 1, δ = 1e-5\n")));
+        // The seed's mode is a condition on the release.
+        QVERIFY(text.contains(QStringLiteral("reproducible run (public seed)")));
+        s.secretSeed = true;
+        QVERIFY(ui::describeGuarantee(s, shape, 1.0).plain.contains(QStringLiteral("private release")));
         QVERIFY(guarantee(s, 100, kInf).startsWith(QStringLiteral("No privacy")));
     }
 

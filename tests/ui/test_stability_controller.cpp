@@ -13,6 +13,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using namespace elab;
 using elab::ui::StabilityController;
 using elab::ui::StabilitySettings;
@@ -95,7 +97,8 @@ private slots:
         }
         // The data was prepared as the CLI does: a 50/50 split, rows clipped.
         QCOMPARE(d.train.rows() + d.test->rows(), core::Index(200));
-        QCOMPARE(d.test->rows(), core::Index(100));
+        // Per-row coins: Binomial(200, ½) test rows (sd 7.1).
+        QVERIFY2(std::abs(double(d.test->rows()) - 100.0) <= 30.0, qPrintable(QString::number(d.test->rows())));
     }
 
     void burstOfSettingsCoalescesIntoOneRun() {

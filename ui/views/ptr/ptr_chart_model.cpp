@@ -135,9 +135,16 @@ QString ptrReadoutHtml(const PtrSettings& s, const PtrState& state, const std::f
                      .arg(state.runs)
                      .arg(num(state.passFraction), num(p));
         const core::PrivacyGuarantee g = core::ptrGuarantee(state.eps, s.delta);
-        lines << QStringLiteral("<b>Guarantee:</b> (%1, %2)-DP for the whole procedure (test and release), replace-one "
-                                "adjacency; the binarisation threshold %3 is public.")
-                     .arg(num(g.epsilon), num(g.delta), num(s.binariseAt));
+        if (g.voided())
+            lines << QStringLiteral("<b>Guarantee: none</b> — ε = %1 is not below 1, the condition of Jain et al.'s "
+                                    "analysis.")
+                         .arg(num(state.eps));
+        else
+            lines << QStringLiteral("<b>Guarantee:</b> (2ε = %1, δ)-DP for the whole procedure (test and release), as "
+                                    "Jain et al. state it for ε < 1; δ is not established numerically (the test's "
+                                    "threshold uses δ = %2). Replace-one adjacency; the binarisation threshold %3 is "
+                                    "public.")
+                         .arg(num(g.epsilon), num(s.delta), num(s.binariseAt));
         for (const std::string& line : core::plainLanguage(g, st.rows))
             lines << QString::fromStdString(line).toHtmlEscaped();
     }

@@ -7,6 +7,7 @@
 #include "ui/views/ptr/ptr_controller.h"
 #include "ui/views/ptr/ptr_view.h"
 
+#include "core/privacy/composition.h"
 #include "core/report/result_json.h"
 
 #include <cmath>
@@ -35,7 +36,8 @@ nlohmann::ordered_json ptrJson(const PtrSettings& s, const PtrState& state, cons
         j["pass_probability"] = core::ptrPassProbability(st.lambda, state.eps, s.delta, st.rows);
         j["pass_fraction"] = state.passFraction;
         j["runs"] = state.runs;
-        j["guarantee"] = core::guaranteeJson(core::ptrGuarantee(state.eps, s.delta));
+        const core::PrivacyGuarantee g = core::ptrGuarantee(state.eps, s.delta);
+        j["guarantee"] = core::guaranteeJson(dataset ? core::withPipeline(g, core::pipelineFacts(*dataset)) : g);
     }
     return j;
 }

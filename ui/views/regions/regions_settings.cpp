@@ -1,5 +1,8 @@
 #include "ui/views/regions/regions_settings.h"
 
+#include "core/data/builtin_catalog.h"
+
+#include <algorithm>
 #include <cmath>
 
 namespace elab::ui {
@@ -11,14 +14,15 @@ namespace {
 /// spends no privacy, where a PCA plane would read the private rows. A line cannot separate XOR
 /// or circles: they get the quadratic expansion. The real datasets are in physical units (cm,
 /// mm, mg/L) far from norm 1, so clipping alone squashes every row to its direction and even the
-/// non-private model fails (penguins: 0.82 → 0.97 training accuracy with standardising): they
-/// standardise the plane, a step that leaks, which the guarantee says.
+/// non-private model fails (penguins: 0.82 training accuracy): their plane's two columns are
+/// mapped to [0, 1] by the datasets' documented ranges (core::documentedBounds), public bounds
+/// that read no row, so the default picture keeps its guarantee (standardising would leak).
 struct PlaneDefault {
     const char* dataset;
     const char* featureA; ///< null: the first two columns
     const char* featureB;
     bool quadratic;
-    bool standardise;
+    bool documentedRanges; ///< map the plane's columns by core::documentedBounds (unless the data is bounded)
     bool pca = false; ///< binary sparse features: any two of them give four points; PCA (leaks, said)
 };
 
@@ -102,11 +106,17 @@ void adaptRegionsToDataset(RegionsSettings& s, const core::Dataset& dataset) {
     s.featureB = dataset.featureCount() > 1 ? 1 : 0;
     s.quadratic = false;
     s.preprocess.standardise = false;
+    s.preprocess.bounds = {};
+    // Bounds already applied at load (the Data tab's) are not applied twice.
+    const bool bounded = std::any_of(dataset.log.begin(), dataset.log.end(), [](const core::ProcessingStep& step) {
+        return step.name == "public bounds" || step.name == "private bounds";
+    });
     for (const PlaneDefault& d : kPlaneDefaults) {
         if (dataset.name != d.dataset)
             continue;
         s.quadratic = d.quadratic;
-        s.preprocess.standardise = d.standardise;
+        if (d.documentedRanges && !bounded)
+            s.preprocess.bounds = core::documentedBounds(d.dataset);
         if (d.pca)
             s.plane = core::PlaneKind::Pca;
         if (d.featureA) {

@@ -164,10 +164,16 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
     auto* seedRow = new QHBoxLayout;
     seedRow->addWidget(seed, 1);
     seedRow->addWidget(newSeed);
+    secretSeed = new QCheckBox(tr("Private release (secret seed)"), measurementBox);
+    secretSeed->setObjectName(QStringLiteral("secretSeedCheck"));
+    secretSeed->setToolTip(tr("Draw the seed from the operating system's entropy and write it nowhere (sessions and "
+                              "exports say null), so that the released models are the private release the guarantee "
+                              "is about. Unchecked, the run is reproducible: its public seed regenerates the noise."));
     auto* measurementForm = newForm(measurementBox);
     measurementForm->addRow(tr("Metric"), metric);
     measurementForm->addRow(tr("Repetitions"), repeats);
     measurementForm->addRow(tr("Seed"), seedRow);
+    measurementForm->addRow(QString(), secretSeed);
 
     taylorBox = new QGroupBox(tr("Taylor estimates"), panel);
     taylorBox->setObjectName(QStringLiteral("taylorGroup"));

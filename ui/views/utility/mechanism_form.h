@@ -60,6 +60,7 @@ struct MechanismForm {
     QSpinBox* repeats = nullptr;            ///< "repeatsSpin"
     QLineEdit* seed = nullptr;              ///< "seedEdit"
     QPushButton* newSeed = nullptr;         ///< "newSeedButton"
+    QCheckBox* secretSeed = nullptr;        ///< "secretSeedCheck": private release (seed from the OS, written nowhere)
     QGroupBox* taylorBox = nullptr;         ///< "taylorGroup"
     QLabel* taylorNote = nullptr;           ///< "taylorNote"
     QWidget* taylorInputs = nullptr;        ///< "taylorInputs"

@@ -54,6 +54,7 @@ void markInvalid(QLineEdit* edit, bool invalid) {
 
 MechanismPanel::MechanismPanel(QWidget* parent, MechanismFormParts parts) : QWidget(parent), m_form(this, parts) {
     connect(m_form.newSeed, &QPushButton::clicked, this, &MechanismPanel::drawNewSeed);
+    connect(m_form.secretSeed, &QCheckBox::toggled, this, &MechanismPanel::setSecretSeed);
     for (QLineEdit* edit : m_form.textEdits())
         connect(edit, &QLineEdit::editingFinished, this, [this, edit] { commitText(edit); });
     connectEdits();
@@ -206,6 +207,20 @@ void MechanismPanel::drawNewSeed() {
     emit settingsChanged();
 }
 
+void MechanismPanel::setSecretSeed(bool secret) {
+    if (m_applying || secret == m_settings.secretSeed)
+        return;
+    m_settings.secretSeed = secret;
+    if (secret)
+        m_settings.seed = QRandomGenerator::system()->generate64(); // the OS's entropy; shown and written nowhere
+    else
+        m_settings.seed = QRandomGenerator::system()->bounded(1u, 1000000000u); // a fresh public seed
+    m_parseProblems.remove(m_form.seed);
+    markInvalid(m_form.seed, false);
+    showSettings();
+    emit settingsChanged();
+}
+
 void MechanismPanel::setSettings(const UtilitySettings& settings) {
     m_settings = settings;
     for (auto it = m_parseProblems.cbegin(); it != m_parseProblems.cend(); ++it)
@@ -262,7 +277,13 @@ void MechanismPanel::showSettings() {
         if (!m_parseProblems.contains(edit))
             edit->setText(text);
     };
-    setText(m_form.seed, QString::number(s.seed));
+    m_form.secretSeed->setChecked(s.secretSeed);
+    m_form.seed->setEnabled(!s.secretSeed);
+    m_form.newSeed->setEnabled(!s.secretSeed);
+    if (s.secretSeed)
+        m_form.seed->setText(tr("secret"));
+    else
+        setText(m_form.seed, QString::number(s.seed));
     setText(m_form.measureAt, formatEpsList(s.measureAt));
     setText(m_form.epsMin, formatNumber(s.epsMin, 6));
     setText(m_form.epsMax, formatNumber(s.epsMax, 6));

@@ -70,6 +70,7 @@ private:
     /// layout costs 15–20 ms for a one-vs-rest guarantee, follows at most every 100 ms.
     void refreshGuarantee(bool throttled = false);
     void drawNewSeed();
+    void setSecretSeed(bool secret);
 
     UtilitySettings m_settings;
     DataShape m_shape;

@@ -164,12 +164,11 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
         core::PipelineFacts pipeline = shape.pipeline;
         for (std::string& step : core::plannedLeaks(settings.preprocess))
             pipeline.leakingSteps.push_back(std::move(step));
-        const core::PrivacyGuarantee g = core::withPipeline(
+        const core::PrivacyGuarantee g = core::withSeedMode(core::withPipeline(
             core::mechanismInfo(spec.kind).guarantee(spec, std::max(Eigen::Index{1}, static_cast<Eigen::Index>(shape.trainRows)),
                                                      classes, eps),
-            pipeline);
-        return describePrivacyGuarantee(g, {shape.trainRows, settings.preprocess, {}, false,
-                                            QString::fromUtf8(core::mechanismInfo(spec.kind).formula)});
+            pipeline), settings.secretSeed ? core::SeedMode::SecretRelease : core::SeedMode::Reproducible);
+        return describePrivacyGuarantee(g, {shape.trainRows, {}, false, QString::fromUtf8(core::mechanismInfo(spec.kind).formula)});
     } catch (const std::exception& e) {
         return textOf(tr("No guarantee"), {}, {sentence(e.what())}, false);
     }

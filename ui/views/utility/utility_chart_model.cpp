@@ -106,7 +106,8 @@ QString guaranteeSummary(const UtilitySettings& settings, const UtilityState& st
     parts << QStringLiteral("rows clipped to ‖x‖ ≤ 1: %1")
                  .arg(settings.preprocess.norm == core::NormPolicy::ClipRows ? QStringLiteral("yes")
                                                                              : QStringLiteral("NO (guarantee void)"));
-    parts << QStringLiteral("%1 repetitions, seed %2").arg(settings.repeats).arg(settings.seed);
+    parts << (settings.secretSeed ? QStringLiteral("%1 repetitions, secret seed (private release)").arg(settings.repeats)
+                                  : QStringLiteral("%1 repetitions, seed %2").arg(settings.repeats).arg(settings.seed));
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -3,6 +3,7 @@
 
 #include "ui/session/session_json.h"
 
+#include "core/privacy/composition.h"
 #include "core/report/result_json.h"
 
 #include <cmath>
@@ -72,7 +73,11 @@ QByteArray sidecarJson(const Session& session, const UtilityState& state, const 
         data["processing"] = core::processingLogJson(state.data->train);
         e["data"] = data;
     }
-    e["guarantee_at_max_eps"] = core::guaranteeJson(state.guaranteeAtMax);
+    const core::SeedMode seedMode =
+        utilitySettingsOf(session).secretSeed ? core::SeedMode::SecretRelease : core::SeedMode::Reproducible;
+    e["guarantee_at_max_eps"] = core::guaranteeJson(core::withSeedMode(state.guaranteeAtMax, seedMode));
+    if (state.verification && !state.verification->guarantee.notion.empty()) // carries "ε was chosen by looking at …"
+        e["guarantee_at_chosen_eps"] = core::guaranteeJson(core::withSeedMode(state.verification->guarantee, seedMode));
     e["results"] = results(utilitySettingsOf(session), state);
     j["export"] = e;
     return QByteArray::fromStdString(j.dump(2) + "\n");

@@ -33,6 +33,10 @@ struct UtilitySettings {
     core::UtilityMetric metric = core::UtilityMetric::TrainLoss;
     int repeats = 10;
     std::uint64_t seed = 1;
+    /// Private release (docs/MATH.md §7: seeds): seed was drawn from the operating system's
+    /// entropy and is written nowhere (sessions and exports hold null); false: a reproducible
+    /// run with a public seed, whose guarantee holds for a release with secret randomness.
+    bool secretSeed = false;
 
     // The sweep grid: gridPoints log-spaced ε from epsMin to epsMax.
     double epsMin = 1e-3;

@@ -4,6 +4,10 @@
 
 #include "ui/session/session_json.h"
 
+#include "core/privacy/composition.h"
+
+#include <QRandomGenerator>
+
 namespace elab::ui::detail {
 
 Ordered toJson(const UtilitySettings& s) {
@@ -13,7 +17,8 @@ Ordered toJson(const UtilitySettings& s) {
     j["mechanism"] = mechanismJson(s.mechanism);
     j["metric"] = core::toString(s.metric);
     j["repeats"] = s.repeats;
-    j["seed"] = s.seed;
+    j["seed"] = s.secretSeed ? Ordered() : Ordered(s.seed); // a private release's seed is written nowhere
+    j["seed_mode"] = core::toString(s.secretSeed ? core::SeedMode::SecretRelease : core::SeedMode::Reproducible);
     j["grid"] = {{"eps_min", s.epsMin}, {"eps_max", s.epsMax}, {"points", s.gridPoints}};
     j["measure_at"] = s.measureAt;
     Ordered estimators = Ordered::array();
@@ -33,7 +38,9 @@ UtilitySettings utilitySettingsFromJson(const Json& j) {
     s.mechanism = mechanismFromJson(member(j, u, "mechanism"), u + ".mechanism");
     s.metric = parseName(u + ".metric", value<std::string>(j, u, "metric"), core::utilityMetricFromString);
     s.repeats = value<int>(j, u, "repeats");
-    s.seed = value<std::uint64_t>(j, u, "seed");
+    // A private release restores as a private release with a new secret seed (its own was never written).
+    s.secretSeed = j.contains("seed_mode") && value<std::string>(j, u, "seed_mode") == "private-release";
+    s.seed = s.secretSeed ? QRandomGenerator::system()->generate64() : value<std::uint64_t>(j, u, "seed");
     const Json& grid = member(j, u, "grid");
     s.epsMin = value<double>(grid, u + ".grid", "eps_min");
     s.epsMax = value<double>(grid, u + ".grid", "eps_max");
