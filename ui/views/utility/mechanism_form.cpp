@@ -113,7 +113,7 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
     guaranteeBox->setObjectName(QStringLiteral("guaranteeGroup"));
     // Follows the ε slider: in a box of its own, so that a new text relayouts the panel only when
     // its height changes.
-    auto* guaranteeNote = new NoteBox(guaranteeBox, "guaranteeLabel");
+    auto* guaranteeNote = noteBox(guaranteeBox, "guaranteeLabel"); // top-aligned: a long warning starts at the top
     guarantee = guaranteeNote->label();
     guarantee->setTextFormat(Qt::RichText);
     guarantee->setTextInteractionFlags(Qt::TextSelectableByMouse);
