@@ -144,6 +144,9 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("reproducible run (public seed)")));
         s.secretSeed = true;
         QVERIFY(ui::describeGuarantee(s, shape, 1.0).plain.contains(QStringLiteral("private release")));
+        QVERIFY(!ui::describeGuarantee(s, shape, 1.0).plain.contains(QStringLiteral("public seed 1")));
+        shape.pipeline.preparationEpsilon = 0.5; // the Data tab's private bounds, drawn at load with seed 1
+        QVERIFY(ui::describeGuarantee(s, shape, 1.0).plain.contains(QStringLiteral("public seed 1")));
         QVERIFY(guarantee(s, 100, kInf).startsWith(QStringLiteral("No privacy")));
     }
 

@@ -164,10 +164,14 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
         core::PipelineFacts pipeline = shape.pipeline;
         for (std::string& step : core::plannedLeaks(settings.preprocess))
             pipeline.leakingSteps.push_back(std::move(step));
-        const core::PrivacyGuarantee g = core::withSeedMode(core::withPipeline(
+        core::PrivacyGuarantee g = core::withSeedMode(core::withPipeline(
             core::mechanismInfo(spec.kind).guarantee(spec, std::max(Eigen::Index{1}, static_cast<Eigen::Index>(shape.trainRows)),
                                                      classes, eps),
             pipeline), settings.secretSeed ? core::SeedMode::SecretRelease : core::SeedMode::Reproducible);
+        // The Data tab estimates private bounds at load, with the public seed 1 (PrivateBoundsOptions).
+        if (settings.secretSeed && g.isPrivate && shape.pipeline.preparationEpsilon > 0.0)
+            g.conditions.push_back("the privately estimated bounds were drawn when the data was loaded, with the public "
+                                   "seed 1: only the model's own noise is a private release");
         return describePrivacyGuarantee(g, {shape.trainRows, {}, false, QString::fromUtf8(core::mechanismInfo(spec.kind).formula)});
     } catch (const std::exception& e) {
         return textOf(tr("No guarantee"), {}, {sentence(e.what())}, false);
