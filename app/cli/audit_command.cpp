@@ -55,6 +55,46 @@ void AuditCommand::addTo(CLI::App& command) {
 }
 
 
+namespace {
+
+// The mechanisms one audit command runs: every private one of the catalog (--all), or the one chosen.
+std::vector<core::MechanismKind> auditedKinds(bool all, core::MechanismKind chosen) {
+    if (!all)
+        return {chosen};
+    std::vector<core::MechanismKind> kinds;
+    for (const core::MechanismInfo& info : core::mechanismCatalog())
+        if (info.kind != core::MechanismKind::NonPrivate)
+            kinds.push_back(info.kind);
+    return kinds;
+}
+
+// "audits": [...] (--all) or "audit": {...}, each result's JSON named by its mechanism.
+template <class Result, class ToJson>
+void addAudits(nlohmann::ordered_json& j, const std::vector<std::pair<core::MechanismKind, Result>>& results, bool all,
+               const ToJson& toJson) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& [kind, r] : results) {
+        nlohmann::ordered_json a = toJson(r);
+        a["mechanism"] = core::toString(kind);
+        list.push_back(std::move(a));
+    }
+    if (all)
+        j["audits"] = std::move(list);
+    else
+        j["audit"] = list.front();
+}
+
+// 3 when any claim is violated (README: exit statuses), else 0.
+template <class Result>
+int exitStatus(const std::vector<std::pair<core::MechanismKind, Result>>& results) {
+    for (const auto& entry : results)
+        if (entry.second.violated())
+            return 3;
+    return 0;
+}
+
+} // namespace
+
 int AuditCommand::run() const {
     if (neighbour != "canary")
         return runPipeline();
@@ -74,14 +114,7 @@ int AuditCommand::run() const {
     spec.executor = cells.get();
     if (canaryRow >= 0)
         spec.canaryRow = static_cast<core::Index>(canaryRow);
-    std::vector<core::MechanismKind> kinds;
-    if (all) {
-        for (const core::MechanismInfo& info : core::mechanismCatalog())
-            if (info.kind != core::MechanismKind::NonPrivate)
-                kinds.push_back(info.kind);
-    } else {
-        kinds.push_back(spec.mechanism.kind);
-    }
+    const std::vector<core::MechanismKind> kinds = auditedKinds(all, spec.mechanism.kind);
     std::vector<std::pair<core::MechanismKind, core::AuditResult>> results;
     for (core::MechanismKind kind : kinds) {
         core::AuditSpec s = spec;
@@ -105,25 +138,13 @@ int AuditCommand::run() const {
         j["version"] = EPSILONLAB_VERSION;
         j["seed"] = seed;
         j["data"] = dataJson(prepared);
-        nlohmann::ordered_json list = nlohmann::ordered_json::array();
-        for (const auto& [kind, r] : results) {
-            nlohmann::ordered_json a = core::auditJson(r);
-            a["mechanism"] = core::toString(kind);
-            list.push_back(std::move(a));
-        }
-        if (all)
-            j["audits"] = std::move(list);
-        else
-            j["audit"] = list.front();
+        addAudits(j, results, all, [](const auto& r) { return core::auditJson(r); });
         writeOutput(out, j.dump(1) + "\n");
     }
     for (const auto& [kind, r] : results)
         if (ClusterSession::instance().writesOutput())
             std::cerr << core::toString(kind) << ": " << core::auditVerdict(r) << " [" << r.seconds << " s]\n";
-    bool violated = false;
-    for (const auto& entry : results)
-        violated = violated || entry.second.violated();
-    return violated ? 3 : 0;
+    return exitStatus(results);
 }
 
 int AuditCommand::runPipeline() const {
@@ -152,14 +173,7 @@ int AuditCommand::runPipeline() const {
     input.text = core::datasetText(input.spec, resources::builtinBytesProvider());
     if (!options.testSpec.empty())
         input.test = options.load().test;
-    std::vector<core::MechanismKind> kinds;
-    if (all) {
-        for (const core::MechanismInfo& info : core::mechanismCatalog())
-            if (info.kind != core::MechanismKind::NonPrivate)
-                kinds.push_back(info.kind);
-    } else {
-        kinds.push_back(spec.audit.mechanism.kind);
-    }
+    const std::vector<core::MechanismKind> kinds = auditedKinds(all, spec.audit.mechanism.kind);
     std::vector<std::pair<core::MechanismKind, core::PipelineAuditResult>> results;
     for (core::MechanismKind kind : kinds) {
         core::PipelineAuditSpec s = spec;
@@ -188,26 +202,14 @@ int AuditCommand::runPipeline() const {
         j["data"] = {{"spec", input.spec},
                      {"test_fraction", spec.preparation.testFraction},
                      {"test", options.testSpec.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(options.testSpec)}};
-        nlohmann::ordered_json list = nlohmann::ordered_json::array();
-        for (const auto& [kind, r] : results) {
-            nlohmann::ordered_json a = core::pipelineAuditJson(r);
-            a["mechanism"] = core::toString(kind);
-            list.push_back(std::move(a));
-        }
-        if (all)
-            j["audits"] = std::move(list);
-        else
-            j["audit"] = list.front();
+        addAudits(j, results, all, [](const auto& r) { return core::pipelineAuditJson(r); });
         writeOutput(out, j.dump(1) + "\n");
     }
     for (const auto& [kind, r] : results)
         if (ClusterSession::instance().writesOutput())
             std::cerr << core::toString(kind) << " (" << r.neighbour.description << "): " << core::pipelineAuditVerdict(r)
                       << " [" << r.seconds << " s]\n";
-    bool violated = false;
-    for (const auto& entry : results)
-        violated = violated || entry.second.violated();
-    return violated ? 3 : 0;
+    return exitStatus(results);
 }
 
 } // namespace elab::app

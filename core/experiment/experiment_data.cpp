@@ -17,17 +17,6 @@ std::string DataPreparation::validate() const {
     return preprocess.validate();
 }
 
-std::vector<Index> seededRowSubset(Index n, Index k, std::uint64_t seed) {
-    std::vector<Index> rows(static_cast<std::size_t>(n));
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        rows[i] = static_cast<Index>(i);
-    Rng rng(deriveSeed(seed, 0x73756273616D706CULL)); // "subsampl"
-    shuffleInPlace(rows, rng);
-    rows.resize(static_cast<std::size_t>(std::clamp<Index>(k, 0, n)));
-    std::sort(rows.begin(), rows.end());
-    return rows;
-}
-
 std::vector<Index> contentRowSubset(const Dataset& d, Index k, std::uint64_t seed) {
     const std::vector<std::uint64_t> hash = rowContentHashes(d, deriveSeed(seed, 0x73756273616D706CULL));
     std::vector<Index> rows(hash.size());

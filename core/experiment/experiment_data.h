@@ -26,9 +26,6 @@ struct PreparedData {
     std::optional<Dataset> test;
 };
 
-/// k of the rows 0..n−1 (k ≤ n), uniform without replacement from a stream of seed, ascending.
-std::vector<Index> seededRowSubset(Index n, Index k, std::uint64_t seed);
-
 /// k of d's rows (k ≤ rows): those with the k smallest hashes of (seed, their content), ascending
 /// (docs/MATH.md §7). Changing, adding or removing one row of d changes the subset by at most one
 /// row replaced by another: stable under replace-one adjacency at the fixed size k.

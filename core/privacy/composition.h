@@ -41,13 +41,6 @@ PipelineFacts pipelineFacts(const Dataset& d);
 /// g as a guarantee of the whole pipeline (see above). A non-private g is returned unchanged.
 PrivacyGuarantee withPipeline(PrivacyGuarantee g, const PipelineFacts& facts);
 
-/// withPipeline with only a preparation ε (no leaking step).
-inline PrivacyGuarantee withPreparationCost(PrivacyGuarantee g, double preparationEpsilon) {
-    PipelineFacts facts;
-    facts.preparationEpsilon = preparationEpsilon;
-    return withPipeline(std::move(g), facts);
-}
-
 /// R independent draws of g released together (a decision-regions picture of R draws):
 /// (Rε, Rδ)-DP by basic sequential composition (Dwork & Roth 2014, Thm 3.16), with the
 /// parameters "draws", "eps_per_draw" and "delta_per_draw". g unchanged if not private or R ≤ 1.

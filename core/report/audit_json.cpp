@@ -4,6 +4,17 @@
 
 namespace elab::core {
 
+void appendBoundJson(nlohmann::ordered_json& j, const AuditBound& bound) {
+    j["threshold"] = numberOrNull(bound.threshold);
+    j["evaluated_runs"] = bound.evaluated;
+    j["fpr"] = bound.fpr;
+    j["fnr"] = bound.fnr;
+    j["fpr_upper"] = bound.fprUpper;
+    j["fnr_upper"] = bound.fnrUpper;
+    j["eps_lb"] = bound.epsLB;
+    j["max_certifiable"] = bound.maxCertifiable;
+}
+
 nlohmann::ordered_json auditJson(const AuditResult& r, bool withScores) {
     nlohmann::ordered_json j;
     j["eps"] = r.claimedEps;
@@ -14,14 +25,7 @@ nlohmann::ordered_json auditJson(const AuditResult& r, bool withScores) {
     j["canary"] = {{"description", r.canary.description},
                    {"label", r.canary.label},
                    {"nonprivate_margin_shift", r.canary.nonPrivateShift}};
-    j["threshold"] = numberOrNull(r.bound.threshold);
-    j["evaluated_runs"] = r.bound.evaluated;
-    j["fpr"] = r.bound.fpr;
-    j["fnr"] = r.bound.fnr;
-    j["fpr_upper"] = r.bound.fprUpper;
-    j["fnr_upper"] = r.bound.fnrUpper;
-    j["eps_lb"] = r.bound.epsLB;
-    j["max_certifiable"] = r.bound.maxCertifiable;
+    appendBoundJson(j, r.bound);
     j["violated"] = r.violated();
     j["verdict"] = auditVerdict(r);
     j["guarantee"] = guaranteeJson(r.guarantee);

@@ -12,4 +12,8 @@ namespace elab::core {
 
 nlohmann::ordered_json auditJson(const AuditResult& result, bool withScores = true);
 
+/// The bound's fields, appended to j in this order (threshold, evaluated_runs, fpr, fnr, fpr_upper,
+/// fnr_upper, eps_lb, max_certifiable): shared by the mechanism and the pipeline audits' JSON.
+void appendBoundJson(nlohmann::ordered_json& j, const AuditBound& bound);
+
 } // namespace elab::core

@@ -1,5 +1,6 @@
 #include "core/report/pipeline_audit_json.h"
 
+#include "core/report/audit_json.h"
 #include "core/report/result_json.h"
 
 namespace elab::core {
@@ -41,14 +42,7 @@ nlohmann::ordered_json pipelineAuditJson(const PipelineAuditResult& r, bool with
     j["leaking_steps"] = r.leakingSteps;
     j["runs"] = r.runs;
     j["alpha"] = r.alpha;
-    j["threshold"] = numberOrNull(r.bound.threshold);
-    j["evaluated_runs"] = r.bound.evaluated;
-    j["fpr"] = r.bound.fpr;
-    j["fnr"] = r.bound.fnr;
-    j["fpr_upper"] = r.bound.fprUpper;
-    j["fnr_upper"] = r.bound.fnrUpper;
-    j["eps_lb"] = r.bound.epsLB;
-    j["max_certifiable"] = r.bound.maxCertifiable;
+    appendBoundJson(j, r.bound);
     j["violated"] = r.violated();
     j["verdict"] = pipelineAuditVerdict(r);
     j["guarantee"] = guaranteeJson(r.guarantee);
