@@ -1,0 +1,3 @@
+#pragma once
+// A data file that reaches up into privacy: the layer check must fail on it.
+#include "core/privacy/guarantee.h"
