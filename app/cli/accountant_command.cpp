@@ -2,7 +2,7 @@
 
 #include "app/cli/write_output.h"
 
-#include "core/accounting/accountant.h"
+#include "core/privacy/accountant.h"
 #include "core/report/result_json.h"
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 #pragma once
 // `epsilonlab-cli accountant`: ε for a noise multiplier σ, or σ for a target ε, at sampling rate
 // q, T steps and δ, by one accountant or all three side by side (issue 12;
-// core/accounting/accountant.h), as JSON or CSV; add/remove, or replace-one at a fixed N (DP-SGD's
+// core/privacy/accountant.h), as JSON or CSV; add/remove, or replace-one at a fixed N (DP-SGD's
 // guarantee without --public-rows).
 
 #include <CLI/CLI.hpp>

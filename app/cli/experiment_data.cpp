@@ -4,7 +4,7 @@
 #include "core/data/dataset_loader.h"
 #include "resources/builtin_resources.h"
 
-#include "core/experiment/experiment_data.h"
+#include "core/data/data_preparation.h"
 #include "core/report/result_json.h"
 
 #include <iostream>

@@ -2,12 +2,12 @@
 // Data preparation shared by the experiment commands: training data (DataOptions), a test
 // set (--test FILE or --split FRACTION), preprocessing (MATH.md §1; default: clip rows)
 // and the optional binarisation (--positive); without it a multiclass label is trained
-// one-vs-rest with the budget split (core/experiment/one_vs_rest.h).
+// one-vs-rest with the budget split (core/learners/linear_erm/one_vs_rest.h).
 
 #include "app/cli/data_options.h"
 #include "core/data/dataset.h"
 #include "core/data/preprocess.h"
-#include "core/experiment/experiment_data.h"
+#include "core/data/data_preparation.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #include "app/cli/mechanism_options.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 namespace elab::app {
 

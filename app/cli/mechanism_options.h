@@ -4,7 +4,7 @@
 // (--hidden, --epochs, --batch-size, --clip, --clip-mode, --learning-rate, --lr-decay, --dropout,
 // --dropout-rate, --weight-decay, --accountant, --public-rows; docs/MATH.md §3.6).
 
-#include "core/privacy/mechanism.h"
+#include "core/learner/mechanism.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

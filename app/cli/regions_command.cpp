@@ -3,7 +3,7 @@
 #include "app/cli/split_list.h"
 #include "app/cli/write_output.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/privacy/composition.h"
 #include "core/regions/decision_regions.h"
 #include "core/report/result_json.h"

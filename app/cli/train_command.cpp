@@ -3,8 +3,8 @@
 #include "app/cli/write_output.h"
 
 #include "core/privacy/composition.h"
-#include "core/dpsgd/dpsgd_learner.h"
-#include "core/experiment/sweep_data.h"
+#include "core/learners/dpsgd/dpsgd_learner.h"
+#include "core/learner/sweep_data.h"
 #include "core/report/result_json.h"
 
 #include <nlohmann/json.hpp>

@@ -5,11 +5,11 @@
 #include "app/cli/write_output.h"
 
 #include "core/report/result_json.h"
-#include "core/experiment/choose_eps.h"
-#include "core/experiment/monotonicity.h"
-#include "core/experiment/proposed_eps.h"
-#include "core/experiment/utility_sweep.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/sweeps/choose_eps.h"
+#include "core/sweeps/monotonicity.h"
+#include "core/sweeps/proposed_eps.h"
+#include "core/sweeps/utility_sweep.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include <fstream>
 #include <iostream>

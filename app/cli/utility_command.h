@@ -6,7 +6,7 @@
 #include "app/cli/mechanism_options.h"
 #include "app/cli/scale_options.h"
 #include "app/cli/seed_option.h"
-#include "core/privacy/mechanism.h"
+#include "core/learner/mechanism.h"
 
 
 #include <CLI/CLI.hpp>

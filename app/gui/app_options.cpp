@@ -3,8 +3,8 @@
 #include "ui/views/view_catalog.h"
 
 #include "core/data/builtin_catalog.h"
-#include "core/learner/mechanism_catalog.h"
-#include "core/privacy/mechanism.h"
+#include "core/mechanisms/mechanism_catalog.h"
+#include "core/learner/mechanism.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,9 +1,10 @@
 #include "core/audit/mechanism_audit.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/scale/cell_stage.h"
 #include "core/scale/cell_text.h"
 #include "core/util/format_number.h"
+#include "core/util/noise.h"
 #include "core/util/parallel_grid.h"
 #include "core/util/random.h"
 

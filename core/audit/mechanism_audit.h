@@ -15,8 +15,8 @@
 // against the model).
 
 #include "core/audit/audit_bound.h"
-#include "core/experiment/sweep_data.h"
-#include "core/privacy/mechanism.h"
+#include "core/learner/sweep_data.h"
+#include "core/learner/mechanism.h"
 #include "core/util/run_context.h"
 
 #include <cstdint>

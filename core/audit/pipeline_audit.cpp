@@ -1,10 +1,11 @@
 #include "core/audit/pipeline_audit.h"
 
-#include "core/accounting/accountant.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/privacy/accountant.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/scale/cell_stage.h"
 #include "core/scale/cell_text.h"
 #include "core/util/format_number.h"
+#include "core/util/noise.h"
 #include "core/util/parallel_grid.h"
 #include "core/util/random.h"
 

@@ -26,7 +26,7 @@
 #include "core/audit/input_neighbour.h"
 #include "core/audit/mechanism_audit.h"
 #include "core/data/dataset_loader.h"
-#include "core/experiment/experiment_data.h"
+#include "core/data/data_preparation.h"
 
 #include <cstdint>
 #include <functional>

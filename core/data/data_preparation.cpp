@@ -1,4 +1,4 @@
-#include "core/experiment/experiment_data.h"
+#include "core/data/data_preparation.h"
 
 #include "core/data/schema_align.h"
 #include "core/util/random.h"

@@ -1,5 +1,5 @@
 // FeatureMatrix::sparseCopy: a dense matrix's rows (a view's as its plain copy holds them) as a
-// plain CSR matrix, for fits that read mostly-zero dense rows (core/experiment/one_vs_rest.cpp).
+// plain CSR matrix, for fits that read mostly-zero dense rows (core/learners/linear_erm/one_vs_rest.cpp).
 #include "core/data/feature_matrix.h"
 
 #include <algorithm>

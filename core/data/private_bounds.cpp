@@ -1,6 +1,7 @@
 #include "core/data/private_bounds.h"
 
 #include "core/util/format_number.h"
+#include "core/util/noise.h"
 
 #include <algorithm>
 #include <cmath>

@@ -12,7 +12,7 @@
 
 #include "core/data/dataset.h"
 #include "core/data/feature_bounds.h"
-#include "core/privacy/noise.h"
+#include "core/util/noise.h"
 #include "core/util/random.h"
 
 #include <cstdint>

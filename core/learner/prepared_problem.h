@@ -5,7 +5,7 @@
 // use. Build one per (dataset, settings) and keep it while they hold: then a slider probe or a
 // single-ε measurement fits only.
 
-#include "core/experiment/sweep_data.h"
+#include "core/learner/sweep_data.h"
 #include "core/learner/private_learner.h"
 #include "core/privacy/composition.h"
 
@@ -45,6 +45,6 @@ private:
     mutable NewtonCgOptions m_referenceOptions;
 };
 
-/// Built by prepareProblem (core/learner/mechanism_catalog.h).
+/// Built by prepareProblem (core/mechanisms/mechanism_catalog.h).
 
 } // namespace elab::core

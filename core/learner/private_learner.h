@@ -1,6 +1,6 @@
 #pragma once
 // The one interface of every private learner (issue 10): linear ERM mechanisms with
-// one-vs-rest today (core/learner/linear_erm_learner.h); a multiclass Gaussian classifier and a
+// one-vs-rest today (core/learners/linear_erm/linear_erm_learner.h); a multiclass Gaussian classifier and a
 // DP-SGD network are one more implementation each. Callers (utility sweep, choose-ε, CLI, GUI)
 // never switch on a mechanism's kind: they ask capabilities().
 //
@@ -12,11 +12,12 @@
 // A learner is built for one training set and one utility metric and is immutable: every
 // const member may be called from any thread at once.
 
-#include "core/estimation/taylor.h"
-#include "core/experiment/utility_metric.h"
+#include "core/learner/utility_estimate.h"
+#include "core/learner/utility_metric.h"
 #include "core/learner/trained_model.h"
 #include "core/optim/newton_cg.h"
-#include "core/privacy/mechanism.h"
+#include "core/learner/mechanism.h"
+#include "core/util/noise.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "core/dpsgd/sgd_spec.h"
+#include "core/learner/sgd_spec.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // dropout on the hidden units (the paper's DPD: Gaussian; or Bernoulli), and the accountant that
 // turns (σ, q, T, δ) into ε. Part of MechanismSpec for the `dpsgd` mechanism.
 
-#include "core/accounting/accountant.h"
+#include "core/privacy/accountant.h"
 #include "core/util/option_names.h"
 
 #include <string>

@@ -1,4 +1,4 @@
-#include "core/experiment/solver_summary.h"
+#include "core/learner/solver_summary.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "core/experiment/sweep_data.h"
+#include "core/learner/sweep_data.h"
 
 #include <stdexcept>
 

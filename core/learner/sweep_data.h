@@ -14,7 +14,7 @@ namespace elab::core {
 /// Training data and, for test metrics, a test set.
 /// classes = 0: the labels are used as given (±1 for the margin losses, real targets for the
 /// squared loss). classes = K ≥ 2: the labels are class indices 0..K−1 and the margin losses
-/// train one model per class, one-vs-rest (core/experiment/one_vs_rest.h). The test labels
+/// train one model per class, one-vs-rest (core/learners/linear_erm/one_vs_rest.h). The test labels
 /// follow the same convention. The labels are referenced, not copied (core/model/labels.h):
 /// a multiclass set's are its class indices as they are stored (Targets::classIndex).
 struct SweepData {

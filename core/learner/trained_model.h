@@ -5,7 +5,7 @@
 // core/learner/prediction.h, so a new model family needs no new metric code.
 
 #include "core/data/feature_matrix.h"
-#include "core/experiment/solver_summary.h"
+#include "core/learner/solver_summary.h"
 
 #include <Eigen/Core>
 

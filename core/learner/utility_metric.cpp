@@ -1,4 +1,4 @@
-#include "core/experiment/utility_metric.h"
+#include "core/learner/utility_metric.h"
 
 #include "core/learner/prediction.h"
 

@@ -31,7 +31,7 @@ double evaluateUtility(UtilityMetric metric, const Loss& loss, const FeatureMatr
                        const Eigen::VectorXd& theta);
 
 /// One-vs-rest utility of K ≥ 2 binary models (thetas[k]: class k against the rest) on rows
-/// with class indices labels_i ∈ {0..K−1} (core/experiment/one_vs_rest.h):
+/// with class indices labels_i ∈ {0..K−1} (core/learners/linear_erm/one_vs_rest.h):
 /// - loss: the mean over classes of each model's binary mean loss,
 ///   (1/K) Σ_k (1/n) Σ_i ℓ(x_iᵀθ_k, y_ik),  y_ik = +1 if labels_i = k, else −1;
 /// - accuracy: the fraction of rows whose argmax_k x_iᵀθ_k is their label, counting a row as

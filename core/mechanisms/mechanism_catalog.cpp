@@ -1,9 +1,10 @@
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
-#include "core/experiment/one_vs_rest.h"
-#include "core/dpsgd/dpsgd_learner.h"
-#include "core/gaussian_lm/gaussian_lm_learner.h"
-#include "core/learner/linear_erm_learner.h"
+#include "core/learners/linear_erm/erm_mechanisms.h"
+#include "core/learners/linear_erm/one_vs_rest.h"
+#include "core/learners/dpsgd/dpsgd_learner.h"
+#include "core/learners/gaussian_lm/gaussian_lm_learner.h"
+#include "core/learners/linear_erm/linear_erm_learner.h"
 
 #include <stdexcept>
 

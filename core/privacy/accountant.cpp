@@ -1,6 +1,6 @@
-#include "core/accounting/accountant.h"
+#include "core/privacy/accountant.h"
 
-#include "core/accounting/rdp.h"
+#include "core/privacy/rdp.h"
 
 #include <algorithm>
 #include <cmath>

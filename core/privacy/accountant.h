@@ -10,7 +10,7 @@
 // twice the noise for the same σ.
 //
 //  - Rdp (default): the Poisson-subsampled Gaussian's RDP at integer and fractional orders,
-//    converted to (ε, δ) (core/accounting/rdp.h). Rigorous, the tightest of the three.
+//    converted to (ε, δ) (core/privacy/rdp.h). Rigorous, the tightest of the three.
 //  - AdvancedComposition (the paper's DPD-AC): per step the classical Gaussian mechanism
 //    (ε_it, δ_it) with σ = √(2 log(1.25/δ_it))/ε_it — valid for ε_it < 1 only — amplified by
 //    sampling to ε₁ = log(1 + q(e^{ε_it} − 1)), δ₁ = qδ_it, composed over T steps:

@@ -1,4 +1,4 @@
-#include "core/accounting/accounting_curves.h"
+#include "core/privacy/accounting_curves.h"
 
 #include <tbb/parallel_for.h>
 

@@ -5,7 +5,7 @@
 // calibration). Add/remove with N public, else replace-one at the fixed N (docs/MATH.md §3.6). Independent points are computed in parallel; the result does not depend on
 // the thread count.
 
-#include "core/accounting/accountant.h"
+#include "core/privacy/accountant.h"
 
 #include <array>
 #include <cmath>

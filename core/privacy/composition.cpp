@@ -1,6 +1,6 @@
 #include "core/privacy/composition.h"
 
-#include "core/accounting/accountant.h"
+#include "core/privacy/accountant.h"
 #include "core/util/format_number.h"
 
 #include <cmath>

@@ -13,7 +13,7 @@
 //   turns the claim off: private = false, ε = ∞, and the steps named in assumptionsNotMet.
 
 #include "core/data/dataset.h"
-#include "core/privacy/mechanism.h"
+#include "core/privacy/guarantee.h"
 
 #include <string>
 #include <vector>

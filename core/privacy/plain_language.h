@@ -4,7 +4,7 @@
 // at this n, what the adjacency means. Shown beside every guarantee (the GUI's guarantee box,
 // the CLI's "explanation").
 
-#include "core/privacy/mechanism.h"
+#include "core/privacy/guarantee.h"
 
 #include <string>
 #include <vector>

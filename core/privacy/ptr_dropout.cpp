@@ -1,6 +1,6 @@
 #include "core/privacy/ptr_dropout.h"
 
-#include "core/privacy/noise.h"
+#include "core/util/noise.h"
 #include "core/util/format_number.h"
 #include "core/util/random.h"
 

@@ -7,7 +7,7 @@
 //   (the feature dropout keeps least), else ⊥. The whole procedure is (2ε, δ)-DP.
 
 #include "core/data/feature_matrix.h"
-#include "core/privacy/mechanism.h"
+#include "core/privacy/guarantee.h"
 
 #include <cstdint>
 #include <vector>

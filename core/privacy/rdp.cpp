@@ -1,4 +1,4 @@
-#include "core/accounting/rdp.h"
+#include "core/privacy/rdp.h"
 
 #include <tbb/parallel_for.h>
 

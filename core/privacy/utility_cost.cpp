@@ -1,4 +1,4 @@
-#include "core/accounting/utility_cost.h"
+#include "core/privacy/utility_cost.h"
 
 #include <algorithm>
 #include <cmath>

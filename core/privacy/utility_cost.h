@@ -6,7 +6,7 @@
 // k buys is the measured curve at ε' (interpolated linearly in log ε), and the cost is the
 // difference from the curve at ε. Outside the sweep's ε range: no figure.
 
-#include "core/accounting/accountant.h"
+#include "core/privacy/accountant.h"
 
 #include <optional>
 #include <vector>

@@ -1,8 +1,9 @@
 #include "core/regions/decision_regions.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/regions/regions_impl.h"
 #include "core/util/format_number.h"
+#include "core/util/noise.h"
 #include "core/util/random.h"
 
 #include <Eigen/Eigenvalues>

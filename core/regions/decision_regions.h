@@ -5,7 +5,7 @@
 // the training rows (data-dependent: "leaks", labelled like the other such steps) — optionally
 // expanded quadratically (x₁, x₂, x₁², x₁x₂, x₂²), then the usual preparation (standardise if
 // asked, intercept, row norm: clip by default) with statistics from the training rows. The
-// selected mechanism — any learner of the mechanism catalog (core/learner/mechanism_catalog.h),
+// selected mechanism — any learner of the mechanism catalog (core/mechanisms/mechanism_catalog.h),
 // so DP-SGD networks plug in unchanged — is trained in that plane at ε for R noise draws, each
 // draw's standard noise fixed across ε (as in the utility sweep, so boundaries move continuously
 // with the slider), and the non-private model. Every model is evaluated on a G×G grid covering the
@@ -16,10 +16,10 @@
 // Deterministic for 1 or N threads (parallel over draws, each writing its own slot); cancellable.
 
 #include "core/data/dataset.h"
-#include "core/experiment/experiment_data.h"
+#include "core/data/data_preparation.h"
 #include "core/learner/prepared_problem.h"
 #include "core/optim/newton_cg.h"
-#include "core/privacy/mechanism.h"
+#include "core/learner/mechanism.h"
 #include "core/regions/marching_squares.h"
 #include "core/util/option_names.h"
 

@@ -5,9 +5,9 @@
 // budget split, the solver summary and the monotonicity self-check.
 
 #include "core/data/dataset.h"
-#include "core/experiment/monotonicity.h"
-#include "core/experiment/solver_summary.h"
-#include "core/privacy/mechanism.h"
+#include "core/sweeps/monotonicity.h"
+#include "core/learner/solver_summary.h"
+#include "core/learner/mechanism.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,8 @@
-#include "core/experiment/choose_eps.h"
+#include "core/sweeps/choose_eps.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/privacy/composition.h"
+#include "core/util/noise.h"
 #include "core/util/parallel_grid.h"
 
 #include <cmath>

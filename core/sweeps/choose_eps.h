@@ -11,9 +11,9 @@
 // data (SweepData::classes = K) is one-vs-rest with the budget split (one_vs_rest.h): the ε
 // searched for is the whole classifier's, each model trained at ε/K.
 
-#include "core/estimation/taylor.h"
-#include "core/experiment/solver_summary.h"
-#include "core/experiment/utility_sweep.h"
+#include "core/learners/linear_erm/taylor.h"
+#include "core/learner/solver_summary.h"
+#include "core/sweeps/utility_sweep.h"
 
 #include <vector>
 

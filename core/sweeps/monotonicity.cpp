@@ -1,4 +1,4 @@
-#include "core/experiment/monotonicity.h"
+#include "core/sweeps/monotonicity.h"
 
 #include "core/util/format_number.h"
 

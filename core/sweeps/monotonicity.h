@@ -11,8 +11,8 @@
 // The unpaired se ignores that repetitions share their noise draw across ε (which correlates
 // them positively), so it overstates the se: the check errs towards silence, not false alarms.
 
-#include "core/experiment/utility_sweep.h"
-#include "core/privacy/mechanism.h"
+#include "core/sweeps/utility_sweep.h"
+#include "core/learner/mechanism.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "core/experiment/proposed_eps.h"
+#include "core/sweeps/proposed_eps.h"
 
 #include <cmath>
 

@@ -9,7 +9,7 @@
 // beyond its ends. The crossing is found by a 400-step scan on log ε from epsMin up, refined by
 // 50 bisection steps.
 
-#include "core/experiment/utility_sweep.h"
+#include "core/sweeps/utility_sweep.h"
 
 #include <functional>
 #include <optional>

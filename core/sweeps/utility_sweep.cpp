@@ -1,10 +1,11 @@
-#include "core/experiment/utility_sweep.h"
+#include "core/sweeps/utility_sweep.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/scale/cell_stage.h"
 #include "core/scale/cell_text.h"
 
 #include "core/util/grid_text.h"
+#include "core/util/noise.h"
 #include "core/util/parallel_grid.h"
 
 #include <algorithm>

@@ -5,14 +5,14 @@
 // the numbers are identical for any thread count. Grid points are streamed as soon as all
 // repetitions have reached them.
 // Multiclass data (SweepData::classes = K) is classified one-vs-rest with the budget split
-// across the K models (core/experiment/one_vs_rest.h): every "fit" of a repetition at ε is
+// across the K models (core/learners/linear_erm/one_vs_rest.h): every "fit" of a repetition at ε is
 // then K fits at ε/K, model k of repetition r with noise from deriveSeed(seed, r, k).
 
-#include "core/estimation/taylor.h"
-#include "core/experiment/solver_summary.h"
-#include "core/experiment/sweep_data.h"
-#include "core/experiment/utility_metric.h"
-#include "core/privacy/mechanism.h"
+#include "core/learners/linear_erm/taylor.h"
+#include "core/learner/solver_summary.h"
+#include "core/learner/sweep_data.h"
+#include "core/learner/utility_metric.h"
+#include "core/learner/mechanism.h"
 #include "core/util/run_context.h"
 
 #include <cmath>

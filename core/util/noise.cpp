@@ -1,4 +1,4 @@
-#include "core/privacy/noise.h"
+#include "core/util/noise.h"
 
 #include "core/util/normal_sampler.h"
 

@@ -13,9 +13,9 @@
 //       -ltbb -lz -lQt6Core -o solver_probe
 //   ./solver_probe --data a9a_train.libsvm --loss huber --eps 0.05:1:20 --measure-at 0.1,0.25,0.75
 #include "app/cli/experiment_data.h"
-#include "core/experiment/utility_sweep.h"
-#include "core/privacy/noise.h"
-#include "core/privacy/private_fit.h"
+#include "core/sweeps/utility_sweep.h"
+#include "core/util/noise.h"
+#include "core/learners/linear_erm/private_fit.h"
 #include "core/util/random.h"
 #include <CLI/CLI.hpp>
 #include <iostream>

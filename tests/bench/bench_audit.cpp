@@ -11,8 +11,8 @@
 #include "core/data/dataset_loader.h"
 #include "core/data/generators.h"
 #include "core/data/preprocess.h"
-#include "core/experiment/sweep_data.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/learner/sweep_data.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include <cstdio>
 #include <cstdlib>

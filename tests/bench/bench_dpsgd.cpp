@@ -8,11 +8,11 @@
 //    ≤ 3 s; Opacus 55–84 s, non-private torch 1.8–1.9 s), when ../shared/datasets/mnist exists.
 // Usage: bench_dpsgd [threads] [mnist-epochs]. Appends JSON lines to EPSILONLAB_BENCH_OUT.
 
-#include "core/accounting/accountant.h"
+#include "core/privacy/accountant.h"
 #include "core/data/dataset_loader.h"
-#include "core/dpsgd/dpsgd_learner.h"
-#include "core/experiment/experiment_data.h"
-#include "core/experiment/sweep_data.h"
+#include "core/learners/dpsgd/dpsgd_learner.h"
+#include "core/data/data_preparation.h"
+#include "core/learner/sweep_data.h"
 
 #include <algorithm>
 #include <chrono>

@@ -4,10 +4,11 @@
 
 #include "core/data/dataset_loader.h"
 #include "core/data/preprocess.h"
-#include "core/experiment/one_vs_rest.h"
-#include "core/experiment/utility_sweep.h"
+#include "core/learners/linear_erm/one_vs_rest.h"
+#include "core/sweeps/utility_sweep.h"
 #include "core/model/linear_objective.h"
-#include "core/privacy/private_fit.h"
+#include "core/learners/linear_erm/private_fit.h"
+#include "core/util/noise.h"
 
 #include <chrono>
 #include <cstdio>

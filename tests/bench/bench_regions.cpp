@@ -6,11 +6,12 @@
 
 #include "core/data/dataset_loader.h"
 #include "core/data/generators.h"
-#include "core/experiment/experiment_data.h"
-#include "core/experiment/sweep_data.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/data/data_preparation.h"
+#include "core/learner/sweep_data.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/regions/decision_regions.h"
 #include "core/regions/regions_impl.h"
+#include "core/util/noise.h"
 
 #include <algorithm>
 #include <chrono>

@@ -2,15 +2,15 @@
 // dp_accounting (every row of ../shared/docs/dp-accounting-vectors.csv when present, four of
 // its rows always), the advanced-composition bound against hand-computed values, the paper's
 // zCDP procedure against its printed formulas, calibration that never overshoots, and the
-// replace-one equivalent. The accounting view's curves (core/accounting/accounting_curves.h):
+// replace-one equivalent. The accounting view's curves (core/privacy/accounting_curves.h):
 // ε per epoch from one RDP pass equals one accounting per count; a slider step reusing the ε(σ)
 // curves equals a fresh computation; an ε no σ ≤ 10⁶ reaches under one accountant leaves that
 // accountant without a σ and the others as they are.
 
-#include "core/accounting/accountant.h"
-#include "core/accounting/accounting_curves.h"
-#include "core/accounting/rdp.h"
-#include "core/accounting/utility_cost.h"
+#include "core/privacy/accountant.h"
+#include "core/privacy/accounting_curves.h"
+#include "core/privacy/rdp.h"
+#include "core/privacy/utility_cost.h"
 
 #include "tests/support/test_support.h"
 

@@ -8,8 +8,9 @@
 // by 400 steps of geometric bisection on [1e-10, 1e10] (bracket width far below 1e-17 relative).
 
 #include "core/privacy/analytic_gaussian.h"
-#include "core/privacy/mechanism.h"
-#include "core/privacy/private_fit.h"
+#include "core/learner/mechanism.h"
+#include "core/learners/linear_erm/erm_mechanisms.h"
+#include "core/learners/linear_erm/private_fit.h"
 
 #include "tests/support/test_support.h"
 

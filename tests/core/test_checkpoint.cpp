@@ -3,7 +3,7 @@
 // settings refused with the differing settings named), the balanced split of cells over ranks,
 // and a utility sweep assembled from stored cells bit-identical to one computed in place.
 
-#include "core/experiment/utility_sweep.h"
+#include "core/sweeps/utility_sweep.h"
 #include "core/scale/cell_stage.h"
 #include "core/scale/cell_text.h"
 #include "core/scale/checkpoint_file.h"

@@ -1,7 +1,7 @@
 // ε for a target utility: the refinement stops only when the measured utility meets the
 // target within the tolerance, agrees with bisection, and reports unreachable targets.
 
-#include "core/experiment/choose_eps.h"
+#include "core/sweeps/choose_eps.h"
 
 #include "tests/support/test_support.h"
 

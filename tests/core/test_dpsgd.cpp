@@ -8,12 +8,13 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "core/dpsgd/dense_products.h"
-#include "core/dpsgd/dpsgd_learner.h"
-#include "core/dpsgd/network.h"
-#include "core/dpsgd/sgd_trainer.h"
-#include "core/experiment/sweep_data.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/learners/dpsgd/dense_products.h"
+#include "core/learners/dpsgd/dpsgd_learner.h"
+#include "core/learners/dpsgd/network.h"
+#include "core/learners/dpsgd/sgd_trainer.h"
+#include "core/learner/sweep_data.h"
+#include "core/mechanisms/mechanism_catalog.h"
+#include "core/util/noise.h"
 #include "core/util/normal_sampler.h"
 
 #include "tests/support/generated_data.h"

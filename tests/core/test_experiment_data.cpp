@@ -1,7 +1,7 @@
 // Data preparation shared by the CLI and the GUI: split, seeded subsample, preprocessing,
 // and the errors for inconsistent inputs.
 
-#include "core/experiment/experiment_data.h"
+#include "core/data/data_preparation.h"
 
 #include "core/data/generators.h"
 

@@ -9,6 +9,7 @@
 #include "core/data/load_error.h"
 #include "core/data/preprocess.h"
 #include "core/data/private_bounds.h"
+#include "core/util/noise.h"
 #include "core/util/random.h"
 #include "tests/support/test_support.h"
 

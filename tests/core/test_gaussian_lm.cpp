@@ -1,14 +1,15 @@
-// The DP large-margin Gaussian classifier (core/gaussian_lm/, docs/MATH.md §3.4): every constant
+// The DP large-margin Gaussian classifier (core/learners/gaussian_lm/, docs/MATH.md §3.4): every constant
 // against hand-computed values and §3.2 at r = 1, ζ = 1; svec; gradient and Hessian-vector product
 // against finite differences; the Gamma-norm noise in R^d statistically; the non-private model by
 // projected gradient; the erratum of the published version, numerically; the private fit.
 
 #include <tbb/task_arena.h> // before Qt: TBB uses the name "emit"
 
-#include "core/gaussian_lm/gaussian_lm_learner.h"
-#include "core/gaussian_lm/gaussian_lm_problem.h"
-#include "core/learner/mechanism_catalog.h"
-#include "core/privacy/mechanism.h"
+#include "core/learners/gaussian_lm/gaussian_lm_learner.h"
+#include "core/learners/gaussian_lm/gaussian_lm_problem.h"
+#include "core/learners/linear_erm/erm_mechanisms.h"
+#include "core/mechanisms/mechanism_catalog.h"
+#include "core/learner/mechanism.h"
 #include "core/util/random.h"
 
 #include "tests/support/test_support.h"

@@ -4,13 +4,14 @@
 // the solver equal to the evaluated one, and warm-started sweep paths reaching the cold minimisers.
 
 #include "core/data/generators.h"
-#include "core/experiment/experiment_data.h"
-#include "core/experiment/utility_sweep.h"
-#include "core/learner/linear_erm_learner.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/data/data_preparation.h"
+#include "core/sweeps/utility_sweep.h"
+#include "core/learners/linear_erm/linear_erm_learner.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/learner/prediction.h"
 #include "core/model/linear_objective.h"
 #include "core/stability/stability_learner.h"
+#include "core/util/noise.h"
 
 #include "tests/support/test_support.h"
 

@@ -3,8 +3,9 @@
 // perturbed problems and validation; fits against the non-private solution.
 
 #include "core/model/linear_objective.h"
-#include "core/privacy/mechanism.h"
-#include "core/privacy/private_fit.h"
+#include "core/learner/mechanism.h"
+#include "core/learners/linear_erm/erm_mechanisms.h"
+#include "core/learners/linear_erm/private_fit.h"
 
 #include "tests/support/test_support.h"
 

@@ -6,12 +6,13 @@
 // Newton step taken from a preconditioner that is the Hessian (including at θ = 0, where it
 // was once the Hessian divided by n, and with XᵀDX formed by the prefix tree).
 
-#include "core/experiment/one_vs_rest.h"
+#include "core/learners/linear_erm/one_vs_rest.h"
 #include "core/model/linear_objective.h"
 #include "core/model/merged_rows.h"
 #include "core/model/prefix_tree.h"
 #include "core/model/sparse_rows.h"
-#include "core/privacy/private_fit.h"
+#include "core/learners/linear_erm/private_fit.h"
+#include "core/util/noise.h"
 #include "core/util/random.h"
 
 #include "tests/support/test_support.h"

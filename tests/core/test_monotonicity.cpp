@@ -3,9 +3,9 @@
 // the paper's switch, on synthetic data (always) and on Adult a9a (when ../shared is present).
 
 #include "core/data/dataset_loader.h"
-#include "core/experiment/experiment_data.h"
-#include "core/experiment/monotonicity.h"
-#include "core/experiment/utility_sweep.h"
+#include "core/data/data_preparation.h"
+#include "core/sweeps/monotonicity.h"
+#include "core/sweeps/utility_sweep.h"
 
 #include "tests/support/test_support.h"
 

@@ -2,11 +2,11 @@
 // above chance at large ε and near chance at tiny ε, identical numbers for 1 and 2 threads,
 // the split stated in the guarantee, instant estimates per model, the solver summary.
 
-#include "core/experiment/choose_eps.h"
-#include "core/experiment/utility_sweep.h"
+#include "core/sweeps/choose_eps.h"
+#include "core/sweeps/utility_sweep.h"
 
 #include "core/data/generators.h"
-#include "core/experiment/experiment_data.h"
+#include "core/data/data_preparation.h"
 
 #include "tests/support/test_support.h"
 

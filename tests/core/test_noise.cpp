@@ -2,7 +2,7 @@
 // correct sampler fails with probability < 1e-6 per check; the seeds are fixed, so the
 // outcome is deterministic).
 
-#include "core/privacy/noise.h"
+#include "core/util/noise.h"
 #include "core/util/ziggurat_normal.h"
 
 #include "tests/support/test_support.h"

@@ -1,13 +1,14 @@
-// One-vs-rest with the budget split (core/experiment/one_vs_rest.h): the whole classifier's
+// One-vs-rest with the budget split (core/learners/linear_erm/one_vs_rest.h): the whole classifier's
 // F′ and F″ against finite differences of its measured utility (same noise, ε ± h); two
 // classes against the binary model; the composed guarantee; the utility definitions; label
 // validation.
 
-#include "core/experiment/one_vs_rest.h"
+#include "core/learners/linear_erm/one_vs_rest.h"
 
 #include "core/data/generators.h"
-#include "core/experiment/experiment_data.h"
-#include "core/privacy/private_fit.h"
+#include "core/data/data_preparation.h"
+#include "core/learners/linear_erm/private_fit.h"
+#include "core/util/noise.h"
 #include "core/util/random.h"
 
 #include "tests/support/test_support.h"

@@ -12,7 +12,7 @@
 #include "core/audit/input_neighbour.h"
 #include "core/audit/pipeline_audit.h"
 #include "core/data/dataset_loader.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/util/random.h"
 #include "tests/support/test_support.h"
 

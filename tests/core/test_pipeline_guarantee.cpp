@@ -3,10 +3,10 @@
 // replace-one-only step turns add/remove into its replace-one equivalent, composite outputs and
 // data-chosen ε say what they are, and the seed's mode is a condition on the release.
 
-#include "core/accounting/accountant.h"
-#include "core/experiment/experiment_data.h"
-#include "core/experiment/sweep_data.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/privacy/accountant.h"
+#include "core/data/data_preparation.h"
+#include "core/learner/sweep_data.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/privacy/composition.h"
 #include "core/privacy/plain_language.h"
 #include "core/privacy/ptr_dropout.h"

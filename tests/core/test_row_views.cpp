@@ -5,15 +5,16 @@
 // the view (FeatureMatrix::viewsMaterialised).
 
 #include "core/data/generators.h"
-#include "core/experiment/experiment_data.h"
-#include "core/experiment/one_vs_rest.h"
+#include "core/data/data_preparation.h"
+#include "core/learners/linear_erm/one_vs_rest.h"
 #include "core/learner/prediction.h"
 #include "core/model/dense_rows.h"
 #include "core/model/linear_objective.h"
 #include "core/model/merged_rows.h"
 #include "core/model/prefix_tree.h"
 #include "core/model/sparse_rows.h"
-#include "core/privacy/private_fit.h"
+#include "core/learners/linear_erm/private_fit.h"
+#include "core/util/noise.h"
 #include "core/util/random.h"
 
 #include "tests/support/test_support.h"

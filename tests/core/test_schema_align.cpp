@@ -6,7 +6,7 @@
 #include "core/data/dataset_loader.h"
 #include "core/data/libsvm_loader.h"
 #include "core/data/schema_align.h"
-#include "core/experiment/experiment_data.h"
+#include "core/data/data_preparation.h"
 #include "tests/support/test_support.h"
 
 #include <QtTest>

@@ -4,7 +4,7 @@
 #include "core/stability/stability_defaults.h"
 
 #include "core/data/dataset_loader.h"
-#include "core/experiment/experiment_data.h"
+#include "core/data/data_preparation.h"
 #include "core/stability/stability_learner.h"
 #include "resources/builtin_resources.h"
 

@@ -2,9 +2,10 @@
 // with the same z) to 1e-5 relative; F″ against the second difference; the estimators'
 // closed forms; Algorithm 1 inverts the first-order line.
 
-#include "core/estimation/taylor.h"
-#include "core/privacy/private_fit.h"
+#include "core/learners/linear_erm/taylor.h"
+#include "core/learners/linear_erm/private_fit.h"
 #include "core/model/linear_objective.h"
+#include "core/util/noise.h"
 
 #include "tests/support/test_support.h"
 

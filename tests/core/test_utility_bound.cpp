@@ -5,10 +5,11 @@
 // (not always for pure objective perturbation, whose extra ridge vanishes at its branch switch) and
 // tends to J(θ̂); without a reference fit there is none.
 
-#include "core/experiment/utility_sweep.h"
-#include "core/learner/mechanism_catalog.h"
-#include "core/privacy/mechanism.h"
-#include "core/privacy/private_fit.h"
+#include "core/sweeps/utility_sweep.h"
+#include "core/learners/linear_erm/erm_mechanisms.h"
+#include "core/mechanisms/mechanism_catalog.h"
+#include "core/learner/mechanism.h"
+#include "core/learners/linear_erm/private_fit.h"
 
 #include "tests/support/test_support.h"
 

@@ -2,7 +2,7 @@
 // cancellation leaving a consistent partial result, grid parsing, validation and the
 // Taylor estimate curves.
 
-#include "core/experiment/utility_sweep.h"
+#include "core/sweeps/utility_sweep.h"
 
 #include "tests/support/test_support.h"
 

@@ -8,9 +8,9 @@
 
 #include "ui/views/audit/audit_controller.h"
 
-#include "core/experiment/experiment_data.h"
-#include "core/experiment/sweep_data.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/data/data_preparation.h"
+#include "core/learner/sweep_data.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include "tests/support/generated_data.h"
 #include "tests/support/gui_test_support.h"

@@ -17,7 +17,7 @@
 #include "ui/views/regions/regions_view.h"
 #include "ui/views/utility/eps_slider.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include <QCheckBox>
 #include <QComboBox>

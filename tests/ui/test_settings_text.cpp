@@ -4,7 +4,7 @@
 #include "ui/views/utility/eps_text.h"
 #include "ui/views/utility/settings_text.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include <QTest>
 

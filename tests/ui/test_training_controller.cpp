@@ -5,8 +5,8 @@
 
 #include <tbb/global_control.h>
 
-#include "core/experiment/sweep_data.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/learner/sweep_data.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "ui/views/utility/training_controller.h"
 #include "ui/views/utility/training_panel.h"
 

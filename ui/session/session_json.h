@@ -5,7 +5,7 @@
 #include "ui/session/session.h"
 
 #include "core/data/preprocess.h"
-#include "core/privacy/mechanism.h"
+#include "core/learner/mechanism.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,7 +5,7 @@
 
 #include "ui/charts/chart_data.h"
 
-#include "core/privacy/mechanism.h"
+#include "core/learner/mechanism.h"
 
 #include <QByteArray>
 #include <QList>

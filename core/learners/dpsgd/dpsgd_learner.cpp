@@ -1,7 +1,8 @@
-#include "core/dpsgd/dpsgd_learner.h"
+#include "core/learners/dpsgd/dpsgd_learner.h"
 
 #include "core/learner/prediction.h"
 #include "core/util/format_number.h"
+#include "core/util/noise.h"
 
 #include <cmath>
 #include <limits>

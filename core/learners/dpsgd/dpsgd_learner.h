@@ -5,10 +5,11 @@
 // ε). No warm starts (each ε is a new private run), no Taylor estimates (§4 is derived for
 // objective perturbation only).
 
-#include "core/dpsgd/network.h"
-#include "core/dpsgd/sgd_trainer.h"
-#include "core/experiment/sweep_data.h"
+#include "core/learners/dpsgd/network.h"
+#include "core/learners/dpsgd/sgd_trainer.h"
+#include "core/learner/sweep_data.h"
 #include "core/learner/private_learner.h"
+#include "core/util/noise.h"
 
 #include <map>
 #include <mutex>

@@ -1,6 +1,6 @@
-#include "core/dpsgd/network.h"
+#include "core/learners/dpsgd/network.h"
 
-#include "core/dpsgd/dense_products.h"
+#include "core/learners/dpsgd/dense_products.h"
 
 #include "core/util/normal_sampler.h"
 #include "core/util/random.h"

@@ -6,7 +6,7 @@
 // sum is Σ_i c_i δ_i a_iᵀ = (c ⊙ Δ)ᵀ A, one matrix product per layer.
 
 #include "core/data/feature_matrix.h"
-#include "core/dpsgd/sgd_spec.h"
+#include "core/learner/sgd_spec.h"
 
 #include <Eigen/Core>
 

@@ -1,4 +1,4 @@
-#include "core/dpsgd/sgd_trainer.h"
+#include "core/learners/dpsgd/sgd_trainer.h"
 
 #include "core/util/normal_sampler.h"
 #include "core/util/ziggurat_normal.h"

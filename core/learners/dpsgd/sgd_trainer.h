@@ -1,7 +1,7 @@
 #pragma once
 // DP-SGD exactly as docs/MATH.md §3.6, per step t: a Poisson sample of the rows at rate q; each
 // example's gradient clipped (total or per layer, norms from ‖δ_i‖·‖a_i‖ without per-example
-// matrices: core/dpsgd/network.h); G = Σ clipped + N(0, σ²C²I) with C the sensitivity;
+// matrices: core/learners/dpsgd/network.h); G = Σ clipped + N(0, σ²C²I) with C the sensitivity;
 // θ ← θ − η_e (G/S + λθ), η_e = η₀/e^γ for epoch e (1-based). Non-private SGD (the ε = ∞
 // reference): the same samples, no clipping, no noise.
 //
@@ -10,8 +10,8 @@
 // sweep over ε moves one run continuously. Noise is drawn in fixed chunks of its own streams,
 // so the result is bit-identical for any thread count. Cancellable between steps.
 
-#include "core/dpsgd/network.h"
-#include "core/dpsgd/sgd_spec.h"
+#include "core/learners/dpsgd/network.h"
+#include "core/learner/sgd_spec.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,8 +1,8 @@
-#include "core/gaussian_lm/gaussian_lm_learner.h"
+#include "core/learners/gaussian_lm/gaussian_lm_learner.h"
 
 #include "core/learner/prediction.h"
 #include "core/optim/newton_cg.h"
-#include "core/privacy/noise.h"
+#include "core/util/noise.h"
 #include "core/util/format_number.h"
 
 #include <Eigen/Eigenvalues>

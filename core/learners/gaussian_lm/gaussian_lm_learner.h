@@ -6,9 +6,10 @@
 // trace-regularised) by projected gradient as the reference. The published private version is not
 // private (docs/MATH.md §3.4, erratum) and is not offered.
 
-#include "core/experiment/sweep_data.h"
-#include "core/gaussian_lm/gaussian_lm_problem.h"
+#include "core/learner/sweep_data.h"
+#include "core/learners/gaussian_lm/gaussian_lm_problem.h"
 #include "core/learner/private_learner.h"
+#include "core/util/noise.h"
 
 namespace elab::core {
 

@@ -1,4 +1,4 @@
-#include "core/gaussian_lm/gaussian_lm_problem.h"
+#include "core/learners/gaussian_lm/gaussian_lm_problem.h"
 
 #include <cmath>
 #include <stdexcept>

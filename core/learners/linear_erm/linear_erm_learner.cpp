@@ -1,6 +1,7 @@
-#include "core/learner/linear_erm_learner.h"
+#include "core/learners/linear_erm/linear_erm_learner.h"
 
 #include "core/learner/prediction.h"
+#include "core/util/noise.h"
 
 #include <algorithm>
 #include <cmath>

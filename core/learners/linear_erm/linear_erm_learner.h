@@ -1,13 +1,14 @@
 #pragma once
 // The linear ERM mechanisms of docs/MATH.md §3.1–3.3 (objective and output perturbation, and the
 // non-private fit), binary or one-vs-rest with the budget split (§3.7), as one PrivateLearner.
-// The work is OneVsRest's (core/experiment/one_vs_rest.h): this class adapts it to the
+// The work is OneVsRest's (core/learners/linear_erm/one_vs_rest.h): this class adapts it to the
 // interface. Noise of repetition r: model k from deriveSeed(seed, r, k) (§0.3). Warm starts
 // reuse the minimiser of the perturbed objective, which spends no privacy (§0.4); Taylor
 // estimates exist for Gaussian objective perturbation only (§4).
 
-#include "core/experiment/one_vs_rest.h"
+#include "core/learners/linear_erm/one_vs_rest.h"
 #include "core/learner/private_learner.h"
+#include "core/util/noise.h"
 
 namespace elab::core {
 

@@ -1,5 +1,6 @@
-#include "core/experiment/one_vs_rest.h"
+#include "core/learners/linear_erm/one_vs_rest.h"
 
+#include "core/learners/linear_erm/erm_mechanisms.h"
 #include "core/model/linear_objective.h"
 #include "core/model/sparse_rows.h"
 #include "core/util/format_number.h"

@@ -19,13 +19,14 @@
 // Every estimator of taylor.h is linear in (F, F′, F″, anchor) after this chain rule, so
 // evaluating it per model at ε̂/K and averaging equals evaluating it on the combined point.
 
-#include "core/estimation/taylor.h"
-#include "core/experiment/solver_summary.h"
-#include "core/experiment/sweep_data.h"
-#include "core/experiment/utility_metric.h"
+#include "core/learners/linear_erm/erm_mechanisms.h"
+#include "core/learners/linear_erm/taylor.h"
+#include "core/learner/solver_summary.h"
+#include "core/learner/sweep_data.h"
+#include "core/learner/utility_metric.h"
 #include "core/model/merged_rows.h"
 #include "core/model/prefix_tree.h"
-#include "core/privacy/private_fit.h"
+#include "core/learners/linear_erm/private_fit.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,6 @@
-#include "core/privacy/private_fit.h"
+#include "core/learners/linear_erm/private_fit.h"
 
+#include "core/learners/linear_erm/erm_mechanisms.h"
 #include "core/model/linear_objective.h"
 #include "core/model/merged_rows.h"
 

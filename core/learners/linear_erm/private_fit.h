@@ -5,7 +5,8 @@
 #include "core/data/feature_matrix.h"
 #include "core/model/labels.h"
 #include "core/optim/newton_cg.h"
-#include "core/privacy/mechanism.h"
+#include "core/learner/mechanism.h"
+#include "core/util/noise.h"
 
 #include <limits>
 #include <stop_token>

@@ -1,5 +1,6 @@
-#include "core/estimation/taylor.h"
+#include "core/learners/linear_erm/taylor.h"
 
+#include "core/learners/linear_erm/erm_mechanisms.h"
 #include "core/model/linear_objective.h"
 #include "core/optim/conjugate_gradient.h"
 
@@ -21,15 +22,6 @@ const Eigen::VectorXd* metricRowScale(const FeatureMatrix& X, const UtilityData&
     return &utility.X == &X ? rowScale : nullptr;
 }
 } // namespace
-
-const OptionNames<Estimator>& estimatorNames() {
-    static const OptionNames<Estimator> names{{Estimator::FirstOrder, "first-order"}, {Estimator::SecondOrder, "second-order"}, {Estimator::InverseEps, "inverse-eps"}, {Estimator::Anchored, "anchored"}};
-    return names;
-}
-
-const char* toString(Estimator value) { return optionName(estimatorNames(), value); }
-
-Estimator estimatorFromString(const std::string& name) { return parseOptionName(estimatorNames(), name, "estimator"); }
 
 TaylorPoint taylorPoint(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
                         double eps, const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps,
@@ -101,40 +93,6 @@ TaylorAnchor taylorAnchor(const FeatureMatrix& X, Labels y, const MechanismSpec&
     metric.gradient(gradF);
     anchor.slopeV = gradF.dot(cg.x);
     return anchor;
-}
-
-double estimateUtility(const TaylorPoint& p, Estimator estimator, double epsTarget,
-                       const TaylorAnchor* anchor) {
-    const bool infinite = std::isinf(epsTarget);
-    const double step = epsTarget - p.eps;
-    switch (estimator) {
-    case Estimator::FirstOrder:
-        return infinite ? (p.d1 == 0.0 ? p.value : std::copysign(INFINITY, p.d1)) : p.value + p.d1 * step;
-    case Estimator::SecondOrder:
-        return infinite ? std::numeric_limits<double>::quiet_NaN() : p.value + p.d1 * step + 0.5 * p.d2 * step * step;
-    case Estimator::InverseEps:
-        // Linear in u = 1/ε: dF/du = −ε̄² F′, Δu = 1/ε̂ − 1/ε̄  ⇒  F + F′ε̄(ε̂ − ε̄)/ε̂.
-        return infinite ? p.value + p.d1 * p.eps : p.value + p.d1 * p.eps * step / epsTarget;
-    case Estimator::Anchored: {
-        if (!anchor)
-            throw std::invalid_argument("the anchored estimator needs the non-private anchor");
-        // Cubic Hermite in v = ε^{−1/2} on [0, v̄]: (0: F_np, m0) and (v̄: F, dF/dv = −2ε̄^{3/2}F′).
-        const double v1 = 1.0 / std::sqrt(p.eps);
-        const double v = infinite ? 0.0 : 1.0 / std::sqrt(epsTarget);
-        const double t = v / v1;
-        const double m0 = anchor->slopeV * v1, m1 = -2.0 * p.eps * std::sqrt(p.eps) * p.d1 * v1;
-        const double h00 = 2 * t * t * t - 3 * t * t + 1, h10 = t * t * t - 2 * t * t + t;
-        const double h01 = -2 * t * t * t + 3 * t * t, h11 = t * t * t - t * t;
-        return h00 * anchor->value + h10 * m0 + h01 * p.value + h11 * m1;
-    }
-    }
-    return std::numeric_limits<double>::quiet_NaN();
-}
-
-double epsilonForTarget(const TaylorPoint& p, double targetUtility) {
-    if (p.d1 == 0.0)
-        return std::numeric_limits<double>::quiet_NaN();
-    return (targetUtility - p.value) / p.d1 + p.eps;
 }
 
 } // namespace elab::core

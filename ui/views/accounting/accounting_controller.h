@@ -1,5 +1,5 @@
 #pragma once
-// Computes the Privacy accounting view's curves off the GUI thread (core/accounting/
+// Computes the Privacy accounting view's curves off the GUI thread (core/privacy/
 // accounting_curves.h). Slider steps arrive by setCurrentEps, uncoalesced (setSliderStep). A
 // change of ε or of the calibrating accountant does not restart a running computation: the latest
 // such change is held and starts as soon as the running one delivers (holdWhileRunning), reusing

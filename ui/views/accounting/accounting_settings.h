@@ -4,8 +4,8 @@
 // ε, the accountant that calibrates the current σ, and whether N is declared public (add/remove)
 // or not (replace-one at that N). Its session block is "accounting".
 
-#include "core/accounting/accounting_curves.h"
-#include "core/accounting/utility_cost.h"
+#include "core/privacy/accounting_curves.h"
+#include "core/privacy/utility_cost.h"
 
 #include <QString>
 

@@ -2,7 +2,7 @@
 
 #include "ui/charts/chart_geometry.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include <QStringList>
 

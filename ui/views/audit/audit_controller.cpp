@@ -1,8 +1,8 @@
 #include "ui/views/audit/audit_controller.h"
 
-#include "core/experiment/experiment_data.h"
-#include "core/experiment/sweep_data.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/data/data_preparation.h"
+#include "core/learner/sweep_data.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "ui/jobs/background_release.h"
 
 #include <chrono>

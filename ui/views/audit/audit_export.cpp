@@ -3,7 +3,7 @@
 #include "ui/charts/chart_csv.h"
 #include "ui/session/session_json.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/report/audit_json.h"
 #include "core/report/result_json.h"
 

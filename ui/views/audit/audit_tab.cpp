@@ -1,6 +1,6 @@
 #include "ui/views/audit/audit_tab.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "ui/dataset/loaded_dataset.h"
 #include "ui/session/session.h"
 #include "ui/views/audit/audit_controller.h"

@@ -1,6 +1,6 @@
 #include "ui/views/regions/regions_text.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include "ui/views/utility/eps_text.h"
 

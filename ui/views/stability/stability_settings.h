@@ -7,7 +7,7 @@
 // rows clipped to norm 1; linear → columns standardised, norms left, intercept fitted.
 
 #include "core/data/dataset.h"
-#include "core/experiment/experiment_data.h"
+#include "core/data/data_preparation.h"
 #include "core/stability/stability_sweep.h"
 
 #include <cstdint>

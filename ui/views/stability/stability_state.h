@@ -3,7 +3,7 @@
 // StabilityController from its background job (cells stream in, in any order); read by the
 // view, the chart model and exports.
 
-#include "core/experiment/experiment_data.h"
+#include "core/data/data_preparation.h"
 #include "core/stability/stability_sweep.h"
 
 #include <memory>

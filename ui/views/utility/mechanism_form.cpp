@@ -4,7 +4,7 @@
 #include "ui/views/utility/sgd_form.h"
 #include "ui/views/note_label.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -2,8 +2,8 @@
 // The widgets of MechanismPanel, created and laid out in one place (the panel holds the
 // logic). Every input has an objectName for tests and the window. GUI thread only.
 
-#include "core/experiment/utility_metric.h"
-#include "core/estimation/taylor.h"
+#include "core/learner/utility_metric.h"
+#include "core/learners/linear_erm/taylor.h"
 
 #include <QMap>
 #include <QtGlobal>

@@ -1,6 +1,6 @@
 #include "ui/views/utility/mechanism_panel.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include "ui/views/utility/eps_text.h"
 #include "ui/views/utility/sgd_form.h"

@@ -2,7 +2,7 @@
 
 #include "core/privacy/composition.h"
 #include "core/privacy/plain_language.h"
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include "ui/views/utility/eps_text.h"
 

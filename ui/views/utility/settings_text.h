@@ -51,7 +51,7 @@ struct GuaranteeContext {
 GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const GuaranteeContext& context);
 
 /// The guarantee of settings' mechanism at eps (+∞: none) on shape.trainRows rows, from the
-/// mechanism catalog (core/learner/mechanism_catalog.h), plus what the preprocessing does to its
+/// mechanism catalog (core/mechanisms/mechanism_catalog.h), plus what the preprocessing does to its
 /// assumption ‖x‖₂ ≤ 1. Microseconds.
 GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps);
 

@@ -1,6 +1,6 @@
 #include "ui/views/utility/sgd_form.h"
 
-#include "core/accounting/accountant.h"
+#include "core/privacy/accountant.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -8,7 +8,7 @@
 // (the public N; checked, the guarantee is add/remove with that N, else replace-one at the
 // training rows). GUI thread only.
 
-#include "core/dpsgd/sgd_spec.h"
+#include "core/learner/sgd_spec.h"
 
 #include <QGroupBox>
 

@@ -1,6 +1,6 @@
 #include "ui/views/utility/utility_controller.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "ui/jobs/background_release.h"
 
 #include <algorithm>

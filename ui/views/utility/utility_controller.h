@@ -17,7 +17,7 @@
 #include "ui/views/utility/utility_settings.h"
 
 #include "core/data/dataset.h"
-#include "core/experiment/proposed_eps.h"
+#include "core/sweeps/proposed_eps.h"
 
 #include <optional>
 
@@ -69,7 +69,7 @@ private:
     /// The shown probe is not at the applied ε, or is a preview and the handle was let go.
     bool probeNeeded() const;
     void startProbe();
-    core::ProposedEps proposal() const; ///< core/experiment/proposed_eps.h, the CLI's rule
+    core::ProposedEps proposal() const; ///< core/sweeps/proposed_eps.h, the CLI's rule
 
     JobSlot* m_sweep = nullptr;
     JobSlot* m_measuring = nullptr;

@@ -5,9 +5,9 @@
 // No Qt types: it is copied freely across threads.
 
 #include "core/data/preprocess.h"
-#include "core/estimation/taylor.h"
-#include "core/experiment/utility_metric.h"
-#include "core/privacy/mechanism.h"
+#include "core/learners/linear_erm/taylor.h"
+#include "core/learner/utility_metric.h"
+#include "core/learner/mechanism.h"
 
 #include <cstdint>
 #include <limits>

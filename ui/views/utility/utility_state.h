@@ -2,10 +2,10 @@
 // What the utility explorer has computed so far, as the GUI thread holds it. Filled in by
 // UtilityController from its background jobs; read by the view and by exports.
 
-#include "core/experiment/choose_eps.h"
-#include "core/experiment/experiment_data.h"
-#include "core/experiment/monotonicity.h"
-#include "core/experiment/utility_sweep.h"
+#include "core/sweeps/choose_eps.h"
+#include "core/data/data_preparation.h"
+#include "core/sweeps/monotonicity.h"
+#include "core/sweeps/utility_sweep.h"
 #include "core/learner/prepared_problem.h"
 
 #include <memory>
@@ -42,7 +42,7 @@ struct UtilityState {
     bool sweepComplete = false;
     double sweepSeconds = 0.0;
 
-    /// The sweep's monotonicity self-check on the points measured so far (core/experiment/monotonicity.h).
+    /// The sweep's monotonicity self-check on the points measured so far (core/sweeps/monotonicity.h).
     core::MonotonicityCheck monotonicity(core::UtilityMetric metric) const {
         std::vector<core::SweepPoint> measured;
         for (const auto& p : points)

@@ -1,6 +1,6 @@
 #include "ui/views/utility/utility_tab.h"
 
-#include "core/learner/mechanism_catalog.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "ui/dataset/loaded_dataset.h"
 #include "ui/views/utility/utility_settings_json.h"
 #include "ui/views/utility/mechanism_panel.h"
