@@ -27,12 +27,14 @@ void AccountantCommand::addTo(CLI::App& command) {
     names.push_back("all");
     command.add_option("--accountant", accountant, "rdp, ac, zcdp-published, or all (side by side)")
         ->check(CLI::IsMember(names));
-    command.add_option("--adjacency", adjacency,
-                       "add-remove (default: q and T as given, i.e. N public) or replace-one: the guarantee at a fixed, "
-                       "private N, as DP-SGD states it without --public-rows (σ for ε by the add/remove accountant at "
-                       "(ε/2, δ/(1 + e^{ε/2})); ε for σ: the least ε with 2ε_a(δ/(1 + e^{ε/2})) ≤ ε)")
+    command
+        .add_option("--adjacency", adjacency,
+                    "add-remove (default: q and T as given, i.e. N public) or replace-one: the guarantee at a fixed, "
+                    "private N, as DP-SGD states it without --public-rows (σ for ε by the add/remove accountant at "
+                    "(ε/2, δ/(1 + e^{ε/2})); ε for σ: the least ε with 2ε_a(δ/(1 + e^{ε/2})) ≤ ε)")
         ->check(CLI::IsMember({"add-remove", "replace-one"}));
-    command.add_flag("--csv", csv, "CSV instead of JSON: accountant,sigma,epsilon,delta,proven,eps_replace_one,delta_replace_one");
+    command.add_flag("--csv", csv,
+                     "CSV instead of JSON: accountant,sigma,epsilon,delta,proven,eps_replace_one,delta_replace_one");
     command.add_option("--out", out, "Write to this file instead of stdout");
 }
 
@@ -61,11 +63,13 @@ int AccountantCommand::run() const {
         core::AccountantResult r;
         bool reached = true;
         if (calibrate) {
-            const std::optional<core::Calibration> c = replaceOne ? core::calibrateSigmaReplaceOneWithinLimit(kind, targetEps, params)
-                                                                  : core::calibrateSigmaWithinLimit(kind, targetEps, params);
+            const std::optional<core::Calibration> c =
+                replaceOne ? core::calibrateSigmaReplaceOneWithinLimit(kind, targetEps, params)
+                           : core::calibrateSigmaWithinLimit(kind, targetEps, params);
             if (!c)
                 throw std::runtime_error("calibration: no noise multiplier up to 1e6 reaches " +
-                                         std::string(replaceOne ? "replace-one " : "") + "ε = " + std::to_string(targetEps));
+                                         std::string(replaceOne ? "replace-one " : "") +
+                                         "ε = " + std::to_string(targetEps));
             s = c->sigma;
             r = c->result;
             reached = c->reachedTarget;
@@ -73,27 +77,29 @@ int AccountantCommand::run() const {
             r = replaceOne ? core::replaceOneEpsilon(kind, params) : core::accountEpsilon(kind, params);
         }
         // Add/remove: its replace-one equivalent; replace-one: the add/remove figures it comes from.
-        const core::EpsDelta replace = replaceOne ? core::EpsDelta{r.parameter("eps_add_remove"), r.parameter("delta_add_remove")}
-                                                  : core::replaceOneEquivalent(r.epsilon, r.delta);
+        const core::EpsDelta replace =
+            replaceOne ? core::EpsDelta{r.parameter("eps_add_remove"), r.parameter("delta_add_remove")}
+                       : core::replaceOneEquivalent(r.epsilon, r.delta);
         nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
         for (const core::MechanismParameter& p : r.parameters)
             parameters[p.name] = p.value;
-        nlohmann::ordered_json row{{"accountant", core::toString(kind)},
-                                   {"title", core::accountantTitle(kind)},
-                                   {"sigma", s},
-                                   {"epsilon", core::numberOrNull(r.epsilon)},
-                                   {"delta", r.delta},
-                                   {"proven", r.proven},
-                                   {"adjacency", replaceOne ? "replace one row (fixed N)" : "add/remove one row"},
-                                   {replaceOne ? "add_remove" : "replace_one",
-                                    {{"epsilon", core::numberOrNull(replace.epsilon)}, {"delta", core::numberOrNull(replace.delta)}}},
-                                   {"parameters", parameters},
-                                   {"notes", r.notes}};
+        nlohmann::ordered_json row{
+            {"accountant", core::toString(kind)},
+            {"title", core::accountantTitle(kind)},
+            {"sigma", s},
+            {"epsilon", core::numberOrNull(r.epsilon)},
+            {"delta", r.delta},
+            {"proven", r.proven},
+            {"adjacency", replaceOne ? "replace one row (fixed N)" : "add/remove one row"},
+            {replaceOne ? "add_remove" : "replace_one",
+             {{"epsilon", core::numberOrNull(replace.epsilon)}, {"delta", core::numberOrNull(replace.delta)}}},
+            {"parameters", parameters},
+            {"notes", r.notes}};
         if (calibrate)
             row["reached_target"] = reached;
         rows.push_back(row);
-        text << core::toString(kind) << ',' << s << ',' << r.epsilon << ',' << r.delta << ',' << (r.proven ? "true" : "false")
-             << ',' << replace.epsilon << ',' << replace.delta << "\n";
+        text << core::toString(kind) << ',' << s << ',' << r.epsilon << ',' << r.delta << ','
+             << (r.proven ? "true" : "false") << ',' << replace.epsilon << ',' << replace.delta << "\n";
     }
     if (csv) {
         writeOutput(out, text.str());

@@ -10,8 +10,8 @@
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/report/audit_json.h"
 #include "core/report/pipeline_audit_json.h"
-#include "resources/builtin_resources.h"
 #include "core/report/result_json.h"
+#include "resources/builtin_resources.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,20 +32,22 @@ void AuditCommand::addTo(CLI::App& command) {
     command.add_option("--canary-row", canaryRow,
                        "A training row (0-based) as the canary, labelled against the model (default: the strongest "
                        "unit row along a least-covered feature)");
-    command.add_option("--neighbour", neighbour,
-                       "canary: a canary row added to (or replacing a row of) the prepared training rows; input-label, "
-                       "input-level, input-add: D and D' differ in one row of the file (a label flipped, a categorical "
-                       "level replaced, a row added) and every run is the whole pipeline from the file (default split "
-                       "0.3 unless --split or --test)")
+    command
+        .add_option("--neighbour", neighbour,
+                    "canary: a canary row added to (or replacing a row of) the prepared training rows; input-label, "
+                    "input-level, input-add: D and D' differ in one row of the file (a label flipped, a categorical "
+                    "level replaced, a row added) and every run is the whole pipeline from the file (default split "
+                    "0.3 unless --split or --test)")
         ->check(CLI::IsMember([] {
             std::vector<std::string> names{"canary"};
             for (const std::string& n : core::optionNameList(core::inputNeighbourNames()))
                 names.push_back(n);
             return names;
         }()));
-    command.add_option("--row", row,
-                       "The file's data row (0-based, header not counted) the input neighbours change (default: the "
-                       "row that alone has a categorical level, else the first complete row)")
+    command
+        .add_option("--row", row,
+                    "The file's data row (0-based, header not counted) the input neighbours change (default: the "
+                    "row that alone has a categorical level, else the first complete row)")
         ->check(CLI::NonNegativeNumber);
     command.add_flag("--all", all, "Audit every private mechanism of the catalog at --eps (a table)");
     command.add_option("--out", out, "Write to this file instead of stdout");
@@ -53,7 +55,6 @@ void AuditCommand::addTo(CLI::App& command) {
     scale.addTo(command);
     splitOption = command.get_option("--split");
 }
-
 
 namespace {
 
@@ -128,8 +129,8 @@ int AuditCommand::run() const {
         std::ostringstream o;
         o << "mechanism,eps,delta,adjacency,runs,eps_lb,max_certifiable,fpr,fnr,violated,seconds\n";
         for (const auto& [kind, r] : results)
-            o << core::toString(kind) << ',' << r.claimedEps << ',' << r.delta << ',' << core::toString(r.adjacency) << ','
-              << r.runs << ',' << r.bound.epsLB << ',' << r.bound.maxCertifiable << ',' << r.bound.fpr << ','
+            o << core::toString(kind) << ',' << r.claimedEps << ',' << r.delta << ',' << core::toString(r.adjacency)
+              << ',' << r.runs << ',' << r.bound.epsLB << ',' << r.bound.maxCertifiable << ',' << r.bound.fpr << ','
               << r.bound.fnr << ',' << (r.violated() ? "true" : "false") << ',' << r.seconds << '\n';
         writeOutput(out, o.str());
     } else {
@@ -190,8 +191,8 @@ int AuditCommand::runPipeline() const {
         for (const auto& [kind, r] : results)
             o << core::toString(kind) << ',' << core::toString(r.neighbour.kind) << ',' << r.neighbour.row << ',' << eps
               << ',' << r.claimedEps << ',' << r.claimedDelta << ',' << (r.claimed ? "true" : "false") << ',' << r.runs
-              << ',' << r.bound.epsLB << ',' << r.bound.maxCertifiable << ',' << r.bound.fpr << ',' << r.bound.fnr << ','
-              << (r.structural ? "true" : "false") << ',' << r.differingTrainRows << ','
+              << ',' << r.bound.epsLB << ',' << r.bound.maxCertifiable << ',' << r.bound.fpr << ',' << r.bound.fnr
+              << ',' << (r.structural ? "true" : "false") << ',' << r.differingTrainRows << ','
               << (r.violated() ? "true" : "false") << ',' << r.seconds << '\n';
         writeOutput(out, o.str());
     } else {
@@ -199,16 +200,17 @@ int AuditCommand::runPipeline() const {
         j["command"] = "audit";
         j["version"] = EPSILONLAB_VERSION;
         j["seed"] = seed;
-        j["data"] = {{"spec", input.spec},
-                     {"test_fraction", spec.preparation.testFraction},
-                     {"test", options.testSpec.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(options.testSpec)}};
+        j["data"] = {
+            {"spec", input.spec},
+            {"test_fraction", spec.preparation.testFraction},
+            {"test", options.testSpec.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(options.testSpec)}};
         addAudits(j, results, all, [](const auto& r) { return core::pipelineAuditJson(r); });
         writeOutput(out, j.dump(1) + "\n");
     }
     for (const auto& [kind, r] : results)
         if (ClusterSession::instance().writesOutput())
-            std::cerr << core::toString(kind) << " (" << r.neighbour.description << "): " << core::pipelineAuditVerdict(r)
-                      << " [" << r.seconds << " s]\n";
+            std::cerr << core::toString(kind) << " (" << r.neighbour.description
+                      << "): " << core::pipelineAuditVerdict(r) << " [" << r.seconds << " s]\n";
     return exitStatus(results);
 }
 

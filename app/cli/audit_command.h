@@ -10,7 +10,6 @@
 #include "app/cli/mechanism_options.h"
 #include "app/cli/scale_options.h"
 
-
 #include <CLI/CLI.hpp>
 
 #include <string>

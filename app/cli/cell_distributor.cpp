@@ -79,9 +79,10 @@ void CellDistributor::loadRankFiles(const core::RunSettings& settings) {
             continue;
         const core::CheckpointContents contents = core::CheckpointFile::read(entry.path().string());
         if (contents.fingerprint != settings.fingerprint())
-            throw core::CheckpointMismatch("checkpoint " + entry.path().string() +
-                                           " (a rank's part) was written with other settings; remove it or give another "
-                                           "--checkpoint file");
+            throw core::CheckpointMismatch(
+                "checkpoint " + entry.path().string() +
+                " (a rank's part) was written with other settings; remove it or give another "
+                "--checkpoint file");
         for (const auto& [key, payload] : contents.cells)
             if (m_known.emplace(key, payload).second)
                 m_file->append(key.first, key.second, payload);
@@ -173,8 +174,8 @@ std::vector<std::optional<std::string>> CellDistributor::run(const core::CellSta
             results[key.second] = payload;
     }
     if (m_file && m_session.rank() == 0)
-        std::cerr << "checkpoint " << m_file->path() << ": stage " << stage.name << ": "
-                  << stage.count - pending.size() << " of " << stage.count << " cells read back\n";
+        std::cerr << "checkpoint " << m_file->path() << ": stage " << stage.name << ": " << stage.count - pending.size()
+                  << " of " << stage.count << " cells read back\n";
     return results;
 }
 

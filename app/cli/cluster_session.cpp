@@ -81,8 +81,7 @@ std::vector<std::string> ClusterSession::gather(const std::string& text) const {
     if (total > (1LL << 31) - 1)
         abort("error: the gathered cell results exceed 2 GB", 1);
     std::string all(static_cast<std::size_t>(total), '\0');
-    MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
-                MPI_COMM_WORLD);
+    MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
     std::vector<std::string> out;
     for (std::size_t k = 0; k < lengths.size(); ++k)
         out.push_back(all.substr(static_cast<std::size_t>(offsets[k]), static_cast<std::size_t>(lengths[k])));

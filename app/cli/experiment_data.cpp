@@ -14,7 +14,10 @@ namespace elab::app {
 void ExperimentDataOptions::addTo(CLI::App& command) {
     data.addTo(command);
     auto* test = command.add_option("--test", testSpec, "Test set (same format options as --data)");
-    command.add_option("--split", split, "Hold out about this fraction as a test set (each row by its own seeded coin, so one row changes nothing else)")
+    command
+        .add_option("--split", split,
+                    "Hold out about this fraction as a test set (each row by its own seeded coin, so one row changes "
+                    "nothing else)")
         ->check(CLI::Range(0.0, 1.0))
         ->excludes(test);
     command.add_option("--norm", norm, "Row norms: clip to 1 (private), scale by the max norm (leaks), none (leaks)")
@@ -22,24 +25,30 @@ void ExperimentDataOptions::addTo(CLI::App& command) {
     command.add_flag("--standardise", standardise, "Standardise columns with training statistics (leaks privacy)");
     command.add_flag("--intercept,!--no-intercept", intercept,
                      "Append a constant feature 1 before the norm step (data-independent, so privacy-safe)");
-    command.add_option("--positive", positive, "Binarise a multiclass label: this class against the rest "
-                                                "(without it: one-vs-rest over all classes, budget split)");
+    command.add_option("--positive", positive,
+                       "Binarise a multiclass label: this class against the rest "
+                       "(without it: one-vs-rest over all classes, budget split)");
     command.add_option("--bounds", bounds,
                        "Public ranges of numeric columns: a CSV (column,lo,hi) or JSON file, or 'builtin' for a "
                        "built-in dataset's documented ranges; values are clipped and mapped to [0, 1] before the "
                        "norm step (privacy-safe: the ranges are not read from the data)");
     command.add_option("--bounds-range", boundsRange, "Map bounded columns to [0, 1] (unit) or [-1, 1] (symmetric)")
         ->check(CLI::IsMember(core::optionNameList(core::boundsTargetNames())));
-    command.add_option("--private-bounds", privateBounds,
-                       "Estimate the ranges of numeric columns without a public bound from the training data with "
-                       "this ε (the tightest round values holding 99 % of the rows, by the sparse vector technique); every "
-                       "guarantee adds it")
+    command
+        .add_option(
+            "--private-bounds", privateBounds,
+            "Estimate the ranges of numeric columns without a public bound from the training data with "
+            "this ε (the tightest round values holding 99 % of the rows, by the sparse vector technique); every "
+            "guarantee adds it")
         ->check(CLI::PositiveNumber);
-    command.add_option("--private-bounds-domain", privateBoundsDomain,
-                       "Private bounds: the candidate bounds span [-D, D] (public)")
+    command
+        .add_option("--private-bounds-domain", privateBoundsDomain,
+                    "Private bounds: the candidate bounds span [-D, D] (public)")
         ->check(CLI::PositiveNumber);
-    command.add_option("--subsample", subsample, "Train on a seeded random subset of this many training rows "
-                                                 "(after the test split)")
+    command
+        .add_option("--subsample", subsample,
+                    "Train on a seeded random subset of this many training rows "
+                    "(after the test split)")
         ->check(CLI::PositiveNumber);
 }
 
@@ -62,7 +71,8 @@ core::DataPreparation ExperimentDataOptions::preparation() const {
     preparation.subsample = subsample;
     preparation.preprocess.standardise = standardise;
     preparation.preprocess.intercept = intercept;
-    preparation.preprocess.norm = core::fromOptionName(core::normPolicyNames(), norm).value_or(core::NormPolicy::ClipRows);
+    preparation.preprocess.norm =
+        core::fromOptionName(core::normPolicyNames(), norm).value_or(core::NormPolicy::ClipRows);
     if (!positive.empty())
         preparation.preprocess.positiveClass = positive;
     if (!bounds.empty())

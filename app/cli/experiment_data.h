@@ -5,9 +5,9 @@
 // one-vs-rest with the budget split (core/learners/linear_erm/one_vs_rest.h).
 
 #include "app/cli/data_options.h"
+#include "core/data/data_preparation.h"
 #include "core/data/dataset.h"
 #include "core/data/preprocess.h"
-#include "core/data/data_preparation.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -31,9 +31,9 @@ struct ExperimentDataOptions {
     bool intercept = false; ///< the private commands default to true (a privacy-safe step)
     std::string positive;
     long long subsample = 0;
-    std::string bounds;              ///< a bounds file, or "builtin" (the built-in dataset's documented ranges)
+    std::string bounds; ///< a bounds file, or "builtin" (the built-in dataset's documented ranges)
     std::string boundsRange = "unit";
-    double privateBounds = 0.0;      ///< > 0: estimate the unbounded numeric columns' ranges with this ε
+    double privateBounds = 0.0; ///< > 0: estimate the unbounded numeric columns' ranges with this ε
     double privateBoundsDomain = 1.0e6;
 
     /// The defaults of the private commands: the intercept on (a data-independent step).

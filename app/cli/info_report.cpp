@@ -38,10 +38,8 @@ nlohmann::ordered_json infoJson(const core::Dataset& data, const core::DatasetSu
     }
     json columns = json::array();
     for (const auto& c : data.columns)
-        columns.push_back({{"name", c.name},
-                           {"kind", core::toString(c.kind)},
-                           {"missing", c.missing},
-                           {"levels", c.levels.size()}});
+        columns.push_back(
+            {{"name", c.name}, {"kind", core::toString(c.kind)}, {"missing", c.missing}, {"levels", c.levels.size()}});
     j["columns"] = columns;
     j["missing_cells"] = s.missingCells;
     j["row_norms"] = {{"min", s.normMin},
@@ -58,8 +56,7 @@ nlohmann::ordered_json infoJson(const core::Dataset& data, const core::DatasetSu
 
 std::string infoText(const core::Dataset& data, const core::DatasetSummary& s) {
     std::ostringstream out;
-    out << data.name << "  (" << data.provenance.format << (data.provenance.gzipped ? ", gzip" : "")
-        << ")\n";
+    out << data.name << "  (" << data.provenance.format << (data.provenance.gzipped ? ", gzip" : "") << ")\n";
     out << "  path      " << data.provenance.path << "\n";
     if (!data.provenance.sha256.empty())
         out << "  sha256    " << data.provenance.sha256 << "\n";
@@ -85,8 +82,7 @@ std::string infoText(const core::Dataset& data, const core::DatasetSummary& s) {
     if (!data.log.empty()) {
         out << "  log\n";
         for (const auto& step : data.log)
-            out << "    " << (step.leaksPrivacy ? "[leaks privacy] " : "") << step.name << ": "
-                << step.detail << "\n";
+            out << "    " << (step.leaksPrivacy ? "[leaks privacy] " : "") << step.name << ": " << step.detail << "\n";
     }
     return out.str();
 }

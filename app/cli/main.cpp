@@ -46,8 +46,7 @@ int runDatasets(bool json) {
         return 0;
     }
     for (const auto& info : core::builtinCatalog())
-        std::cout << "builtin:" << info.name << "\n    " << info.description << " [" << info.licence
-                  << "]\n";
+        std::cout << "builtin:" << info.name << "\n    " << info.description << " [" << info.licence << "]\n";
     std::cout << "Generated sets take options: builtin:moons?rows=500&noise=0.2&seed=3\n";
     return 0;
 }
@@ -70,8 +69,7 @@ void writeSchema(const core::Dataset& dataset, const std::string& spec, const st
 }
 
 int runInfo(const app::DataOptions& data, bool json, const std::string& schemaPath) {
-    const core::Dataset dataset =
-        core::loadDataset(data.spec, data.toLoadOptions(), resources::builtinBytesProvider());
+    const core::Dataset dataset = core::loadDataset(data.spec, data.toLoadOptions(), resources::builtinBytesProvider());
     if (!schemaPath.empty())
         writeSchema(dataset, data.spec, schemaPath);
     const core::DatasetSummary summary = core::summarize(dataset);
@@ -117,8 +115,7 @@ int runMerge(const app::MergeCommand& merge) {
 }
 
 int runCli(int argc, char** argv) {
-    CLI::App cli{"EpsilonLab: see what the privacy parameter epsilon does to a model",
-                 "epsilonlab-cli"};
+    CLI::App cli{"EpsilonLab: see what the privacy parameter epsilon does to a model", "epsilonlab-cli"};
     cli.set_version_flag("--version", std::string("epsilonlab-cli ") + EPSILONLAB_VERSION);
     cli.require_subcommand(1);
     cli.option_defaults()->always_capture_default(); // every --help shows the defaults (subcommands inherit this)
@@ -139,8 +136,8 @@ int runCli(int argc, char** argv) {
                      "found without it)");
 
     app::UtilityCommand utility;
-    utility.addTo(*cli.add_subcommand(
-        "utility", "Measured utility over an ε grid and Taylor estimates from measuring points"));
+    utility.addTo(
+        *cli.add_subcommand("utility", "Measured utility over an ε grid and Taylor estimates from measuring points"));
     auto* utilityCommand = cli.get_subcommand("utility");
 
     app::ChooseEpsCommand chooseEps;
@@ -190,29 +187,36 @@ int runCli(int argc, char** argv) {
     // Every subcommand's --help ends with an example that runs on a bare installation.
     const std::pair<CLI::App*, const char*> examples[] = {
         {datasets, "epsilonlab-cli datasets --json"},
-        {info, "epsilonlab-cli info --data builtin:penguins\n  epsilonlab-cli info --data adult_train.csv --label income --json"},
-        {utilityCommand, "epsilonlab-cli utility --data builtin:breast_cancer --mechanism objpert-gauss --eps 0.05:10:20 "
-                         "--repeats 10 --measure-at 0.1,1 --seed 1\n"
-                         "  epsilonlab-cli utility --data adult_train.csv --label income --test adult_test.csv "
-                         "--bounds adult-bounds.csv --ignore fnlwgt --metric test-acc"},
+        {info, "epsilonlab-cli info --data builtin:penguins\n  epsilonlab-cli info --data adult_train.csv --label "
+               "income --json"},
+        {utilityCommand,
+         "epsilonlab-cli utility --data builtin:breast_cancer --mechanism objpert-gauss --eps 0.05:10:20 "
+         "--repeats 10 --measure-at 0.1,1 --seed 1\n"
+         "  epsilonlab-cli utility --data adult_train.csv --label income --test adult_test.csv "
+         "--bounds adult-bounds.csv --ignore fnlwgt --metric test-acc"},
         {chooseEpsCommand, "epsilonlab-cli choose-eps --data builtin:breast_cancer --target 0.3"},
         {stabilityCommand, "epsilonlab-cli stability --data builtin:breast_cancer --split 0.3 --removal random "
                            "--rho 0:0.8:9 --repeats 5 --csv"},
         {regionsCommand, "epsilonlab-cli regions --data builtin:moons --mechanism objpert-gauss --eps 1 --draws 10"},
-        {accountantCommand, "epsilonlab-cli accountant --sigma 1.1 --q 0.01 --steps 20000 --delta 1e-5\n"
-                            "  epsilonlab-cli accountant --target-eps 1 --q 0.01 --steps 20000 --delta 1e-5 --accountant all"},
-        {auditCommand, "epsilonlab-cli audit --data builtin:moons?rows=200 --mechanism objpert-gauss --eps 1 --runs 400\n"
-                       "  epsilonlab-cli audit --data builtin:breast_cancer --all --eps 2 --runs 200 --csv"},
-        {mergeCommand, "epsilonlab-cli utility --data builtin:breast_cancer --repeats 20 --shard 0/2 --checkpoint part0\n"
-                       "  epsilonlab-cli utility --data builtin:breast_cancer --repeats 20 --shard 1/2 --checkpoint part1\n"
-                       "  epsilonlab-cli merge part0 part1 --out utility.json"},
+        {accountantCommand,
+         "epsilonlab-cli accountant --sigma 1.1 --q 0.01 --steps 20000 --delta 1e-5\n"
+         "  epsilonlab-cli accountant --target-eps 1 --q 0.01 --steps 20000 --delta 1e-5 --accountant all"},
+        {auditCommand,
+         "epsilonlab-cli audit --data builtin:moons?rows=200 --mechanism objpert-gauss --eps 1 --runs 400\n"
+         "  epsilonlab-cli audit --data builtin:breast_cancer --all --eps 2 --runs 200 --csv"},
+        {mergeCommand,
+         "epsilonlab-cli utility --data builtin:breast_cancer --repeats 20 --shard 0/2 --checkpoint part0\n"
+         "  epsilonlab-cli utility --data builtin:breast_cancer --repeats 20 --shard 1/2 --checkpoint part1\n"
+         "  epsilonlab-cli merge part0 part1 --out utility.json"},
         {ptrCommand, "epsilonlab-cli ptr --data a9a_train.libsvm --eps 0.001:1:13 --runs 1000 --csv"},
-        {trainCommand, "epsilonlab-cli train --data builtin:digits --split 0.2 --epochs 20 --eps 1 --delta 1e-4 --reference"},
+        {trainCommand,
+         "epsilonlab-cli train --data builtin:digits --split 0.2 --epochs 20 --eps 1 --delta 1e-4 --reference"},
     };
     for (const auto& [command, example] : examples)
         command->footer(std::string("\nExample:\n  ") + example + "\n");
     cli.footer("\nExit status: 0 on success, 2 on invalid arguments or input (named in the message), 3 when an "
-               "audit finds a claim violated, 1 on any other failure.\nRun 'epsilonlab-cli COMMAND --help' for a command's options and an example.\n");
+               "audit finds a claim violated, 1 on any other failure.\nRun 'epsilonlab-cli COMMAND --help' for a "
+               "command's options and an example.\n");
 
     try {
         cli.parse(argc, argv);

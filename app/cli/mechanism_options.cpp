@@ -17,28 +17,43 @@ void MechanismOptions::addTo(CLI::App& command) {
     command.add_option("--delta", delta, "δ of the (ε, δ) mechanisms");
     const std::string sgdGroup = "DP-SGD (--mechanism dpsgd)";
     command.add_option("--hidden", sgd.hidden, "Hidden ReLU units H (0: softmax-linear model)")
-        ->check(CLI::Range(0, 100000))->group(sgdGroup);
+        ->check(CLI::Range(0, 100000))
+        ->group(sgdGroup);
     command.add_option("--epochs", sgd.epochs, "Epochs of ⌈N/S⌉ steps")->check(CLI::Range(1, 100000))->group(sgdGroup);
     command.add_option("--batch-size", sgd.batchSize, "Expected batch size S (Poisson sampling at q = S/N)")
-        ->check(CLI::Range(1.0, 1e9))->group(sgdGroup);
+        ->check(CLI::Range(1.0, 1e9))
+        ->group(sgdGroup);
     command.add_option("--clip", sgd.clip, "Clip norm C of each example's gradient (per layer: each layer's C_l)")
-        ->check(CLI::PositiveNumber)->group(sgdGroup);
+        ->check(CLI::PositiveNumber)
+        ->group(sgdGroup);
     command.add_option("--clip-mode", clipMode, "total, or per-layer (the paper's; sensitivity C·√layers)")
-        ->check(CLI::IsMember(core::optionNameList(core::clipModeNames())))->group(sgdGroup);
-    command.add_option("--learning-rate", sgd.learningRate, "Initial learning rate η₀")->check(CLI::PositiveNumber)->group(sgdGroup);
+        ->check(CLI::IsMember(core::optionNameList(core::clipModeNames())))
+        ->group(sgdGroup);
+    command.add_option("--learning-rate", sgd.learningRate, "Initial learning rate η₀")
+        ->check(CLI::PositiveNumber)
+        ->group(sgdGroup);
     command.add_option("--lr-decay", sgd.gamma, "γ of η_t = η₀/t^γ, t the epoch (the paper: 1)")
-        ->check(CLI::Range(0.0, 2.0))->group(sgdGroup);
-    command.add_option("--dropout", dropout, "Dropout on the hidden units: none, bernoulli, gaussian (the paper's DPD)")
-        ->check(CLI::IsMember(core::optionNameList(core::dropoutKindNames())))->group(sgdGroup);
+        ->check(CLI::Range(0.0, 2.0))
+        ->group(sgdGroup);
+    command
+        .add_option("--dropout", dropout, "Dropout on the hidden units: none, bernoulli, gaussian (the paper's DPD)")
+        ->check(CLI::IsMember(core::optionNameList(core::dropoutKindNames())))
+        ->group(sgdGroup);
     command.add_option("--dropout-rate", sgd.dropoutRate, "Bernoulli: drop probability p; Gaussian: variance p/(1−p)")
-        ->check(CLI::Range(1e-6, 0.999))->group(sgdGroup);
-    command.add_option("--weight-decay", sgd.weightDecay, "L2 weight decay")->check(CLI::NonNegativeNumber)->group(sgdGroup);
+        ->check(CLI::Range(1e-6, 0.999))
+        ->group(sgdGroup);
+    command.add_option("--weight-decay", sgd.weightDecay, "L2 weight decay")
+        ->check(CLI::NonNegativeNumber)
+        ->group(sgdGroup);
     command.add_option("--accountant", accountant, "Accountant calibrating σ for ε: rdp (default), ac, zcdp-published")
-        ->check(CLI::IsMember(core::optionNameList(core::accountantKindNames())))->group(sgdGroup);
-    command.add_option("--public-rows", sgd.publicRows,
-                       "N of q = S/N and of the step count, declared public: the guarantee is add/remove one row. "
-                       "Without it N is the training rows and the guarantee is replace-one at that fixed count")
-        ->check(CLI::Range(1LL, 1000000000000LL))->group(sgdGroup);
+        ->check(CLI::IsMember(core::optionNameList(core::accountantKindNames())))
+        ->group(sgdGroup);
+    command
+        .add_option("--public-rows", sgd.publicRows,
+                    "N of q = S/N and of the step count, declared public: the guarantee is add/remove one row. "
+                    "Without it N is the training rows and the guarantee is replace-one at that fixed count")
+        ->check(CLI::Range(1LL, 1000000000000LL))
+        ->group(sgdGroup);
 }
 
 core::MechanismSpec MechanismOptions::spec() const {

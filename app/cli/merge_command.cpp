@@ -23,8 +23,8 @@ std::vector<std::string> MergeCommand::prepare(const std::string& combined) cons
         if (parts.back().fingerprint == parts.front().fingerprint)
             continue;
         std::string message = file + " was written with other settings than " + files.front() + ":";
-        for (const std::string& d : parts.back().settings.differences(parts.front().settings, "in " + file,
-                                                                       "in " + files.front()))
+        for (const std::string& d :
+             parts.back().settings.differences(parts.front().settings, "in " + file, "in " + files.front()))
             message += "\n  " + d;
         throw core::CheckpointMismatch(message);
     }

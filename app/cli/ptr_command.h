@@ -4,8 +4,8 @@
 // and per ε the test's threshold, the pass probability (Laplace formula), the pass fraction and
 // most released feature over R runs, and the (2ε, δ) guarantee — JSON or CSV.
 
-#include "app/cli/seed_option.h"
 #include "app/cli/data_options.h"
+#include "app/cli/seed_option.h"
 
 #include <CLI/CLI.hpp>
 

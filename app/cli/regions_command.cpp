@@ -29,7 +29,8 @@ core::Index featureIndex(const core::Dataset& d, const std::string& token) {
             return static_cast<core::Index>(j);
     } catch (const std::exception&) {
     }
-    throw std::invalid_argument("--axes: no feature named '" + token + "' (names as in `epsilonlab-cli info`, or 0-based indices)");
+    throw std::invalid_argument("--axes: no feature named '" + token +
+                                "' (names as in `epsilonlab-cli info`, or 0-based indices)");
 }
 
 nlohmann::ordered_json polylinesJson(const std::vector<core::Polyline>& chains) {
@@ -63,7 +64,8 @@ std::string csvText(const core::RegionsProblem& problem, const core::RegionsResu
                 << r.agreement[c] << ',' << int(r.nonPrivate.cellClass[c]) << "\n";
         }
     out << "\nsection,set,x,y,class,misclassified_fraction\n";
-    auto points = [&](const char* set, const Eigen::MatrixX2d& P, const Eigen::VectorXi& cls, const Eigen::VectorXd& w) {
+    auto points = [&](const char* set, const Eigen::MatrixX2d& P, const Eigen::VectorXi& cls,
+                      const Eigen::VectorXd& w) {
         for (core::Index i = 0; i < P.rows(); ++i)
             out << "point," << set << ',' << P(i, 0) << ',' << P(i, 1) << ',' << cls(i) << ',' << w(i) << "\n";
     };
@@ -86,10 +88,15 @@ std::string csvText(const core::RegionsProblem& problem, const core::RegionsResu
 void RegionsCommand::addTo(CLI::App& command) {
     data.addTo(command);
     mech.addTo(command);
-    auto* pcaFlag = command.add_flag("--pca", pca, "Plane of the first two principal components of the training rows "
-                                                    "(computed from the private data: leaks, labelled)");
-    command.add_option("--axes", features, "Plane of two features: names or 0-based indices, A,B (--features is the LIBSVM width)")->excludes(pcaFlag);
-    command.add_option("--expand", expand, "Feature expansion in the plane: none or quadratic (x₁, x₂, x₁², x₁x₂, x₂²)")
+    auto* pcaFlag = command.add_flag("--pca", pca,
+                                     "Plane of the first two principal components of the training rows "
+                                     "(computed from the private data: leaks, labelled)");
+    command
+        .add_option("--axes", features,
+                    "Plane of two features: names or 0-based indices, A,B (--features is the LIBSVM width)")
+        ->excludes(pcaFlag);
+    command
+        .add_option("--expand", expand, "Feature expansion in the plane: none or quadratic (x₁, x₂, x₁², x₁x₂, x₂²)")
         ->check(CLI::IsMember({"none", "quadratic"}));
     command.add_option("--eps", eps, "ε of the private draws (a number, or inf for the non-private model only)");
     command.add_option("--draws", draws, "Noise draws R (each fixed across ε)")->check(CLI::Range(1, 20));
@@ -146,17 +153,18 @@ int RegionsCommand::run() const {
                   {"expansion", expand},
                   {"processing", core::processingLogJson(problem.log())}};
     j["classes"] = problem.classNames();
-    j["mechanism"] = {{"name", mech.mechanism},
-                      {"loss", core::toString(spec.mechanism.model.loss.kind())},
-                      {"lambda", mech.lambda},
-                      {"sgd", mech.sgdJson()},
-                      {"delta", spec.mechanism.effectiveDelta()},
-                      {"capabilities",
-                       {{"taylor", learner.capabilities().taylor}, {"warm_start", learner.capabilities().warmStart}}},
-                      {"guarantee", std::isfinite(e) ? core::guaranteeJson(seed.guarantee(r.guarantee)) : nlohmann::ordered_json()},
-                      {"guarantee_all_draws",
-                       std::isfinite(e) ? core::guaranteeJson(seed.guarantee(core::composedDraws(r.guarantee, static_cast<int>(r.draws.size()))))
-                                        : nlohmann::ordered_json()}};
+    j["mechanism"] = {
+        {"name", mech.mechanism},
+        {"loss", core::toString(spec.mechanism.model.loss.kind())},
+        {"lambda", mech.lambda},
+        {"sgd", mech.sgdJson()},
+        {"delta", spec.mechanism.effectiveDelta()},
+        {"capabilities", {{"taylor", learner.capabilities().taylor}, {"warm_start", learner.capabilities().warmStart}}},
+        {"guarantee", std::isfinite(e) ? core::guaranteeJson(seed.guarantee(r.guarantee)) : nlohmann::ordered_json()},
+        {"guarantee_all_draws",
+         std::isfinite(e)
+             ? core::guaranteeJson(seed.guarantee(core::composedDraws(r.guarantee, static_cast<int>(r.draws.size()))))
+             : nlohmann::ordered_json()}};
     j["eps"] = core::numberOrNull(e);
     j["draws"] = r.draws.size();
     j["grid"] = {{"size", grid},
@@ -171,8 +179,8 @@ int RegionsCommand::run() const {
     nlohmann::ordered_json drawModels = nlohmann::ordered_json::array();
     for (const core::RegionsModel& d : r.draws)
         drawModels.push_back({{"train_accuracy", d.trainAccuracy},
-                         {"test_accuracy", core::numberOrNull(d.testAccuracy)},
-                         {"boundaries", polylinesJson(d.boundaries)}});
+                              {"test_accuracy", core::numberOrNull(d.testAccuracy)},
+                              {"boundaries", polylinesJson(d.boundaries)}});
     j["accuracy"] = {{"train_mean", r.trainAccuracyMean},
                      {"train_sd", r.trainAccuracySd},
                      {"test_mean", core::numberOrNull(r.testAccuracyMean)},

@@ -2,9 +2,9 @@
 // `epsilonlab-cli regions`: the decision regions of a private classifier in a 2-D plane at one ε
 // (issue 11; core/regions/decision_regions.h, docs/MATH.md §6), as JSON or CSV.
 
-#include "app/cli/seed_option.h"
 #include "app/cli/experiment_data.h"
 #include "app/cli/mechanism_options.h"
+#include "app/cli/seed_option.h"
 
 #include <CLI/CLI.hpp>
 

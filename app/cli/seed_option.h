@@ -28,7 +28,9 @@ struct SeedOption {
     /// The seed as written to an output: null for a private release.
     nlohmann::ordered_json json() const;
     /// g with this run's seed condition (core::withSeedMode).
-    core::PrivacyGuarantee guarantee(core::PrivacyGuarantee g) const { return core::withSeedMode(std::move(g), mode()); }
+    core::PrivacyGuarantee guarantee(core::PrivacyGuarantee g) const {
+        return core::withSeedMode(std::move(g), mode());
+    }
 
 private:
     mutable std::optional<std::uint64_t> m_drawn;

@@ -1,7 +1,7 @@
 #include "app/cli/stability_command.h"
 
-#include "app/cli/split_list.h"
 #include "app/cli/cell_distributor.h"
+#include "app/cli/split_list.h"
 #include "app/cli/write_output.h"
 
 #include "core/report/result_json.h"
@@ -33,8 +33,8 @@ std::string csvText(const core::StabilityResult& r) {
            "mean_difference,separable\n";
     for (const auto& c : r.cells)
         out << c.rho << ',' << core::toString(c.method) << ',' << c.removed << ',' << c.testError.mean << ','
-            << c.testError.sd << ',' << c.marginalError.mean << ',' << c.marginalError.sd << ','
-            << c.meanDifference << ',' << c.separable << "\n";
+            << c.testError.sd << ',' << c.marginalError.mean << ',' << c.marginalError.sd << ',' << c.meanDifference
+            << ',' << c.separable << "\n";
     return out.str();
 }
 
@@ -67,12 +67,9 @@ nlohmann::ordered_json methodJson(const core::StabilityResult& r, std::size_t m)
                       {"status", core::toString(base.status)},
                       {"separable", base.separable}};
     if (base.method == core::StabilityMethod::L2)
-        j["lambda"] = {{"chosen", base.mu},
-                       {"convention", "mean form: L(θ) + (λ/2)‖θ‖²"},
-                       {"cv_folds", base.cv.folds},
-                       {"grid", base.cv.grid},
-                       {"cv_error", base.cv.scores},
-                       {"cv_loss", base.cv.losses}};
+        j["lambda"] = {{"chosen", base.mu},          {"convention", "mean form: L(θ) + (λ/2)‖θ‖²"},
+                       {"cv_folds", base.cv.folds},  {"grid", base.cv.grid},
+                       {"cv_error", base.cv.scores}, {"cv_loss", base.cv.losses}};
     else
         j["lambda"] = nullptr;
     j["separable"] = separable;
@@ -91,25 +88,29 @@ nlohmann::ordered_json methodJson(const core::StabilityResult& r, std::size_t m)
     return j;
 }
 
-
 } // namespace
 
 void StabilityCommand::addTo(CLI::App& command) {
     data.norm = "auto";
     data.addTo(command);
-    command.add_option("--model", model, "logistic (labels ±1) or linear (squared loss, MSE). Default preprocessing "
-                                         "(--norm auto): logistic → dense columns standardised, then rows clipped to norm 1 "
-                                         "(sparse bag-of-words: rows clipped only); linear → columns standardised, norms "
-                                         "left, intercept fitted")
+    command
+        .add_option("--model", model,
+                    "logistic (labels ±1) or linear (squared loss, MSE). Default preprocessing "
+                    "(--norm auto): logistic → dense columns standardised, then rows clipped to norm 1 "
+                    "(sparse bag-of-words: rows clipped only); linear → columns standardised, norms "
+                    "left, intercept fitted")
         ->check(CLI::IsMember(core::optionNameList(core::stabilityModelNames())));
     command.add_option("--methods", methods, "Comma list of none, l2, dropout, deterministic-dropout");
     command.add_option("--dropout-rate", dropoutRate, "Dropout rate 1 − q (q: keep probability)")
         ->check(CLI::Range(0.0, 0.99));
-    command.add_option("--removal", removal, "random: train on a random (1 − ρ) fraction; adversarial: drop the nρ "
-                                             "rows with the smallest |⟨x, θ_full⟩|")
+    command
+        .add_option("--removal", removal,
+                    "random: train on a random (1 − ρ) fraction; adversarial: drop the nρ "
+                    "rows with the smallest |⟨x, θ_full⟩|")
         ->check(CLI::IsMember(core::optionNameList(core::removalKindNames())));
-    command.add_option("--rho", rho, "Fractions removed: A:B:K = K LINEARLY spaced points from A to B (0 ≤ A ≤ B < 1), "
-                                     "or a list a,b,c");
+    command.add_option("--rho", rho,
+                       "Fractions removed: A:B:K = K LINEARLY spaced points from A to B (0 ≤ A ≤ B < 1), "
+                       "or a list a,b,c");
     command.add_option("--repeats", repeats, "Repetitions per ρ")->check(CLI::PositiveNumber);
     command.add_option("--l2-grid", l2Grid, "Candidates λ of L(θ) + (λ/2)‖θ‖² for the L2 learner's CV");
     command.add_option("--cv-folds", cvFolds, "Folds of the cross-validation")->check(CLI::Range(2, 100));
@@ -137,7 +138,8 @@ int StabilityCommand::run() const {
         throw std::invalid_argument("the stability study needs a test set: --test FILE or --split FRACTION");
     ExperimentData loaded = options.load();
     if (options.norm == "auto") {
-        const core::PreprocessOptions defaults = core::defaultStabilityPreprocess(kind, loaded.train.features.isSparse());
+        const core::PreprocessOptions defaults =
+            core::defaultStabilityPreprocess(kind, loaded.train.features.isSparse());
         options.norm = core::optionName(core::normPolicyNames(), defaults.norm);
         options.standardise = options.standardise || defaults.standardise;
     }
@@ -202,12 +204,16 @@ int StabilityCommand::run() const {
         removed.push_back(core::removalCount(prepared.train.rows(), v));
     j["removed_rows"] = removed;
     j["repeats"] = repeats;
-    j["learner"] = {{"intercept", spec.learner.fitIntercept ? "fitted by centring (unpenalised, never dropped)" : "none"},
-                    {"cv_per_fit", cvPerFit},
-                    {"dropout_gd", {{"epochs", epochs}, {"batch_size", batchSize}, {"step_size", stepSize},
-                                    {"schedule", "η₀/√(1 + epoch), tail average of the second half of the epochs"}}},
-                    {"hermite_nodes", hermiteNodes},
-                    {"separable_stop_loss", spec.learner.separableLoss}};
+    j["learner"] = {
+        {"intercept", spec.learner.fitIntercept ? "fitted by centring (unpenalised, never dropped)" : "none"},
+        {"cv_per_fit", cvPerFit},
+        {"dropout_gd",
+         {{"epochs", epochs},
+          {"batch_size", batchSize},
+          {"step_size", stepSize},
+          {"schedule", "η₀/√(1 + epoch), tail average of the second half of the epochs"}}},
+        {"hermite_nodes", hermiteNodes},
+        {"separable_stop_loss", spec.learner.separableLoss}};
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     bool anySeparable = false;
     for (std::size_t m = 0; m < r.methods.size(); ++m) {
@@ -219,7 +225,8 @@ int StabilityCommand::run() const {
     if (anySeparable)
         j["note"] = "the training data is linearly separable: unregularised logistic regression has no finite "
                     "minimiser; its fits stop once every training margin is positive and the mean training loss "
-                    "is ≤ " + std::to_string(spec.learner.separableLoss) + " (flagged per ρ in methods[].separable)";
+                    "is ≤ " +
+                    std::to_string(spec.learner.separableLoss) + " (flagged per ρ in methods[].separable)";
     j["timings"] = {{"fits", r.fits},
                     {"seconds_baseline", r.secondsBaseline},
                     {"seconds_sweep", r.secondsSweep},

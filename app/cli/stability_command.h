@@ -6,7 +6,6 @@
 #include "app/cli/experiment_data.h"
 #include "app/cli/scale_options.h"
 
-
 #include <CLI/CLI.hpp>
 
 #include <string>

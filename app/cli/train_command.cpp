@@ -2,9 +2,9 @@
 
 #include "app/cli/write_output.h"
 
-#include "core/privacy/composition.h"
-#include "core/learners/dpsgd/dpsgd_learner.h"
 #include "core/learner/sweep_data.h"
+#include "core/learners/dpsgd/dpsgd_learner.h"
+#include "core/privacy/composition.h"
 #include "core/report/result_json.h"
 
 #include <nlohmann/json.hpp>
@@ -36,8 +36,9 @@ void TrainCommand::addTo(CLI::App& command) {
         ->check(CLI::NonNegativeNumber);
     command.add_flag("--reference", reference, "Also train the non-private run (same samples, no clipping, no noise)");
     command.add_option("--out", out, "Write to this file instead of stdout");
-    command.add_flag("--csv", csv, "CSV instead of JSON: run,epoch,steps,learning_rate,train_loss,train_accuracy,"
-                                   "test_loss,test_accuracy,eps_spent");
+    command.add_flag("--csv", csv,
+                     "CSV instead of JSON: run,epoch,steps,learning_rate,train_loss,train_accuracy,"
+                     "test_loss,test_accuracy,eps_spent");
 }
 
 int TrainCommand::run() const {
@@ -64,7 +65,8 @@ int TrainCommand::run() const {
             monitor.testClasses = &learner.testClasses();
         }
         monitor.onEpoch = [&](const core::EpochReport& r) {
-            std::cerr << "epoch " << r.epoch << "/" << spec.sgd.epochs << ": train accuracy " << r.train.accuracy << "\n";
+            std::cerr << "epoch " << r.epoch << "/" << spec.sgd.epochs << ": train accuracy " << r.train.accuracy
+                      << "\n";
         };
         c.sigma = std::isfinite(at) ? learner.sigmaFor(at) : 0.0;
         c.epochs = learner.train(at, seed.value(), repetition, {}, &monitor).epochs;
@@ -116,12 +118,16 @@ int TrainCommand::run() const {
     j["seed_mode"] = core::toString(seed.mode());
     j["repetition"] = repetition;
     j["data"] = dataJson(prepared);
-    j["mechanism"] = {{"name", "dpsgd"}, {"q", params.q}, {"steps", params.steps}, {"delta", spec.privacy.delta},
+    j["mechanism"] = {{"name", "dpsgd"},
+                      {"q", params.q},
+                      {"steps", params.steps},
+                      {"delta", spec.privacy.delta},
                       {"sgd", mech.sgdJson()}};
     j["eps"] = core::numberOrNull(e);
     j["sigma"] = run.sigma;
-    j["guarantee"] = std::isfinite(e) ? core::guaranteeJson(seed.guarantee(core::withPipeline(learner.guarantee(e), core::pipelineFacts(prepared.train))))
-                                        : nlohmann::ordered_json();
+    j["guarantee"] = std::isfinite(e) ? core::guaranteeJson(seed.guarantee(core::withPipeline(
+                                            learner.guarantee(e), core::pipelineFacts(prepared.train))))
+                                      : nlohmann::ordered_json();
     j["epochs"] = curveJson(run);
     if (ref)
         j["reference"] = curveJson(*ref);

@@ -4,9 +4,9 @@
 // non-private run's curve for reference (--reference), and the final guarantee (issue 12), as
 // JSON or CSV.
 
-#include "app/cli/seed_option.h"
 #include "app/cli/experiment_data.h"
 #include "app/cli/mechanism_options.h"
+#include "app/cli/seed_option.h"
 
 #include <CLI/CLI.hpp>
 

@@ -1,15 +1,15 @@
 #include "app/cli/utility_command.h"
 
-#include "app/cli/split_list.h"
 #include "app/cli/cell_distributor.h"
+#include "app/cli/split_list.h"
 #include "app/cli/write_output.h"
 
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/report/result_json.h"
 #include "core/sweeps/choose_eps.h"
 #include "core/sweeps/monotonicity.h"
 #include "core/sweeps/proposed_eps.h"
 #include "core/sweeps/utility_sweep.h"
-#include "core/mechanisms/mechanism_catalog.h"
 
 #include <fstream>
 #include <iostream>
@@ -63,14 +63,16 @@ void UtilityCommand::addTo(CLI::App& command, bool utilityOnly) {
     command.add_option("--repeats", repeats, "Repetitions (noise draws) per ε")->check(CLI::PositiveNumber);
     command.add_option("--measure-at", measureAt, "Measuring points ε̄ for the Taylor estimates, e.g. 0.1,0.25");
     command.add_option("--estimators", estimators, "first-order,second-order,inverse-eps,anchored");
-    command.add_option("--metric", metric, "Utility")->check(CLI::IsMember(core::optionNameList(core::utilityMetricNames())));
+    command.add_option("--metric", metric, "Utility")
+        ->check(CLI::IsMember(core::optionNameList(core::utilityMetricNames())));
     seed.addTo(command, "every random stream (noise, split)");
     command.add_option("--threads", threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
     command.add_option("--max-iterations", maxIterations, "Newton iterations per fit before giving up (reported)")
         ->check(CLI::PositiveNumber);
     command.add_option("--out", out, "Write to this file instead of stdout");
-    command.add_flag("--csv", csv, "CSV (grid, measured mean and sd, estimates, the mechanism's branch and constants) "
-                                   "instead of JSON");
+    command.add_flag("--csv", csv,
+                     "CSV (grid, measured mean and sd, estimates, the mechanism's branch and constants) "
+                     "instead of JSON");
     if (!utilityOnly)
         return;
     scale.addTo(command);
@@ -109,7 +111,6 @@ nlohmann::ordered_json classCount(const ExperimentData& prepared) {
     return prepared.train.targets.isClassification() ? nlohmann::ordered_json(prepared.train.targets.classCount())
                                                      : nlohmann::ordered_json();
 }
-
 
 } // namespace
 
@@ -154,15 +155,16 @@ int UtilityCommand::run() const {
         j["seed_mode"] = core::toString(seed.mode());
         j["data"] = dataJson(prepared);
         j["classes"] = classCount(prepared);
-        j["mechanism"] = {{"name", mech.mechanism},
-                          {"loss", core::toString(spec.mechanism.model.loss.kind())},
-                          {"lambda", mech.lambda},
-                          {"lambda_convention", "L(θ) + (Λ/2n)‖θ‖²"},
-                          {"sgd", mech.sgdJson()},
-                          {"delta", spec.mechanism.usesDelta() ? mech.delta : 0.0},
-                          {"one_vs_rest", oneVsRestJson(r.classes, r.models, prepared.train.targets.classNames, spec.mechanism)},
-                          {"guarantee", guaranteeJson(seed.guarantee(r.guaranteeAtMax))},
-                          {"privacy_by_eps", core::privacyByEpsJson(r.grid, r.guarantees, r.models)}};
+        j["mechanism"] = {
+            {"name", mech.mechanism},
+            {"loss", core::toString(spec.mechanism.model.loss.kind())},
+            {"lambda", mech.lambda},
+            {"lambda_convention", "L(θ) + (Λ/2n)‖θ‖²"},
+            {"sgd", mech.sgdJson()},
+            {"delta", spec.mechanism.usesDelta() ? mech.delta : 0.0},
+            {"one_vs_rest", oneVsRestJson(r.classes, r.models, prepared.train.targets.classNames, spec.mechanism)},
+            {"guarantee", guaranteeJson(seed.guarantee(r.guaranteeAtMax))},
+            {"privacy_by_eps", core::privacyByEpsJson(r.grid, r.guarantees, r.models)}};
         j["metric"] = metric;
         j["repeats"] = repeats;
         j["grid"] = r.grid;
@@ -178,19 +180,22 @@ int UtilityCommand::run() const {
         if (target) {
             const core::ProposedEps proposal =
                 core::proposeEps(r.points, r.measuring.empty() ? nullptr : &r.measuring.front(),
-                                 spec.estimators.empty() ? core::Estimator::InverseEps : spec.estimators.front(), *target,
-                                 spec.metric, spec.grid.front(), spec.grid.back());
+                                 spec.estimators.empty() ? core::Estimator::InverseEps : spec.estimators.front(),
+                                 *target, spec.metric, spec.grid.front(), spec.grid.back());
             nlohmann::ordered_json proposedGuarantee;
             if (proposal.eps) { // the guarantee of a model at the proposed ε, as every report states it
-                const core::PrivacyGuarantee g = core::withPipeline(
-                    core::mechanismInfo(spec.mechanism.kind)
-                        .guarantee(spec.mechanism, prepared.train.rows(), r.classes >= 2 ? r.classes : 0, *proposal.eps),
-                    core::pipelineFacts(prepared.train));
+                const core::PrivacyGuarantee g =
+                    core::withPipeline(core::mechanismInfo(spec.mechanism.kind)
+                                           .guarantee(spec.mechanism, prepared.train.rows(),
+                                                      r.classes >= 2 ? r.classes : 0, *proposal.eps),
+                                       core::pipelineFacts(prepared.train));
                 proposedGuarantee = guaranteeJson(seed.guarantee(core::withDataChosenEps(g)));
             }
             j["proposed"] = {{"target", *target},
                              {"eps", proposal.eps ? nlohmann::ordered_json(*proposal.eps) : nlohmann::ordered_json()},
-                             {"from", !proposal.eps ? "none" : proposal.fromEstimate ? "estimate" : "measured curve"},
+                             {"from", !proposal.eps           ? "none"
+                                      : proposal.fromEstimate ? "estimate"
+                                                              : "measured curve"},
                              {"guarantee", proposedGuarantee}};
         }
         j["nonprivate"] = numberOrNull(r.nonPrivate);
@@ -200,7 +205,8 @@ int UtilityCommand::run() const {
                 bound.push_back(numberOrNull(v));
             j["train_loss_bound"] = bound;
         }
-        nlohmann::ordered_json estimatesJson = nlohmann::ordered_json::array(), errors = nlohmann::ordered_json::array();
+        nlohmann::ordered_json estimatesJson = nlohmann::ordered_json::array(),
+                               errors = nlohmann::ordered_json::array();
         for (const auto& e : r.estimates) {
             estimatesJson.push_back({{"measure_at", e.measureAt},
                                      {"estimator", core::toString(e.estimator)},
@@ -216,9 +222,8 @@ int UtilityCommand::run() const {
         const auto names = modelNames(prepared, r.classes);
         j["solver"] = solverJson(r.solver, names);
         j["solver"]["measuring"] = solverJson(r.measuringSolver, names);
-        j["timings"] = {{"fits", r.fits},
-                        {"seconds_measured", r.secondsMeasured},
-                        {"seconds_estimates", r.secondsEstimates}};
+        j["timings"] = {
+            {"fits", r.fits}, {"seconds_measured", r.secondsMeasured}, {"seconds_estimates", r.secondsEstimates}};
         j["cancelled"] = r.cancelled;
         text = j.dump(2) + "\n";
     }
@@ -275,11 +280,14 @@ int ChooseEpsCommand::run() const {
     j["seed_mode"] = core::toString(common.seed.mode());
     j["data"] = dataJson(prepared);
     j["classes"] = classCount(prepared);
-    j["mechanism"] = {{"name", common.mech.mechanism}, {"loss", core::toString(spec.mechanism.model.loss.kind())}, {"lambda", common.mech.lambda},
-                      {"delta", common.mech.delta},
-                      {"one_vs_rest", oneVsRestJson(r.classes, r.models, prepared.train.targets.classNames, spec.mechanism)},
-                      {"guarantee_at_chosen_eps",
-                       r.guarantee.notion.empty() ? nlohmann::ordered_json() : guaranteeJson(common.seed.guarantee(r.guarantee))}};
+    j["mechanism"] = {
+        {"name", common.mech.mechanism},
+        {"loss", core::toString(spec.mechanism.model.loss.kind())},
+        {"lambda", common.mech.lambda},
+        {"delta", common.mech.delta},
+        {"one_vs_rest", oneVsRestJson(r.classes, r.models, prepared.train.targets.classNames, spec.mechanism)},
+        {"guarantee_at_chosen_eps",
+         r.guarantee.notion.empty() ? nlohmann::ordered_json() : guaranteeJson(common.seed.guarantee(r.guarantee))}};
     j["metric"] = common.metric;
     j["target"] = target;
     j["tolerance"] = tolerance;
@@ -298,7 +306,8 @@ int ChooseEpsCommand::run() const {
     const auto names = modelNames(prepared, r.classes);
     j["solver"] = solverJson(r.solver, names);
     j["solver"]["bisection"] = solverJson(r.bisectionSolver, names);
-    j["note"] = "choosing ε by measuring utility on the private data spends privacy unless the data is public or a proxy";
+    j["note"] =
+        "choosing ε by measuring utility on the private data spends privacy unless the data is public or a proxy";
     writeOutput(common.out, j.dump(2) + "\n");
     return r.reachable ? 0 : 3;
 }

@@ -8,7 +8,6 @@
 #include "app/cli/seed_option.h"
 #include "core/learner/mechanism.h"
 
-
 #include <CLI/CLI.hpp>
 
 #include <optional>
@@ -23,7 +22,8 @@ struct UtilityCommand {
     std::string eps = "0.05:10:20";
     int repeats = 10;
     std::string measureAt;
-    std::string estimators = "inverse-eps,first-order"; ///< the recommended one (docs/li-reproduction.md) and the paper's
+    std::string estimators =
+        "inverse-eps,first-order"; ///< the recommended one (docs/li-reproduction.md) and the paper's
     std::string metric = "train-loss";
     SeedOption seed; ///< --seed / --secret-seed
     int threads = 0;
@@ -31,7 +31,7 @@ struct UtilityCommand {
     std::string out;
     bool csv = false;
     bool noReference = false;
-    ScaleOptions scale; ///< --checkpoint, --shard (utility only)
+    ScaleOptions scale;           ///< --checkpoint, --shard (utility only)
     std::optional<double> target; ///< --target: report the proposed ε (the GUI's rule)
 
     /// utilityOnly: offer --no-reference and --target (choose-eps has its own --target and

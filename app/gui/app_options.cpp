@@ -3,8 +3,8 @@
 #include "ui/views/view_catalog.h"
 
 #include "core/data/builtin_catalog.h"
-#include "core/mechanisms/mechanism_catalog.h"
 #include "core/learner/mechanism.h"
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -30,8 +30,7 @@ std::optional<QSize> parseSize(const QString& text) {
 bool isInfoRequest(int argc, const char* const* argv) {
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg(argv[i]);
-        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" ||
-            arg == "-v" || arg == "--version")
+        if (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--help-all" || arg == "-v" || arg == "--version")
             return true;
     }
     return false;
@@ -58,49 +57,48 @@ bool inCatalog(const std::string& name) {
 
 std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exitCode) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QCoreApplication::translate("main", "EpsilonLab: choose the privacy parameter ε of "
-                                            "private machine learning by seeing what it does."));
+    parser.setApplicationDescription(QCoreApplication::translate("main",
+                                                                 "EpsilonLab: choose the privacy parameter ε of "
+                                                                 "private machine learning by seeing what it does."));
     const QCommandLineOption help = parser.addHelpOption();
     const QCommandLineOption version = parser.addVersionOption();
     const QString defaultSpec = QStringLiteral("builtin:") + QString::fromUtf8(core::defaultBuiltin());
-    const QCommandLineOption data(
-        {QStringLiteral("d"), QStringLiteral("data")},
-        QCoreApplication::translate("main", "Dataset to open: a CSV/LIBSVM file (optionally .gz) "
-                                            "or builtin:NAME. Default: %1.").arg(defaultSpec),
-        QStringLiteral("SPEC"), defaultSpec);
-    const QCommandLineOption label(
-        {QStringLiteral("l"), QStringLiteral("label")},
-        QCoreApplication::translate("main", "Label column of a CSV file, by name or 0-based "
-                                            "index (-1 = last)."),
-        QStringLiteral("COL"));
-    const QCommandLineOption missing(
-        QStringLiteral("missing"),
-        QCoreApplication::translate("main", "Missing values in a CSV file: drop (rows, the "
-                                            "default), mean or most-frequent (imputation)."),
-        QStringLiteral("POLICY"), QStringLiteral("drop"));
-    const QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QCoreApplication::translate("main", "Render the window to FILE.png once the dataset is "
-                                            "loaded, print the path and exit (works with "
-                                            "QT_QPA_PLATFORM=offscreen)."),
-        QStringLiteral("FILE.png"));
-    const QCommandLineOption size(
-        QStringLiteral("size"),
-        QCoreApplication::translate("main", "Window size, e.g. 1400x900 (default)."),
-        QStringLiteral("WxH"), QStringLiteral("1400x900"));
+    const QCommandLineOption data({QStringLiteral("d"), QStringLiteral("data")},
+                                  QCoreApplication::translate("main",
+                                                              "Dataset to open: a CSV/LIBSVM file (optionally .gz) "
+                                                              "or builtin:NAME. Default: %1.")
+                                      .arg(defaultSpec),
+                                  QStringLiteral("SPEC"), defaultSpec);
+    const QCommandLineOption label({QStringLiteral("l"), QStringLiteral("label")},
+                                   QCoreApplication::translate("main", "Label column of a CSV file, by name or 0-based "
+                                                                       "index (-1 = last)."),
+                                   QStringLiteral("COL"));
+    const QCommandLineOption missing(QStringLiteral("missing"),
+                                     QCoreApplication::translate("main",
+                                                                 "Missing values in a CSV file: drop (rows, the "
+                                                                 "default), mean or most-frequent (imputation)."),
+                                     QStringLiteral("POLICY"), QStringLiteral("drop"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QCoreApplication::translate("main",
+                                                                    "Render the window to FILE.png once the dataset is "
+                                                                    "loaded, print the path and exit (works with "
+                                                                    "QT_QPA_PLATFORM=offscreen)."),
+                                        QStringLiteral("FILE.png"));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QCoreApplication::translate("main", "Window size, e.g. 1400x900 (default)."),
+                                  QStringLiteral("WxH"), QStringLiteral("1400x900"));
     const QCommandLineOption mechanism(
         QStringLiteral("mechanism"),
         QCoreApplication::translate("main", "Mechanism of the views that train one (default objpert-gauss): %1.")
             .arg(mechanismNames()),
         QStringLiteral("M"));
     const QCommandLineOption session(
-        QStringLiteral("session"),
-        QCoreApplication::translate("main", "Open a saved session (dataset and settings)."),
+        QStringLiteral("session"), QCoreApplication::translate("main", "Open a saved session (dataset and settings)."),
         QStringLiteral("FILE"));
-    const QCommandLineOption view(QStringLiteral("view"),
-                                  QCoreApplication::translate("main", "Tab to show: %1 (default: utility).").arg(ui::viewIdList()),
-                                  QStringLiteral("VIEW"), QStringLiteral("utility"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QCoreApplication::translate("main", "Tab to show: %1 (default: utility).").arg(ui::viewIdList()),
+        QStringLiteral("VIEW"), QStringLiteral("utility"));
     const QCommandLineOption exportFile(
         QStringLiteral("export"),
         QCoreApplication::translate("main", "Run the view to completion, write its figure to FILE (.svg, .pdf "
@@ -112,13 +110,14 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
     const QCommandLineOption eps(QStringLiteral("eps"),
                                  QCoreApplication::translate("main", "ε of the views' sliders (a number > 0, or inf)."),
                                  QStringLiteral("E"));
-    const QCommandLineOption target(QStringLiteral("target"),
-                                    QCoreApplication::translate("main", "Target utility."), QStringLiteral("U"));
+    const QCommandLineOption target(QStringLiteral("target"), QCoreApplication::translate("main", "Target utility."),
+                                    QStringLiteral("U"));
     const QCommandLineOption bounds(
         QStringLiteral("bounds"),
-        QCoreApplication::translate("main", "Public ranges of numeric columns (CSV column,lo,hi or JSON), or builtin for "
-                                            "a built-in dataset's documented ranges: values are clipped and mapped to "
-                                            "[0, 1] before the norm step."),
+        QCoreApplication::translate("main",
+                                    "Public ranges of numeric columns (CSV column,lo,hi or JSON), or builtin for "
+                                    "a built-in dataset's documented ranges: values are clipped and mapped to "
+                                    "[0, 1] before the norm step."),
         QStringLiteral("FILE"));
     const QCommandLineOption privateBounds(
         QStringLiteral("private-bounds"),
@@ -129,8 +128,7 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
                        bounds, privateBounds});
 
     if (!parser.parse(arguments)) {
-        std::fprintf(stderr, "epsilonlab: %s\n\n%s", qPrintable(parser.errorText()),
-                     qPrintable(parser.helpText()));
+        std::fprintf(stderr, "epsilonlab: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
         *exitCode = 2;
         return std::nullopt;
     }
@@ -198,7 +196,8 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
         return reject(QStringLiteral("bad --dpi '%1' (24 to 1200)").arg(parser.value(dpi)));
     if (parser.isSet(eps)) {
         const QString text = parser.value(eps).trimmed().toLower();
-        const double value = text == QLatin1String("inf") ? std::numeric_limits<double>::infinity() : text.toDouble(&ok);
+        const double value =
+            text == QLatin1String("inf") ? std::numeric_limits<double>::infinity() : text.toDouble(&ok);
         if (text != QLatin1String("inf") && (!ok || !(value > 0.0) || !std::isfinite(value)))
             return reject(QStringLiteral("bad --eps '%1' (a number > 0, or inf)").arg(parser.value(eps)));
         options.eps = value;

@@ -17,20 +17,20 @@
 namespace elab::ui {
 
 struct AppOptions {
-    QString data;       ///< spec: file path or "builtin:NAME"
-    QString label;      ///< CSV label column (empty: the loader's default)
+    QString data;  ///< spec: file path or "builtin:NAME"
+    QString label; ///< CSV label column (empty: the loader's default)
     core::MissingPolicy missing = core::MissingPolicy::DropRows;
     QString screenshot; ///< render the window to this PNG once loaded, then exit
     QSize size{1400, 900};
-    QString mechanism;  ///< "" = the default mechanism; else a core mechanism name
-    QString session;    ///< session file to open (its dataset replaces --data)
+    QString mechanism;                        ///< "" = the default mechanism; else a core mechanism name
+    QString session;                          ///< session file to open (its dataset replaces --data)
     QString view = QStringLiteral("utility"); ///< tab shown: a registered view id (ui/views/view_catalog.h)
-    QStringList exports;  ///< figures to export (suffix: .png, .svg, .pdf), with CSV + JSON beside
-    int dpi = 150;        ///< PNG export resolution
-    std::optional<double> eps;    ///< slider ε (+∞ allowed: "inf")
-    std::optional<double> target; ///< target utility
-    core::PublicBounds bounds;    ///< --bounds FILE|builtin: public ranges applied on loading
-    std::optional<double> privateBounds; ///< --private-bounds EPS: estimate the other numeric columns' ranges
+    QStringList exports;                      ///< figures to export (suffix: .png, .svg, .pdf), with CSV + JSON beside
+    int dpi = 150;                            ///< PNG export resolution
+    std::optional<double> eps;                ///< slider ε (+∞ allowed: "inf")
+    std::optional<double> target;             ///< target utility
+    core::PublicBounds bounds;                ///< --bounds FILE|builtin: public ranges applied on loading
+    std::optional<double> privateBounds;      ///< --private-bounds EPS: estimate the other numeric columns' ranges
 
     bool screenshotMode() const { return !screenshot.isEmpty(); }
     /// Run to completion, write files, exit.

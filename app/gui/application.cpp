@@ -1,10 +1,10 @@
 #include "app/gui/application.h"
 
-#include "ui/dataset/load_request.h"
-#include "ui/shell/main_window.h"
 #include "app/gui/batch_runner.h"
-#include "ui/session/session_actions.h"
 #include "core/util/vector_state.h"
+#include "ui/dataset/load_request.h"
+#include "ui/session/session_actions.h"
+#include "ui/shell/main_window.h"
 
 #include <QApplication>
 #include <QStyleFactory>

@@ -14,12 +14,12 @@
 namespace elab::core {
 
 struct AuditBound {
-    double epsLB = 0.0;       ///< the reported lower bound (second half), ≥ 0
-    double threshold = 0.0;   ///< τ, chosen on the first half
-    double fpr = 0.0, fnr = 0.0;         ///< observed on the second half
+    double epsLB = 0.0;                    ///< the reported lower bound (second half), ≥ 0
+    double threshold = 0.0;                ///< τ, chosen on the first half
+    double fpr = 0.0, fnr = 0.0;           ///< observed on the second half
     double fprUpper = 1.0, fnrUpper = 1.0; ///< their Clopper–Pearson upper bounds
-    long long evaluated = 0;  ///< runs per neighbour in the second half
-    double maxCertifiable = 0.0; ///< the ε_LB of a perfect attacker with these runs
+    long long evaluated = 0;               ///< runs per neighbour in the second half
+    double maxCertifiable = 0.0;           ///< the ε_LB of a perfect attacker with these runs
 };
 
 /// ε_LB(τ) from counts: fp of m runs on D said D′, fn of m runs on D′ said D.

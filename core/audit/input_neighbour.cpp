@@ -86,7 +86,8 @@ std::string recordText(const Record& r, char delimiter) {
 
 // The text with row r's record replaced by replacement (a record without its line break), or
 // removed when replacement is nullopt. The bytes before the record (blank lines) are kept.
-std::string withRecord(const std::string& text, const Table& t, std::size_t r, const std::optional<std::string>& replacement) {
+std::string withRecord(const std::string& text, const Table& t, std::size_t r,
+                       const std::optional<std::string>& replacement) {
     const Record& rec = t.rows[r];
     // The record's own text starts after any blank lines the tokenizer skipped before it.
     std::size_t begin = rec.begin;
@@ -207,11 +208,11 @@ InputNeighbour makeInputNeighbour(const std::string& text, const Dataset& loaded
         r = static_cast<std::size_t>(*row);
     } else if (rare) {
         r = rare->row;
-        why = rare->count == 1 ? "the only row with " + columns[rare->column].name + " = " +
-                                     quotedValue(t.rows[r].fields[rare->column])
-                               : "a row with the rarest level, " + columns[rare->column].name + " = " +
-                                     quotedValue(t.rows[r].fields[rare->column]) + " (" + std::to_string(rare->count) +
-                                     " rows)";
+        why = rare->count == 1
+                  ? "the only row with " + columns[rare->column].name + " = " +
+                        quotedValue(t.rows[r].fields[rare->column])
+                  : "a row with the rarest level, " + columns[rare->column].name + " = " +
+                        quotedValue(t.rows[r].fields[rare->column]) + " (" + std::to_string(rare->count) + " rows)";
     } else if (const auto first = firstCompleteRow(t, columns)) {
         r = *first;
         why = "the first row without a missing cell";
@@ -224,8 +225,8 @@ InputNeighbour makeInputNeighbour(const std::string& text, const Dataset& loaded
         throw std::invalid_argument("row " + std::to_string(r) + " (line " + std::to_string(rec.line) + ") has " +
                                     std::to_string(rec.fields.size()) + " fields, the header " +
                                     std::to_string(columns.size()));
-    const std::string where = "row " + std::to_string(r) + " (line " + std::to_string(rec.line) +
-                              (why.empty() ? "" : "; " + why) + ")";
+    const std::string where =
+        "row " + std::to_string(r) + " (line " + std::to_string(rec.line) + (why.empty() ? "" : "; " + why) + ")";
     out.textD = text;
     std::size_t changedColumn = columns.size();
     switch (kind) {
@@ -273,8 +274,7 @@ InputNeighbour makeInputNeighbour(const std::string& text, const Dataset& loaded
             throw std::invalid_argument("the column '" + out.column + "' has one level only");
         break;
     }
-    case InputNeighbourKind::Add:
-        break;
+    case InputNeighbourKind::Add: break;
     }
     if (kind == InputNeighbourKind::Add) {
         out.textD = withRecord(text, t, r, std::nullopt);
@@ -284,8 +284,8 @@ InputNeighbour makeInputNeighbour(const std::string& text, const Dataset& loaded
         Record changed = rec;
         changed.fields[changedColumn] = out.to;
         out.textDPrime = withRecord(text, t, r, recordText(changed, t.delimiter));
-        out.description = where + ": " + out.column + " " + quotedValue(out.from) + " in D, " + quotedValue(out.to) +
-                          " in D′";
+        out.description =
+            where + ": " + out.column + " " + quotedValue(out.from) + " in D, " + quotedValue(out.to) + " in D′";
     }
     return out;
 }

@@ -30,10 +30,10 @@ const char* toString(InputNeighbourKind kind);
 
 struct InputNeighbour {
     InputNeighbourKind kind = InputNeighbourKind::Level;
-    long long row = -1;        ///< 0-based data row of the file
-    std::string column;        ///< the column changed (label or categorical; empty for input-add)
-    std::string from, to;      ///< its value in D and in D′ (input-add: empty)
-    std::string description;   ///< "row 17 (the only row with native_country = Holand-Netherlands): …"
+    long long row = -1;      ///< 0-based data row of the file
+    std::string column;      ///< the column changed (label or categorical; empty for input-add)
+    std::string from, to;    ///< its value in D and in D′ (input-add: empty)
+    std::string description; ///< "row 17 (the only row with native_country = Holand-Netherlands): …"
     std::string textD, textDPrime;
 };
 

@@ -70,9 +70,7 @@ Eigen::VectorXd neighbourLabels(const Labels y, double label, Adjacency adjacenc
 }
 
 // The class index of a label: the label itself for K ≥ 2 classes, else 1 for +1 and 0 for −1.
-int classOf(double label, int classes) {
-    return classes >= 2 ? static_cast<int>(label) : (label > 0.0 ? 1 : 0);
-}
+int classOf(double label, int classes) { return classes >= 2 ? static_cast<int>(label) : (label > 0.0 ? 1 : 0); }
 
 // The canary's margin under a model: y·s (one output), or its class's score minus the best other.
 double marginOf(const TrainedModel& model, const FeatureMatrix& x, double label, int classes) {
@@ -176,8 +174,8 @@ AuditResult runAudit(const SweepData& data, const AuditSpec& spec, RunContext* c
         for (Index j = 0; j < c.x.size(); ++j)
             c.x[j] = data.trainX.value(*spec.canaryRow, j);
         c.label = labelAgainst(*reference, oneRow(c.x), data.classes);
-        c.description = "training row " + std::to_string(*spec.canaryRow) + ", labelled " + labelText(c.label, data.classes) +
-                        " against the model";
+        c.description = "training row " + std::to_string(*spec.canaryRow) + ", labelled " +
+                        labelText(c.label, data.classes) + " against the model";
         candidates.push_back(std::move(c));
     } else {
         const Eigen::VectorXd energy = columnEnergy(data.trainX);
@@ -190,8 +188,8 @@ AuditResult runAudit(const SweepData& data, const AuditSpec& spec, RunContext* c
             c.x = Eigen::VectorXd::Zero(data.trainX.cols());
             c.x[order[k]] = 1.0;
             c.label = labelAgainst(*reference, oneRow(c.x), data.classes);
-            c.description = "unit row along feature " + std::to_string(order[k] + 1) + " (Σx² = " +
-                            formatNumber(energy[order[k]]) + " over the training rows), labelled " +
+            c.description = "unit row along feature " + std::to_string(order[k] + 1) +
+                            " (Σx² = " + formatNumber(energy[order[k]]) + " over the training rows), labelled " +
                             labelText(c.label, data.classes) + " against the model";
             candidates.push_back(std::move(c));
         }
@@ -199,8 +197,10 @@ AuditResult runAudit(const SweepData& data, const AuditSpec& spec, RunContext* c
     Neighbour best;
     double bestShift = -std::numeric_limits<double>::infinity();
     for (Canary& c : candidates) {
-        Neighbour dn{neighbourMatrix(data.trainX, c.x, result.adjacency), neighbourLabels(data.trainY, c.label, result.adjacency)};
-        const auto ref1 = prepareProblem(sweepOf(dn, data.classes), mechanism, metric)->learner().fitNonPrivate(stop, solver);
+        Neighbour dn{neighbourMatrix(data.trainX, c.x, result.adjacency),
+                     neighbourLabels(data.trainY, c.label, result.adjacency)};
+        const auto ref1 =
+            prepareProblem(sweepOf(dn, data.classes), mechanism, metric)->learner().fitNonPrivate(stop, solver);
         if (ref1->stopped()) {
             result.stopped = true;
             return result;
@@ -230,14 +230,13 @@ AuditResult runAudit(const SweepData& data, const AuditSpec& spec, RunContext* c
     CellStage stage;
     stage.name = std::string("audit.") + toString(spec.mechanism.kind);
     stage.count = 2 * T;
-    stage.describe = [](std::size_t i) {
-        return "run " + std::to_string(i / 2) + " on " + (i % 2 == 0 ? "D" : "D′");
-    };
+    stage.describe = [](std::size_t i) { return "run " + std::to_string(i / 2) + " on " + (i % 2 == 0 ? "D" : "D′"); };
     stage.compute = [&](std::size_t i) -> std::optional<std::string> {
         const int k = static_cast<int>(i % 2);
         const auto t = static_cast<int>(i / 2);
         const PrivateLearner& learner = (k == 0 ? onD : onD1)->learner();
-        const auto noise = learner.drawNoise(deriveSeed(spec.seed, 0x61756469ULL, static_cast<std::uint64_t>(k)), t); // "audi"
+        const auto noise =
+            learner.drawNoise(deriveSeed(spec.seed, 0x61756469ULL, static_cast<std::uint64_t>(k)), t); // "audi"
         const auto model = learner.fit(trainEps, *noise, nullptr, grid.stopToken(), solver);
         if (model->stopped())
             return std::nullopt;
@@ -267,11 +266,11 @@ std::string auditVerdict(const AuditResult& r) {
         return "stopped before the runs finished: no verdict";
     const std::string conf = formatNumber(100.0 * (1.0 - r.alpha)) + " % confidence";
     if (r.violated())
-        return "the claim is violated: ε ≥ " + formatNumber(r.bound.epsLB) + " with " + conf + " (claimed ε = " +
-               formatNumber(r.claimedEps) + ")";
+        return "the claim is violated: ε ≥ " + formatNumber(r.bound.epsLB) + " with " + conf +
+               " (claimed ε = " + formatNumber(r.claimedEps) + ")";
     return "consistent with the claim: ε_LB = " + formatNumber(r.bound.epsLB) + " ≤ ε = " + formatNumber(r.claimedEps) +
-           " (" + conf + "; with " + std::to_string(r.bound.evaluated) + " evaluated runs per neighbour no audit can show more than " +
-           formatNumber(r.bound.maxCertifiable) + ")";
+           " (" + conf + "; with " + std::to_string(r.bound.evaluated) +
+           " evaluated runs per neighbour no audit can show more than " + formatNumber(r.bound.maxCertifiable) + ")";
 }
 
 } // namespace elab::core

@@ -15,8 +15,8 @@
 // against the model).
 
 #include "core/audit/audit_bound.h"
-#include "core/learner/sweep_data.h"
 #include "core/learner/mechanism.h"
+#include "core/learner/sweep_data.h"
 #include "core/util/run_context.h"
 
 #include <cstdint>
@@ -31,9 +31,9 @@ class CellExecutor;
 
 struct AuditSpec {
     MechanismSpec mechanism;
-    double eps = 1.0;          ///< the claimed ε (the mechanism's own guarantee at this ε is audited)
-    int runs = 200;            ///< T per neighbour (≥ 4; half choose τ, half evaluate)
-    double alpha = 0.05;       ///< ε_LB holds with confidence 1 − α
+    double eps = 1.0;    ///< the claimed ε (the mechanism's own guarantee at this ε is audited)
+    int runs = 200;      ///< T per neighbour (≥ 4; half choose τ, half evaluate)
+    double alpha = 0.05; ///< ε_LB holds with confidence 1 − α
     std::uint64_t seed = 1;
     int threads = 0;
     int canaryCandidates = 4;
@@ -49,9 +49,9 @@ struct AuditSpec {
 };
 
 struct Canary {
-    Eigen::VectorXd x;       ///< the row (‖x‖₂ = 1 unless a training row was named)
-    double label = 1.0;      ///< as the training labels: ±1, or a class index
-    std::string description; ///< "e_17 (feature 'mean_area', the least covered), label −1"
+    Eigen::VectorXd x;            ///< the row (‖x‖₂ = 1 unless a training row was named)
+    double label = 1.0;           ///< as the training labels: ±1, or a class index
+    std::string description;      ///< "e_17 (feature 'mean_area', the least covered), label −1"
     double nonPrivateShift = 0.0; ///< margin on D′ minus margin on D, non-private models
 };
 
@@ -63,9 +63,9 @@ struct AuditResult {
     Canary canary;
     std::vector<double> scoresD, scoresDPrime; ///< per run (NaN: not run, when stopped)
     AuditBound bound;
-    int runs = 0;          ///< T asked for
-    double alpha = 0.05;   ///< the bound holds with confidence 1 − α
-    bool stopped = false;  ///< cancelled: bound is of nothing (epsLB 0)
+    int runs = 0;         ///< T asked for
+    double alpha = 0.05;  ///< the bound holds with confidence 1 − α
+    bool stopped = false; ///< cancelled: bound is of nothing (epsLB 0)
     double seconds = 0.0;
     bool violated() const { return !stopped && bound.epsLB > claimedEps; }
 };

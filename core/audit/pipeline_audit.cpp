@@ -1,7 +1,7 @@
 #include "core/audit/pipeline_audit.h"
 
-#include "core/privacy/accountant.h"
 #include "core/mechanisms/mechanism_catalog.h"
+#include "core/privacy/accountant.h"
 #include "core/scale/cell_stage.h"
 #include "core/scale/cell_text.h"
 #include "core/util/format_number.h"
@@ -31,9 +31,9 @@ std::string PipelineAuditSpec::validate() const {
 
 namespace {
 
-constexpr std::uint64_t kNoiseStream = 0x7069706561756469ULL; // "pipeaudi"
+constexpr std::uint64_t kNoiseStream = 0x7069706561756469ULL;  // "pipeaudi"
 constexpr std::uint64_t kShadowStream = 0x706970657368616FULL; // "pipesha"
-constexpr std::uint64_t kPrepStream = 0x7069706570726570ULL;  // "pipeprep"
+constexpr std::uint64_t kPrepStream = 0x7069706570726570ULL;   // "pipeprep"
 constexpr Index kMaxProbes = 1024;
 
 // FNV-1a, the same in every process (cells computed elsewhere compare their hashes).
@@ -234,8 +234,9 @@ PipelineAuditResult runPipelineAudit(const PipelineInput& input, const PipelineA
     const PrivacyGuarantee& g = result.guarantee;
     const bool replaceNeighbour = spec.neighbour != InputNeighbourKind::Add;
     if (!g.isPrivate) {
-        result.claimBasis = "the pipeline claims no privacy" +
-                            (result.leakingSteps.empty() ? std::string() : " (leaking steps: " + joined(result.leakingSteps) + ")");
+        result.claimBasis =
+            "the pipeline claims no privacy" +
+            (result.leakingSteps.empty() ? std::string() : " (leaking steps: " + joined(result.leakingSteps) + ")");
     } else if (!result.leakingSteps.empty()) {
         result.claimBasis = "a step reads the private data outside the mechanism: " + joined(result.leakingSteps);
     } else if (!replaceNeighbour && g.adjacency != Adjacency::AddRemove) {
@@ -247,15 +248,15 @@ PipelineAuditResult runPipelineAudit(const PipelineInput& input, const PipelineA
         result.claimedEps = r.epsilon;
         result.claimedDelta = r.delta;
         result.claimBasis = "one row changed is one removed and one added: the add/remove guarantee (" +
-                            formatNumber(g.epsilon) + ", " + formatNumber(g.delta) + ") gives (2ε, (1 + e^ε)δ) by group privacy";
+                            formatNumber(g.epsilon) + ", " + formatNumber(g.delta) +
+                            ") gives (2ε, (1 + e^ε)δ) by group privacy";
     } else {
         result.claimed = true;
         result.claimedEps = g.epsilon;
         result.claimedDelta = g.delta;
         result.claimBasis = std::string("the guarantee as stated (") + toString(g.adjacency) + ")";
     }
-    const double boundDelta = result.claimed ? result.claimedDelta
-                                             : (g.delta >= 0.0 && g.delta < 1.0 ? g.delta : 0.0);
+    const double boundDelta = result.claimed ? result.claimedDelta : (g.delta >= 0.0 && g.delta < 1.0 ? g.delta : 0.0);
     result.runs = spec.audit.runs;
     result.alpha = spec.audit.alpha;
 
@@ -281,9 +282,9 @@ PipelineAuditResult runPipelineAudit(const PipelineInput& input, const PipelineA
     stage.compute = [&](std::size_t i) -> std::optional<std::string> {
         const auto k = static_cast<std::size_t>(i % 2);
         const auto t = static_cast<int>(i / 2);
-        const std::uint64_t splitSeed =
-            result.splitSeedVaried ? deriveSeed(deriveSeed(spec.audit.seed, kPrepStream, k), static_cast<std::uint64_t>(t))
-                                   : spec.splitSeed;
+        const std::uint64_t splitSeed = result.splitSeedVaried ? deriveSeed(deriveSeed(spec.audit.seed, kPrepStream, k),
+                                                                            static_cast<std::uint64_t>(t))
+                                                               : spec.splitSeed;
         const PreparedData data = prepare(loaded[k], splitSeed);
         const auto problem = prepareProblem(sweepDataOf(data.train), mechanismFor(data.train), metric);
         const PrivateLearner& learner = problem->learner();
@@ -330,13 +331,16 @@ PipelineAuditResult runPipelineAudit(const PipelineInput& input, const PipelineA
     const std::uint64_t structureD = outputs[0].structure, structureD1 = outputs[1].structure;
     result.d.structure = structureD;
     result.dPrime.structure = structureD1;
-    result.d.outputs = static_cast<int>(outputs[0].scores.size() / static_cast<std::size_t>(std::max<Index>(1, probes[0].rows())));
+    result.d.outputs =
+        static_cast<int>(outputs[0].scores.size() / static_cast<std::size_t>(std::max<Index>(1, probes[0].rows())));
     result.dPrime.outputs =
         static_cast<int>(outputs[1].scores.size() / static_cast<std::size_t>(std::max<Index>(1, probes[1].rows())));
     result.structural = structureD != structureD1;
     result.scoresD.assign(T, 0.0);
     result.scoresDPrime.assign(T, 0.0);
-    auto scoreSlot = [&](std::size_t i) -> double& { return (i % 2 == 0 ? result.scoresD : result.scoresDPrime)[i / 2]; };
+    auto scoreSlot = [&](std::size_t i) -> double& {
+        return (i % 2 == 0 ? result.scoresD : result.scoresDPrime)[i / 2];
+    };
     if (result.structural) {
         for (std::size_t i = 0; i < 2 * T; ++i)
             scoreSlot(i) = outputs[i].structure == structureD1 ? 1.0 : 0.0;
@@ -367,12 +371,14 @@ std::string pipelineAuditVerdict(const PipelineAuditResult& r) {
     const std::string conf = formatNumber(100.0 * (1.0 - r.alpha)) + " % confidence";
     const std::string found = "ε_LB = " + formatNumber(r.bound.epsLB) + " (" + conf + "; at most " +
                               formatNumber(r.bound.maxCertifiable) + " with " + std::to_string(r.bound.evaluated) +
-                              " evaluated runs per neighbour" + (r.structural ? ", the released structures differ" : "") + ")";
+                              " evaluated runs per neighbour" +
+                              (r.structural ? ", the released structures differ" : "") + ")";
     if (!r.claimed)
         return "no claim to test (" + r.claimBasis + "); " + found;
     if (r.violated())
-        return "the claim is violated: ε ≥ " + formatNumber(r.bound.epsLB) + " with " + conf + " (claimed ε = " +
-               formatNumber(r.claimedEps) + " for these neighbours" + (r.structural ? "; the released structures differ" : "") + ")";
+        return "the claim is violated: ε ≥ " + formatNumber(r.bound.epsLB) + " with " + conf +
+               " (claimed ε = " + formatNumber(r.claimedEps) + " for these neighbours" +
+               (r.structural ? "; the released structures differ" : "") + ")";
     return "consistent with the claim: " + found + " ≤ ε = " + formatNumber(r.claimedEps);
 }
 

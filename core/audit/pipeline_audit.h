@@ -25,8 +25,8 @@
 
 #include "core/audit/input_neighbour.h"
 #include "core/audit/mechanism_audit.h"
-#include "core/data/dataset_loader.h"
 #include "core/data/data_preparation.h"
+#include "core/data/dataset_loader.h"
 
 #include <cstdint>
 #include <functional>
@@ -38,9 +38,9 @@ namespace elab::core {
 
 /// The user's file as the audit reads it.
 struct PipelineInput {
-    std::string spec;         ///< the path or builtin:NAME it was read from (in the loader's messages)
-    LoadOptions options;      ///< as the CLI's data options give them
-    std::string text;         ///< its content (datasetText)
+    std::string spec;            ///< the path or builtin:NAME it was read from (in the loader's messages)
+    LoadOptions options;         ///< as the CLI's data options give them
+    std::string text;            ///< its content (datasetText)
     std::optional<Dataset> test; ///< a test file, loaded (then the preparation does not split)
 };
 
@@ -74,28 +74,28 @@ struct PipelineAuditSpec {
 
 /// One neighbour as the pipeline prepared it (before any run).
 struct PipelineSide {
-    Index fileRows = 0;    ///< rows as loaded
-    Index trainRows = 0;   ///< training rows after the split and subsample
-    Index features = 0;    ///< encoded features after preprocessing
-    int outputs = 0;       ///< score columns of a model (1: binary)
-    std::string classes;   ///< "B, M"
+    Index fileRows = 0;          ///< rows as loaded
+    Index trainRows = 0;         ///< training rows after the split and subsample
+    Index features = 0;          ///< encoded features after preprocessing
+    int outputs = 0;             ///< score columns of a model (1: binary)
+    std::string classes;         ///< "B, M"
     std::uint64_t structure = 0; ///< hash of the released model's structure (feature and class names, outputs)
 };
 
 struct PipelineAuditResult {
-    InputNeighbour neighbour;   ///< textD and textDPrime cleared
-    PrivacyGuarantee guarantee; ///< the pipeline's guarantee on D at ε
-    std::vector<std::string> leakingSteps; ///< D's processing steps logged as leaking ("name: detail")
-    bool claimed = false;       ///< a guarantee covers these neighbours
+    InputNeighbour neighbour;                    ///< textD and textDPrime cleared
+    PrivacyGuarantee guarantee;                  ///< the pipeline's guarantee on D at ε
+    std::vector<std::string> leakingSteps;       ///< D's processing steps logged as leaking ("name: detail")
+    bool claimed = false;                        ///< a guarantee covers these neighbours
     double claimedEps = 0.0, claimedDelta = 0.0; ///< what it says for them
-    std::string claimBasis;     ///< how the claim reads for them, or why there is none
+    std::string claimBasis;                      ///< how the claim reads for them, or why there is none
     PipelineSide d, dPrime;
     /// Training rows (features and label, as a multiset) of one side that the other lacks, both
     /// ways: 1 or 2 when one row's change moves no other row.
     Index differingTrainRows = 0;
-    bool structural = false;    ///< the released structures differ: the score is which one a run shows
-    int probes = 0;             ///< rows of the probe set
-    int shadowRuns = 0;         ///< per neighbour, to fit the score on
+    bool structural = false; ///< the released structures differ: the score is which one a run shows
+    int probes = 0;          ///< rows of the probe set
+    int shadowRuns = 0;      ///< per neighbour, to fit the score on
     /// The split seed varied per run: privately estimated bounds take their noise from it.
     bool splitSeedVaried = false;
     std::vector<double> scoresD, scoresDPrime;
@@ -110,8 +110,8 @@ struct PipelineAuditResult {
 /// Audits the pipeline on the input's file; sink (if any) receives every audited run's score once
 /// all runs are done (a score needs the shadow runs). Throws std::invalid_argument (bad spec, a neighbour the
 /// file cannot give, data the mechanism cannot train on) or LoadError.
-PipelineAuditResult runPipelineAudit(const PipelineInput& input, const PipelineAuditSpec& spec, RunContext* ctx = nullptr,
-                                     const AuditRunSink& sink = {});
+PipelineAuditResult runPipelineAudit(const PipelineInput& input, const PipelineAuditSpec& spec,
+                                     RunContext* ctx = nullptr, const AuditRunSink& sink = {});
 
 /// The verdict in plain words.
 std::string pipelineAuditVerdict(const PipelineAuditResult& result);

@@ -11,32 +11,59 @@ const char* const kSklearnLicence =
 
 const std::vector<BuiltinInfo>& builtinCatalog() {
     static const std::vector<BuiltinInfo> catalog = {
-        {"breast_cancer", "breast_cancer_wdbc.csv", "label", TaskKind::Binary,
-         "Breast Cancer Wisconsin (Diagnostic): 569 × 30, malignant vs benign", kSklearnLicence,
+        {"breast_cancer",
+         "breast_cancer_wdbc.csv",
+         "label",
+         TaskKind::Binary,
+         "Breast Cancer Wisconsin (Diagnostic): 569 × 30, malignant vs benign",
+         kSklearnLicence,
          {"malignant", "benign"}},
-        {"iris", "iris.csv", "label", TaskKind::Multiclass,
-         "Iris (Fisher 1936): 150 × 4, three species", kSklearnLicence,
+        {"iris",
+         "iris.csv",
+         "label",
+         TaskKind::Multiclass,
+         "Iris (Fisher 1936): 150 × 4, three species",
+         kSklearnLicence,
          {"setosa", "versicolor", "virginica"}},
-        {"wine", "wine.csv", "label", TaskKind::Multiclass,
-         "Wine recognition: 178 × 13, three cultivars", kSklearnLicence,
+        {"wine",
+         "wine.csv",
+         "label",
+         TaskKind::Multiclass,
+         "Wine recognition: 178 × 13, three cultivars",
+         kSklearnLicence,
          {"cultivar_0", "cultivar_1", "cultivar_2"}},
-        {"penguins", "penguins.csv", "species", TaskKind::Multiclass,
-         "Palmer penguins: 344 rows (NA present), three species", "CC0 (Debian r-cran-palmerpenguins 0.1.1-1)",
+        {"penguins",
+         "penguins.csv",
+         "species",
+         TaskKind::Multiclass,
+         "Palmer penguins: 344 rows (NA present), three species",
+         "CC0 (Debian r-cran-palmerpenguins 0.1.1-1)",
          {}},
-        {"digits", "digits.csv", "label", TaskKind::Multiclass,
-         "Handwritten digits 8×8: 1,797 × 64, ten classes", kSklearnLicence, {}},
-        {"diabetes", "diabetes.csv", "target", TaskKind::Regression,
-         "Diabetes (Efron et al. 2004): 442 × 10, regression", kSklearnLicence, {}},
-        {"blobs", "", "", TaskKind::Multiclass, "Generated: Gaussian blobs in 2-D (seeded)",
-         "generated", {}},
-        {"moons", "", "", TaskKind::Binary, "Generated: two interleaving half-moons (seeded)",
-         "generated", {}},
+        {"digits",
+         "digits.csv",
+         "label",
+         TaskKind::Multiclass,
+         "Handwritten digits 8×8: 1,797 × 64, ten classes",
+         kSklearnLicence,
+         {}},
+        {"diabetes",
+         "diabetes.csv",
+         "target",
+         TaskKind::Regression,
+         "Diabetes (Efron et al. 2004): 442 × 10, regression",
+         kSklearnLicence,
+         {}},
+        {"blobs", "", "", TaskKind::Multiclass, "Generated: Gaussian blobs in 2-D (seeded)", "generated", {}},
+        {"moons", "", "", TaskKind::Binary, "Generated: two interleaving half-moons (seeded)", "generated", {}},
         {"xor", "", "", TaskKind::Binary, "Generated: XOR quadrants (seeded)", "generated", {}},
-        {"circles", "", "", TaskKind::Binary, "Generated: two concentric circles (seeded)",
-         "generated", {}},
-        {"sparse", "", "", TaskKind::Binary,
+        {"circles", "", "", TaskKind::Binary, "Generated: two concentric circles (seeded)", "generated", {}},
+        {"sparse",
+         "",
+         "",
+         TaskKind::Binary,
          "Generated: sparse text-like binary features, planted linear labels (seeded; any size)",
-         "generated", {"negative", "positive"}},
+         "generated",
+         {"negative", "positive"}},
     };
     return catalog;
 }
@@ -119,12 +146,14 @@ PublicBounds boundsFromOption(const std::string& option, const std::string& data
     if (option != "builtin")
         return loadBoundsFile(option);
     const std::string prefix = "builtin:";
-    const std::string name =
-        dataSpec.rfind(prefix, 0) == 0 ? dataSpec.substr(prefix.size(), dataSpec.find('?') - prefix.size()) : std::string();
+    const std::string name = dataSpec.rfind(prefix, 0) == 0
+                                 ? dataSpec.substr(prefix.size(), dataSpec.find('?') - prefix.size())
+                                 : std::string();
     PublicBounds bounds = documentedBounds(name);
     if (bounds.empty())
-        throw std::invalid_argument("--bounds builtin: " + (name.empty() ? std::string("the dataset is not a built-in one")
-                                                                         : "builtin:" + name + " documents no ranges") +
+        throw std::invalid_argument("--bounds builtin: " +
+                                    (name.empty() ? std::string("the dataset is not a built-in one")
+                                                  : "builtin:" + name + " documents no ranges") +
                                     " (builtin:digits and builtin:penguins do)");
     return bounds;
 }

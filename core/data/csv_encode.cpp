@@ -55,9 +55,8 @@ private:
 }
 
 template <class Sink>
-FeatureMatrix encodeWith(Sink& sink, std::string_view text, const std::string& source,
-                         const EncodePlan& plan, RunContext* ctx, double progressBase,
-                         double progressSpan) {
+FeatureMatrix encodeWith(Sink& sink, std::string_view text, const std::string& source, const EncodePlan& plan,
+                         RunContext* ctx, double progressBase, double progressSpan) {
     CsvTokenizer tokenizer(text, plan.delimiter, source);
     std::vector<CsvField> fields;
     tokenizer.next(fields); // the header
@@ -114,8 +113,8 @@ FeatureMatrix encodeWith(Sink& sink, std::string_view text, const std::string& s
 
 } // namespace
 
-FeatureMatrix encodeCsv(std::string_view text, const std::string& source, const EncodePlan& plan,
-                        RunContext* ctx, double progressBase, double progressSpan) {
+FeatureMatrix encodeCsv(std::string_view text, const std::string& source, const EncodePlan& plan, RunContext* ctx,
+                        double progressBase, double progressSpan) {
     if (plan.sparse) {
         SparseSink sink(plan);
         return encodeWith(sink, text, source, plan, ctx, progressBase, progressSpan);

@@ -20,25 +20,25 @@ struct EncodedColumn {
     Kind kind = Kind::Skip;
     Index firstFeature = -1;
     LevelTable* levels = nullptr; ///< categorical: indices set by sortLevels (or a public schema)
-    Index levelCount = 0;         ///< categorical: its one-hot features (the schema's levels may differ from the table's)
-    double fill = 0;              ///< numeric: value for a missing cell
-    int fillLevel = -1;           ///< categorical: level for a missing cell
+    Index levelCount = 0; ///< categorical: its one-hot features (the schema's levels may differ from the table's)
+    double fill = 0;      ///< numeric: value for a missing cell
+    int fillLevel = -1;   ///< categorical: level for a missing cell
     /// categorical: a level without an index (outside a public schema) is an all-zero one-hot
     bool unseenAsZero = false;
 };
 
 struct EncodePlan {
     char delimiter = ',';
-    std::vector<EncodedColumn> columns;   ///< one per source column
+    std::vector<EncodedColumn> columns;              ///< one per source column
     const std::vector<std::uint8_t>* keep = nullptr; ///< per data record, from pass 1
     Index rows = 0;
     Index features = 0;
     bool sparse = false;
-    std::size_t nonZeros = 0;             ///< reservation for the sparse matrix
+    std::size_t nonZeros = 0; ///< reservation for the sparse matrix
 };
 
 /// Pass 2. Pass 1 must have accepted the same text with the same delimiter.
-FeatureMatrix encodeCsv(std::string_view text, const std::string& source, const EncodePlan& plan,
-                        RunContext* ctx, double progressBase, double progressSpan);
+FeatureMatrix encodeCsv(std::string_view text, const std::string& source, const EncodePlan& plan, RunContext* ctx,
+                        double progressBase, double progressSpan);
 
 } // namespace elab::core::detail

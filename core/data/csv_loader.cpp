@@ -74,8 +74,8 @@ std::string listColumns(const std::vector<std::string>& names) {
 // Empty names get "column_N" (the index column pandas writes has none); duplicates are an
 // error because columns are chosen by name (label, categorical, ignored) and features must be
 // told apart.
-std::vector<std::string> headerNames(std::string_view text, char delimiter,
-                                     const std::string& source, std::size_t& headerLine) {
+std::vector<std::string> headerNames(std::string_view text, char delimiter, const std::string& source,
+                                     std::size_t& headerLine) {
     std::vector<std::string> names = readHeaderFields(text, delimiter, source, headerLine);
     std::unordered_map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < names.size(); ++i) {
@@ -84,16 +84,16 @@ std::vector<std::string> headerNames(std::string_view text, char delimiter,
         const auto [it, inserted] = seen.emplace(names[i], i);
         if (!inserted)
             throw LoadError(source, headerLine, i + 1,
-                            "duplicate column name '" + names[i] + "' (also column " +
-                                std::to_string(it->second + 1) + ")");
+                            "duplicate column name '" + names[i] + "' (also column " + std::to_string(it->second + 1) +
+                                ")");
     }
     return names;
 }
 
 // By exact name first (a header may be called "0"), then as a 0-based index, negative from
 // the end. Empty: the last column.
-std::size_t resolveLabel(const std::string& spec, const std::vector<std::string>& names,
-                         const std::string& source, std::size_t headerLine) {
+std::size_t resolveLabel(const std::string& spec, const std::vector<std::string>& names, const std::string& source,
+                         std::size_t headerLine) {
     const auto n = static_cast<long long>(names.size());
     if (spec.empty())
         return names.size() - 1;
@@ -105,24 +105,22 @@ std::size_t resolveLabel(const std::string& spec, const std::vector<std::string>
         const long long resolved = index < 0 ? n + index : index;
         if (resolved < 0 || resolved >= n)
             throw LoadError(source, headerLine, 0,
-                            "label column index " + spec + " is out of range: " +
-                                std::to_string(n) + " columns (" + listColumns(names) + ")");
+                            "label column index " + spec + " is out of range: " + std::to_string(n) + " columns (" +
+                                listColumns(names) + ")");
         return static_cast<std::size_t>(resolved);
     }
-    throw LoadError(source, headerLine, 0,
-                    "label column '" + spec + "' not found; columns: " + listColumns(names));
+    throw LoadError(source, headerLine, 0, "label column '" + spec + "' not found; columns: " + listColumns(names));
 }
 
-void assignRoles(ScanResult& scan, const std::vector<std::string>& names, std::size_t label,
-                 const CsvOptions& options, const std::string& source, std::size_t headerLine,
-                 const PublicSchema* schema) {
+void assignRoles(ScanResult& scan, const std::vector<std::string>& names, std::size_t label, const CsvOptions& options,
+                 const std::string& source, std::size_t headerLine, const PublicSchema* schema) {
     scan.columns = std::vector<ColumnScan>(names.size());
     scan.columns[label].role = ScanRole::Label;
     const auto find = [&](const std::string& name, const char* what) {
         const auto it = std::find(names.begin(), names.end(), name);
         if (it == names.end())
-            throw LoadError(source, headerLine, 0, std::string(what) + " column '" + name +
-                                                       "' not found; columns: " + listColumns(names));
+            throw LoadError(source, headerLine, 0,
+                            std::string(what) + " column '" + name + "' not found; columns: " + listColumns(names));
         return static_cast<std::size_t>(it - names.begin());
     };
     for (const std::string& name : options.categoricalColumns)
@@ -140,12 +138,14 @@ void assignRoles(ScanResult& scan, const std::vector<std::string>& names, std::s
     for (const SchemaColumn& declared : schema ? schema->categorical : none) {
         const auto it = std::find(names.begin(), names.end(), declared.name);
         if (it == names.end())
-            throw LoadError(source, headerLine, 0, "column '" + declared.name + "' of the public schema (" + schema->source +
-                                                       ") is not in this file; columns: " + listColumns(names));
+            throw LoadError(source, headerLine, 0,
+                            "column '" + declared.name + "' of the public schema (" + schema->source +
+                                ") is not in this file; columns: " + listColumns(names));
         const auto c = static_cast<std::size_t>(it - names.begin());
         if (c == label)
-            throw LoadError(source, headerLine, c + 1, "the public schema (" + schema->source + ") gives levels for '" +
-                                                           declared.name + "', the label column: give its values as classes");
+            throw LoadError(source, headerLine, c + 1,
+                            "the public schema (" + schema->source + ") gives levels for '" + declared.name +
+                                "', the label column: give its values as classes");
         if (scan.columns[c].role != ScanRole::Ignored)
             scan.columns[c].role = ScanRole::Categorical;
     }
@@ -155,23 +155,22 @@ void assignRoles(ScanResult& scan, const std::vector<std::string>& names, std::s
         throw LoadError(source, headerLine, 0, "no feature columns: every column but the label is ignored");
 }
 
-[[noreturn]] void noRowsLeft(const ScanResult& scan, const std::vector<std::string>& names,
-                             std::size_t label, const std::string& source) {
+[[noreturn]] void noRowsLeft(const ScanResult& scan, const std::vector<std::string>& names, std::size_t label,
+                             const std::string& source) {
     if (scan.missingLabelRows == scan.records)
         throw LoadError(source, 0, 0, "no rows left: the label '" + names[label] + "' is missing in every row");
     if (scan.outsideLabelRows + scan.missingLabelRows == scan.records)
-        throw LoadError(source, 0, 0, "no rows left: no row's label '" + names[label] +
-                                          "' is one of the public schema's classes");
+        throw LoadError(source, 0, 0,
+                        "no rows left: no row's label '" + names[label] + "' is one of the public schema's classes");
     std::size_t worst = label;
     for (std::size_t c = 0; c < names.size(); ++c)
         if (scan.columns[c].role != ScanRole::Ignored && c != label &&
             scan.columns[c].missing > scan.columns[worst].missing)
             worst = c;
-    throw LoadError(source, 0, 0, "no rows left: every row has a missing value (column '" +
-                                      names[worst] + "' is missing in " +
-                                      std::to_string(scan.columns[worst].missing) + " of " +
-                                      std::to_string(scan.records) +
-                                      " rows); impute or ignore such columns");
+    throw LoadError(source, 0, 0,
+                    "no rows left: every row has a missing value (column '" + names[worst] + "' is missing in " +
+                        std::to_string(scan.columns[worst].missing) + " of " + std::to_string(scan.records) +
+                        " rows); impute or ignore such columns");
 }
 
 std::string joined(const std::vector<std::string>& items, const char* separator = ", ") {
@@ -205,64 +204,64 @@ ProcessingStep schemaStep(const Dataset& data, const CsvLayout& layout, const st
                     ". Replacing one row can add or remove a level or a class and so change the encoding's "
                     "dimension and the number of models: no finite ε holds for it. Declare them public (a schema "
                     "file, --schema FILE, or the Data tab) to encode without reading the rows" +
-                    (declared.empty() ? std::string()
-                                      : " (" + (schema ? "from the public schema (" + schema->source + ")"
-                                                       : std::string("given")) +
-                                            ": " + joined(declared, "; ") + ")"),
+                    (declared.empty()
+                         ? std::string()
+                         : " (" + (schema ? "from the public schema (" + schema->source + ")" : std::string("given")) +
+                               ": " + joined(declared, "; ") + ")"),
                 true};
-    std::string detail = schema ? "public schema (" + schema->source + "): " + joined(declared, "; ")
-                                : "nothing read from the rows: numeric columns" +
-                                      (declared.empty() ? std::string() : ", " + joined(declared, "; ") + " (task given)");
+    std::string detail = schema
+                             ? "public schema (" + schema->source + "): " + joined(declared, "; ")
+                             : "nothing read from the rows: numeric columns" +
+                                   (declared.empty() ? std::string() : ", " + joined(declared, "; ") + " (task given)");
     for (const std::string& unseen : layout.unseenLevels)
         detail += "; outside the schema, encoded as an all-zero one-hot: " + unseen;
     return {"schema", detail, false};
 }
 
-void logLoad(Dataset& data, const ScanResult& scan, const CsvLayout& layout,
-             const std::vector<std::string>& names, std::size_t label, char delimiter,
-             const std::string& targetSummary, const CsvOptions& options, const PublicSchema* schema) {
+void logLoad(Dataset& data, const ScanResult& scan, const CsvLayout& layout, const std::vector<std::string>& names,
+             std::size_t label, char delimiter, const std::string& targetSummary, const CsvOptions& options,
+             const PublicSchema* schema) {
     const MissingPolicy policy = options.missing;
     std::size_t ignored = 0;
     for (const ColumnInfo& info : data.columns)
         ignored += info.kind == ColumnKind::Ignored ? 1 : 0;
     char density[32];
     std::snprintf(density, sizeof density, "%.3g", layout.density);
-    data.log.push_back(
-        {"loaded",
-         std::to_string(scan.records) + " data rows x " + std::to_string(names.size()) +
-             " columns, " + delimiterName(delimiter) + "-delimited; " +
-             std::to_string(layout.numericColumns) + " numeric, " +
-             std::to_string(layout.categoricalColumns) + " categorical" +
-             (ignored ? ", " + std::to_string(ignored) + " ignored" : std::string()) +
-             "; label '" + names[label] + "' (" + targetSummary + "); " +
-             std::to_string(layout.plan.rows) + " rows x " + std::to_string(layout.plan.features) +
-             " features, " + (layout.plan.sparse ? "sparse" : "dense") + " (density " + density + ")",
-         false});
+    data.log.push_back({"loaded",
+                        std::to_string(scan.records) + " data rows x " + std::to_string(names.size()) + " columns, " +
+                            delimiterName(delimiter) + "-delimited; " + std::to_string(layout.numericColumns) +
+                            " numeric, " + std::to_string(layout.categoricalColumns) + " categorical" +
+                            (ignored ? ", " + std::to_string(ignored) + " ignored" : std::string()) + "; label '" +
+                            names[label] + "' (" + targetSummary + "); " + std::to_string(layout.plan.rows) +
+                            " rows x " + std::to_string(layout.plan.features) + " features, " +
+                            (layout.plan.sparse ? "sparse" : "dense") + " (density " + density + ")",
+                        false});
     if (!layout.oneHot.empty()) {
         std::string detail;
         for (const std::string& s : layout.oneHot)
             detail += (detail.empty() ? "" : ", ") + s;
-        const std::string levels = layout.dataLevels.empty()    ? "levels from the public schema"
-                                   : layout.schemaLevels.empty() ? "levels read from this file, sorted"
-                                                                 : "levels from the public schema or read from this file";
-        data.log.push_back({"one-hot encode",
-                            detail + " -> " + std::to_string(layout.indicatorFeatures) + " indicator features; " + levels,
-                            false});
+        const std::string levels = layout.dataLevels.empty() ? "levels from the public schema"
+                                   : layout.schemaLevels.empty()
+                                       ? "levels read from this file, sorted"
+                                       : "levels from the public schema or read from this file";
+        data.log.push_back(
+            {"one-hot encode",
+             detail + " -> " + std::to_string(layout.indicatorFeatures) + " indicator features; " + levels, false});
     }
     data.log.push_back(schemaStep(data, layout, names[label], options, schema));
     const std::size_t incomplete = scan.records - scan.keptRows - scan.missingLabelRows - scan.outsideLabelRows;
     if (scan.missingLabelRows > 0)
-        data.log.push_back({"drop rows", "dropped " + std::to_string(scan.missingLabelRows) +
-                                             " rows whose label is missing", false});
+        data.log.push_back(
+            {"drop rows", "dropped " + std::to_string(scan.missingLabelRows) + " rows whose label is missing", false});
     if (scan.outsideLabelRows > 0)
-        data.log.push_back({"drop rows", "dropped " + std::to_string(scan.outsideLabelRows) +
-                                             " rows whose label is not one of the public schema's classes (row by row: "
-                                             "no other row is affected)",
+        data.log.push_back({"drop rows",
+                            "dropped " + std::to_string(scan.outsideLabelRows) +
+                                " rows whose label is not one of the public schema's classes (row by row: "
+                                "no other row is affected)",
                             false});
     if (incomplete > 0) {
-        std::string detail = "dropped " + std::to_string(incomplete) + " of " +
-                             std::to_string(scan.records) + " rows with a missing value (" +
-                             toString(policy) + "); missing cells:";
+        std::string detail = "dropped " + std::to_string(incomplete) + " of " + std::to_string(scan.records) +
+                             " rows with a missing value (" + toString(policy) + "); missing cells:";
         for (std::size_t c = 0; c < names.size(); ++c)
             if (scan.columns[c].missing > 0 && scan.columns[c].role != ScanRole::Ignored)
                 detail += " " + names[c] + " " + std::to_string(scan.columns[c].missing) + ";";
@@ -273,8 +272,9 @@ void logLoad(Dataset& data, const ScanResult& scan, const CsvLayout& layout,
         std::string detail;
         for (const std::string& s : layout.imputed)
             detail += (detail.empty() ? "" : "; ") + s;
-        data.log.push_back({std::string("impute (") + (policy == MissingPolicy::ImputeMean ? "mean" : "most frequent") + ")",
-                            detail + " (statistics of this data: leaks)", true});
+        data.log.push_back(
+            {std::string("impute (") + (policy == MissingPolicy::ImputeMean ? "mean" : "most frequent") + ")",
+             detail + " (statistics of this data: leaks)", true});
     }
 }
 
@@ -288,25 +288,27 @@ CsvOptions withSchema(const CsvOptions& given, const PublicSchema& schema, const
     CsvOptions options = given;
     const auto isRegression = [](std::optional<TaskKind> t) { return t == TaskKind::Regression; };
     if (schema.task && options.task && isRegression(schema.task) != isRegression(options.task))
-        throw LoadError(source, 0, 0, std::string("the task is ") + toString(*options.task) + ", but the public schema (" +
-                                          schema.source + ") says " + toString(*schema.task));
+        throw LoadError(source, 0, 0,
+                        std::string("the task is ") + toString(*options.task) + ", but the public schema (" +
+                            schema.source + ") says " + toString(*schema.task));
     if (!options.task)
         options.task = schema.task;
     if (!schema.classes.empty()) {
         if (options.task == TaskKind::Regression)
-            throw LoadError(source, 0, 0, "the task is regression, but the public schema (" + schema.source +
-                                              ") gives classes");
+            throw LoadError(source, 0, 0,
+                            "the task is regression, but the public schema (" + schema.source + ") gives classes");
         if (options.task == TaskKind::Binary && schema.classes.size() != 2)
-            throw LoadError(source, 0, 0, "binary task requested, but the public schema (" + schema.source + ") gives " +
-                                              std::to_string(schema.classes.size()) + " classes");
+            throw LoadError(source, 0, 0,
+                            "binary task requested, but the public schema (" + schema.source + ") gives " +
+                                std::to_string(schema.classes.size()) + " classes");
     }
     return options;
 }
 
 } // namespace
 
-Dataset loadCsv(std::string_view text, const std::string& sourceName, const CsvOptions& givenOptions,
-                RunContext* ctx, const PublicSchema* schema) {
+Dataset loadCsv(std::string_view text, const std::string& sourceName, const CsvOptions& givenOptions, RunContext* ctx,
+                const PublicSchema* schema) {
     const std::string& source = sourceName;
     if (const std::string problem = givenOptions.validate(); !problem.empty())
         throw LoadError(source, 0, 0, "invalid CSV options: " + problem);
@@ -359,8 +361,7 @@ Dataset loadCsv(std::string_view text, const std::string& sourceName, const CsvO
     if (mixedText || needModes) {
         std::vector<ColumnScan> columns(names.size());
         for (std::size_t c = 0; c < names.size(); ++c) {
-            columns[c].role = kinds[c] == ColumnKind::Categorical ? ScanRole::Categorical
-                                                                  : scan.columns[c].role;
+            columns[c].role = kinds[c] == ColumnKind::Categorical ? ScanRole::Categorical : scan.columns[c].role;
             columns[c].countValues = needModes && kinds[c] == ColumnKind::Numeric;
         }
         scan = ScanResult{};

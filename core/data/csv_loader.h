@@ -38,8 +38,8 @@
 namespace elab::core {
 
 enum class MissingPolicy {
-    DropRows,        ///< default: drop every row with a missing cell (label included)
-    ImputeMean,      ///< numeric: column mean; categorical: most frequent level
+    DropRows,          ///< default: drop every row with a missing cell (label included)
+    ImputeMean,        ///< numeric: column mean; categorical: most frequent level
     ImputeMostFrequent ///< numeric and categorical: most frequent value
 };
 

@@ -30,8 +30,8 @@ void remember(CellLocation& where, const CsvField& field, std::size_t column) {
 
 } // namespace
 
-std::vector<std::string> readHeaderFields(std::string_view text, char delimiter,
-                                          const std::string& source, std::size_t& recordLine) {
+std::vector<std::string> readHeaderFields(std::string_view text, char delimiter, const std::string& source,
+                                          std::size_t& recordLine) {
     CsvTokenizer tokenizer(text, delimiter, source);
     std::vector<CsvField> fields;
     if (!tokenizer.next(fields))
@@ -44,8 +44,8 @@ std::vector<std::string> readHeaderFields(std::string_view text, char delimiter,
     return names;
 }
 
-void scanCsv(std::string_view text, const std::string& source, const ScanPlan& plan,
-             ScanResult& result, RunContext* ctx, double progressBase, double progressSpan) {
+void scanCsv(std::string_view text, const std::string& source, const ScanPlan& plan, ScanResult& result,
+             RunContext* ctx, double progressBase, double progressSpan) {
     CsvTokenizer tokenizer(text, plan.delimiter, source);
     std::vector<CsvField> fields;
     tokenizer.next(fields); // the header, read and checked by the caller
@@ -64,8 +64,7 @@ void scanCsv(std::string_view text, const std::string& source, const ScanPlan& p
         ++result.records;
         if (fields.size() != n)
             throw LoadError(source, tokenizer.recordLine(), 0,
-                            "expected " + std::to_string(n) + " fields, found " +
-                                std::to_string(fields.size()));
+                            "expected " + std::to_string(n) + " fields, found " + std::to_string(fields.size()));
         bool anyMissing = false;
         for (std::size_t c = 0; c < n; ++c) {
             ColumnScan& col = columns[c];
@@ -88,9 +87,7 @@ void scanCsv(std::string_view text, const std::string& source, const ScanPlan& p
                 continue;
             }
             switch (col.role) {
-            case ScanRole::Ignored:
-                cell.state = CellState::Skip;
-                break;
+            case ScanRole::Ignored: cell.state = CellState::Skip; break;
             case ScanRole::Infer:
                 switch (number) {
                 case NumberKind::Finite: // handled above

@@ -35,9 +35,9 @@ struct ColumnScan {
     ScanRole role = ScanRole::Infer;
     // Over the whole file:
     std::size_t missing = 0;
-    std::size_t numbers = 0;    ///< cells that parse as numbers, finite or not
-    std::size_t texts = 0;      ///< non-missing cells that do not
-    bool nonIntegral = false;   ///< some finite number is not an integer below 2^53
+    std::size_t numbers = 0;  ///< cells that parse as numbers, finite or not
+    std::size_t texts = 0;    ///< non-missing cells that do not
+    bool nonIntegral = false; ///< some finite number is not an integer below 2^53
     CellLocation firstText;
     CellLocation firstNonFinite;
     LevelTable levels;
@@ -45,8 +45,8 @@ struct ColumnScan {
     std::size_t keptMissing = 0;
     std::size_t keptValues = 0; ///< finite numbers
     std::size_t keptNonZero = 0;
-    long double keptSum = 0;   ///< wide exponent: the sum of huge finite values must not overflow
-    bool countValues = false;   ///< fill valueCounts (for most-frequent imputation)
+    long double keptSum = 0;  ///< wide exponent: the sum of huge finite values must not overflow
+    bool countValues = false; ///< fill valueCounts (for most-frequent imputation)
     std::map<double, std::size_t> valueCounts;
 
     std::size_t nonMissing() const { return numbers + texts; }
@@ -65,23 +65,23 @@ struct ScanPlan {
 
 struct ScanResult {
     std::vector<ColumnScan> columns;
-    std::vector<std::uint8_t> keep;      ///< per data record: 1 if kept
+    std::vector<std::uint8_t> keep; ///< per data record: 1 if kept
     std::size_t records = 0;
     std::size_t keptRows = 0;
-    std::size_t missingLabelRows = 0;    ///< dropped because the label is missing
-    std::size_t outsideLabelRows = 0;    ///< dropped: a label outside the schema's classes
-    std::vector<Level*> labelLevel;      ///< per kept row, into columns[label].levels
-    std::vector<double> labelValue;      ///< per kept row; NaN when the label is not a number
+    std::size_t missingLabelRows = 0; ///< dropped because the label is missing
+    std::size_t outsideLabelRows = 0; ///< dropped: a label outside the schema's classes
+    std::vector<Level*> labelLevel;   ///< per kept row, into columns[label].levels
+    std::vector<double> labelValue;   ///< per kept row; NaN when the label is not a number
 };
 
 /// Reads the header record of text (which must not be blank) and returns its raw fields.
-std::vector<std::string> readHeaderFields(std::string_view text, char delimiter,
-                                          const std::string& source, std::size_t& recordLine);
+std::vector<std::string> readHeaderFields(std::string_view text, char delimiter, const std::string& source,
+                                          std::size_t& recordLine);
 
 /// Pass 1. columns must have one entry per header field, with role and countValues set.
 /// Throws LoadError on ragged rows and quoting errors, Cancelled when stopped. Progress is
 /// reported as progressBase + progressSpan · (bytes read / bytes).
-void scanCsv(std::string_view text, const std::string& source, const ScanPlan& plan,
-             ScanResult& result, RunContext* ctx, double progressBase, double progressSpan);
+void scanCsv(std::string_view text, const std::string& source, const ScanPlan& plan, ScanResult& result,
+             RunContext* ctx, double progressBase, double progressSpan);
 
 } // namespace elab::core::detail

@@ -19,8 +19,10 @@ std::string formatNumber(double v) {
 }
 
 [[noreturn]] void nothingToImpute(const std::string& source, const std::string& name) {
-    throw LoadError(source, 0, 0, "column '" + name + "' has no value to impute from (every kept "
-                                  "cell is missing); ignore the column");
+    throw LoadError(source, 0, 0,
+                    "column '" + name +
+                        "' has no value to impute from (every kept "
+                        "cell is missing); ignore the column");
 }
 
 // Most frequent finite value; ties go to the smallest, so the choice does not depend on order.
@@ -84,8 +86,7 @@ bool before(const CellLocation& a, const CellLocation& b) {
 
 } // namespace
 
-std::vector<ColumnKind> inferColumnKinds(const ScanResult& scan,
-                                         const std::vector<std::string>& names,
+std::vector<ColumnKind> inferColumnKinds(const ScanResult& scan, const std::vector<std::string>& names,
                                          const std::string& source, bool& mixedText) {
     std::vector<ColumnKind> kinds(names.size(), ColumnKind::Numeric);
     mixedText = false;
@@ -102,13 +103,13 @@ std::vector<ColumnKind> inferColumnKinds(const ScanResult& scan,
         const bool infError = col.firstNonFinite.line != 0 && (col.texts == 0 || mostlyNumbers);
         if (infError && (!textError || before(col.firstNonFinite, col.firstText)))
             throw LoadError(source, col.firstNonFinite.line, col.firstNonFinite.column,
-                            "non-finite value " + quoteCell(col.firstNonFinite.text) +
-                                " in numeric column '" + names[c] + "' (features must be finite numbers)");
+                            "non-finite value " + quoteCell(col.firstNonFinite.text) + " in numeric column '" +
+                                names[c] + "' (features must be finite numbers)");
         if (textError)
             throw LoadError(source, col.firstText.line, col.firstText.column,
-                            "text " + quoteCell(col.firstText.text) + " in numeric column '" +
-                                names[c] + "' (" + std::to_string(col.numbers) + " of " +
-                                std::to_string(col.nonMissing()) + " values are numbers)");
+                            "text " + quoteCell(col.firstText.text) + " in numeric column '" + names[c] + "' (" +
+                                std::to_string(col.numbers) + " of " + std::to_string(col.nonMissing()) +
+                                " values are numbers)");
         if (col.texts > 0) {
             kinds[c] = ColumnKind::Categorical;
             mixedText = mixedText || col.numbers > 0;
@@ -118,9 +119,8 @@ std::vector<ColumnKind> inferColumnKinds(const ScanResult& scan,
 }
 
 CsvLayout layoutCsvFeatures(ScanResult& scan, const std::vector<std::string>& names,
-                            const std::vector<ColumnKind>& kinds, const CsvOptions& options,
-                            char delimiter, const std::string& source, Dataset& data,
-                            const PublicSchema* schema) {
+                            const std::vector<ColumnKind>& kinds, const CsvOptions& options, char delimiter,
+                            const std::string& source, Dataset& data, const PublicSchema* schema) {
     CsvLayout layout;
     EncodePlan& plan = layout.plan;
     plan.delimiter = delimiter;
@@ -143,9 +143,8 @@ CsvLayout layoutCsvFeatures(ScanResult& scan, const std::vector<std::string>& na
                     nothingToImpute(source, names[c]);
                 enc.fill = mean ? static_cast<double>(col.keptSum / static_cast<long double>(col.keptValues))
                                 : mostFrequentValue(col);
-                layout.imputed.push_back(names[c] + ": " + std::to_string(col.keptMissing) +
-                                         " cells <- " + formatNumber(enc.fill) +
-                                         (mean ? " (mean)" : " (most frequent)"));
+                layout.imputed.push_back(names[c] + ": " + std::to_string(col.keptMissing) + " cells <- " +
+                                         formatNumber(enc.fill) + (mean ? " (mean)" : " (most frequent)"));
             }
             plan.nonZeros += col.keptNonZero + (enc.fill != 0.0 ? col.keptMissing : 0);
             data.featureNames.push_back(names[c]);
@@ -168,9 +167,8 @@ CsvLayout layoutCsvFeatures(ScanResult& scan, const std::vector<std::string>& na
                 enc.fillLevel = mostFrequentLevel(col.levels);
                 if (enc.fillLevel < 0)
                     nothingToImpute(source, names[c]);
-                layout.imputed.push_back(names[c] + ": " + std::to_string(col.keptMissing) +
-                                         " cells <- '" + info.levels[static_cast<std::size_t>(enc.fillLevel)] +
-                                         "' (most frequent)");
+                layout.imputed.push_back(names[c] + ": " + std::to_string(col.keptMissing) + " cells <- '" +
+                                         info.levels[static_cast<std::size_t>(enc.fillLevel)] + "' (most frequent)");
             }
             enc.levelCount = static_cast<Index>(info.levels.size());
             for (const std::string& level : info.levels)
@@ -195,11 +193,11 @@ CsvLayout layoutCsvFeatures(ScanResult& scan, const std::vector<std::string>& na
     // Eigen's sparse indices are int; a dense matrix past 2^31 entries (16 GiB) is a mistake
     // (an identifier column one-hot encoded, usually) better reported than attempted.
     constexpr double intLimit = static_cast<double>(std::numeric_limits<int>::max());
-    if (static_cast<double>(plan.features) > intLimit ||
-        static_cast<double>(plan.nonZeros) > intLimit || (!plan.sparse && entries > intLimit))
-        throw LoadError(source, 0, 0, "too large: " + std::to_string(plan.rows) + " rows x " +
-                                          std::to_string(plan.features) +
-                                          " features; ignore high-cardinality text columns");
+    if (static_cast<double>(plan.features) > intLimit || static_cast<double>(plan.nonZeros) > intLimit ||
+        (!plan.sparse && entries > intLimit))
+        throw LoadError(source, 0, 0,
+                        "too large: " + std::to_string(plan.rows) + " rows x " + std::to_string(plan.features) +
+                            " features; ignore high-cardinality text columns");
     return layout;
 }
 

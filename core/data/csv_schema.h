@@ -16,15 +16,14 @@ namespace elab::core::detail {
 /// an error when at least 90 % are (text in a numeric column) or when a number is not finite;
 /// Categorical otherwise. mixedText is set when a Categorical column also had numbers, whose
 /// text pass 1 did not keep: the caller re-reads the file with that column as Categorical.
-std::vector<ColumnKind> inferColumnKinds(const ScanResult& scan,
-                                         const std::vector<std::string>& names,
+std::vector<ColumnKind> inferColumnKinds(const ScanResult& scan, const std::vector<std::string>& names,
                                          const std::string& source, bool& mixedText);
 
 struct CsvLayout {
     EncodePlan plan;
-    std::vector<std::string> imputed;  ///< "age: 3 cells ← 38.5 (mean)", for the log
-    std::vector<std::string> oneHot;   ///< "workclass (8 levels)", for the log
-    std::vector<std::string> dataLevels; ///< categorical columns whose levels were read from this file
+    std::vector<std::string> imputed;      ///< "age: 3 cells ← 38.5 (mean)", for the log
+    std::vector<std::string> oneHot;       ///< "workclass (8 levels)", for the log
+    std::vector<std::string> dataLevels;   ///< categorical columns whose levels were read from this file
     std::vector<std::string> schemaLevels; ///< categorical columns whose levels a public schema gave
     /// Per schema column with levels outside it: "workclass=Never-worked (3 rows), …"
     std::vector<std::string> unseenLevels;
@@ -39,8 +38,7 @@ struct CsvLayout {
 /// A categorical column the schema declares gets the schema's levels, in its order; a cell
 /// with another level is an all-zero one-hot (counted in unseenLevels).
 CsvLayout layoutCsvFeatures(ScanResult& scan, const std::vector<std::string>& names,
-                            const std::vector<ColumnKind>& kinds, const CsvOptions& options,
-                            char delimiter, const std::string& source, Dataset& data,
-                            const PublicSchema* schema = nullptr);
+                            const std::vector<ColumnKind>& kinds, const CsvOptions& options, char delimiter,
+                            const std::string& source, Dataset& data, const PublicSchema* schema = nullptr);
 
 } // namespace elab::core::detail

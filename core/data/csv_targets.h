@@ -16,8 +16,7 @@ namespace elab::core::detail {
 /// With a schema that declares classes, those are the classes, in its order (pass 1 kept
 /// only rows whose label is one of them); the task is Binary for two unless options say
 /// Multiclass, and nothing about the classes is read from the data.
-Targets buildCsvTargets(ScanResult& scan, std::size_t label, const std::string& labelName,
-                        const CsvOptions& options, const std::string& source,
-                        std::string& summary, const PublicSchema* schema = nullptr);
+Targets buildCsvTargets(ScanResult& scan, std::size_t label, const std::string& labelName, const CsvOptions& options,
+                        const std::string& source, std::string& summary, const PublicSchema* schema = nullptr);
 
 } // namespace elab::core::detail

@@ -30,9 +30,7 @@ CsvTokenizer::CsvTokenizer(std::string_view text, char delimiter, std::string so
         m_stops['\t'] = true;
 }
 
-bool CsvTokenizer::atRecordEnd() const {
-    return m_pos >= m_text.size() || isNewline(m_text[m_pos]);
-}
+bool CsvTokenizer::atRecordEnd() const { return m_pos >= m_text.size() || isNewline(m_text[m_pos]); }
 
 void CsvTokenizer::consumeNewline() {
     if (m_text[m_pos] == '\r' && m_pos + 1 < m_text.size() && m_text[m_pos + 1] == '\n')
@@ -110,7 +108,7 @@ void CsvTokenizer::readQuoted(std::vector<CsvField>& fields, std::size_t fieldIn
     const std::size_t startLine = m_line;
     std::size_t p = m_pos + 1; // past the opening quote
     const std::size_t contentStart = p;
-    bool escaped = false;      // content went to m_scratch because of a doubled quote
+    bool escaped = false; // content went to m_scratch because of a doubled quote
     std::size_t scratchStart = m_scratch.size();
     for (;;) {
         const std::size_t q = m_text.find('"', p);

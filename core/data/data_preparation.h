@@ -14,8 +14,8 @@
 namespace elab::core {
 
 struct DataPreparation {
-    double testFraction = 0.0;  ///< > 0: split of the training data by per-row coins (ignored with a given test set)
-    long long subsample = 0;    ///< > 0: keep this many training rows (seeded, uniform without replacement)
+    double testFraction = 0.0; ///< > 0: split of the training data by per-row coins (ignored with a given test set)
+    long long subsample = 0;   ///< > 0: keep this many training rows (seeded, uniform without replacement)
     PreprocessOptions preprocess;
 
     std::string validate() const;

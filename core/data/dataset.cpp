@@ -70,11 +70,10 @@ Targets Targets::regression(Eigen::VectorXd values) {
 
 std::string Dataset::validate() const {
     if (targets.size() != rows())
-        return "targets have " + std::to_string(targets.size()) + " rows, features " +
-               std::to_string(rows());
+        return "targets have " + std::to_string(targets.size()) + " rows, features " + std::to_string(rows());
     if (!featureNames.empty() && static_cast<Index>(featureNames.size()) != featureCount())
-        return "feature names: " + std::to_string(featureNames.size()) + " for " +
-               std::to_string(featureCount()) + " features";
+        return "feature names: " + std::to_string(featureNames.size()) + " for " + std::to_string(featureCount()) +
+               " features";
     if (targets.isClassification()) {
         if (targets.classIndex.size() != rows())
             return "class indices missing";

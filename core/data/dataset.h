@@ -49,15 +49,15 @@ const char* toString(ColumnKind kind);
 struct ColumnInfo {
     std::string name;
     ColumnKind kind = ColumnKind::Numeric;
-    std::size_t missing = 0;          ///< missing cells in the source, before any policy
-    std::vector<std::string> levels;  ///< categorical: the one-hot levels, in feature order
-    Index firstFeature = -1;          ///< first feature column produced (-1: none)
-    Index featureCount = 0;           ///< 1 numeric, levels.size() categorical, 0 label
+    std::size_t missing = 0;         ///< missing cells in the source, before any policy
+    std::vector<std::string> levels; ///< categorical: the one-hot levels, in feature order
+    Index firstFeature = -1;         ///< first feature column produced (-1: none)
+    Index featureCount = 0;          ///< 1 numeric, levels.size() categorical, 0 label
 };
 
 struct Provenance {
-    std::string path;         ///< file path, or "builtin:NAME"
-    std::string format;       ///< "csv", "libsvm", "generated"
+    std::string path;   ///< file path, or "builtin:NAME"
+    std::string format; ///< "csv", "libsvm", "generated"
     bool gzipped = false;
     std::string sha256;       ///< of the bytes as stored (compressed if gzipped); empty if generated
     std::uintmax_t bytes = 0; ///< size as stored
@@ -81,7 +81,7 @@ struct Dataset {
     /// One per feature column ("workclass=Private"), or empty when the names are implicit
     /// (LIBSVM: "f1".."fp" — not stored, a 100-byte file may name feature 10⁷).
     std::vector<std::string> featureNames;
-    std::vector<ColumnInfo> columns;       ///< source columns (CSV; empty for LIBSVM)
+    std::vector<ColumnInfo> columns; ///< source columns (CSV; empty for LIBSVM)
     Provenance provenance;
     std::vector<ProcessingStep> log;
     /// ε the preparation spent on these training rows (privately estimated bounds): every

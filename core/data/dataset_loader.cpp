@@ -16,8 +16,7 @@ namespace elab::core {
 namespace {
 
 std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return s;
 }
 
@@ -94,25 +93,29 @@ GeneratorOptions parseGeneratorQuery(const std::string& spec, const std::string&
         } else if (key == "seed") {
             r = std::from_chars(first, last, options.seed);
         } else {
-            throw LoadError(spec, 0, 0, "unknown option '" + key + "' for builtin:" + name + " (" +
-                                            (sparse ? "rows, features, active, noise, seed"
-                                                    : name == "blobs" ? "rows, noise, classes, seed" : "rows, noise, seed") +
-                                            ")");
+            throw LoadError(spec, 0, 0,
+                            "unknown option '" + key + "' for builtin:" + name + " (" +
+                                (sparse            ? "rows, features, active, noise, seed"
+                                 : name == "blobs" ? "rows, noise, classes, seed"
+                                                   : "rows, noise, seed") +
+                                ")");
         }
         if (r.ec != std::errc() || r.ptr != last)
             throw LoadError(spec, 0, 0, "bad value '" + value + "' for " + key);
     }
     if (sparse && options.active > options.features)
-        throw LoadError(spec, 0, 0, "active (" + std::to_string(options.active) + ") must not exceed features (" +
-                                        std::to_string(options.features) + ")");
+        throw LoadError(spec, 0, 0,
+                        "active (" + std::to_string(options.active) + ") must not exceed features (" +
+                            std::to_string(options.features) + ")");
     if (options.rows * (sparse ? options.active : 2) > 1'000'000'000)
-        throw LoadError(spec, 0, 0, "rows × " + std::string(sparse ? "active" : "2") +
-                                        " is over 10⁹ stored values; ask for fewer rows");
+        throw LoadError(spec, 0, 0,
+                        "rows × " + std::string(sparse ? "active" : "2") +
+                            " is over 10⁹ stored values; ask for fewer rows");
     return options;
 }
 
-Dataset loadBuiltin(const std::string& spec, const LoadOptions& options,
-                    const BuiltinBytes& builtinBytes, RunContext* ctx) {
+Dataset loadBuiltin(const std::string& spec, const LoadOptions& options, const BuiltinBytes& builtinBytes,
+                    RunContext* ctx) {
     std::string name = spec.substr(std::string("builtin:").size());
     std::string query;
     if (const std::size_t q = name.find('?'); q != std::string::npos) {
@@ -121,8 +124,7 @@ Dataset loadBuiltin(const std::string& spec, const LoadOptions& options,
     }
     const BuiltinInfo* info = findBuiltin(name);
     if (!info)
-        throw LoadError(spec, 0, 0, "unknown built-in dataset '" + name + "' (known: " +
-                                        knownBuiltins() + ")");
+        throw LoadError(spec, 0, 0, "unknown built-in dataset '" + name + "' (known: " + knownBuiltins() + ")");
     if (isGeneratorName(name)) {
         Dataset data = generateDataset(name, parseGeneratorQuery(spec, name, query), ctx);
         data.provenance.path = spec;
@@ -143,8 +145,10 @@ Dataset loadBuiltin(const std::string& spec, const LoadOptions& options,
     if (!info->classNames.empty() && data.targets.isClassification() &&
         data.targets.classCount() == static_cast<int>(info->classNames.size()) &&
         csv.labelColumn == info->labelColumn) {
-        data.log.push_back({"class names", "codes 0.." + std::to_string(info->classNames.size() - 1) +
-                                               " named from the dataset's documentation", false});
+        data.log.push_back(
+            {"class names",
+             "codes 0.." + std::to_string(info->classNames.size() - 1) + " named from the dataset's documentation",
+             false});
         data.targets.classNames = info->classNames;
     }
     data.name = name;
@@ -160,7 +164,8 @@ PublicSchema schemaFor(const std::string& spec, const LoadOptions& options) {
     if (!options.findSchema)
         return {};
     if (spec.rfind("builtin:", 0) == 0) {
-        const std::string name = spec.substr(8, spec.find('?') == std::string::npos ? std::string::npos : spec.find('?') - 8);
+        const std::string name =
+            spec.substr(8, spec.find('?') == std::string::npos ? std::string::npos : spec.find('?') - 8);
         return documentedSchema(name, options.csv.labelColumn, options.csv.task);
     }
     const std::string sibling = siblingSchemaPath(spec);
@@ -195,21 +200,19 @@ FileFormat detectFormat(const std::string& path, std::string_view text) {
 namespace {
 
 Dataset loadFileSource(const std::string& spec, const RawSource& raw, const LoadOptions& options, RunContext* ctx) {
-    const FileFormat format =
-        options.format == FileFormat::Auto ? detectFormat(spec, raw.text) : options.format;
+    const FileFormat format = options.format == FileFormat::Auto ? detectFormat(spec, raw.text) : options.format;
     const PublicSchema schema = schemaFor(spec, options);
     Dataset data = format == FileFormat::Libsvm ? loadLibsvm(raw.text, spec, options.libsvm, ctx, &schema)
                                                 : loadCsv(raw.text, spec, options.csv, ctx, &schema);
     data.name = std::filesystem::path(spec).filename().string();
-    data.provenance = {spec, format == FileFormat::Libsvm ? "libsvm" : "csv", raw.gzipped,
-                       raw.sha256, raw.storedBytes};
+    data.provenance = {spec, format == FileFormat::Libsvm ? "libsvm" : "csv", raw.gzipped, raw.sha256, raw.storedBytes};
     return data;
 }
 
 } // namespace
 
-Dataset loadDataset(const std::string& spec, const LoadOptions& options,
-                    const BuiltinBytes& builtinBytes, RunContext* ctx) {
+Dataset loadDataset(const std::string& spec, const LoadOptions& options, const BuiltinBytes& builtinBytes,
+                    RunContext* ctx) {
     if (spec.rfind("builtin:", 0) == 0)
         return loadBuiltin(spec, options, builtinBytes, ctx);
     return loadFileSource(spec, readSource(spec, ctx), options, ctx);
@@ -232,7 +235,8 @@ std::string datasetText(const std::string& spec, const BuiltinBytes& builtinByte
 
 Dataset loadDatasetText(const std::string& spec, std::string text, const LoadOptions& options, RunContext* ctx) {
     if (spec.rfind("builtin:", 0) == 0)
-        return loadBuiltin(spec, options, [&](const std::string&) { return std::optional<std::string>(text); }, ctx);
+        return loadBuiltin(
+            spec, options, [&](const std::string&) { return std::optional<std::string>(text); }, ctx);
     return loadFileSource(spec, sourceFromBytes(std::move(text), spec, ctx), options, ctx);
 }
 

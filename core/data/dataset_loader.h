@@ -43,8 +43,8 @@ PublicSchema schemaFor(const std::string& spec, const LoadOptions& options);
 
 /// Loads a spec. Built-in CSVs use the catalog's label column unless options name one.
 /// Throws LoadError (bad input, unknown built-in) or Cancelled.
-Dataset loadDataset(const std::string& spec, const LoadOptions& options,
-                    const BuiltinBytes& builtinBytes, RunContext* ctx = nullptr);
+Dataset loadDataset(const std::string& spec, const LoadOptions& options, const BuiltinBytes& builtinBytes,
+                    RunContext* ctx = nullptr);
 
 /// The text a spec's rows are read from (decompressed; a built-in CSV's embedded file). Throws
 /// LoadError (unreadable file, unknown or generated built-in).

@@ -24,14 +24,14 @@ struct DatasetSummary {
     Index features = 0;
     bool sparse = false;
     std::size_t storedEntries = 0;
-    double density = 0.0;  ///< stored / (rows·features)
+    double density = 0.0; ///< stored / (rows·features)
     TaskKind task = TaskKind::Binary;
-    std::vector<ClassBalance> classes;       ///< classification
+    std::vector<ClassBalance> classes;                         ///< classification
     double targetMin = 0.0, targetMax = 0.0, targetMean = 0.0; ///< regression
     double normMin = 0.0, normMax = 0.0, normMean = 0.0, normMedian = 0.0;
-    Index rowsAboveUnitNorm = 0;             ///< rows a clip would change
+    Index rowsAboveUnitNorm = 0; ///< rows a clip would change
     Histogram normHistogram;
-    std::size_t missingCells = 0;            ///< sum over columns
+    std::size_t missingCells = 0; ///< sum over columns
 };
 
 DatasetSummary summarize(const Dataset& data, int histogramBins = 30);

@@ -35,7 +35,8 @@ std::string boundProblem(const ColumnBound& b) {
     if (!std::isfinite(b.lo) || !std::isfinite(b.hi))
         return "column '" + b.column + "': the bounds must be finite numbers";
     if (!(b.lo < b.hi))
-        return "column '" + b.column + "': lo (" + formatNumber(b.lo) + ") must be below hi (" + formatNumber(b.hi) + ")";
+        return "column '" + b.column + "': lo (" + formatNumber(b.lo) + ") must be below hi (" + formatNumber(b.hi) +
+               ")";
     return {};
 }
 
@@ -60,12 +61,14 @@ bool parseNumber(const std::string& text, double& value) {
 }
 
 std::vector<std::string> splitFields(const std::string& line) {
-    const char delimiter = line.find(',') != std::string::npos ? ',' : (line.find(';') != std::string::npos ? ';' : '\t');
+    const char delimiter =
+        line.find(',') != std::string::npos ? ',' : (line.find(';') != std::string::npos ? ';' : '\t');
     std::vector<std::string> fields;
     std::size_t start = 0;
     while (true) {
         const auto at = line.find(delimiter, start);
-        fields.push_back(trim(std::string_view(line).substr(start, at == std::string::npos ? std::string::npos : at - start)));
+        fields.push_back(
+            trim(std::string_view(line).substr(start, at == std::string::npos ? std::string::npos : at - start)));
         if (at == std::string::npos)
             break;
         start = at + 1;
@@ -151,8 +154,9 @@ PublicBounds parseJsonBounds(std::string_view text, const std::string& source) {
             throw LoadError(source, 0, 0, "\"columns\" must be an array of {\"column\", \"lo\", \"hi\"}");
         addArray(j["columns"]);
         if (j.contains("range")) {
-            const auto range = j["range"].is_string() ? fromOptionName(boundsTargetNames(), j["range"].get<std::string>())
-                                                      : std::nullopt;
+            const auto range = j["range"].is_string()
+                                   ? fromOptionName(boundsTargetNames(), j["range"].get<std::string>())
+                                   : std::nullopt;
             if (!range)
                 throw LoadError(source, 0, 0, "\"range\" must be \"unit\" or \"symmetric\", not " + j["range"].dump());
             out.target = *range;
@@ -163,8 +167,9 @@ PublicBounds parseJsonBounds(std::string_view text, const std::string& source) {
         for (const auto& [name, v] : j.items()) {
             if (!v.is_array() || v.size() != 2)
                 throw LoadError(source, 0, 0, "column '" + name + "': expected [lo, hi], found " + v.dump());
-            addChecked(out, {name, jsonNumber(v[0], source, "column '" + name + "': lo"),
-                             jsonNumber(v[1], source, "column '" + name + "': hi")},
+            addChecked(out,
+                       {name, jsonNumber(v[0], source, "column '" + name + "': lo"),
+                        jsonNumber(v[1], source, "column '" + name + "': hi")},
                        source, 0);
         }
     } else {
@@ -193,7 +198,7 @@ PublicBounds parseBounds(std::string_view text, const std::string& sourceName) {
     if (first == std::string_view::npos)
         throw LoadError(sourceName, 0, 0, "the bounds file is empty");
     PublicBounds out = (text[first] == '[' || text[first] == '{') ? parseJsonBounds(text, sourceName)
-                                                                   : parseCsvBounds(text, sourceName);
+                                                                  : parseCsvBounds(text, sourceName);
     if (out.columns.empty())
         throw LoadError(sourceName, 0, 0, "the bounds file names no column");
     if (out.source.empty())
@@ -201,9 +206,7 @@ PublicBounds parseBounds(std::string_view text, const std::string& sourceName) {
     return out;
 }
 
-PublicBounds loadBoundsFile(const std::string& path) {
-    return parseBounds(readSource(path).text, path);
-}
+PublicBounds loadBoundsFile(const std::string& path) { return parseBounds(readSource(path).text, path); }
 
 std::string boundsJsonText(const PublicBounds& bounds) {
     nlohmann::ordered_json j;
@@ -253,7 +256,8 @@ std::vector<Index> boundFeatureColumns(const Dataset& data, const PublicBounds& 
         problem = "bounds for unknown column" + std::string(unknown.size() > 1 ? "s " : " ") + list(unknown) +
                   (data.columns.empty() ? " (LIBSVM features are named f1, f2, …)" : "");
     if (!categorical.empty())
-        problem += (problem.empty() ? "" : "; ") + std::string("bounds are for numeric columns, not ") + list(categorical);
+        problem +=
+            (problem.empty() ? "" : "; ") + std::string("bounds are for numeric columns, not ") + list(categorical);
     if (!problem.empty())
         throw std::invalid_argument(problem + " [" + bounds.source + "]");
     return out;
@@ -319,8 +323,9 @@ void applyPublicBounds(Dataset& train, Dataset* test, const PublicBounds& bounds
                          (trainClipped == 1 ? " was" : "s were") + " outside";
     const bool estimated = bounds.estimateEpsilon > 0.0;
     if (estimated) {
-        detail += ". The bounds were estimated from the training data with ε = " + formatNumber(bounds.estimateEpsilon) +
-                  ", which every guarantee adds (basic composition): ";
+        detail +=
+            ". The bounds were estimated from the training data with ε = " + formatNumber(bounds.estimateEpsilon) +
+            ", which every guarantee adds (basic composition): ";
         for (std::size_t k = 0; k < bounds.columns.size() && k < 8; ++k)
             detail += (k ? ", " : "") + bounds.columns[k].column + " [" + formatNumber(bounds.columns[k].lo) + ", " +
                       formatNumber(bounds.columns[k].hi) + "]";

@@ -35,7 +35,7 @@ struct CsrRows {
     double interceptValue = 0.0;
 
     CsrRows(const SparseMatrix&&) = delete; // would point into a temporary
-    CsrRows(const SparseMatrix& X) // NOLINT(google-explicit-constructor): a plain matrix's rows
+    CsrRows(const SparseMatrix& X)          // NOLINT(google-explicit-constructor): a plain matrix's rows
         : outer(X.outerIndexPtr()), counts(X.isCompressed() ? nullptr : X.innerNonZeroPtr()), inner(X.innerIndexPtr()),
           values(X.valuePtr()), n(X.outerSize()), cols(X.innerSize()) {}
     int begin(Index i) const { return outer[i]; }
@@ -83,10 +83,10 @@ struct DenseRows {
     const double* scale = nullptr; ///< row factors; nullptr: all 1 (or clipped)
     int intercept = -1;            ///< column of the implicit last entry; −1: none
     double interceptValue = 0.0;
-    bool clipped = false;          ///< factor(i) = 1/max(1, ‖row i‖₂) (then scale is nullptr)
+    bool clipped = false; ///< factor(i) = 1/max(1, ‖row i‖₂) (then scale is nullptr)
 
     DenseRows(const DenseMatrix&&) = delete; // would point into a temporary
-    DenseRows(const DenseMatrix& X) // NOLINT(google-explicit-constructor): a plain matrix's rows
+    DenseRows(const DenseMatrix& X)          // NOLINT(google-explicit-constructor): a plain matrix's rows
         : data(X.data()), n(X.rows()), stored(X.cols()), cols(X.cols()) {}
     bool plain() const { return scale == nullptr && !clipped && intercept < 0; }
     /// Row i's factor: O(cols) for clipped rows. Not for hot loops.
@@ -109,7 +109,7 @@ struct DenseRows {
             const Index m = std::min(step, n - b);
             if (plain()) {
                 const Eigen::Map<const DenseMatrix, 0, Eigen::OuterStride<>> rows(data + b, m, stored,
-                                                                                   Eigen::OuterStride<>(n));
+                                                                                  Eigen::OuterStride<>(n));
                 visit(b, Block(rows));
             } else {
                 copyBlock(b, m, buffer);

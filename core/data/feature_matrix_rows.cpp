@@ -68,7 +68,8 @@ void DenseRows::copyBlock(Index begin, Index count, DenseMatrix& out) const {
             clipFactors);
         if (intercept >= 0)
             clipFactors.array() += interceptValue * interceptValue;
-        finishNorms(cols, [&](Index k, Index j) { return unscaled(begin + k, j); }, clipFactors);
+        finishNorms(
+            cols, [&](Index k, Index j) { return unscaled(begin + k, j); }, clipFactors);
         clipFactors = clipFactors.cwiseMax(1.0).cwiseInverse(); // exactly 1 inside the ball
         f = clipFactors.data();
     }
@@ -101,8 +102,10 @@ double DenseRows::clipFactor(Index i) const {
 }
 
 void blockRowNorms(const Eigen::Ref<const DenseMatrix, 0, Eigen::OuterStride<>>& rows, Eigen::VectorXd& norms) {
-    sumSquaresByColumns(rows.rows(), rows.cols(), [&](Index j) { return rows.col(j); }, norms);
-    finishNorms(rows.cols(), [&](Index k, Index j) { return rows(k, j); }, norms);
+    sumSquaresByColumns(
+        rows.rows(), rows.cols(), [&](Index j) { return rows.col(j); }, norms);
+    finishNorms(
+        rows.cols(), [&](Index k, Index j) { return rows(k, j); }, norms);
 }
 
 namespace {

@@ -22,7 +22,8 @@ std::optional<FeatureMatrix> FeatureMatrix::sparseCopy(double maxDensity) const 
                 total += block(r, j) != 0.0;
     });
     const double cells = static_cast<double>(d.n) * static_cast<double>(d.cols);
-    if (!(static_cast<double>(total) <= maxDensity * cells) || total > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    if (!(static_cast<double>(total) <= maxDensity * cells) ||
+        total > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         return std::nullopt;
     SparseMatrix S(d.n, d.cols);
     S.resizeNonZeros(static_cast<Index>(total));

@@ -6,10 +6,10 @@
 #include "core/util/random.h"
 
 #include <array>
-#include <cstdint>
-#include <limits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -56,10 +56,8 @@ void blobs(Draw& d, const GeneratorOptions& o, Rng&, NormalSampler& z) {
         }
     }
     char buf[160];
-    std::snprintf(
-        buf, sizeof buf,
-        "%d classes, centres on the unit circle, Gaussian sd 2·noise·(centre spacing) = %.4g",
-        classes, sd);
+    std::snprintf(buf, sizeof buf,
+                  "%d classes, centres on the unit circle, Gaussian sd 2·noise·(centre spacing) = %.4g", classes, sd);
     d.shape = buf;
 }
 
@@ -129,12 +127,10 @@ Dataset generateDataset(const std::string& name, const GeneratorOptions& options
         return generateSparse(options, ctx);
     const int id = generatorId(name);
     if (id < 0)
-        throw std::invalid_argument("unknown generator '" + name +
-                                    "' (blobs, moons, xor, circles, sparse)");
+        throw std::invalid_argument("unknown generator '" + name + "' (blobs, moons, xor, circles, sparse)");
     const int classes = id == 0 ? options.classes : 2;
     if (classes < 2 || classes > 26)
-        throw std::invalid_argument("blobs: classes must be in [2, 26], got " +
-                                    std::to_string(classes));
+        throw std::invalid_argument("blobs: classes must be in [2, 26], got " + std::to_string(classes));
     if (options.rows < 2 || options.rows < classes)
         throw std::invalid_argument(name + ": needs at least 2 rows and one per class, got " +
                                     std::to_string(options.rows));
@@ -198,10 +194,9 @@ Dataset generateDataset(const std::string& name, const GeneratorOptions& options
     char params[96];
     std::snprintf(params, sizeof params, "noise %g, seed %llu", options.noise,
                   static_cast<unsigned long long>(options.seed));
-    data.log.push_back({"generated",
-                        name + ": " + std::to_string(options.rows) + " rows (" + perClass + "), " +
-                            params + "; " + d.shape,
-                        false});
+    data.log.push_back(
+        {"generated",
+         name + ": " + std::to_string(options.rows) + " rows (" + perClass + "), " + params + "; " + d.shape, false});
     return data;
 }
 

@@ -12,10 +12,10 @@ namespace elab::core {
 
 struct GeneratorOptions {
     Index rows = 400;
-    double noise = 0.1;        ///< Gaussian jitter (standard deviation)
-    int classes = 3;           ///< blobs only; moons, XOR and circles are binary
-    Index features = 1000;     ///< sparse only: binary feature columns
-    Index active = 14;         ///< sparse only: features on per row
+    double noise = 0.1;    ///< Gaussian jitter (standard deviation)
+    int classes = 3;       ///< blobs only; moons, XOR and circles are binary
+    Index features = 1000; ///< sparse only: binary feature columns
+    Index active = 14;     ///< sparse only: features on per row
     std::uint64_t seed = 1;
 };
 

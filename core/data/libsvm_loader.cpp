@@ -120,7 +120,9 @@ public:
            const PublicSchema* schema)
         : m_text(text), m_source(source), m_options(options), m_ctx(ctx),
           m_classes(schema && !schema->classes.empty() ? schema : nullptr),
-          m_width(options.featureCount > 0 ? options.featureCount : schema ? schema->width : 0),
+          m_width(options.featureCount > 0 ? options.featureCount
+                  : schema                 ? schema->width
+                                           : 0),
           m_widthIgnores(options.featureCount == 0 && schema && schema->width > 0),
           m_schemaSource(schema ? schema->source : std::string()) {}
     void run();
@@ -146,7 +148,7 @@ private:
     const bool m_widthIgnores;     // the schema's width: features beyond it are ignored, not an error
     const std::string m_schemaSource;
     std::size_t m_line = 0;
-    bool m_lineOutside = false;    // the current line's label is not one of the schema's classes
+    bool m_lineOutside = false; // the current line's label is not one of the schema's classes
     std::size_t m_outsideRows = 0;
     std::size_t m_beyondWidth = 0; // non-zero values beyond the schema's width, ignored
 
@@ -164,7 +166,10 @@ private:
 
     // The first non-integral label (line 0: none), which makes the task regression, or an
     // error when a classification task was forced.
-    struct { std::size_t line = 0, column = 0; std::string token; } m_firstReal;
+    struct {
+        std::size_t line = 0, column = 0;
+        std::string token;
+    } m_firstReal;
 };
 
 void Parser::run() {
@@ -271,25 +276,26 @@ void Parser::parseFeature(std::string_view token, std::size_t column) {
     if (r.ptr != key.data() + key.size() || r.ec == std::errc::invalid_argument)
         fail(m_line, column, "bad feature index " + quoted(key) + ": expected a positive integer");
     if (r.ec == std::errc::result_out_of_range || index > static_cast<std::uint64_t>(kMaxFeatures))
-        fail(m_line, column, "feature index " + quoted(key) + " exceeds the supported maximum of " +
-                                 std::to_string(kMaxFeatures) + " features");
+        fail(m_line, column,
+             "feature index " + quoted(key) + " exceeds the supported maximum of " + std::to_string(kMaxFeatures) +
+                 " features");
     if (index == 0)
         fail(m_line, column, "feature index 0: indices start at 1");
     const auto idx = static_cast<Index>(index);
     if (m_width > 0 && idx > m_width && !m_widthIgnores)
-        fail(m_line, column, "feature index " + std::to_string(idx) + " exceeds the feature count " +
-                                 std::to_string(m_width));
+        fail(m_line, column,
+             "feature index " + std::to_string(idx) + " exceeds the feature count " + std::to_string(m_width));
     if (idx <= m_lastIndex)
-        fail(m_line, column, "feature index " + std::to_string(idx) +
-                                 (idx == m_lastIndex ? " repeated" : " after " + std::to_string(m_lastIndex)) +
-                                 ": indices must be strictly ascending");
+        fail(m_line, column,
+             "feature index " + std::to_string(idx) +
+                 (idx == m_lastIndex ? " repeated" : " after " + std::to_string(m_lastIndex)) +
+                 ": indices must be strictly ascending");
     const std::size_t valueColumn = column + colon + 1;
     if (valueText.empty())
         fail(m_line, valueColumn, "missing value for feature " + std::to_string(idx));
     double value = 0.0;
     if (const char* problem = numberProblem(parseReal(valueText, value)))
-        fail(m_line, valueColumn,
-             "value " + quoted(valueText) + " for feature " + std::to_string(idx) + problem);
+        fail(m_line, valueColumn, "value " + quoted(valueText) + " for feature " + std::to_string(idx) + problem);
     m_lastIndex = idx;
     m_maxIndex = std::max(m_maxIndex, idx);
     // Explicit zeros still count towards the feature count (writers append "123:0" to fix
@@ -322,19 +328,18 @@ Targets Parser::buildTargets() const {
         return Targets::regression(Eigen::Map<const Eigen::VectorXd>(m_labels.data(), rows));
     if (!integral)
         fail(m_firstReal.line, m_firstReal.column,
-             "label " + m_firstReal.token + " is not an integer class, but the task was forced to " +
-                 toString(*task));
+             "label " + m_firstReal.token + " is not an integer class, but the task was forced to " + toString(*task));
 
     std::vector<double> classes = m_labels;
     std::sort(classes.begin(), classes.end());
     classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
     if (classes.size() == 1)
-        fail(0, 0, "all " + std::to_string(rows) + " rows have label " + className(classes[0]) +
-                       ": classification needs at least two classes (force the regression task "
-                       "to load it anyway)");
+        fail(0, 0,
+             "all " + std::to_string(rows) + " rows have label " + className(classes[0]) +
+                 ": classification needs at least two classes (force the regression task "
+                 "to load it anyway)");
     if (task == TaskKind::Binary && classes.size() > 2)
-        fail(0, 0, "the task was forced to binary, but the labels have " +
-                       std::to_string(classes.size()) + " classes");
+        fail(0, 0, "the task was forced to binary, but the labels have " + std::to_string(classes.size()) + " classes");
 
     std::vector<std::string> names;
     if (classes.size() == 2 && classes[0] == -1.0 && classes[1] == 1.0)
@@ -345,8 +350,7 @@ Targets Parser::buildTargets() const {
     Eigen::VectorXi classIndex(rows);
     for (Index i = 0; i < rows; ++i) {
         const double label = m_labels[static_cast<std::size_t>(i)];
-        classIndex[i] = static_cast<int>(std::lower_bound(classes.begin(), classes.end(), label) -
-                                         classes.begin());
+        classIndex[i] = static_cast<int>(std::lower_bound(classes.begin(), classes.end(), label) - classes.begin());
     }
     // Two classes are binary unless a multiclass task is forced.
     return Targets::classification(std::move(classIndex), std::move(names), task == TaskKind::Multiclass);
@@ -354,23 +358,22 @@ Targets Parser::buildTargets() const {
 
 std::string Parser::describe(const Targets& targets, Index cols) const {
     const double cells = static_cast<double>(m_labels.size()) * static_cast<double>(cols);
-    std::string s = "LIBSVM: " + std::to_string(m_labels.size()) + " rows, " + std::to_string(cols) +
-                    " features, " + std::to_string(m_nnz) + " non-zeros (" +
-                    shortNumber(100.0 * static_cast<double>(m_nnz) / cells) + " %); " +
-                    toString(targets.kind) + (m_options.task ? " (forced)" : "") + " labels";
+    std::string s = "LIBSVM: " + std::to_string(m_labels.size()) + " rows, " + std::to_string(cols) + " features, " +
+                    std::to_string(m_nnz) + " non-zeros (" + shortNumber(100.0 * static_cast<double>(m_nnz) / cells) +
+                    " %); " + toString(targets.kind) + (m_options.task ? " (forced)" : "") + " labels";
     if (targets.isClassification()) {
         const std::vector<Index> counts = targets.classCounts();
         for (std::size_t k = 0; k < counts.size(); ++k)
             s += (k == 0 ? " (" : ", ") + targets.classNames[k] + ": " + std::to_string(counts[k]);
         s += ")";
     } else {
-        s += " in [" + shortNumber(targets.values->minCoeff()) + ", " +
-             shortNumber(targets.values->maxCoeff()) + "]";
+        s += " in [" + shortNumber(targets.values->minCoeff()) + ", " + shortNumber(targets.values->maxCoeff()) + "]";
     }
     if (m_explicitZeros > 0)
         s += "; " + std::to_string(m_explicitZeros) + " explicit zeros not stored";
     if (m_outsideRows > 0)
-        s += "; " + std::to_string(m_outsideRows) + " rows whose label is not one of the public schema's classes dropped";
+        s += "; " + std::to_string(m_outsideRows) +
+             " rows whose label is not one of the public schema's classes dropped";
     if (m_beyondWidth > 0)
         s += "; " + std::to_string(m_beyondWidth) + " non-zero values beyond the public width ignored";
     if (m_skippedLines > 0)
@@ -387,8 +390,8 @@ ProcessingStep Parser::schemaStep(const Targets& targets, Index cols) const {
     if (targets.isClassification())
         (m_classes ? declared : read).push_back("the classes (" + std::to_string(targets.classCount()) + ")");
     else
-        (m_options.task ? declared : read).push_back(m_options.task ? "a regression target"
-                                                                    : "the task (regression: a label is not an integer)");
+        (m_options.task ? declared : read)
+            .push_back(m_options.task ? "a regression target" : "the task (regression: a label is not an integer)");
     const auto joined = [](const std::vector<std::string>& items) {
         std::string out;
         for (const std::string& item : items)
@@ -403,16 +406,18 @@ ProcessingStep Parser::schemaStep(const Targets& targets, Index cols) const {
                     "--schema FILE) to encode without reading the rows" +
                     (declared.empty() ? std::string() : " (given: " + joined(declared) + ")"),
                 true};
-    return {"schema", (m_schemaSource.empty() ? std::string("given") : "public schema (" + m_schemaSource + ")") + ": " +
-                          joined(declared),
+    return {"schema",
+            (m_schemaSource.empty() ? std::string("given") : "public schema (" + m_schemaSource + ")") + ": " +
+                joined(declared),
             false};
 }
 
 Dataset Parser::finish() {
     if (m_labels.empty())
-        fail(0, 0, m_text.empty() ? "empty file"
-                   : m_outsideRows > 0 ? "no rows left: no label is one of the public schema's classes"
-                                       : "no data: only blank lines and comments");
+        fail(0, 0,
+             m_text.empty()      ? "empty file"
+             : m_outsideRows > 0 ? "no rows left: no label is one of the public schema's classes"
+                                 : "no data: only blank lines and comments");
     const Index cols = m_width > 0 ? m_width : m_maxIndex;
     if (cols == 0)
         fail(0, 0, "no features: no line has an <index>:<value> pair");
@@ -428,7 +433,7 @@ Dataset Parser::finish() {
     // Eigen 3.4's SparseMatrix cannot move (a "move" copies), so buffers change hands by
     // swap; copy-and-swap returns a large unused reservation (qid:, zeros, ':' in comments).
     if (m_capacity - m_nnz > m_nnz / 4 + 4096)
-        SparseMatrix(m_x).swap(m_x); // the copy allocates exactly nnz
+        SparseMatrix(m_x).swap(m_x);               // the copy allocates exactly nnz
     data.features = FeatureMatrix(std::move(m_x)); // takes the buffers (swap)
     // Feature names stay implicit ("f1".."fp", Dataset::featureName).
     data.name = std::filesystem::path(m_source).filename().string();
@@ -452,8 +457,8 @@ std::string LibsvmOptions::validate() const {
     return {};
 }
 
-Dataset loadLibsvm(std::string_view text, const std::string& sourceName,
-                   const LibsvmOptions& givenOptions, RunContext* ctx, const PublicSchema* schema) {
+Dataset loadLibsvm(std::string_view text, const std::string& sourceName, const LibsvmOptions& givenOptions,
+                   RunContext* ctx, const PublicSchema* schema) {
     if (const std::string problem = givenOptions.validate(); !problem.empty())
         throw LoadError(sourceName, 0, 0, "invalid options: " + problem);
     LibsvmOptions options = givenOptions;
@@ -463,21 +468,23 @@ Dataset loadLibsvm(std::string_view text, const std::string& sourceName,
         if (const std::string problem = schema->validate(); !problem.empty())
             throw LoadError(schema->source, 0, 0, problem);
         if (!schema->categorical.empty())
-            throw LoadError(sourceName, 0, 0, "the public schema (" + schema->source + ") gives levels of CSV column '" +
-                                                  schema->categorical.front().name + "': a LIBSVM file has no named columns");
+            throw LoadError(sourceName, 0, 0,
+                            "the public schema (" + schema->source + ") gives levels of CSV column '" +
+                                schema->categorical.front().name + "': a LIBSVM file has no named columns");
         const auto isRegression = [](std::optional<TaskKind> t) { return t == TaskKind::Regression; };
         if (schema->task && options.task && isRegression(schema->task) != isRegression(options.task))
-            throw LoadError(sourceName, 0, 0, std::string("the task is ") + toString(*options.task) +
-                                                  ", but the public schema (" + schema->source + ") says " +
-                                                  toString(*schema->task));
+            throw LoadError(sourceName, 0, 0,
+                            std::string("the task is ") + toString(*options.task) + ", but the public schema (" +
+                                schema->source + ") says " + toString(*schema->task));
         if (!options.task)
             options.task = schema->task;
         if (!schema->classes.empty() && options.task == TaskKind::Regression)
-            throw LoadError(sourceName, 0, 0, "the task is regression, but the public schema (" + schema->source +
-                                                  ") gives classes");
+            throw LoadError(sourceName, 0, 0,
+                            "the task is regression, but the public schema (" + schema->source + ") gives classes");
         if (!schema->classes.empty() && options.task == TaskKind::Binary && schema->classes.size() != 2)
-            throw LoadError(sourceName, 0, 0, "binary task requested, but the public schema (" + schema->source +
-                                                  ") gives " + std::to_string(schema->classes.size()) + " classes");
+            throw LoadError(sourceName, 0, 0,
+                            "binary task requested, but the public schema (" + schema->source + ") gives " +
+                                std::to_string(schema->classes.size()) + " classes");
     }
     Parser parser(text, sourceName, options, ctx, schema);
     parser.run();

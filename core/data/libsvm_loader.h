@@ -31,8 +31,7 @@ struct LibsvmOptions {
 /// not one of them is dropped, counted) and its task applies when the options give none. The
 /// log's "schema" step leaks when the width, the classes or the task were read from the rows
 /// (docs/MATH.md §1.6). Throws LoadError for a schema with CSV levels or contradicting the task.
-Dataset loadLibsvm(std::string_view text, const std::string& sourceName,
-                   const LibsvmOptions& options, RunContext* ctx = nullptr,
-                   const PublicSchema* schema = nullptr);
+Dataset loadLibsvm(std::string_view text, const std::string& sourceName, const LibsvmOptions& options,
+                   RunContext* ctx = nullptr, const PublicSchema* schema = nullptr);
 
 } // namespace elab::core

@@ -12,8 +12,8 @@ namespace elab::core {
 class LoadError : public std::runtime_error {
 public:
     LoadError(std::string source, std::size_t line, std::size_t column, std::string message)
-        : std::runtime_error(format(source, line, column, message)), m_source(std::move(source)),
-          m_line(line), m_column(column), m_message(std::move(message)) {}
+        : std::runtime_error(format(source, line, column, message)), m_source(std::move(source)), m_line(line),
+          m_column(column), m_message(std::move(message)) {}
 
     const std::string& source() const { return m_source; }
     std::size_t line() const { return m_line; }

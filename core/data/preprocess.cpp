@@ -4,9 +4,9 @@
 #include "core/util/format_number.h"
 
 #include <algorithm>
-#include <utility>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace elab::core {
 
@@ -50,18 +50,17 @@ Index binarise(Targets& t, int positive, const std::string& name) {
 
 void binariseStep(Dataset& train, Dataset* test, const std::string& name) {
     if (!train.targets.isClassification())
-        throw std::invalid_argument("positive class '" + name +
-                                    "' given, but the target is a regression target");
+        throw std::invalid_argument("positive class '" + name + "' given, but the target is a regression target");
     const int positive = findClass(train.targets, name);
     if (positive < 0)
-        throw std::invalid_argument("unknown class '" + name +
-                                    "' (classes: " + joined(train.targets.classNames, 1000) + ")");
+        throw std::invalid_argument("unknown class '" + name + "' (classes: " + joined(train.targets.classNames, 1000) +
+                                    ")");
     const int others = train.targets.classCount() - 1;
     const Index n = train.rows();
     const Index trainPos = binarise(train.targets, positive, name);
     std::string detail = "'" + name + "' → +1 (class 1), the other " + std::to_string(others) +
-                         (others == 1 ? " class" : " classes") + " → −1 (class 0): train " +
-                         count(trainPos) + " positive / " + count(n - trainPos) + " negative";
+                         (others == 1 ? " class" : " classes") + " → −1 (class 0): train " + count(trainPos) +
+                         " positive / " + count(n - trainPos) + " negative";
     if (test) {
         if (!test->targets.isClassification())
             throw std::invalid_argument("test set has a regression target, train a class target");
@@ -98,8 +97,7 @@ ColumnStats columnStats(const Dataset& data) {
         for (Index j = 0; j < p; ++j) {
             const auto dev = d.col(j).array() - s.mean[j];
             const double r = dev.sum();
-            s.sd[j] =
-                std::sqrt(std::max(0.0, (dev.square().sum() - r * r / double(n)) / double(n)));
+            s.sd[j] = std::sqrt(std::max(0.0, (dev.square().sum() - r * r / double(n)) / double(n)));
             s.mean[j] += r / double(n);
         }
     } else {
@@ -173,10 +171,9 @@ void standardiseStep(Dataset& train, Dataset* test) {
     if (test)
         applyStandardise(test->features, s);
     const bool sparse = train.features.isSparse();
-    std::string detail =
-        sparse ? std::to_string(p) + " sparse columns divided by their training sd, not centred "
-                                     "(centring would make the matrix dense)"
-               : std::to_string(p) + " columns centred and divided by their training sd";
+    std::string detail = sparse ? std::to_string(p) + " sparse columns divided by their training sd, not centred "
+                                                      "(centring would make the matrix dense)"
+                                : std::to_string(p) + " columns centred and divided by their training sd";
     detail += "; sd is the population sd (divide by n = " + count(n) + ")";
     if (p > s.constantCount) {
         double sdMin = HUGE_VAL, sdMax = 0.0;
@@ -189,8 +186,7 @@ void standardiseStep(Dataset& train, Dataset* test) {
     }
     if (s.constantCount > 0)
         detail += "; " + count(s.constantCount) + " constant column(s) (sd 0) " +
-                  (sparse ? "left unchanged" : "centred only, not divided") + ": " +
-                  joined(s.constant);
+                  (sparse ? "left unchanged" : "centred only, not divided") + ": " + joined(s.constant);
     if (test)
         detail += "; the test set uses the training means and sds";
     detail += ". Leaks: uses the private data's column means and sds";
@@ -268,17 +264,15 @@ void normStep(Dataset& train, Dataset* test, NormPolicy policy) {
             detail = "all training rows are zero: nothing to scale";
         }
         appendStep(train, test,
-                   {"scale by max norm",
-                    detail + ". Leaks: the scale is the private data's max norm", true});
+                   {"scale by max norm", detail + ". Leaks: the scale is the private data's max norm", true});
         return;
     }
     if (policy != NormPolicy::None)
         throw std::invalid_argument("unknown norm policy");
-    std::string detail = "rows left as they are: " + count(rowsAbove(norms, 1.0)) + " of " +
-                         count(n) + " training rows have ‖x‖₂ > 1 (largest " + formatNumber(maxNorm) + ")";
+    std::string detail = "rows left as they are: " + count(rowsAbove(norms, 1.0)) + " of " + count(n) +
+                         " training rows have ‖x‖₂ > 1 (largest " + formatNumber(maxNorm) + ")";
     if (test)
-        detail += ", " + count(rowsAbove(test->features.rowNorms(), 1.0)) + " of " +
-                  count(test->rows()) + " test rows";
+        detail += ", " + count(rowsAbove(test->features.rowNorms(), 1.0)) + " of " + count(test->rows()) + " test rows";
     detail += ". Every privacy guarantee assumes ‖x‖₂ ≤ 1; nothing enforces it, so the "
               "reported ε does not hold";
     appendStep(train, test, {"no norm bound", detail, true});
@@ -299,13 +293,10 @@ std::vector<std::string> plannedLeaks(const PreprocessOptions& options) {
 
 std::string PreprocessOptions::validate() const {
     std::string problems;
-    auto add = [&problems](const std::string& m) {
-        problems += (problems.empty() ? "" : "; ") + m;
-    };
+    auto add = [&problems](const std::string& m) { problems += (problems.empty() ? "" : "; ") + m; };
     if (positiveClass && positiveClass->empty())
         add("the positive class name is empty (leave it unset to keep the labels)");
-    if (norm != NormPolicy::ClipRows && norm != NormPolicy::ScaleByMaxNorm &&
-        norm != NormPolicy::None)
+    if (norm != NormPolicy::ClipRows && norm != NormPolicy::ScaleByMaxNorm && norm != NormPolicy::None)
         add("unknown norm policy");
     if (std::string b = bounds.validate(); !b.empty())
         add(b);
@@ -320,8 +311,7 @@ void preprocess(Dataset& train, Dataset* test, const PreprocessOptions& options)
         throw std::invalid_argument(problem);
     if (test && test->featureCount() != train.featureCount())
         throw std::invalid_argument("test set has " + std::to_string(test->featureCount()) +
-                                    " features, training set " +
-                                    std::to_string(train.featureCount()));
+                                    " features, training set " + std::to_string(train.featureCount()));
     if (options.positiveClass)
         binariseStep(train, test, *options.positiveClass);
     applyBounds(train, test, options.bounds, options.privateBounds);

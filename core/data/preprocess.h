@@ -15,9 +15,9 @@
 namespace elab::core {
 
 enum class NormPolicy {
-    ClipRows,        ///< x ← x / max(1, ‖x‖₂): data-independent, the default
-    ScaleByMaxNorm,  ///< x ← x / max_i ‖x_i‖₂: leaks (uses the private max)
-    None             ///< leave norms as they are: privacy guarantees do not hold
+    ClipRows,       ///< x ← x / max(1, ‖x‖₂): data-independent, the default
+    ScaleByMaxNorm, ///< x ← x / max_i ‖x_i‖₂: leaks (uses the private max)
+    None            ///< leave norms as they are: privacy guarantees do not hold
 };
 
 /// "clip", "max", "none" (the CLI's --norm and the sessions' "norm").
@@ -29,8 +29,8 @@ struct PreprocessOptions {
     /// Set: the numeric columns without a public bound get privately estimated ones
     /// (private_bounds.h), whose ε every guarantee adds.
     std::optional<PrivateBoundsOptions> privateBounds;
-    bool standardise = false;  ///< columns to mean 0, sd 1 with training statistics: leaks
-    bool intercept = false;    ///< append a constant 1 feature before the norm step
+    bool standardise = false; ///< columns to mean 0, sd 1 with training statistics: leaks
+    bool intercept = false;   ///< append a constant 1 feature before the norm step
     NormPolicy norm = NormPolicy::ClipRows;
     /// Binarise a multiclass target: this class → +1, all others → −1 (label mapping).
     std::optional<std::string> positiveClass;

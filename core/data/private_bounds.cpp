@@ -46,7 +46,8 @@ std::size_t aboveThreshold(std::span<const double> counts, double threshold, dou
 namespace {
 
 // Counts #{x ≤ c} (ascending candidates) or #{x ≥ c} (descending) of sorted values.
-std::vector<double> candidateCounts(const std::vector<double>& sorted, const std::vector<double>& candidates, bool upper) {
+std::vector<double> candidateCounts(const std::vector<double>& sorted, const std::vector<double>& candidates,
+                                    bool upper) {
     std::vector<double> counts(candidates.size());
     for (std::size_t k = 0; k < candidates.size(); ++k) {
         const double c = candidates[k];
@@ -56,15 +57,15 @@ std::vector<double> candidateCounts(const std::vector<double>& sorted, const std
     return counts;
 }
 
-double privateBound(std::vector<double> values, double tail, double eps, double domain, std::uint64_t seed, bool upper) {
+double privateBound(std::vector<double> values, double tail, double eps, double domain, std::uint64_t seed,
+                    bool upper) {
     std::sort(values.begin(), values.end());
     std::vector<double> candidates = boundCandidates(domain);
     if (!upper)
         std::reverse(candidates.begin(), candidates.end());
     const std::vector<double> counts = candidateCounts(values, candidates, upper);
     Rng rng(seed);
-    const std::size_t k =
-        aboveThreshold(counts, (1.0 - tail) * static_cast<double>(values.size()), eps, rng);
+    const std::size_t k = aboveThreshold(counts, (1.0 - tail) * static_cast<double>(values.size()), eps, rng);
     return k < candidates.size() ? candidates[k] : (upper ? domain : -domain);
 }
 
@@ -114,11 +115,11 @@ PublicBounds estimatePrivateBounds(const Dataset& data, const std::vector<std::s
     // The noise is Lap(4/ε) per count against tail·n rows beyond each bound: below ~4·(4/ε) the
     // search stops at random candidates (said in the log rather than refused).
     const double margin = options.tail * static_cast<double>(data.rows()) * each / 4.0;
-    out.source = "estimated privately: the tightest round values holding all but " + formatNumber(100.0 * options.tail) +
-                 " % of the rows at each end, by the sparse vector technique over candidates in [−" +
-                 formatNumber(options.domain) + ", " + formatNumber(options.domain) + "], ε = " +
-                 formatNumber(options.epsilon) + " in all (" + formatNumber(each) + " per bound), seed " +
-                 std::to_string(options.seed);
+    out.source =
+        "estimated privately: the tightest round values holding all but " + formatNumber(100.0 * options.tail) +
+        " % of the rows at each end, by the sparse vector technique over candidates in [−" +
+        formatNumber(options.domain) + ", " + formatNumber(options.domain) + "], ε = " + formatNumber(options.epsilon) +
+        " in all (" + formatNumber(each) + " per bound), seed " + std::to_string(options.seed);
     if (margin < 2.0)
         out.source += "; with " + std::to_string(data.rows()) + " rows and ε = " + formatNumber(each) +
                       " per bound the noise is large against the " + formatNumber(100.0 * options.tail) +

@@ -24,9 +24,9 @@
 namespace elab::core {
 
 struct PrivateBoundsOptions {
-    double epsilon = 0.5;        ///< ε_b for all columns together
-    double tail = 0.01;          ///< q: at most about this fraction of the rows lies beyond each bound
-    double domain = 1.0e6;       ///< D: the candidates span [−D, D] (public, data-independent)
+    double epsilon = 0.5;  ///< ε_b for all columns together
+    double tail = 0.01;    ///< q: at most about this fraction of the rows lies beyond each bound
+    double domain = 1.0e6; ///< D: the candidates span [−D, D] (public, data-independent)
     std::uint64_t seed = 1;
 
     std::string validate() const;

@@ -178,7 +178,8 @@ PublicSchema parseSchema(std::string_view text, const std::string& source) {
             const int same = out.classIndex(f[1]);
             if (same >= 0)
                 throw LoadError(source, lineNo, 0,
-                                "class '" + f[1] + "' is given twice (as '" + out.classes[static_cast<std::size_t>(same)] + "')");
+                                "class '" + f[1] + "' is given twice (as '" +
+                                    out.classes[static_cast<std::size_t>(same)] + "')");
             out.classes.push_back(f[1]);
             firstClassLine = firstClassLine ? firstClassLine : lineNo;
         } else if (kind == "level") {
@@ -194,19 +195,23 @@ PublicSchema parseSchema(std::string_view text, const std::string& source) {
                     throw LoadError(source, lineNo, 0, "column '" + f[1] + "': level '" + f[2] + "' is given twice");
             column->levels.push_back(f[2]);
             if (!out.labelColumn.empty() && f[1] == out.labelColumn)
-                throw LoadError(source, lineNo, 0, "'" + f[1] + "' is the label column: give its values as 'class' entries");
+                throw LoadError(source, lineNo, 0,
+                                "'" + f[1] + "' is the label column: give its values as 'class' entries");
         } else if (kind == "label") {
             expect(2, "label,<column>");
             if (labelLine)
-                throw LoadError(source, lineNo, 0, "a second 'label' entry (the first is on line " + std::to_string(labelLine) + ")");
+                throw LoadError(source, lineNo, 0,
+                                "a second 'label' entry (the first is on line " + std::to_string(labelLine) + ")");
             if (out.find(f[1]))
-                throw LoadError(source, lineNo, 0, "'" + f[1] + "' has 'level' entries: the label's values are 'class' entries");
+                throw LoadError(source, lineNo, 0,
+                                "'" + f[1] + "' has 'level' entries: the label's values are 'class' entries");
             out.labelColumn = f[1];
             labelLine = lineNo;
         } else if (kind == "task") {
             expect(2, "task,binary|multiclass|regression");
             if (taskLine)
-                throw LoadError(source, lineNo, 0, "a second 'task' entry (the first is on line " + std::to_string(taskLine) + ")");
+                throw LoadError(source, lineNo, 0,
+                                "a second 'task' entry (the first is on line " + std::to_string(taskLine) + ")");
             out.task = taskNamed(f[1]);
             if (!out.task)
                 throw LoadError(source, lineNo, 0, "unknown task '" + f[1] + "' (binary, multiclass or regression)");
@@ -214,12 +219,14 @@ PublicSchema parseSchema(std::string_view text, const std::string& source) {
         } else if (kind == "width") {
             expect(2, "width,<number of features>");
             if (widthLine)
-                throw LoadError(source, lineNo, 0, "a second 'width' entry (the first is on line " + std::to_string(widthLine) + ")");
+                throw LoadError(source, lineNo, 0,
+                                "a second 'width' entry (the first is on line " + std::to_string(widthLine) + ")");
             long long n = 0;
             const auto r = std::from_chars(f[1].data(), f[1].data() + f[1].size(), n);
             if (r.ec != std::errc() || r.ptr != f[1].data() + f[1].size() || n < 1 || n > kMaxWidth)
                 throw LoadError(source, lineNo, 0,
-                                "width '" + f[1] + "' is not a whole number of features in 1.." + std::to_string(kMaxWidth));
+                                "width '" + f[1] + "' is not a whole number of features in 1.." +
+                                    std::to_string(kMaxWidth));
             out.width = static_cast<Index>(n);
             widthLine = lineNo;
         } else {
@@ -231,12 +238,15 @@ PublicSchema parseSchema(std::string_view text, const std::string& source) {
         throw LoadError(source, 0, 0, "the schema file declares nothing (no class, level, width or task entry)");
     // Whole-file problems, at the line that makes them one.
     if (out.task == TaskKind::Regression && !out.classes.empty())
-        throw LoadError(source, taskLine, 0, "task 'regression' with 'class' entries (line " +
-                                                 std::to_string(firstClassLine) + "): a regression target has no classes");
+        throw LoadError(source, taskLine, 0,
+                        "task 'regression' with 'class' entries (line " + std::to_string(firstClassLine) +
+                            "): a regression target has no classes");
     if (out.task == TaskKind::Binary && !out.classes.empty() && out.classes.size() != 2)
-        throw LoadError(source, taskLine, 0, "task 'binary' needs 2 classes, the file gives " + std::to_string(out.classes.size()));
+        throw LoadError(source, taskLine, 0,
+                        "task 'binary' needs 2 classes, the file gives " + std::to_string(out.classes.size()));
     if (out.classes.size() == 1)
-        throw LoadError(source, firstClassLine, 0, "one class ('" + out.classes[0] + "'): classification needs at least two");
+        throw LoadError(source, firstClassLine, 0,
+                        "one class ('" + out.classes[0] + "'): classification needs at least two");
     out.source = source;
     if (const std::string problem = out.validate(); !problem.empty())
         throw LoadError(source, 0, 0, problem);

@@ -44,7 +44,7 @@ struct PublicSchema {
     std::optional<TaskKind> task;     ///< unset: classification when classes are given
     std::vector<std::string> classes; ///< empty: the classes are not declared
     std::vector<SchemaColumn> categorical;
-    Index width = 0;                  ///< LIBSVM features; 0: not declared
+    Index width = 0; ///< LIBSVM features; 0: not declared
     /// Where it comes from, in words ("adult.csv.schema", "documented schema of builtin:iris").
     std::string source;
 

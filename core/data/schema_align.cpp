@@ -85,9 +85,9 @@ void alignTargets(const Dataset& train, Dataset& test, SchemaAlignment& result) 
     const Targets& t = train.targets;
     Targets& u = test.targets;
     if (t.isClassification() != u.isClassification())
-        throw std::invalid_argument(std::string("the training set has ") +
-                                    (t.isClassification() ? "class labels" : "a regression target") +
-                                    ", the test set " + (u.isClassification() ? "class labels" : "a regression target"));
+        throw std::invalid_argument(
+            std::string("the training set has ") + (t.isClassification() ? "class labels" : "a regression target") +
+            ", the test set " + (u.isClassification() ? "class labels" : "a regression target"));
     if (!t.isClassification() || u.classNames == t.classNames)
         return;
     std::vector<int> map(u.classNames.size(), -1);
@@ -100,13 +100,16 @@ void alignTargets(const Dataset& train, Dataset& test, SchemaAlignment& result) 
             unknown += (unknown.empty() ? "'" : ", '") + u.classNames[c] + "'";
     }
     if (!unknown.empty())
-        throw std::invalid_argument("the test set has label" + std::string(unknown.find(',') != std::string::npos ? "s " : " ") +
-                                    unknown + " that the training set lacks (training classes: " + [&] {
+        throw std::invalid_argument("the test set has label" +
+                                    std::string(unknown.find(',') != std::string::npos ? "s " : " ") + unknown +
+                                    " that the training set lacks (training classes: " +
+                                    [&] {
                                         std::string s;
                                         for (std::size_t k = 0; k < t.classNames.size(); ++k)
                                             s += (k ? ", '" : "'") + t.classNames[k] + "'";
                                         return s;
-                                    }() + ")");
+                                    }() +
+                                    ")");
     Eigen::VectorXi ci(u.size());
     for (Index i = 0; i < u.size(); ++i)
         ci[i] = map[static_cast<std::size_t>(u.classIndex[i])];
@@ -137,8 +140,8 @@ SchemaAlignment alignToTrainingSchema(const Dataset& train, Dataset& test) {
                 throw std::invalid_argument("column '" + c.name + "' of the training " + formatName(train) +
                                             " file is not a feature column of the test file");
             if (tc->kind != c.kind)
-                throw std::invalid_argument("column '" + c.name + "' is " + toString(c.kind) + " in the training file and " +
-                                            toString(tc->kind) + " in the test file");
+                throw std::invalid_argument("column '" + c.name + "' is " + toString(c.kind) +
+                                            " in the training file and " + toString(tc->kind) + " in the test file");
             if (c.kind == ColumnKind::Numeric) {
                 map[static_cast<std::size_t>(tc->firstFeature)] = c.firstFeature;
                 continue;
@@ -203,15 +206,18 @@ SchemaAlignment alignToTrainingSchema(const Dataset& train, Dataset& test) {
             c.missing = tc->missing;
     test.columns = std::move(columns);
 
-    std::string detail = "encoded with the training " + formatName(train) + " schema (" + std::to_string(p) + " features)";
+    std::string detail =
+        "encoded with the training " + formatName(train) + " schema (" + std::to_string(p) + " features)";
     if (result.unseenLevelRows > 0)
         detail += "; " + std::to_string(result.unseenLevelRows) +
                   " rows have a level the training file lacks, encoded as all-zero one-hot: " + result.unseenLevels;
     if (result.paddedFeatures > 0)
-        detail += "; " + std::to_string(result.paddedFeatures) + " training features absent from the test file read as 0";
+        detail +=
+            "; " + std::to_string(result.paddedFeatures) + " training features absent from the test file read as 0";
     if (result.droppedFeatures > 0)
-        detail += "; " + std::to_string(result.droppedFeatures) + " test features beyond the training schema ignored (" +
-                  std::to_string(result.droppedValues) + " non-zero values)";
+        detail += "; " + std::to_string(result.droppedFeatures) +
+                  " test features beyond the training schema ignored (" + std::to_string(result.droppedValues) +
+                  " non-zero values)";
     test.log.push_back({"test schema", detail, false});
     return result;
 }

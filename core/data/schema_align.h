@@ -11,12 +11,12 @@
 namespace elab::core {
 
 struct SchemaAlignment {
-    bool changed = false;        ///< false: the test set already had the training schema
-    Index unseenLevelRows = 0;   ///< test rows with at least one level the training file lacks
-    std::string unseenLevels;    ///< "workclass=Never-worked (3 rows), …" (first few)
-    Index paddedFeatures = 0;    ///< training features the test file lacks (zeros)
-    Index droppedFeatures = 0;   ///< test features beyond the training schema (ignored)
-    Index droppedValues = 0;     ///< their non-zero values
+    bool changed = false;      ///< false: the test set already had the training schema
+    Index unseenLevelRows = 0; ///< test rows with at least one level the training file lacks
+    std::string unseenLevels;  ///< "workclass=Never-worked (3 rows), …" (first few)
+    Index paddedFeatures = 0;  ///< training features the test file lacks (zeros)
+    Index droppedFeatures = 0; ///< test features beyond the training schema (ignored)
+    Index droppedValues = 0;   ///< their non-zero values
 };
 
 /// Re-encodes test in train's feature space and class order. Throws std::invalid_argument

@@ -38,16 +38,15 @@ std::size_t initialCapacity(std::string_view bytes) {
     if (bytes.size() < 18) // smaller than an empty member: the hint would be garbage
         return floor;
     const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + bytes.size() - 4);
-    const std::size_t isize = std::size_t{p[0]} | (std::size_t{p[1]} << 8) |
-                              (std::size_t{p[2]} << 16) | (std::size_t{p[3]} << 24);
+    const std::size_t isize =
+        std::size_t{p[0]} | (std::size_t{p[1]} << 8) | (std::size_t{p[2]} << 16) | (std::size_t{p[3]} << 24);
     const std::size_t cap = bytes.size() * kMaxDeflateRatio;
     return isize > 0 && isize <= cap ? isize + 64 : std::min(floor, cap);
 }
 
 // strerror() is not thread-safe; loads run on worker threads.
 std::string errnoMessage() {
-    return errno != 0 ? std::error_code(errno, std::generic_category()).message()
-                      : std::string("unknown error");
+    return errno != 0 ? std::error_code(errno, std::generic_category()).message() : std::string("unknown error");
 }
 
 // Bytes after the last member: zero padding (tape blocks, some tools) is ignored as gzip
@@ -110,21 +109,19 @@ std::string gunzip(std::string_view bytes, const std::string& sourceName, RunCon
         }
         if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT || rc == Z_STREAM_ERROR)
             throw LoadError(sourceName, 0, 0,
-                            std::string("corrupt gzip data in member ") + std::to_string(members) +
-                                ": " + (zs.msg ? zs.msg : "invalid deflate stream"));
+                            std::string("corrupt gzip data in member ") + std::to_string(members) + ": " +
+                                (zs.msg ? zs.msg : "invalid deflate stream"));
         if (rc == Z_MEM_ERROR)
             throw std::bad_alloc();
         // Z_OK or Z_BUF_ERROR: no progress with input left means the output slice was full;
         // no input left before the end of the stream means the file was cut short.
         if (consumed == bytes.size() && zs.avail_out > 0)
             throw LoadError(sourceName, 0, 0,
-                            "truncated gzip data: the stream ends after " +
-                                std::to_string(bytes.size()) + " bytes, inside member " +
-                                std::to_string(members));
+                            "truncated gzip data: the stream ends after " + std::to_string(bytes.size()) +
+                                " bytes, inside member " + std::to_string(members));
         if (ctx) {
             ctx->throwIfStopped();
-            ctx->progress(static_cast<double>(consumed) / static_cast<double>(bytes.size()),
-                          "decompressing");
+            ctx->progress(static_cast<double>(consumed) / static_cast<double>(bytes.size()), "decompressing");
         }
     }
     out.resize(produced);
@@ -160,8 +157,7 @@ RawSource readSource(const std::string& path, RunContext* ctx) {
     errno = 0;
     std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
     if (!file)
-        throw LoadError(path, 0, 0,
-                        "cannot open: " + errnoMessage());
+        throw LoadError(path, 0, 0, "cannot open: " + errnoMessage());
 
     // The size is only a hint: pipes and /proc files report 0, and a file may grow while
     // it is read, so reading goes on until EOF; a one-byte probe keeps a file of exactly

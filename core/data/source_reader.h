@@ -11,10 +11,10 @@
 namespace elab::core {
 
 struct RawSource {
-    std::string path;          ///< as given
-    std::string text;          ///< decompressed content
+    std::string path; ///< as given
+    std::string text; ///< decompressed content
     bool gzipped = false;
-    std::string sha256;        ///< hex digest of the stored bytes
+    std::string sha256; ///< hex digest of the stored bytes
     std::uintmax_t storedBytes = 0;
 };
 

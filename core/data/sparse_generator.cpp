@@ -111,9 +111,9 @@ Dataset generateSparse(const GeneratorOptions& o, RunContext* ctx) {
     std::snprintf(text, sizeof text,
                   "sparse: %lld rows (%lld positive) × %lld binary features, %lld on per row (Zipf(1) "
                   "frequencies); label = [Σ w_j/√%lld − (its mean) + %g·z > 0], w_j ~ N(0, 1); seed %llu",
-                  static_cast<long long>(o.rows), static_cast<long long>(positives),
-                  static_cast<long long>(o.features), static_cast<long long>(o.active),
-                  static_cast<long long>(o.active), o.noise, static_cast<unsigned long long>(o.seed));
+                  static_cast<long long>(o.rows), static_cast<long long>(positives), static_cast<long long>(o.features),
+                  static_cast<long long>(o.active), static_cast<long long>(o.active), o.noise,
+                  static_cast<unsigned long long>(o.seed));
     data.log.push_back({"generated", text, false});
     return data;
 }

@@ -61,14 +61,16 @@ std::vector<std::uint64_t> rowContentHashes(const Dataset& data, std::uint64_t s
         for (Index j = 0; j < rows.cols; ++j)
             for (Index i = 0; i < n; ++i)
                 if (const double v = rows.unscaled(i, j) * factor[static_cast<std::size_t>(i)]; v != 0.0)
-                    h[static_cast<std::size_t>(i)] = mixValue(h[static_cast<std::size_t>(i)], static_cast<std::uint64_t>(j), v);
+                    h[static_cast<std::size_t>(i)] =
+                        mixValue(h[static_cast<std::size_t>(i)], static_cast<std::uint64_t>(j), v);
     }
     const Targets& t = data.targets;
     for (Index i = 0; i < n; ++i) {
         std::uint64_t& hi = h[static_cast<std::size_t>(i)];
         // The label by its name, not its index in a class list that other rows determine.
-        hi = t.isClassification() ? mixText(hi ^ 0x6C6162656CULL, t.classNames[static_cast<std::size_t>(t.classIndex[i])])
-                                  : mixValue(hi ^ 0x6C6162656CULL, 0, t.values[i]);
+        hi = t.isClassification()
+                 ? mixText(hi ^ 0x6C6162656CULL, t.classNames[static_cast<std::size_t>(t.classIndex[i])])
+                 : mixValue(hi ^ 0x6C6162656CULL, 0, t.values[i]);
     }
     return h;
 }
@@ -85,16 +87,16 @@ TrainTestSplit splitTrainTest(const Dataset& data, double testFraction, std::uin
         (u < testFraction ? test : train).push_back(i);
     }
     if (train.empty() || test.empty())
-        throw std::invalid_argument(
-            "splitting " + std::to_string(data.rows()) + " rows with test fraction " + formatNumber(testFraction) +
-            " leaves the " + (train.empty() ? "training" : "test") + " set empty (each row is drawn to the test set "
-            "by its own coin; use more rows or another test fraction)");
+        throw std::invalid_argument("splitting " + std::to_string(data.rows()) + " rows with test fraction " +
+                                    formatNumber(testFraction) + " leaves the " +
+                                    (train.empty() ? "training" : "test") +
+                                    " set empty (each row is drawn to the test set "
+                                    "by its own coin; use more rows or another test fraction)");
     TrainTestSplit out{data.selectRows(train), data.selectRows(test)};
     const ProcessingStep step{"split",
                               std::to_string(static_cast<Index>(train.size())) + " train / " +
-                                  std::to_string(static_cast<Index>(test.size())) +
-                                  " test rows, test fraction " + formatNumber(testFraction) + ", seed " +
-                                  std::to_string(seed) +
+                                  std::to_string(static_cast<Index>(test.size())) + " test rows, test fraction " +
+                                  formatNumber(testFraction) + ", seed " + std::to_string(seed) +
                                   ", each row by its own coin from the seed and its content (one row's change "
                                   "moves no other row)",
                               false};

@@ -5,13 +5,21 @@
 namespace elab::core {
 
 const OptionNames<MechanismKind>& mechanismKindNames() {
-    static const OptionNames<MechanismKind> names{{MechanismKind::NonPrivate, "nonprivate"}, {MechanismKind::ObjPertGauss, "objpert-gauss"}, {MechanismKind::ObjPertPure, "objpert-pure"}, {MechanismKind::OutPertPure, "outpert-pure"}, {MechanismKind::OutPertGauss, "outpert-gauss"}, {MechanismKind::GaussianLm, "gaussian-lm"}, {MechanismKind::Dpsgd, "dpsgd"}};
+    static const OptionNames<MechanismKind> names{{MechanismKind::NonPrivate, "nonprivate"},
+                                                  {MechanismKind::ObjPertGauss, "objpert-gauss"},
+                                                  {MechanismKind::ObjPertPure, "objpert-pure"},
+                                                  {MechanismKind::OutPertPure, "outpert-pure"},
+                                                  {MechanismKind::OutPertGauss, "outpert-gauss"},
+                                                  {MechanismKind::GaussianLm, "gaussian-lm"},
+                                                  {MechanismKind::Dpsgd, "dpsgd"}};
     return names;
 }
 
 const char* toString(MechanismKind value) { return optionName(mechanismKindNames(), value); }
 
-MechanismKind mechanismKindFromString(const std::string& name) { return parseOptionName(mechanismKindNames(), name, "mechanism"); }
+MechanismKind mechanismKindFromString(const std::string& name) {
+    return parseOptionName(mechanismKindNames(), name, "mechanism");
+}
 
 std::string ModelSpec::validate() const {
     if (std::string e = loss.validate(); !e.empty())

@@ -21,7 +21,7 @@ namespace elab::core {
 /// gradient perturbation (DP-SGD) of a softmax-linear model or a one-hidden-layer network (§3.6).
 enum class MechanismKind { NonPrivate, ObjPertGauss, ObjPertPure, OutPertPure, OutPertGauss, GaussianLm, Dpsgd };
 
-const char* toString(MechanismKind kind); ///< "nonprivate", "objpert-gauss", ...
+const char* toString(MechanismKind kind);               ///< "nonprivate", "objpert-gauss", ...
 const OptionNames<MechanismKind>& mechanismKindNames(); ///< the names toString / mechanismKindFromString use
 /// Throws std::invalid_argument for an unknown name.
 MechanismKind mechanismKindFromString(const std::string& name);
@@ -55,7 +55,6 @@ struct MechanismSpec {
     /// δ as guaranteed: privacy.delta for the (ε, δ) mechanisms, 0 for the pure-ε ones.
     double effectiveDelta() const { return usesDelta() ? privacy.delta : 0.0; }
 };
-
 
 /// The same mechanism, model (loss and its parameters, Λ), δ and SGD settings: a fit of one is a
 /// fit of the other.

@@ -5,8 +5,8 @@
 // use. Build one per (dataset, settings) and keep it while they hold: then a slider probe or a
 // single-ε measurement fits only.
 
-#include "core/learner/sweep_data.h"
 #include "core/learner/private_learner.h"
+#include "core/learner/sweep_data.h"
 #include "core/privacy/composition.h"
 
 #include <memory>

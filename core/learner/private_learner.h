@@ -12,11 +12,11 @@
 // A learner is built for one training set and one utility metric and is immutable: every
 // const member may be called from any thread at once.
 
+#include "core/learner/mechanism.h"
+#include "core/learner/trained_model.h"
 #include "core/learner/utility_estimate.h"
 #include "core/learner/utility_metric.h"
-#include "core/learner/trained_model.h"
 #include "core/optim/newton_cg.h"
-#include "core/learner/mechanism.h"
 #include "core/util/noise.h"
 
 #include <cstdint>

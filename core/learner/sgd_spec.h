@@ -19,18 +19,18 @@ const OptionNames<ClipMode>& clipModeNames();       ///< "total", "per-layer"
 const OptionNames<DropoutKind>& dropoutKindNames(); ///< "none", "bernoulli", "gaussian"
 
 struct SgdSpec {
-    int hidden = 16;           ///< H ≥ 0 hidden ReLU units; 0: the softmax-linear model
-    int epochs = 20;           ///< passes of ⌈1/q⌉ steps each
-    double batchSize = 64.0;   ///< expected batch size S (Poisson sampling at q = S/N)
-    double clip = 1.0;         ///< C: the clip norm (Total), or each layer's C_l (PerLayer)
+    int hidden = 16;         ///< H ≥ 0 hidden ReLU units; 0: the softmax-linear model
+    int epochs = 20;         ///< passes of ⌈1/q⌉ steps each
+    double batchSize = 64.0; ///< expected batch size S (Poisson sampling at q = S/N)
+    double clip = 1.0;       ///< C: the clip norm (Total), or each layer's C_l (PerLayer)
     ClipMode clipMode = ClipMode::Total;
     double learningRate = 0.2; ///< η₀ (rows have ‖x‖ ≤ 1, so gradients are small)
     double gamma = 0.0;        ///< η_t = η₀/t^γ, t = epoch (1-based); the paper: γ = 1
     DropoutKind dropout = DropoutKind::None;
-    double dropoutRate = 0.5;  ///< Bernoulli: the drop probability p; Gaussian: noise variance p/(1−p)
-    double weightDecay = 0.0;  ///< L2 coefficient added to the mean gradient (data-independent)
+    double dropoutRate = 0.5; ///< Bernoulli: the drop probability p; Gaussian: noise variance p/(1−p)
+    double weightDecay = 0.0; ///< L2 coefficient added to the mean gradient (data-independent)
     AccountantKind accountant = AccountantKind::Rdp;
-    int threads = 0;           ///< inside one run (0: all cores); results do not depend on it
+    int threads = 0; ///< inside one run (0: all cores); results do not depend on it
     /// N of q = S/N and of the step count, declared public by the user (--public-rows, the GUI's
     /// "N is public"); 0: none declared, N is the training set's own row count. The add/remove
     /// guarantee holds for a fixed q and step count, i.e. with N public: a neighbour with one row

@@ -11,19 +11,19 @@ namespace elab::core {
 
 /// One fit's solver outcome and where it was made.
 struct SolverRecord {
-    double eps = 0.0;    ///< the classifier's ε (not a one-vs-rest model's ε/K); +∞: non-private
+    double eps = 0.0; ///< the classifier's ε (not a one-vs-rest model's ε/K); +∞: non-private
     int repetition = 0;
-    int model = -1;      ///< one-vs-rest class k; −1 for a single binary model
+    int model = -1; ///< one-vs-rest class k; −1 for a single binary model
     NewtonCgStatus status = NewtonCgStatus::Converged;
-    int iterations = 0;  ///< Newton iterations
+    int iterations = 0;        ///< Newton iterations
     double gradientNorm = 0.0; ///< final ‖∇J‖
 };
 
 struct SolverSummary {
     int fits = 0;
     int converged = 0;
-    int maxIterations = 0;          ///< most Newton iterations of any fit
-    double worstGradientNorm = 0.0; ///< largest final ‖∇J‖ of any fit
+    int maxIterations = 0;                  ///< most Newton iterations of any fit
+    double worstGradientNorm = 0.0;         ///< largest final ‖∇J‖ of any fit
     std::vector<SolverRecord> notConverged; ///< in the order added
 
     /// Adds one fit. Not thread-safe: collect per task, add in a fixed order.

@@ -19,8 +19,9 @@ SweepData sweepDataOf(const Dataset& train, const Dataset* test) {
         d.classes = train.targets.classCount();
     if (test) {
         if (d.classes > 0 && test->targets.classNames != train.targets.classNames)
-            throw std::invalid_argument("the test set's classes differ from the training set's (same names in the "
-                                        "same order are needed for one-vs-rest); binarise with a positive class instead");
+            throw std::invalid_argument(
+                "the test set's classes differ from the training set's (same names in the "
+                "same order are needed for one-vs-rest); binarise with a positive class instead");
         d.testX = &test->features;
         d.testY = labelsOf(test->targets, multiclass);
     }

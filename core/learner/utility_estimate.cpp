@@ -6,7 +6,10 @@
 namespace elab::core {
 
 const OptionNames<Estimator>& estimatorNames() {
-    static const OptionNames<Estimator> names{{Estimator::FirstOrder, "first-order"}, {Estimator::SecondOrder, "second-order"}, {Estimator::InverseEps, "inverse-eps"}, {Estimator::Anchored, "anchored"}};
+    static const OptionNames<Estimator> names{{Estimator::FirstOrder, "first-order"},
+                                              {Estimator::SecondOrder, "second-order"},
+                                              {Estimator::InverseEps, "inverse-eps"},
+                                              {Estimator::Anchored, "anchored"}};
     return names;
 }
 
@@ -14,8 +17,7 @@ const char* toString(Estimator value) { return optionName(estimatorNames(), valu
 
 Estimator estimatorFromString(const std::string& name) { return parseOptionName(estimatorNames(), name, "estimator"); }
 
-double estimateUtility(const TaylorPoint& p, Estimator estimator, double epsTarget,
-                       const TaylorAnchor* anchor) {
+double estimateUtility(const TaylorPoint& p, Estimator estimator, double epsTarget, const TaylorAnchor* anchor) {
     const bool infinite = std::isinf(epsTarget);
     const double step = epsTarget - p.eps;
     switch (estimator) {

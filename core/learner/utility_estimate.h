@@ -16,7 +16,7 @@ namespace elab::core {
 
 enum class Estimator { FirstOrder, SecondOrder, InverseEps, Anchored };
 
-const char* toString(Estimator estimator); ///< "first-order", "second-order", "inverse-eps", "anchored"
+const char* toString(Estimator estimator);      ///< "first-order", "second-order", "inverse-eps", "anchored"
 const OptionNames<Estimator>& estimatorNames(); ///< the names toString / estimatorFromString use
 Estimator estimatorFromString(const std::string& name);
 
@@ -28,10 +28,10 @@ struct UtilityData {
 
 /// What the estimators need from one measuring fit at ε̄ (one repetition).
 struct TaylorPoint {
-    double eps = 0.0;  ///< ε̄
-    double value = 0.0;  ///< F(ε̄)
-    double d1 = 0.0;     ///< F′(ε̄)
-    double d2 = 0.0;     ///< F″(ε̄) (0 unless second order was asked for)
+    double eps = 0.0;        ///< ε̄
+    double value = 0.0;      ///< F(ε̄)
+    double d1 = 0.0;         ///< F′(ε̄)
+    double d2 = 0.0;         ///< F″(ε̄) (0 unless second order was asked for)
     Eigen::VectorXd thetaD1; ///< θ′(ε̄)
     int cgIterations = 0;
 };

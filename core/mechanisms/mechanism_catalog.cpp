@@ -1,10 +1,10 @@
 #include "core/mechanisms/mechanism_catalog.h"
 
-#include "core/learners/linear_erm/erm_mechanisms.h"
-#include "core/learners/linear_erm/one_vs_rest.h"
 #include "core/learners/dpsgd/dpsgd_learner.h"
 #include "core/learners/gaussian_lm/gaussian_lm_learner.h"
+#include "core/learners/linear_erm/erm_mechanisms.h"
 #include "core/learners/linear_erm/linear_erm_learner.h"
+#include "core/learners/linear_erm/one_vs_rest.h"
 
 #include <stdexcept>
 
@@ -12,12 +12,14 @@ namespace elab::core {
 
 namespace {
 
-std::shared_ptr<const PrivateLearner> makeLinear(const SweepData& data, const MechanismSpec& spec, UtilityMetric metric) {
+std::shared_ptr<const PrivateLearner> makeLinear(const SweepData& data, const MechanismSpec& spec,
+                                                 UtilityMetric metric) {
     return std::make_shared<const LinearErmLearner>(data, spec, metric);
 }
 
 PrivacyGuarantee linearGuarantee(const MechanismSpec& spec, Eigen::Index n, int classes, double eps) {
-    return classes >= 2 ? oneVsRestGuarantee(spec, n, classes, eps) : perturbedProblem(spec, n, eps, NoiseDraw{}).guarantee;
+    return classes >= 2 ? oneVsRestGuarantee(spec, n, classes, eps)
+                        : perturbedProblem(spec, n, eps, NoiseDraw{}).guarantee;
 }
 
 std::shared_ptr<const PrivateLearner> makeGaussianLm(const SweepData& data, const MechanismSpec& spec,
@@ -25,7 +27,8 @@ std::shared_ptr<const PrivateLearner> makeGaussianLm(const SweepData& data, cons
     return std::make_shared<const GaussianLmLearner>(data, spec, metric);
 }
 
-std::shared_ptr<const PrivateLearner> makeDpsgd(const SweepData& data, const MechanismSpec& spec, UtilityMetric metric) {
+std::shared_ptr<const PrivateLearner> makeDpsgd(const SweepData& data, const MechanismSpec& spec,
+                                                UtilityMetric metric) {
     return std::make_shared<const DpsgdLearner>(data, spec, metric);
 }
 
@@ -49,20 +52,19 @@ const std::vector<MechanismInfo>& mechanismCatalog() {
          "s(ε) = ζ·√(8·log(2/δ) + 4ε)/ε; ζ bounds |ℓ′|, c bounds ℓ″, rows ‖x‖ ≤ 1 (Kifer, Smith & Thakurta 2012, "
          "as Li et al. Thm 1 states it; docs/MATH.md §3.1)."},
         {MechanismKind::ObjPertPure, "Objective perturbation (pure ε)",
-         "Noise with density ∝ exp(−ε'‖b‖/2) in the objective (Chaudhuri et al. 2011, Alg. 2)", std::nullopt,
-         false, kNoTaylorNoise, linearGuarantee, makeLinear, false,
+         "Noise with density ∝ exp(−ε'‖b‖/2) in the objective (Chaudhuri et al. 2011, Alg. 2)", std::nullopt, false,
+         kNoTaylorNoise, linearGuarantee, makeLinear, false,
          "ε₁ = ε − 2·log(1 + c/(nΛ_c)); if ε₁ ≥ ε/2: Δ = 0, ε' = ε₁, else Δ = c/(n(e^{ε/4} − 1)) − Λ_c, ε' = ε/2; "
          "θ = argmin L(θ) + ((Λ_c + Δ)/2)‖θ‖² + (1/n)bᵀθ, ‖b‖ ~ Gamma(p, 2/ε') in a uniform direction; Λ_c = Λ/n "
          "(Chaudhuri, Monteleoni & Sarwate 2011, Alg. 2, with the branch of larger ε'; docs/MATH.md §3.2)."},
         {MechanismKind::OutPertPure, "Output perturbation (pure ε)",
-         "Noise added to the non-private minimiser (Chaudhuri et al. 2011, Alg. 1); needs Λ > 0", std::nullopt,
-         false, kNoTaylorNoise, linearGuarantee, makeLinear, false,
+         "Noise added to the non-private minimiser (Chaudhuri et al. 2011, Alg. 1); needs Λ > 0", std::nullopt, false,
+         kNoTaylorNoise, linearGuarantee, makeLinear, false,
          "θ = θ̂ + b, sensitivity ‖θ̂(D) − θ̂(D′)‖ ≤ 2ζ/(nΛ_c), ‖b‖ ~ Gamma(p, 2ζ/(nΛ_c·ε)) in a uniform direction "
          "(Chaudhuri, Monteleoni & Sarwate 2011, Alg. 1; docs/MATH.md §3.3)."},
         {MechanismKind::OutPertGauss, "Output perturbation (ε, δ)",
          "Gaussian noise added to the minimiser, σ of the analytic Gaussian mechanism (Balle & Wang 2018); needs Λ > 0",
-         std::nullopt, false,
-         kNoTaylorNoise, linearGuarantee, makeLinear, false,
+         std::nullopt, false, kNoTaylorNoise, linearGuarantee, makeLinear, false,
          "θ = θ̂ + N(0, σ²I), σ the smallest with Φ(Δ/(2σ) − εσ/Δ) − e^ε·Φ(−Δ/(2σ) − εσ/Δ) ≤ δ (bisection), "
          "Δ = 2ζ/(nΛ_c) the minimiser's sensitivity: the analytic Gaussian mechanism, valid at every ε "
          "(Balle & Wang 2018, Thm 8; docs/MATH.md §3.3)."},

@@ -4,11 +4,11 @@
 // mechanism up here and never switch on its kind. Adding a mechanism is one entry
 // (README: "Adding a mechanism").
 
-#include "core/learner/sweep_data.h"
-#include "core/learner/utility_metric.h"
+#include "core/learner/mechanism.h"
 #include "core/learner/prepared_problem.h"
 #include "core/learner/private_learner.h"
-#include "core/learner/mechanism.h"
+#include "core/learner/sweep_data.h"
+#include "core/learner/utility_metric.h"
 
 #include <memory>
 #include <optional>

@@ -24,8 +24,8 @@ void multiplyTransposed(const FeatureMatrix& X, const Eigen::VectorXd& w, Eigen:
         denseTransposedProduct(X.denseRows(), w, out);
 }
 
-LinearObjective::LinearObjective(const FeatureMatrix& X, Labels y, Loss loss,
-                                 double mu, Eigen::VectorXd linear, const Eigen::VectorXd* rowScale)
+LinearObjective::LinearObjective(const FeatureMatrix& X, Labels y, Loss loss, double mu, Eigen::VectorXd linear,
+                                 const Eigen::VectorXd* rowScale)
     : m_X(X), m_y(y), m_n(static_cast<double>(X.rows())), m_loss(loss), m_mu(mu), m_c(std::move(linear)) {
     if (!X.isSparse())
         return;
@@ -103,8 +103,8 @@ constexpr int kRowsPerLog = 64;
 // both labels), ℓ' = −c⁺σ(−s) + c⁻σ(s), ℓ'' = c_u σ(s)σ(−s); a row of more than kRowsPerLog
 // rows adds c_u·log1p(e) instead.
 template <bool Merged, class RowPass>
-double logisticPass(RowPass&& pass, Index n, const Labels y, const Eigen::VectorXd* total,
-                    Eigen::VectorXd* p, Eigen::VectorXd& xtd1) {
+double logisticPass(RowPass&& pass, Index n, const Labels y, const Eigen::VectorXd* total, Eigen::VectorXd* p,
+                    Eigen::VectorXd& xtd1) {
     double* kept = p ? (p->resize(n), p->data()) : nullptr;
     double hinge = 0.0, logs = 0.0, product = 1.0;
     int inBlock = 0;
@@ -165,7 +165,8 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
             return rowPass(
                 pass, n, [this](Index i, double s) { return mergedDerivatives(m_loss, s, m_y[i], (*m_total)[i]); }, p,
                 m_xtd1);
-        return rowPass(pass, n, [this](Index i, double s) { return m_loss.derivatives(s, m_y[i]); }, p, m_xtd1);
+        return rowPass(
+            pass, n, [this](Index i, double s) { return m_loss.derivatives(s, m_y[i]); }, p, m_xtd1);
     };
     // The row kernels' weight(i, s) → ℓ'_i, keeping ℓ''_i in m_d2 for the Hessian's products.
     const auto keepingD2 = [this](auto& weight) {
@@ -196,9 +197,8 @@ double LinearObjective::evaluate(const Eigen::VectorXd& theta) {
             });
     } else {
         const DenseRows X = m_X.denseRows();
-        sum = evaluateWith([&](auto&& weight, Eigen::VectorXd& out) {
-            denseRowDotsThenTransposed(X, theta, keepingD2(weight), out);
-        });
+        sum = evaluateWith(
+            [&](auto&& weight, Eigen::VectorXd& out) { denseRowDotsThenTransposed(X, theta, keepingD2(weight), out); });
     }
     m_dataLoss = sum / m_n;
     double value = m_dataLoss + 0.5 * m_mu * theta.squaredNorm();
@@ -282,8 +282,8 @@ void LinearObjective::thirdDerivativeTerm(const Eigen::VectorXd& v, Eigen::Vecto
         // Dense rows: x_iᵀθ by blocks in the same pass (the same sums as predictions()'), so no
         // n-vector of it is formed: 8 MB per Taylor point on a million rows, one per thread.
         denseRowDotPairsThenTransposed(
-            m_X.denseRows(), m_theta, v,
-            [&](Index i, double p, double s) { return m_loss.d3(p, m_y[i]) * (s * s); }, out);
+            m_X.denseRows(), m_theta, v, [&](Index i, double p, double s) { return m_loss.d3(p, m_y[i]) * (s * s); },
+            out);
         out /= m_n;
         return;
     }

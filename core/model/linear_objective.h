@@ -23,8 +23,8 @@ public:
     /// linear: c (size p), or empty for c = 0. rowScale: constantRowValues(X.csrRows()), computed
     /// once by a caller that builds many objectives on X (referenced: it must outlive the
     /// objective), or nullptr to compute it here (one pass over X's values).
-    LinearObjective(const FeatureMatrix& X, Labels y, Loss loss, double mu,
-                    Eigen::VectorXd linear = {}, const Eigen::VectorXd* rowScale = nullptr);
+    LinearObjective(const FeatureMatrix& X, Labels y, Loss loss, double mu, Eigen::VectorXd linear = {},
+                    const Eigen::VectorXd* rowScale = nullptr);
     /// The same objective on merged rows (core/model/merged_rows.h, docs/MATH.md §2.1): X holds
     /// the distinct rows, row u standing for total_u rows of which plus_u are labelled +1 and the
     /// rest −1 (margin losses only); n = Σ total. J, ∇J and ∇²J are those of the rows unmerged.
@@ -90,7 +90,7 @@ private:
     Loss m_loss;
     double m_mu;
     Eigen::VectorXd m_c;
-    Eigen::VectorXd m_ownRowScale; ///< constantRowValues(X) for binary sparse rows, else empty
+    Eigen::VectorXd m_ownRowScale;                     ///< constantRowValues(X) for binary sparse rows, else empty
     const Eigen::VectorXd* m_sharedRowScale = nullptr; ///< the caller's, if given
     const Eigen::VectorXd& rowScale() const { return m_sharedRowScale ? *m_sharedRowScale : m_ownRowScale; }
     Eigen::VectorXd m_theta;
@@ -104,21 +104,22 @@ private:
     mutable Eigen::VectorXd m_p;              ///< x_iᵀθ at m_theta when m_predictionsCurrent
     bool m_keepPredictions = false;           ///< see keepPredictions()
     mutable bool m_predictionsCurrent = true; ///< m_p belongs to m_theta
-    Eigen::VectorXd m_xtd1; ///< Xᵀℓ'(p) at the last θ, from evaluate()'s pass
+    Eigen::VectorXd m_xtd1;                   ///< Xᵀℓ'(p) at the last θ, from evaluate()'s pass
     double m_dataLoss = 0.0;
     const Eigen::MatrixXd* m_gram = nullptr;
     const PrefixTree* m_prefixTree = nullptr;
     /// m_prefixTree if it describes X's rows and pays for XᵀDX (forGram) or for the passes, else nullptr.
     const PrefixTree* treeOf(const CsrRows& X, bool forGram) const;
-    mutable std::vector<double> m_treeWork;           ///< the tree passes' scratch space
+    mutable std::vector<double> m_treeWork; ///< the tree passes' scratch space
     // The anchored preconditioner (see preconditioner()); state of this objective's solve.
     std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> anchoredPreconditioner() const;
     mutable std::size_t m_rowPairs = 0, m_entries = 0; ///< X's pairs and non-zeros (countRows)
     void countRows(const CsrRows& X) const;
-    mutable Eigen::VectorXf m_anchorD2, m_lastD2; ///< ℓ'' at the anchor and at the last call, in float (a proxy's inputs)
+    mutable Eigen::VectorXf m_anchorD2,
+        m_lastD2; ///< ℓ'' at the anchor and at the last call, in float (a proxy's inputs)
     mutable std::shared_ptr<const CholeskyFactor> m_anchor;
     mutable bool m_anchorIsCurrent = false;
-    mutable bool m_reanchor = false;       ///< set by cgIterationsTaken: anchor at the next call
+    mutable bool m_reanchor = false; ///< set by cgIterationsTaken: anchor at the next call
     /// Estimated costs in scattered updates (docs/MATH.md §0.4), computed on first use (sparse X).
     struct Costs {
         double product = 0.0, gram = 0.0, factorisation = 0.0;

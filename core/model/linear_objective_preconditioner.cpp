@@ -140,7 +140,8 @@ std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)> LinearObjective::a
         return {};
     const CsrRows X = m_X.csrRows();
     countRows(X);
-    if (static_cast<double>(m_rowPairs) > kMaxPairsPerNonZero * static_cast<double>(std::max<std::size_t>(m_entries, 1)) ||
+    if (static_cast<double>(m_rowPairs) >
+            kMaxPairsPerNonZero * static_cast<double>(std::max<std::size_t>(m_entries, 1)) ||
         anchorCostInProducts() > kMaxFactorisationProducts)
         return {};
     const CurvatureChanges change = changesSinceSnapshots(m_d2, m_lastD2, m_anchorD2);
@@ -188,9 +189,10 @@ const LinearObjective::Costs& LinearObjective::costs() const {
     const double p = static_cast<double>(X.cols);
     const PrefixTree* passes = treeOf(X, false);
     const PrefixTree* gram = treeOf(X, true);
-    m_costs.product = std::max(1.0, 2.0 * static_cast<double>(passes ? passes->nodes() + static_cast<std::size_t>(passes->rows())
-                                                                     : m_entries) +
-                                        p * p / kDenseUpdatesPerScattered);
+    m_costs.product =
+        std::max(1.0, 2.0 * static_cast<double>(passes ? passes->nodes() + static_cast<std::size_t>(passes->rows())
+                                                       : m_entries) +
+                          p * p / kDenseUpdatesPerScattered);
     m_costs.gram = static_cast<double>(gram ? gram->updates() : m_rowPairs);
     m_costs.factorisation = p * p * p / (6.0 * kDenseUpdatesPerScattered);
     return m_costs;

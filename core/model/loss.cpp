@@ -20,7 +20,10 @@ double sigmoid(double z) {
 }
 
 const OptionNames<LossKind>& lossKindNames() {
-    static const OptionNames<LossKind> names{{LossKind::Logistic, "logistic"}, {LossKind::HuberSvm, "huber"}, {LossKind::SmoothHinge, "smooth-hinge"}, {LossKind::Squared, "squared"}};
+    static const OptionNames<LossKind> names{{LossKind::Logistic, "logistic"},
+                                             {LossKind::HuberSvm, "huber"},
+                                             {LossKind::SmoothHinge, "smooth-hinge"},
+                                             {LossKind::Squared, "squared"}};
     return names;
 }
 

@@ -23,7 +23,9 @@ std::uint64_t mix(std::uint64_t x) { // splitmix64's finaliser
 
 // One multiply per value (a hash of a row, not a cryptographic one: equal hashes are checked
 // with equalRows; a row's hash is mixed once at its end).
-std::uint64_t combine(std::uint64_t h, std::uint64_t x) { return (h ^ x) * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL; }
+std::uint64_t combine(std::uint64_t h, std::uint64_t x) {
+    return (h ^ x) * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
+}
 
 std::vector<std::uint64_t> rowHashes(const FeatureMatrix& X) {
     const Index n = X.rows();
@@ -64,9 +66,12 @@ bool equalRows(const FeatureMatrix& X, Index a, Index b) {
             return false;
         // The values as in the plain copy (stored·factor; the implicit entry's too), bit for bit.
         const double fa = rows.factor(a), fb = rows.factor(b);
-        const auto same = [](double x, double y) { return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y); };
+        const auto same = [](double x, double y) {
+            return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y);
+        };
         for (std::size_t k = 0; k < len; ++k)
-            if (!same(rows.values[rows.begin(a) + static_cast<int>(k)] * fa, rows.values[rows.begin(b) + static_cast<int>(k)] * fb))
+            if (!same(rows.values[rows.begin(a) + static_cast<int>(k)] * fa,
+                      rows.values[rows.begin(b) + static_cast<int>(k)] * fb))
                 return false;
         return rows.intercept < 0 || same(rows.interceptValue * fa, rows.interceptValue * fb);
     }
@@ -115,7 +120,9 @@ std::optional<MergedRows> mergeEqualRows(const FeatureMatrix& X, double minShare
     const Index n = X.rows();
     if (n < 2)
         return std::nullopt;
-    const auto enough = [&](Index distinct) { return static_cast<double>(n - distinct) >= minShare * static_cast<double>(n); };
+    const auto enough = [&](Index distinct) {
+        return static_cast<double>(n - distinct) >= minShare * static_cast<double>(n);
+    };
     std::vector<std::uint64_t> h = rowHashes(X);
     // Distinct hashes bound the distinct rows from below: stop early if too few rows merge
     // (continuous features), counted on the hashes sorted in place — one n-vector, where the

@@ -83,14 +83,14 @@ private:
 
     Index m_cols = 0;
     int m_maxDepth = 0;
-    int m_emptyRows = 0;                ///< rows without entries: the first of the walk's order
+    int m_emptyRows = 0;                    ///< rows without entries: the first of the walk's order
     std::size_t m_entries = 0, m_pairs = 0; ///< Σ |S_i| and Σ |S_i|(|S_i|+1)/2 of the rows
-    std::vector<int> m_column;          ///< node → c_v, nodes in depth-first order (parents first)
-    std::vector<std::uint16_t> m_depth; ///< node → d_v (1 for the first column)
-    std::vector<int> m_first, m_end;    ///< node → its rows' range [first, end) in the walk's order
-    std::vector<int> m_order;           ///< the walk's order: rows without entries, then by sequence
-    std::vector<int> m_group;           ///< walk position → the first position of its sequence
-    std::vector<int> m_rankOf, m_byRank; ///< column → its rank by frequency, and back
+    std::vector<int> m_column;              ///< node → c_v, nodes in depth-first order (parents first)
+    std::vector<std::uint16_t> m_depth;     ///< node → d_v (1 for the first column)
+    std::vector<int> m_first, m_end;        ///< node → its rows' range [first, end) in the walk's order
+    std::vector<int> m_order;               ///< the walk's order: rows without entries, then by sequence
+    std::vector<int> m_group;               ///< walk position → the first position of its sequence
+    std::vector<int> m_rankOf, m_byRank;    ///< column → its rank by frequency, and back
 };
 
 template <class Weight>
@@ -101,8 +101,8 @@ void PrefixTree::rowDotsThenTransposed(const Eigen::VectorXd& a, const Eigen::Ve
 }
 
 template <class Weight>
-void PrefixTree::addTransposed(const Eigen::VectorXd& a, const Eigen::VectorXd& v, Weight& weight,
-                               Eigen::VectorXd& out, std::vector<double>& work) const {
+void PrefixTree::addTransposed(const Eigen::VectorXd& a, const Eigen::VectorXd& v, Weight& weight, Eigen::VectorXd& out,
+                               std::vector<double>& work) const {
     const double* P = pathSums(v, work);
     const std::size_t n = m_order.size();
     double* R = work.data() + n; // R[j] = Σ_{k<j} w a over the walk's first j rows

@@ -4,9 +4,9 @@ namespace elab::core {
 
 namespace {
 
-using detail::Rows;
 using detail::rowAxpy;
 using detail::rowDot;
+using detail::Rows;
 
 bool useScale(const Eigen::VectorXd* rowScale, const Rows& X) { return detail::useRowScale(rowScale, X); }
 
@@ -137,8 +137,7 @@ Eigen::VectorXd constantRowValues(const CsrRows& rows) {
     return a;
 }
 
-void sparseRowDots(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& v,
-                   Eigen::VectorXd& out) {
+void sparseRowDots(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& v, Eigen::VectorXd& out) {
     out.resize(X.n);
     const Rows& rows = X;
     const bool binary = useScale(rowScale, X);
@@ -159,9 +158,8 @@ void sparseTransposedProduct(const CsrRows& X, const Eigen::VectorXd* rowScale, 
     });
 }
 
-void sparseWeightedGramProduct(const CsrRows& X, const Eigen::VectorXd* rowScale,
-                               const Eigen::VectorXd& weight, double factor, const Eigen::VectorXd& v,
-                               Eigen::VectorXd& out) {
+void sparseWeightedGramProduct(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& weight,
+                               double factor, const Eigen::VectorXd& v, Eigen::VectorXd& out) {
     const Rows& rows = X;
     const bool binary = useScale(rowScale, X);
     detail::dispatchRows(rows, binary, [&](auto b, auto plain) {

@@ -111,16 +111,14 @@ void dispatchRows(const Rows& X, bool binary, Kernel&& kernel) {
 Eigen::VectorXd constantRowValues(const CsrRows& X);
 
 /// out_i = x_iᵀv. rowScale: constantRowValues(X), or nullptr / empty to read X's values.
-void sparseRowDots(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& v,
-                   Eigen::VectorXd& out);
+void sparseRowDots(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& v, Eigen::VectorXd& out);
 /// out = Σ_i w_i x_i (= Xᵀw), same rowScale convention.
 void sparseTransposedProduct(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& w,
                              Eigen::VectorXd& out);
 /// out += factor·Σ_i weight_i (x_iᵀv) x_i, skipping rows with weight 0; out must have size
 /// cols and must not alias v. Same rowScale convention (the a_i² factor is applied here).
-void sparseWeightedGramProduct(const CsrRows& X, const Eigen::VectorXd* rowScale,
-                               const Eigen::VectorXd& weight, double factor, const Eigen::VectorXd& v,
-                               Eigen::VectorXd& out);
+void sparseWeightedGramProduct(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& weight,
+                               double factor, const Eigen::VectorXd& v, Eigen::VectorXd& out);
 
 /// One pass over the rows for a value and its gradient: s_i = x_iᵀv, w_i = weight(i, s_i), and
 /// out = Σ_i w_i x_i (zeroed first), reading row i once. weight: double(Index, double), called
@@ -139,8 +137,8 @@ void sparseRowDotsThenTransposed(const CsrRows& X, const Eigen::VectorXd* rowSca
 
 /// H = factor·Σ_i weight_i x_i x_iᵀ, dense p×p (symmetric, both triangles filled): the data
 /// part of a Hessian XᵀDX/n. Cost Σ_i nnz_i(nnz_i+1)/2 (sparseRowPairs) updates, memory p².
-void sparseWeightedGram(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& weight,
-                        double factor, Eigen::MatrixXd& H);
+void sparseWeightedGram(const CsrRows& X, const Eigen::VectorXd* rowScale, const Eigen::VectorXd& weight, double factor,
+                        Eigen::MatrixXd& H);
 /// Σ_i nnz_i(nnz_i+1)/2: the updates sparseWeightedGram makes.
 std::size_t sparseRowPairs(const CsrRows& X);
 

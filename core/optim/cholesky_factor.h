@@ -29,7 +29,7 @@ public:
 
 private:
     explicit CholeskyFactor(Eigen::MatrixXd&& m) : m_matrix(std::move(m)), m_llt(m_matrix) {}
-    Eigen::MatrixXd m_matrix;                     ///< the matrix, then its factor
+    Eigen::MatrixXd m_matrix;                      ///< the matrix, then its factor
     Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> m_llt; ///< refers to m_matrix (never moved: held by pointer)
 };
 

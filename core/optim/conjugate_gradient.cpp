@@ -4,9 +4,8 @@
 
 namespace elab::core {
 
-CgResult conjugateGradient(const LinearOperator& apply, const Eigen::VectorXd& b, double tolerance,
-                           int maxIterations, const Eigen::VectorXd* x0,
-                           const Preconditioner& preconditioner) {
+CgResult conjugateGradient(const LinearOperator& apply, const Eigen::VectorXd& b, double tolerance, int maxIterations,
+                           const Eigen::VectorXd* x0, const Preconditioner& preconditioner) {
     CgResult result;
     const double bNorm = b.norm();
     result.x = x0 ? *x0 : Eigen::VectorXd::Zero(b.size());

@@ -23,8 +23,7 @@ struct CgResult {
 /// Stops when ‖b − A x‖ ≤ tolerance·‖b‖ or after maxIterations. Starts from x0 if given
 /// (same size as b), else from 0. With a preconditioner M, runs preconditioned CG
 /// (Nocedal & Wright Alg. 5.3) — same solution, fewer iterations when M ≈ A.
-CgResult conjugateGradient(const LinearOperator& apply, const Eigen::VectorXd& b, double tolerance,
-                           int maxIterations, const Eigen::VectorXd* x0 = nullptr,
-                           const Preconditioner& preconditioner = {});
+CgResult conjugateGradient(const LinearOperator& apply, const Eigen::VectorXd& b, double tolerance, int maxIterations,
+                           const Eigen::VectorXd* x0 = nullptr, const Preconditioner& preconditioner = {});
 
 } // namespace elab::core

@@ -26,9 +26,8 @@ const char* toString(NewtonCgStatus status) {
     return "?";
 }
 
-NewtonCgResult minimizeNewtonCg(Objective& objective, Eigen::VectorXd theta0,
-                                const NewtonCgOptions& options, std::stop_token stop,
-                                const IterationCallback& callback) {
+NewtonCgResult minimizeNewtonCg(Objective& objective, Eigen::VectorXd theta0, const NewtonCgOptions& options,
+                                std::stop_token stop, const IterationCallback& callback) {
     clearUpperVectorState(); // core/util/vector_state.h: the SSE loops below at full speed
     NewtonCgResult result;
     result.theta = std::move(theta0);

@@ -14,8 +14,8 @@
 namespace elab::core {
 
 struct NewtonCgOptions {
-    double gradientTolerance = 1e-10;  ///< stop when ‖∇J‖ ≤ this (absolute) ...
-    double relativeTolerance = 1e-12;  ///< ... or ≤ this · ‖∇J(θ₀)‖
+    double gradientTolerance = 1e-10; ///< stop when ‖∇J‖ ≤ this (absolute) ...
+    double relativeTolerance = 1e-12; ///< ... or ≤ this · ‖∇J(θ₀)‖
     int maxIterations = 100;
     int maxCgIterations = 500;
     std::string validate() const;
@@ -30,8 +30,8 @@ struct NewtonCgResult {
     double value = 0.0;
     double gradientNorm = 0.0;
     int iterations = 0;
-    int cgIterations = 0;     ///< total, i.e. Hessian-vector products in CG
-    int exactSteps = 0;       ///< Newton steps solved with a factorised Hessian (no CG)
+    int cgIterations = 0; ///< total, i.e. Hessian-vector products in CG
+    int exactSteps = 0;   ///< Newton steps solved with a factorised Hessian (no CG)
     NewtonCgStatus status = NewtonCgStatus::MaxIterations;
 };
 
@@ -40,8 +40,7 @@ using IterationCallback = std::function<bool(int iteration, double value, double
 
 /// Minimises a convex objective from theta0 (warm start). The stop token is checked
 /// between iterations. Thread: any; the objective must not be shared during the call.
-NewtonCgResult minimizeNewtonCg(Objective& objective, Eigen::VectorXd theta0,
-                                const NewtonCgOptions& options = {}, std::stop_token stop = {},
-                                const IterationCallback& callback = {});
+NewtonCgResult minimizeNewtonCg(Objective& objective, Eigen::VectorXd theta0, const NewtonCgOptions& options = {},
+                                std::stop_token stop = {}, const IterationCallback& callback = {});
 
 } // namespace elab::core

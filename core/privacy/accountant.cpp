@@ -81,8 +81,9 @@ AccountantResult acEpsilon(const SgdPrivacyParams& p) {
     }
     r.epsilon = best.epsilon;
     if (!std::isfinite(best.epsilon)) {
-        r.notes.push_back("no guarantee: the classical Gaussian mechanism bound needs ε_it < 1, i.e. σ ≥ √(2 log(1.25/δ_it)), "
-                          "which no split of δ reaches at this σ");
+        r.notes.push_back(
+            "no guarantee: the classical Gaussian mechanism bound needs ε_it < 1, i.e. σ ≥ √(2 log(1.25/δ_it)), "
+            "which no split of δ reaches at this σ");
         return r;
     }
     r.parameters = {{"delta_prime", "δ'", best.deltaPrime},
@@ -100,8 +101,9 @@ AccountantResult zcdpEpsilon(const SgdPrivacyParams& p) {
     r.kind = AccountantKind::ZcdpPublished;
     r.delta = p.delta;
     r.proven = false;
-    r.notes.push_back("as published (Ermis & Cemgil §4.3): converts a per-step (ε, δ) guarantee into zCDP, which is not "
-                      "valid in general; not a proven guarantee (docs/MATH.md §3.6)");
+    r.notes.push_back(
+        "as published (Ermis & Cemgil §4.3): converts a per-step (ε, δ) guarantee into zCDP, which is not "
+        "valid in general; not a proven guarantee (docs/MATH.md §3.6)");
     if (p.steps == 0)
         return r;
     // σ_pub(ε) decreases in ε: bisect ε in log space; report the upper end.
@@ -152,12 +154,9 @@ AccountantKind accountantKindFromString(const std::string& name) {
 
 std::string accountantTitle(AccountantKind kind) {
     switch (kind) {
-    case AccountantKind::Rdp:
-        return "RDP, Poisson-subsampled Gaussian (Mironov et al. 2019)";
-    case AccountantKind::AdvancedComposition:
-        return "advanced composition + amplification (the paper's DPD-AC)";
-    case AccountantKind::ZcdpPublished:
-        return "zCDP procedure as published (the paper's DPD-zCDP; not a proof)";
+    case AccountantKind::Rdp: return "RDP, Poisson-subsampled Gaussian (Mironov et al. 2019)";
+    case AccountantKind::AdvancedComposition: return "advanced composition + amplification (the paper's DPD-AC)";
+    case AccountantKind::ZcdpPublished: return "zCDP procedure as published (the paper's DPD-zCDP; not a proof)";
     }
     return "?";
 }
@@ -238,7 +237,8 @@ Calibration calibrateSigma(AccountantKind kind, double targetEps, const SgdPriva
     throw std::runtime_error("calibration: no noise multiplier up to 1e6 reaches ε = " + std::to_string(targetEps));
 }
 
-std::optional<Calibration> calibrateSigmaWithinLimit(AccountantKind kind, double targetEps, const SgdPrivacyParams& params) {
+std::optional<Calibration> calibrateSigmaWithinLimit(AccountantKind kind, double targetEps,
+                                                     const SgdPrivacyParams& params) {
     if (!(targetEps > 0.0) || !std::isfinite(targetEps))
         throw std::invalid_argument("calibration: the target ε must be a finite number > 0");
     SgdPrivacyParams p = params;
@@ -320,7 +320,7 @@ AccountantResult asReplaceOne(const AccountantResult& addRemove) {
 }
 
 std::optional<Calibration> calibrateSigmaReplaceOneWithinLimit(AccountantKind kind, double targetEps,
-                                                              const SgdPrivacyParams& params) {
+                                                               const SgdPrivacyParams& params) {
     if (!(targetEps > 0.0) || !std::isfinite(targetEps))
         throw std::invalid_argument("calibration: the target ε must be a finite number > 0");
     SgdPrivacyParams p = params;

@@ -44,10 +44,10 @@ std::string accountantTitle(AccountantKind kind);
 
 /// What an accountant needs to know of a DP-SGD run.
 struct SgdPrivacyParams {
-    double sigma = 1.0;   ///< noise multiplier: noise sd / L2 sensitivity, ≥ 0
-    double q = 0.01;      ///< Poisson sampling rate S/N ∈ (0, 1]
-    long long steps = 1;  ///< T ≥ 0
-    double delta = 1e-5;  ///< δ ∈ (0, 1)
+    double sigma = 1.0;  ///< noise multiplier: noise sd / L2 sensitivity, ≥ 0
+    double q = 0.01;     ///< Poisson sampling rate S/N ∈ (0, 1]
+    long long steps = 1; ///< T ≥ 0
+    double delta = 1e-5; ///< δ ∈ (0, 1)
 
     /// "" if valid; else why.
     std::string validate() const;
@@ -56,9 +56,9 @@ struct SgdPrivacyParams {
 /// What an accountant says about a run.
 struct AccountantResult {
     AccountantKind kind = AccountantKind::Rdp;
-    double epsilon = 0.0;  ///< +∞: no guarantee at these settings
-    double delta = 0.0;    ///< the δ guaranteed (the one asked for)
-    bool proven = true;    ///< false for the published zCDP procedure
+    double epsilon = 0.0;                       ///< +∞: no guarantee at these settings
+    double delta = 0.0;                         ///< the δ guaranteed (the one asked for)
+    bool proven = true;                         ///< false for the published zCDP procedure
     std::vector<MechanismParameter> parameters; ///< e.g. the optimal RDP order, δ', ε_it, ε₁
     std::vector<std::string> notes;
 
@@ -92,7 +92,8 @@ Calibration calibrateSigma(AccountantKind kind, double targetEps, const SgdPriva
 /// accountant and where one of them not reaching a tiny ε is a finding, not a failure (e.g. RDP
 /// with orders ≤ 1024 certifies no ε below ≈ 0.004 at δ = 10⁻⁵ but ε = 0 past the KL bound,
 /// which on a small dataset with many steps lies beyond 10⁶).
-std::optional<Calibration> calibrateSigmaWithinLimit(AccountantKind kind, double targetEps, const SgdPrivacyParams& params);
+std::optional<Calibration> calibrateSigmaWithinLimit(AccountantKind kind, double targetEps,
+                                                     const SgdPrivacyParams& params);
 
 /// The replace-one guarantee implied by an add/remove (ε, δ) guarantee: (2ε, (1 + e^ε)δ).
 struct EpsDelta {
@@ -115,7 +116,7 @@ AccountantResult asReplaceOne(const AccountantResult& addRemove);
 /// calibrateSigma for a replace-one target (ε, δ): σ for addRemoveTargetForReplaceOne(ε, δ),
 /// result restated by asReplaceOne (result.epsilon ≤ ε, result.delta ≤ δ).
 std::optional<Calibration> calibrateSigmaReplaceOneWithinLimit(AccountantKind kind, double targetEps,
-                                                              const SgdPrivacyParams& params);
+                                                               const SgdPrivacyParams& params);
 /// The replace-one ε at δ = params.delta that group privacy gives for params.sigma: the least ε
 /// (to 1e-9 relative) with 2·ε_a(σ, δ/(1 + e^{ε/2})) ≤ ε, restated by asReplaceOne (epsilon ≤
 /// that ε, delta ≤ params.delta). The same as calibration's: σ meets a replace-one target ε iff

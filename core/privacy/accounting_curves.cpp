@@ -38,8 +38,9 @@ std::size_t accountantIndex(AccountantKind kind) {
 }
 
 bool sameSigmaCurves(const AccountingInputs& a, const AccountingInputs& b) {
-    return a.rows == b.rows && a.batchSize == b.batchSize && a.epochs == b.epochs && a.delta == b.delta && a.nPublic == b.nPublic &&
-           a.sigmaPoints == b.sigmaPoints && a.sigmaMin == b.sigmaMin && a.sigmaMax == b.sigmaMax;
+    return a.rows == b.rows && a.batchSize == b.batchSize && a.epochs == b.epochs && a.delta == b.delta &&
+           a.nPublic == b.nPublic && a.sigmaPoints == b.sigmaPoints && a.sigmaMin == b.sigmaMin &&
+           a.sigmaMax == b.sigmaMax;
 }
 
 namespace {
@@ -62,8 +63,8 @@ Calibration neededSigma(std::size_t k, const AccountingInputs& in, const SgdPriv
 }
 
 /// ε of params in the inputs' adjacency, for every step count.
-std::vector<AccountantResult> epsilonsOf(const AccountingInputs& in, AccountantKind kind, const SgdPrivacyParams& params,
-                                         const std::vector<long long>& steps) {
+std::vector<AccountantResult> epsilonsOf(const AccountingInputs& in, AccountantKind kind,
+                                         const SgdPrivacyParams& params, const std::vector<long long>& steps) {
     return in.nPublic ? accountEpsilons(kind, params, steps) : replaceOneEpsilons(kind, params, steps);
 }
 
@@ -83,7 +84,8 @@ AccountingCurves accountingCurves(const AccountingInputs& in, std::stop_token st
     } else {
         c.sigmas.resize(static_cast<std::size_t>(n));
         for (int i = 0; i < n; ++i)
-            c.sigmas[static_cast<std::size_t>(i)] = in.sigmaMin * std::pow(in.sigmaMax / in.sigmaMin, i / double(n - 1));
+            c.sigmas[static_cast<std::size_t>(i)] =
+                in.sigmaMin * std::pow(in.sigmaMax / in.sigmaMin, i / double(n - 1));
         for (auto& v : c.epsBySigma)
             v.assign(c.sigmas.size(), 0.0);
     }

@@ -2,8 +2,8 @@
 // What the Privacy accounting view draws (issue 12), Qt-free: ε against σ for the three
 // accountants at one q, T, δ; the σ each accountant needs for the current ε (and what RDP
 // proves for that σ); and ε spent epoch by epoch at the current σ (the chosen accountant's
-// calibration). Add/remove with N public, else replace-one at the fixed N (docs/MATH.md §3.6). Independent points are computed in parallel; the result does not depend on
-// the thread count.
+// calibration). Add/remove with N public, else replace-one at the fixed N (docs/MATH.md §3.6). Independent points are
+// computed in parallel; the result does not depend on the thread count.
 
 #include "core/privacy/accountant.h"
 
@@ -18,11 +18,11 @@ inline constexpr std::array<AccountantKind, 3> kAccountants{AccountantKind::Rdp,
                                                             AccountantKind::ZcdpPublished};
 
 struct AccountingInputs {
-    long long rows = 1000;     ///< N training rows
-    double batchSize = 64.0;   ///< S: q = min(1, S/N)
-    int epochs = 20;           ///< T = epochs·⌈1/q⌉
+    long long rows = 1000;   ///< N training rows
+    double batchSize = 64.0; ///< S: q = min(1, S/N)
+    int epochs = 20;         ///< T = epochs·⌈1/q⌉
     double delta = 1e-5;
-    double eps = 1.0;          ///< the current ε (finite, > 0)
+    double eps = 1.0;                                ///< the current ε (finite, > 0)
     AccountantKind accountant = AccountantKind::Rdp; ///< the one that calibrates the current σ
     /// N declared public: every ε is add/remove. Else (N the private training rows) every ε is
     /// the replace-one one at the fixed N (calibrateSigmaReplaceOneWithinLimit, replaceOneEpsilons),
@@ -41,16 +41,16 @@ struct AccountingInputs {
 
 struct AccountingCurves {
     AccountingInputs inputs;
-    std::vector<double> sigmas;                     ///< log-spaced
-    std::array<std::vector<double>, 3> epsBySigma;  ///< per kAccountants entry (+∞: none)
+    std::vector<double> sigmas;                    ///< log-spaced
+    std::array<std::vector<double>, 3> epsBySigma; ///< per kAccountants entry (+∞: none)
     /// σ for inputs.eps, per accountant. sigma = +∞ (reachedTarget false, result.epsilon NaN):
     /// no σ up to calibrateSigma's limit (10⁶) reaches inputs.eps with that accountant (e.g. RDP
     /// below ≈ 0.004 on a small dataset with many steps); the other accountants are unaffected.
     std::array<Calibration, 3> needed;
-    std::array<double, 3> rdpOfNeeded{};            ///< what RDP proves for each needed σ (NaN: σ = +∞)
-    double currentSigma = 0.0;                      ///< needed[inputs.accountant] (may be +∞)
-    std::vector<int> epochs;                        ///< 1 … inputs.epochs (at most 200 points)
-    std::array<std::vector<double>, 3> epsByEpoch;  ///< ε spent after each epoch at currentSigma (NaN if +∞)
+    std::array<double, 3> rdpOfNeeded{};           ///< what RDP proves for each needed σ (NaN: σ = +∞)
+    double currentSigma = 0.0;                     ///< needed[inputs.accountant] (may be +∞)
+    std::vector<int> epochs;                       ///< 1 … inputs.epochs (at most 200 points)
+    std::array<std::vector<double>, 3> epsByEpoch; ///< ε spent after each epoch at currentSigma (NaN if +∞)
     bool stopped = false;
 
     /// Whether needed[k] found a σ (false: none up to the limit reaches inputs.eps).

@@ -59,7 +59,8 @@ struct DeltaEstimate {
 
 DeltaEstimate evaluateDelta(double eps, double sigma, double sensitivity) {
     if (!(eps >= 0.0) || !std::isfinite(eps))
-        throw std::invalid_argument("analytic Gaussian δ(ε, σ): ε must be a finite number ≥ 0, got " + formatNumber(eps));
+        throw std::invalid_argument("analytic Gaussian δ(ε, σ): ε must be a finite number ≥ 0, got " +
+                                    formatNumber(eps));
     requirePositiveFinite(sigma, "σ", "analytic Gaussian δ(ε, σ)");
     requirePositiveFinite(sensitivity, "the sensitivity Δ", "analytic Gaussian δ(ε, σ)");
     const double half = sensitivity / (2.0 * sigma); // Δ/(2σ)

@@ -41,17 +41,18 @@ PrivacyGuarantee withPipeline(PrivacyGuarantee g, const PipelineFacts& facts) {
     if (facts.replaceOneOnly && g.adjacency == Adjacency::AddRemove) {
         const EpsDelta r = replaceOneEquivalent(g.epsilon, g.delta);
         g.notes.push_back("a fixed-size subsample turns one added or removed row of the file into one replaced row of "
-                          "the training set: the add/remove (" + formatNumber(g.epsilon) + ", " + formatNumber(g.delta) +
-                          ") holds as replace-one (" + formatNumber(r.epsilon) + ", " + formatNumber(r.delta) +
-                          ") by group privacy");
+                          "the training set: the add/remove (" +
+                          formatNumber(g.epsilon) + ", " + formatNumber(g.delta) + ") holds as replace-one (" +
+                          formatNumber(r.epsilon) + ", " + formatNumber(r.delta) + ") by group privacy");
         g.epsilon = r.epsilon;
         g.delta = r.delta;
         g.adjacency = Adjacency::ReplaceOne;
     }
     if (facts.droppedRows && g.adjacency == Adjacency::ReplaceOne)
-        g.assumptions.push_back("the rows dropped for their own content (see the processing log) are dropped in the "
-                                "neighbouring file too: a replaced row dropped in one file and kept in the other changes "
-                                "n, which the replace-one analysis at fixed n does not cover");
+        g.assumptions.push_back(
+            "the rows dropped for their own content (see the processing log) are dropped in the "
+            "neighbouring file too: a replaced row dropped in one file and kept in the other changes "
+            "n, which the replace-one analysis at fixed n does not cover");
     if (!facts.leakingSteps.empty()) {
         g.parameters.push_back({"mechanism_eps", "ε (mechanism on the training rows)", g.epsilon});
         g.notes.push_back("the mechanism alone is " + g.notion + " with ε = " + formatNumber(g.epsilon) +

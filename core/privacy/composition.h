@@ -56,8 +56,8 @@ PrivacyGuarantee withDataChosenEps(PrivacyGuarantee g);
 
 /// How the noise's seed was chosen (docs/MATH.md §7: seeds).
 enum class SeedMode {
-    Reproducible,  ///< a public seed, written to the outputs: the run can be repeated exactly
-    SecretRelease  ///< a seed from the operating system's entropy, never written
+    Reproducible, ///< a public seed, written to the outputs: the run can be repeated exactly
+    SecretRelease ///< a seed from the operating system's entropy, never written
 };
 
 /// "reproducible", "private-release".

@@ -4,9 +4,7 @@
 
 namespace elab::core {
 
-const char* toString(Adjacency adjacency) {
-    return adjacency == Adjacency::AddRemove ? "add-remove" : "replace-one";
-}
+const char* toString(Adjacency adjacency) { return adjacency == Adjacency::AddRemove ? "add-remove" : "replace-one"; }
 
 double PrivacyGuarantee::parameter(const std::string& name) const {
     for (const MechanismParameter& p : parameters)

@@ -21,13 +21,13 @@ const char* toString(Adjacency adjacency);
 struct PrivacyGuarantee {
     bool isPrivate = false;
     Adjacency adjacency = Adjacency::ReplaceOne;
-    double epsilon = 0.0;    ///< the ε actually guaranteed
-    double delta = 0.0;      ///< 0 for pure ε-DP
-    std::string notion;      ///< "(ε, δ)-DP", "ε-DP" or "none"
-    std::string source;      ///< paper and theorem
+    double epsilon = 0.0; ///< the ε actually guaranteed
+    double delta = 0.0;   ///< 0 for pure ε-DP
+    std::string notion;   ///< "(ε, δ)-DP", "ε-DP" or "none"
+    std::string source;   ///< paper and theorem
     std::vector<std::string> assumptions;
-    std::vector<std::string> notes; ///< branch taken, validity ranges
-    std::string branch;             ///< which branch a branching mechanism took ("" if none)
+    std::vector<std::string> notes;             ///< branch taken, validity ranges
+    std::string branch;                         ///< which branch a branching mechanism took ("" if none)
     std::vector<MechanismParameter> parameters; ///< the constants used (one-vs-rest: each model's, at ε/K)
     /// Pipeline steps that read the private data outside a mechanism (core/privacy/composition.h):
     /// non-empty only when they turned the guarantee off (isPrivate false, ε = ∞).

@@ -23,9 +23,9 @@ std::vector<std::string> plainLanguage(const PrivacyGuarantee& g, long long n, d
         return {};
     std::vector<std::string> out;
     const double ratio = std::exp(g.epsilon);
-    out.push_back("ε = " + formatNumber(g.epsilon) + " bounds what one person's data can change: any conclusion about " +
-                  "them becomes at most e^ε = " + formatNumber(ratio) + " times more (or less) likely than if their row " +
-                  "had not been used.");
+    out.push_back("ε = " + formatNumber(g.epsilon) +
+                  " bounds what one person's data can change: any conclusion about " + "them becomes at most e^ε = " +
+                  formatNumber(ratio) + " times more (or less) likely than if their row " + "had not been used.");
     out.push_back("Example: someone who believed something about one person with " + formatNumber(100.0 * prior) +
                   " % certainty can, after seeing the model, believe it with at most " +
                   formatNumber(std::round(1000.0 * posteriorBound(prior, g.epsilon)) / 10.0) + " %" +
@@ -35,8 +35,10 @@ std::vector<std::string> plainLanguage(const PrivacyGuarantee& g, long long n, d
         if (n > 0) {
             const double nd = static_cast<double>(n) * g.delta;
             d += "; with n = " + std::to_string(n) + " rows, n·δ = " + formatNumber(nd) +
-                 (nd < 0.1 ? ", far below 1 as it should be" : nd < 1.0 ? ", below 1 but not by much" : ": too large — "
-                  "a mechanism could then publish some rows outright");
+                 (nd < 0.1   ? ", far below 1 as it should be"
+                  : nd < 1.0 ? ", below 1 but not by much"
+                             : ": too large — "
+                               "a mechanism could then publish some rows outright");
         }
         out.push_back(d + ".");
     }

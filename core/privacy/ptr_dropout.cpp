@@ -1,7 +1,7 @@
 #include "core/privacy/ptr_dropout.h"
 
-#include "core/util/noise.h"
 #include "core/util/format_number.h"
+#include "core/util/noise.h"
 #include "core/util/random.h"
 
 #include <cmath>
@@ -103,8 +103,7 @@ PrivacyGuarantee ptrGuarantee(double eps, double delta) {
     g.notion = "(2ε, δ)-DP for ε < 1, δ not established numerically";
     g.source = "Jain, Kulkarni, Thakurta & Williams, Algorithm 2 (propose-test-release over the simplex)";
     g.assumptions = {"rows are binary (features binarised by a data-independent threshold)",
-                     "neighbouring datasets differ in one row (replace-one)",
-                     "ε < 1 (the paper's condition)"};
+                     "neighbouring datasets differ in one row (replace-one)", "ε < 1 (the paper's condition)"};
     g.notes = {"the test spends ε and the release ε: the whole procedure is (2ε, δ)-DP as Jain et al. state it",
                "δ: the paper bounds it only asymptotically (its test threshold uses δ = " + formatNumber(delta) +
                    "); no numeric δ is established here"};

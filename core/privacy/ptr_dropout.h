@@ -15,9 +15,9 @@
 namespace elab::core {
 
 struct PtrStatistic {
-    Eigen::VectorXd c;     ///< c(j) per feature
-    double lambda = 0.0;   ///< Λ = min_j c(j)
-    Index argmin = -1;     ///< the feature attaining it
+    Eigen::VectorXd c;   ///< c(j) per feature
+    double lambda = 0.0; ///< Λ = min_j c(j)
+    Index argmin = -1;   ///< the feature attaining it
     Index rows = 0;
 };
 
@@ -45,7 +45,7 @@ struct PtrRelease {
     double noisyLambda = 0.0;
     double threshold = 0.0;
     bool passed = false;
-    Index feature = -1;    ///< the released feature (−1: ⊥)
+    Index feature = -1; ///< the released feature (−1: ⊥)
 };
 
 /// The test alone of one run with the stream of seed (its first draw): noisyLambda, threshold

@@ -43,7 +43,8 @@ double logAInt(double q, double sigma, long alpha) {
         const double di = static_cast<double>(i);
         if (i > 0)
             logBinom += std::log(static_cast<double>(alpha - i + 1) / di);
-        const double s = logBinom + di * logQ + static_cast<double>(alpha - i) * log1mQ + (di * di - di) / (2.0 * sigma * sigma);
+        const double s =
+            logBinom + di * logQ + static_cast<double>(alpha - i) * log1mQ + (di * di - di) / (2.0 * sigma * sigma);
         logA = logAdd(logA, s);
     }
     return logA;
@@ -115,7 +116,8 @@ double rdpSubsampledGaussian(double q, double sigma, double alpha) {
         return 0.0;
     if (q == 1.0)
         return alpha / (2.0 * sigma * sigma);
-    const double logA = std::floor(alpha) == alpha ? logAInt(q, sigma, static_cast<long>(alpha)) : logAFrac(q, sigma, alpha);
+    const double logA =
+        std::floor(alpha) == alpha ? logAInt(q, sigma, static_cast<long>(alpha)) : logAFrac(q, sigma, alpha);
     return logA / (alpha - 1.0);
 }
 

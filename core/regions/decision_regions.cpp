@@ -68,7 +68,8 @@ struct Pca {
 Pca pcaOf(const FeatureMatrix& X) {
     if (X.cols() > kMaxPcaFeatures)
         throw std::invalid_argument("PCA plane: " + std::to_string(X.cols()) + " features is more than " +
-                                    std::to_string(kMaxPcaFeatures) + " (the covariance would be too large); choose two features");
+                                    std::to_string(kMaxPcaFeatures) +
+                                    " (the covariance would be too large); choose two features");
     if (X.rows() < 3)
         throw std::invalid_argument("PCA plane: needs at least 3 training rows");
     const DenseMatrix D = denseOf(X);
@@ -143,13 +144,14 @@ RegionsProblem::RegionsProblem(const Dataset& train, const std::optional<Dataset
     auto cut = [&](const Dataset& d, const char* which, std::uint64_t stream) -> std::optional<Dataset> {
         if (spec.maxRows <= 0 || d.rows() <= spec.maxRows)
             return std::nullopt;
-        m.log.push_back({"subsample for the picture",
-                         std::string(which) + ": trained and drawn on " + std::to_string(spec.maxRows) + " of " +
-                             std::to_string(d.rows()) +
-                             " rows (those with the smallest seeded hashes of their content: one row changed, added or "
-                             "removed replaces at most one of them); the mechanism's noise is scaled for these rows, so "
-                             "the picture is that of a dataset of this size",
-                         false, true});
+        m.log.push_back(
+            {"subsample for the picture",
+             std::string(which) + ": trained and drawn on " + std::to_string(spec.maxRows) + " of " +
+                 std::to_string(d.rows()) +
+                 " rows (those with the smallest seeded hashes of their content: one row changed, added or "
+                 "removed replaces at most one of them); the mechanism's noise is scaled for these rows, so "
+                 "the picture is that of a dataset of this size",
+             false, true});
         return d.selectRows(contentRowSubset(d, spec.maxRows, deriveSeed(spec.seed, stream)));
     };
     std::optional<Dataset> cutTrain = cut(train, "training data", 0x7069637475726501ULL); // "picture"
@@ -171,8 +173,9 @@ RegionsProblem::RegionsProblem(const Dataset& train, const std::optional<Dataset
         const Index p = X.cols();
         for (Index f : {spec.plane.featureA, spec.plane.featureB})
             if (f >= p)
-                throw std::invalid_argument("plane: feature index " + std::to_string(f) + " is out of range (the data has " +
-                                            std::to_string(p) + " features, numbered from 0)");
+                throw std::invalid_argument("plane: feature index " + std::to_string(f) +
+                                            " is out of range (the data has " + std::to_string(p) +
+                                            " features, numbered from 0)");
         m.axes[0] = parts.train.featureName(spec.plane.featureA);
         m.axes[1] = parts.train.featureName(spec.plane.featureB);
         m.trainPoints = featurePlane(X, spec.plane.featureA, spec.plane.featureB);
@@ -182,13 +185,15 @@ RegionsProblem::RegionsProblem(const Dataset& train, const std::optional<Dataset
     } else {
         const Pca pca = pcaOf(X);
         for (int k = 0; k < 2; ++k)
-            m.axes[k] = "PC" + std::to_string(k + 1) + " (" + formatNumber(std::round(1000.0 * pca.explained[k]) / 10.0) + " % of variance)";
+            m.axes[k] = "PC" + std::to_string(k + 1) + " (" +
+                        formatNumber(std::round(1000.0 * pca.explained[k]) / 10.0) + " % of variance)";
         m.trainPoints = project(X, pca);
         if (parts.test)
             m.testPoints = project(parts.test->features, pca);
         m.log.push_back({"PCA plane",
                          "first two principal components of the " + std::to_string(X.rows()) + " training rows' " +
-                             std::to_string(X.cols()) + " features (" + formatNumber(std::round(1000.0 * pca.explained[0]) / 10.0) + " % and " +
+                             std::to_string(X.cols()) + " features (" +
+                             formatNumber(std::round(1000.0 * pca.explained[0]) / 10.0) + " % and " +
                              formatNumber(std::round(1000.0 * pca.explained[1]) / 10.0) +
                              " % of the variance): computed from the private data, not counted in ε",
                          true});

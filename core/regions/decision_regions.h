@@ -15,11 +15,11 @@
 // per dataset and settings) and evaluateRegions (per ε: R fits, grid scores, boundaries — fast).
 // Deterministic for 1 or N threads (parallel over draws, each writing its own slot); cancellable.
 
-#include "core/data/dataset.h"
 #include "core/data/data_preparation.h"
+#include "core/data/dataset.h"
+#include "core/learner/mechanism.h"
 #include "core/learner/prepared_problem.h"
 #include "core/optim/newton_cg.h"
-#include "core/learner/mechanism.h"
 #include "core/regions/marching_squares.h"
 #include "core/util/option_names.h"
 
@@ -55,12 +55,12 @@ struct RegionsSpec {
         return p;
     }();
     MechanismSpec mechanism;
-    int draws = 10;          ///< R, 1..20
-    int gridSize = 256;      ///< G, 16..1024
-    double margin = 0.1;     ///< grid extent: the data's bounding box grown by this fraction per side
-    std::uint64_t seed = 1;  ///< noise draw r from the learner's stream (seed, r); also the split
+    int draws = 10;         ///< R, 1..20
+    int gridSize = 256;     ///< G, 16..1024
+    double margin = 0.1;    ///< grid extent: the data's bounding box grown by this fraction per side
+    std::uint64_t seed = 1; ///< noise draw r from the learner's stream (seed, r); also the split
     NewtonCgOptions solver;
-    int threads = 0;         ///< worker threads over the draws, 0 = all cores (results identical for any)
+    int threads = 0; ///< worker threads over the draws, 0 = all cores (results identical for any)
     /// > 0: a dataset (or given test set) with more rows is first cut to this many, seeded and
     /// uniform, and the picture is trained and drawn on those (logged: the noise is then scaled
     /// for that n, not the whole data's). 0: all rows.
@@ -90,9 +90,9 @@ public:
     ~RegionsProblem();
 
     const RegionsSpec& spec() const;
-    int classes() const;                              ///< K ≥ 2 (binary: 2)
+    int classes() const; ///< K ≥ 2 (binary: 2)
     const std::vector<std::string>& classNames() const;
-    std::string axisName(int axis) const;             ///< "sepal_length", "PC1 (72 % of variance)"
+    std::string axisName(int axis) const; ///< "sepal_length", "PC1 (72 % of variance)"
     /// The plane's preparation steps (projection, PCA, expansion, standardise, intercept, norm),
     /// each with leaksPrivacy set as in docs/MATH.md §1.
     const std::vector<ProcessingStep>& log() const;
@@ -117,8 +117,8 @@ private:
 };
 
 struct RegionsResult {
-    double eps = 0.0;                   ///< +∞: the non-private model only (draws empty)
-    std::vector<RegionsModel> draws;    ///< R private models at eps
+    double eps = 0.0;                ///< +∞: the non-private model only (draws empty)
+    std::vector<RegionsModel> draws; ///< R private models at eps
     RegionsModel nonPrivate;
     std::vector<std::uint8_t> majority; ///< per cell: the class most draws predict (ties: lowest index)
     std::vector<float> agreement;       ///< per cell: fraction of draws predicting the majority class
@@ -131,7 +131,7 @@ struct RegionsResult {
     PrivacyGuarantee guarantee;
     /// The fitted models (draw r at index r), kept for warm starts of the next ε.
     std::vector<std::shared_ptr<const TrainedModel>> fits;
-    bool stopped = false;               ///< cancelled: partial, do not show
+    bool stopped = false; ///< cancelled: partial, do not show
 };
 
 /// The regions at eps (> 0; +∞ for the non-private model alone). warm: the previous result of

@@ -48,13 +48,20 @@ std::vector<Polyline> zeroContours(const std::vector<double>& field, int nx, int
             auto top = [&] { return crossing(ix, iy + 1, true); };
             auto left = [&] { return crossing(ix, iy, false); };
             switch (code) {
-            case 1: case 14: segments.push_back({left(), bottom()}); break;
-            case 2: case 13: segments.push_back({bottom(), right()}); break;
-            case 3: case 12: segments.push_back({left(), right()}); break;
-            case 4: case 11: segments.push_back({right(), top()}); break;
-            case 6: case 9: segments.push_back({bottom(), top()}); break;
-            case 7: case 8: segments.push_back({left(), top()}); break;
-            case 5: case 10: {
+            case 1:
+            case 14: segments.push_back({left(), bottom()}); break;
+            case 2:
+            case 13: segments.push_back({bottom(), right()}); break;
+            case 3:
+            case 12: segments.push_back({left(), right()}); break;
+            case 4:
+            case 11: segments.push_back({right(), top()}); break;
+            case 6:
+            case 9: segments.push_back({bottom(), top()}); break;
+            case 7:
+            case 8: segments.push_back({left(), top()}); break;
+            case 5:
+            case 10: {
                 // Saddle: corners 0 and 2 share a sign. If the centre has their sign, they are
                 // connected and the two segments cut off corners 1 and 3; else corners 0 and 2.
                 const double centre = 0.25 * (at(ix, iy) + at(ix + 1, iy) + at(ix + 1, iy + 1) + at(ix, iy + 1));
@@ -114,7 +121,8 @@ Polyline simplifyChain(const Polyline& chain, double dx, double dy, double toler
     if (n <= 2)
         return chain;
     // Distance in cells from point p to the segment a–b.
-    auto distance = [&](const std::array<double, 2>& p, const std::array<double, 2>& a, const std::array<double, 2>& b) {
+    auto distance = [&](const std::array<double, 2>& p, const std::array<double, 2>& a,
+                        const std::array<double, 2>& b) {
         const double px = (p[0] - a[0]) / dx, py = (p[1] - a[1]) / dy;
         const double bx = (b[0] - a[0]) / dx, by = (b[1] - a[1]) / dy;
         const double length2 = bx * bx + by * by;

@@ -1,8 +1,8 @@
 // evaluateRegions (core/regions/decision_regions.h; docs/MATH.md §6): R fits at ε, each draw's
 // picture on the grid, the agreement of the draws.
 
-#include "core/regions/decision_regions.h"
 #include "core/privacy/composition.h"
+#include "core/regions/decision_regions.h"
 
 #include "core/regions/regions_impl.h"
 #include "core/util/parallel_grid.h"
@@ -106,7 +106,8 @@ void meanSd(const std::vector<RegionsModel>& draws, double RegionsModel::*field,
 
 } // namespace
 
-RegionsResult evaluateRegions(const RegionsProblem& problem, double eps, std::stop_token stop, const RegionsResult* warm) {
+RegionsResult evaluateRegions(const RegionsProblem& problem, double eps, std::stop_token stop,
+                              const RegionsResult* warm) {
     const RegionsProblem::Impl& m = problem.impl();
     const PrivateLearner& learner = m.prepared->learner();
     const RegionsSpec& spec = problem.spec();
@@ -127,9 +128,10 @@ RegionsResult evaluateRegions(const RegionsProblem& problem, double eps, std::st
     const int R = isPrivate ? spec.draws : 0;
     result.draws.resize(static_cast<std::size_t>(R));
     result.fits.resize(static_cast<std::size_t>(R));
-    std::vector<std::vector<std::uint8_t>> trainPred(static_cast<std::size_t>(R)), testPred(static_cast<std::size_t>(R));
-    const bool useWarm = warm && !warm->stopped && warm->fits.size() == static_cast<std::size_t>(R) &&
-                         learner.capabilities().warmStart;
+    std::vector<std::vector<std::uint8_t>> trainPred(static_cast<std::size_t>(R)),
+        testPred(static_cast<std::size_t>(R));
+    const bool useWarm =
+        warm && !warm->stopped && warm->fits.size() == static_cast<std::size_t>(R) && learner.capabilities().warmStart;
     RunContext ctx(stop, {});
     ParallelGrid grid(spec.threads, &ctx, "regions");
     grid.run(static_cast<std::size_t>(R), [&](std::size_t r) {

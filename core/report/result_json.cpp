@@ -51,15 +51,23 @@ nlohmann::ordered_json preparedDataJson(const Dataset& train, const Dataset* tes
 }
 
 nlohmann::ordered_json guaranteeJson(const PrivacyGuarantee& g) {
-    return {{"private", g.isPrivate}, {"notion", g.notion}, {"epsilon", numberOrNull(g.epsilon)},
-            {"delta", numberOrNull(g.delta)}, {"adjacency", toString(g.adjacency)}, {"source", g.source}, {"assumptions", g.assumptions},
-            {"assumptions_not_met", g.assumptionsNotMet}, {"conditions", g.conditions},
-            {"notes", g.notes}, {"branch", branchJson(g)}, {"parameters", parametersJson(g)},
+    return {{"private", g.isPrivate},
+            {"notion", g.notion},
+            {"epsilon", numberOrNull(g.epsilon)},
+            {"delta", numberOrNull(g.delta)},
+            {"adjacency", toString(g.adjacency)},
+            {"source", g.source},
+            {"assumptions", g.assumptions},
+            {"assumptions_not_met", g.assumptionsNotMet},
+            {"conditions", g.conditions},
+            {"notes", g.notes},
+            {"branch", branchJson(g)},
+            {"parameters", parametersJson(g)},
             {"explanation", plainLanguage(g, 0)}};
 }
 
-nlohmann::ordered_json privacyByEpsJson(const std::vector<double>& grid, const std::vector<PrivacyGuarantee>& guarantees,
-                                        int models) {
+nlohmann::ordered_json privacyByEpsJson(const std::vector<double>& grid,
+                                        const std::vector<PrivacyGuarantee>& guarantees, int models) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (std::size_t g = 0; g < grid.size() && g < guarantees.size(); ++g)
         list.push_back({{"eps", grid[g]},
@@ -97,7 +105,8 @@ nlohmann::ordered_json oneVsRestJson(int classes, int models, const std::vector<
             {"class_names", classNames},
             {"models", classes},
             {"epsilon_per_model", "ε/" + K},
-            {"delta_per_model", spec.usesDelta() ? nlohmann::ordered_json(spec.privacy.delta / classes) : nlohmann::ordered_json()},
+            {"delta_per_model",
+             spec.usesDelta() ? nlohmann::ordered_json(spec.privacy.delta / classes) : nlohmann::ordered_json()},
             {"composition", "basic sequential (Dwork & Roth 2014, Thm 3.16): every row is used by all " + K +
                                 " models, so their budgets add up to the (ε, δ) asked for"}};
 }

@@ -5,9 +5,9 @@
 // budget split, the solver summary and the monotonicity self-check.
 
 #include "core/data/dataset.h"
-#include "core/sweeps/monotonicity.h"
-#include "core/learner/solver_summary.h"
 #include "core/learner/mechanism.h"
+#include "core/learner/solver_summary.h"
+#include "core/sweeps/monotonicity.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,8 +38,8 @@ nlohmann::ordered_json guaranteeJson(const PrivacyGuarantee& g);
 
 /// Per grid ε: [{eps, model_eps (ε/K), branch (null if none), parameters: {name: value}}], the
 /// constants each grid point's fits used (one-vs-rest: each model's, at ε/K).
-nlohmann::ordered_json privacyByEpsJson(const std::vector<double>& grid, const std::vector<PrivacyGuarantee>& guarantees,
-                                        int models);
+nlohmann::ordered_json privacyByEpsJson(const std::vector<double>& grid,
+                                        const std::vector<PrivacyGuarantee>& guarantees, int models);
 
 /// null for a binary classifier or a natively multiclass one (models < 2: no budget split); else
 /// {classes, class_names, models, epsilon_per_model ("ε/K"), delta_per_model (δ/K, null for pure
@@ -47,9 +47,9 @@ nlohmann::ordered_json privacyByEpsJson(const std::vector<double>& grid, const s
 nlohmann::ordered_json oneVsRestJson(int classes, int models, const std::vector<std::string>& classNames,
                                      const MechanismSpec& spec);
 
-/// {privacy (a sentence: released without noise), fits, converged, max_iterations, worst_gradient_norm, not_converged: [{eps (null: the
-/// non-private reference), repetition, class (name, null for a binary model), status,
-/// iterations, gradient_norm}]}.
+/// {privacy (a sentence: released without noise), fits, converged, max_iterations, worst_gradient_norm, not_converged:
+/// [{eps (null: the non-private reference), repetition, class (name, null for a binary model), status, iterations,
+/// gradient_norm}]}.
 nlohmann::ordered_json solverJson(const SolverSummary& s, const std::vector<std::string>& classNames);
 
 /// {checked, reason (null when checked), z, ok, warning (null when ok), violations: [{eps_better,

@@ -14,8 +14,8 @@ std::vector<std::optional<std::string>> runCellStage(CellExecutor* executor, con
     return results;
 }
 
-std::vector<std::size_t> cellsOfRank(const std::vector<std::size_t>& pending, const std::vector<double>& cost,
-                                     int rank, int ranks) {
+std::vector<std::size_t> cellsOfRank(const std::vector<std::size_t>& pending, const std::vector<double>& cost, int rank,
+                                     int ranks) {
     std::vector<std::size_t> order = pending;
     auto costOf = [&](std::size_t i) { return i < cost.size() ? cost[i] : 1.0; };
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return costOf(a) > costOf(b); });

@@ -16,7 +16,7 @@
 namespace elab::core {
 
 struct CellStage {
-    std::string name;   ///< unique within the run, no spaces: "utility", "stability.removal", "audit.dpsgd"
+    std::string name; ///< unique within the run, no spaces: "utility", "stability.removal", "audit.dpsgd"
     std::size_t count = 0;
     /// Relative expected cost of a cell, for balancing ranks (empty: all equal).
     std::function<double(std::size_t)> cost;
@@ -45,7 +45,7 @@ std::vector<std::optional<std::string>> runCellStage(CellExecutor* executor, con
 /// The cells rank `rank` of `ranks` computes out of `pending` (ascending indices): longest
 /// expected cost first, each to the least-loaded rank so far (ties: the lowest rank), so the
 /// ranks' totals differ by at most one cell's cost. Returned in ascending order.
-std::vector<std::size_t> cellsOfRank(const std::vector<std::size_t>& pending, const std::vector<double>& cost,
-                                     int rank, int ranks);
+std::vector<std::size_t> cellsOfRank(const std::vector<std::size_t>& pending, const std::vector<double>& cost, int rank,
+                                     int ranks);
 
 } // namespace elab::core

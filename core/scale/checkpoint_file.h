@@ -28,10 +28,10 @@ using CellKey = std::pair<std::string, std::size_t>; ///< (stage, cell index)
 
 struct CheckpointContents {
     RunSettings settings;
-    std::string fingerprint;                 ///< as stored in the header
-    std::map<CellKey, std::string> cells;    ///< payloads of the intact cell lines (first wins)
-    std::size_t ignoredLines = 0;            ///< lines with a wrong checksum or cut short
-    std::size_t intactBytes = 0;             ///< length up to the end of the last complete line
+    std::string fingerprint;              ///< as stored in the header
+    std::map<CellKey, std::string> cells; ///< payloads of the intact cell lines (first wins)
+    std::size_t ignoredLines = 0;         ///< lines with a wrong checksum or cut short
+    std::size_t intactBytes = 0;          ///< length up to the end of the last complete line
 };
 
 class CheckpointFile {

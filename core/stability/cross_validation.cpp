@@ -60,9 +60,9 @@ CrossValidation chooseL2ByCrossValidation(const FeatureMatrix& X, const Eigen::V
         const Eigen::MatrixXd trainGram = gram ? selectGram(*gram, trainRows) : Eigen::MatrixXd();
         LinearModel warm;
         for (std::size_t g : descending) {
-            const LearnerFit fit = fitLearner(StabilityMethod::L2, trainX, trainY, options, cv.grid[g], 0,
-                                              warm.theta.size() > 0 ? &warm : nullptr, stop, -1,
-                                              gram ? &trainGram : nullptr);
+            const LearnerFit fit =
+                fitLearner(StabilityMethod::L2, trainX, trainY, options, cv.grid[g], 0,
+                           warm.theta.size() > 0 ? &warm : nullptr, stop, -1, gram ? &trainGram : nullptr);
             warm = fit.model;
             foldScores[fi][g] = predictionError(options.model, fit.model, validX, validY);
             foldLosses[fi][g] = meanLoss(options.model, fit.model, validX, validY);

@@ -16,10 +16,10 @@
 namespace elab::core {
 
 struct CrossValidation {
-    std::vector<double> grid;    ///< μ candidates, as given
-    std::vector<double> scores;  ///< mean validation error per candidate
-    std::vector<double> losses;  ///< mean validation loss per candidate
-    double chosen = 0.0;         ///< the winning μ
+    std::vector<double> grid;   ///< μ candidates, as given
+    std::vector<double> scores; ///< mean validation error per candidate
+    std::vector<double> losses; ///< mean validation loss per candidate
+    double chosen = 0.0;        ///< the winning μ
     int folds = 0;
 };
 
@@ -33,7 +33,7 @@ std::vector<int> crossValidationFolds(Eigen::Index rows, int folds, std::uint64_
 /// does not depend on the thread count. gram: rowGram(X), optional (computed if needed).
 /// Thread: any.
 CrossValidation chooseL2ByCrossValidation(const FeatureMatrix& X, const Eigen::VectorXd& y,
-                                          const LearnerOptions& options, std::uint64_t seed,
-                                          std::stop_token stop = {}, const Eigen::MatrixXd* gram = nullptr);
+                                          const LearnerOptions& options, std::uint64_t seed, std::stop_token stop = {},
+                                          const Eigen::MatrixXd* gram = nullptr);
 
 } // namespace elab::core

@@ -107,7 +107,8 @@ Eigen::VectorXd dropoutGradientDescent(const FeatureMatrix& X, const Eigen::Vect
             for (int b = 0; b < batch; ++b) {
                 const std::uint64_t key = deriveSeed(seed, stepIndex, static_cast<std::uint64_t>(b));
                 // Row ⌊k·n/2⁶⁴⌋: uniform up to a bias of n/2⁶⁴.
-                const auto i = static_cast<Eigen::Index>((static_cast<UInt128>(key) * static_cast<std::uint64_t>(n)) >> 64);
+                const auto i =
+                    static_cast<Eigen::Index>((static_cast<UInt128>(key) * static_cast<std::uint64_t>(n)) >> 64);
                 MaskedRow& row = rows[static_cast<std::size_t>(b)];
                 if (i == leaveOut) {
                     row.index.clear();

@@ -26,7 +26,7 @@
 namespace elab::core {
 
 struct DropoutGdOptions {
-    double keep = 0.5;     ///< q in (0, 1]
+    double keep = 0.5; ///< q in (0, 1]
     int epochs = 30;
     int batchSize = 1;
     double stepSize = 0.0; ///< η₀; 0: 1/L̂
@@ -38,7 +38,7 @@ double dropoutStepSize(const FeatureMatrix& X, const Loss& loss, const DropoutGd
 /// Runs Algorithm 1 from θ = 0 with the streams of seed; leaveOut ≥ 0: row left out (see
 /// above). Stops early (returning the current average) when stop is requested. Thread: any.
 Eigen::VectorXd dropoutGradientDescent(const FeatureMatrix& X, const Eigen::VectorXd& y, const Loss& loss,
-                                       const DropoutGdOptions& options, std::uint64_t seed,
-                                       std::stop_token stop = {}, int* steps = nullptr, Index leaveOut = -1);
+                                       const DropoutGdOptions& options, std::uint64_t seed, std::stop_token stop = {},
+                                       int* steps = nullptr, Index leaveOut = -1);
 
 } // namespace elab::core

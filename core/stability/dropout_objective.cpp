@@ -51,10 +51,9 @@ DropoutMoments dropoutMoments(const Loss& loss, double p, double y, double v, co
     return sum;
 }
 
-DropoutObjective::DropoutObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss, double keep,
-                                   double mu, int nodes)
-    : m_X(X), m_y(y), m_squares(squaresOf(X)), m_loss(loss), m_r(0.0), m_mu(mu),
-      m_rule(gaussHermiteRule(nodes)) {
+DropoutObjective::DropoutObjective(const FeatureMatrix& X, const Eigen::VectorXd& y, Loss loss, double keep, double mu,
+                                   int nodes)
+    : m_X(X), m_y(y), m_squares(squaresOf(X)), m_loss(loss), m_r(0.0), m_mu(mu), m_rule(gaussHermiteRule(nodes)) {
     if (loss.kind() != LossKind::Logistic && loss.kind() != LossKind::Squared)
         throw std::invalid_argument("deterministic dropout is implemented for the logistic and squared losses");
     if (!(keep > 0.0 && keep <= 1.0))

@@ -12,13 +12,16 @@
 namespace elab::core {
 
 const OptionNames<RemovalKind>& removalKindNames() {
-    static const OptionNames<RemovalKind> names{{RemovalKind::Random, "random"}, {RemovalKind::Adversarial, "adversarial"}};
+    static const OptionNames<RemovalKind> names{{RemovalKind::Random, "random"},
+                                                {RemovalKind::Adversarial, "adversarial"}};
     return names;
 }
 
 const char* toString(RemovalKind value) { return optionName(removalKindNames(), value); }
 
-RemovalKind removalKindFromString(const std::string& name) { return parseOptionName(removalKindNames(), name, "removal"); }
+RemovalKind removalKindFromString(const std::string& name) {
+    return parseOptionName(removalKindNames(), name, "removal");
+}
 
 Index removalCount(Index n, double rho) {
     const auto count = static_cast<Index>(std::llround(rho * static_cast<double>(n)));

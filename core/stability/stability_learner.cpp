@@ -15,22 +15,30 @@
 namespace elab::core {
 
 const OptionNames<StabilityModel>& stabilityModelNames() {
-    static const OptionNames<StabilityModel> names{{StabilityModel::Logistic, "logistic"}, {StabilityModel::Linear, "linear"}};
+    static const OptionNames<StabilityModel> names{{StabilityModel::Logistic, "logistic"},
+                                                   {StabilityModel::Linear, "linear"}};
     return names;
 }
 
 const char* toString(StabilityModel value) { return optionName(stabilityModelNames(), value); }
 
 const OptionNames<StabilityMethod>& stabilityMethodNames() {
-    static const OptionNames<StabilityMethod> names{{StabilityMethod::None, "none"}, {StabilityMethod::L2, "l2"}, {StabilityMethod::Dropout, "dropout"}, {StabilityMethod::DeterministicDropout, "deterministic-dropout"}};
+    static const OptionNames<StabilityMethod> names{{StabilityMethod::None, "none"},
+                                                    {StabilityMethod::L2, "l2"},
+                                                    {StabilityMethod::Dropout, "dropout"},
+                                                    {StabilityMethod::DeterministicDropout, "deterministic-dropout"}};
     return names;
 }
 
 const char* toString(StabilityMethod value) { return optionName(stabilityMethodNames(), value); }
 
-StabilityModel stabilityModelFromString(const std::string& name) { return parseOptionName(stabilityModelNames(), name, "model"); }
+StabilityModel stabilityModelFromString(const std::string& name) {
+    return parseOptionName(stabilityModelNames(), name, "model");
+}
 
-StabilityMethod stabilityMethodFromString(const std::string& name) { return parseOptionName(stabilityMethodNames(), name, "method"); }
+StabilityMethod stabilityMethodFromString(const std::string& name) {
+    return parseOptionName(stabilityMethodNames(), name, "method");
+}
 
 Loss lossOf(StabilityModel model) {
     return Loss(model == StabilityModel::Logistic ? LossKind::Logistic : LossKind::Squared);
@@ -91,8 +99,8 @@ LearnerFit fitWithSeparableStop(ObjectiveType& objective, const Eigen::VectorXd&
                 fit.separable = true;
             return !(fit.separable && value <= options.separableLoss);
         };
-    NewtonCgResult r = minimizeNewtonCg(objective, Eigen::VectorXd::Zero(objective.dimension()), options.solver, stop,
-                                        callback);
+    NewtonCgResult r =
+        minimizeNewtonCg(objective, Eigen::VectorXd::Zero(objective.dimension()), options.solver, stop, callback);
     // The separable stop ends the run on purpose: report it as converged to the stop rule.
     fit.status = fit.separable && r.status == NewtonCgStatus::Stopped && !stop.stop_requested()
                      ? NewtonCgStatus::Converged

@@ -50,14 +50,14 @@ struct LinearModel {
 
 struct LearnerOptions {
     StabilityModel model = StabilityModel::Logistic;
-    double keep = 0.5;          ///< q, the keep probability (dropout rate 1 − q), in (0, 1]
-    bool fitIntercept = false;  ///< linear regression on dense data only (by centring)
+    double keep = 0.5;         ///< q, the keep probability (dropout rate 1 − q), in (0, 1]
+    bool fitIntercept = false; ///< linear regression on dense data only (by centring)
     std::vector<double> l2Grid{1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0}; ///< μ candidates
     int cvFolds = 5;
-    int epochs = 30;            ///< dropout GD passes (n/B steps each)
-    int batchSize = 1;          ///< dropout GD minibatch B
-    double stepSize = 0.0;      ///< dropout GD η₀; 0: automatic, 1/L̂ (see dropout_gd.h)
-    int hermiteNodes = 24;      ///< deterministic dropout, logistic
+    int epochs = 30;             ///< dropout GD passes (n/B steps each)
+    int batchSize = 1;           ///< dropout GD minibatch B
+    double stepSize = 0.0;       ///< dropout GD η₀; 0: automatic, 1/L̂ (see dropout_gd.h)
+    int hermiteNodes = 24;       ///< deterministic dropout, logistic
     double separableLoss = 1e-3; ///< unregularised logistic: stop level of the training loss
     NewtonCgOptions solver{1e-10, 1e-8, 100, 500};
 
@@ -67,9 +67,9 @@ struct LearnerOptions {
 struct LearnerFit {
     LinearModel model;
     NewtonCgStatus status = NewtonCgStatus::Converged; ///< Converged for dropout GD
-    int iterations = 0;        ///< Newton iterations, or dropout GD steps
-    bool separable = false;    ///< logistic, none / deterministic dropout: stopped by the separable rule
-    double trainLoss = 0.0;    ///< mean ℓ on the training rows (no penalty, no dropout)
+    int iterations = 0;                                ///< Newton iterations, or dropout GD steps
+    bool separable = false; ///< logistic, none / deterministic dropout: stopped by the separable rule
+    double trainLoss = 0.0; ///< mean ℓ on the training rows (no penalty, no dropout)
 };
 
 /// Fits method on (X, y), or on (X, y) without row leaveOut (≥ 0; dropout GD: the coupled
@@ -80,9 +80,8 @@ struct LearnerFit {
 /// rowGram: XXᵀ of these rows (rowGram(X)), optional; L2 on sparse data with more features
 /// than rows uses it for the exact dual (Woodbury) preconditioner and computes it if null.
 LearnerFit fitLearner(StabilityMethod method, const FeatureMatrix& X, const Eigen::VectorXd& y,
-                      const LearnerOptions& options, double mu, std::uint64_t seed,
-                      const LinearModel* warm = nullptr, std::stop_token stop = {}, Index leaveOut = -1,
-                      const Eigen::MatrixXd* rowGram = nullptr);
+                      const LearnerOptions& options, double mu, std::uint64_t seed, const LinearModel* warm = nullptr,
+                      std::stop_token stop = {}, Index leaveOut = -1, const Eigen::MatrixXd* rowGram = nullptr);
 
 /// Whether L2 fits on X use the dual preconditioner (sparse, more columns than rows).
 bool usesRowGram(const FeatureMatrix& X);
@@ -96,8 +95,7 @@ Eigen::MatrixXd selectGram(const Eigen::MatrixXd& gram, const std::vector<Index>
 Eigen::VectorXd predict(const LinearModel& model, const FeatureMatrix& X);
 /// Logistic: the misclassification rate, counting y·p ≤ 0 as an error. Linear: the mean
 /// squared error (1/n) Σ (p_i − y_i)².
-double predictionError(StabilityModel model, const LinearModel& fit, const FeatureMatrix& X,
-                       const Eigen::VectorXd& y);
+double predictionError(StabilityModel model, const LinearModel& fit, const FeatureMatrix& X, const Eigen::VectorXd& y);
 /// Mean loss (1/n) Σ ℓ(p_i, y_i): logistic loss, or the squared error.
 double meanLoss(StabilityModel model, const LinearModel& fit, const FeatureMatrix& X, const Eigen::VectorXd& y);
 

@@ -19,9 +19,9 @@ using Clock = std::chrono::steady_clock;
 
 double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
-constexpr std::uint64_t kFullStream = 0x66756C6C64617461ULL;  // "fulldata": full-data fits' masks
-constexpr std::uint64_t kCvStream = 0x6376;                   // CV folds on all the data
-constexpr std::uint64_t kSampleStream = 0x7374616269ULL;      // rows i of the model stability
+constexpr std::uint64_t kFullStream = 0x66756C6C64617461ULL; // "fulldata": full-data fits' masks
+constexpr std::uint64_t kCvStream = 0x6376;                  // CV folds on all the data
+constexpr std::uint64_t kSampleStream = 0x7374616269ULL;     // rows i of the model stability
 
 std::uint64_t maskSeed(std::uint64_t seed, std::uint64_t g, std::uint64_t r, std::size_t m) {
     return deriveSeed(deriveSeed(seed, g, r), 0x6D61736BULL + m); // "mask"
@@ -250,9 +250,9 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
                                            subGram.size() > 0 ? &subGram : nullptr)
                      .chosen;
         const bool warmable = method == StabilityMethod::L2 || method == StabilityMethod::DeterministicDropout;
-        const LearnerFit fit = fitLearner(method, subset.X, subset.y, learner, mu, maskSeed(spec.seed, g, r, m),
-                                          warmable ? &full[m][0].model : nullptr, stop, -1,
-                                          subGram.size() > 0 ? &subGram : nullptr);
+        const LearnerFit fit =
+            fitLearner(method, subset.X, subset.y, learner, mu, maskSeed(spec.seed, g, r, m),
+                       warmable ? &full[m][0].model : nullptr, stop, -1, subGram.size() > 0 ? &subGram : nullptr);
         if (stop.stop_requested())
             return std::nullopt; // possibly cut short: the cell stays incomplete
         ++fits;
@@ -300,12 +300,12 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
     };
     modelStage.compute = [&](std::size_t k) -> std::optional<std::string> {
         const std::size_t m = k / S, s = k % S;
-        const bool warmable = spec.methods[m] == StabilityMethod::L2 ||
-                              spec.methods[m] == StabilityMethod::DeterministicDropout;
-        const LearnerFit fit = fitLearner(spec.methods[m], data.trainX, data.trainY, learner, result.baselines[m].mu,
-                                          maskSeed(spec.seed, kFullStream, 0, m),
-                                          warmable ? &full[m][0].model : nullptr, stop, sampled[s],
-                                          spec.methods[m] == StabilityMethod::L2 ? fullGram : nullptr);
+        const bool warmable =
+            spec.methods[m] == StabilityMethod::L2 || spec.methods[m] == StabilityMethod::DeterministicDropout;
+        const LearnerFit fit =
+            fitLearner(spec.methods[m], data.trainX, data.trainY, learner, result.baselines[m].mu,
+                       maskSeed(spec.seed, kFullStream, 0, m), warmable ? &full[m][0].model : nullptr, stop, sampled[s],
+                       spec.methods[m] == StabilityMethod::L2 ? fullGram : nullptr);
         if (stop.stop_requested())
             return std::nullopt;
         ++fits;

@@ -42,12 +42,12 @@ struct StabilitySpec {
     std::vector<StabilityMethod> methods{StabilityMethod::None, StabilityMethod::L2, StabilityMethod::Dropout,
                                          StabilityMethod::DeterministicDropout};
     RemovalKind removal = RemovalKind::Random;
-    std::vector<double> rho;    ///< removal fractions in [0, 1), strictly ascending
+    std::vector<double> rho; ///< removal fractions in [0, 1), strictly ascending
     int repeats = 20;
-    int stabilitySamples = 10;  ///< rows i for ‖θ(D) − θ(D∖{i})‖ (0: skip)
-    bool cvPerFit = false;      ///< re-tune μ by CV on every reduced set (default: once, on all the data)
+    int stabilitySamples = 10; ///< rows i for ‖θ(D) − θ(D∖{i})‖ (0: skip)
+    bool cvPerFit = false;     ///< re-tune μ by CV on every reduced set (default: once, on all the data)
     std::uint64_t seed = 1;
-    int threads = 0;            ///< 0: all cores
+    int threads = 0; ///< 0: all cores
     /// Where the removal fits (stage "stability.removal", one cell per (ρ, method, repetition)
     /// task) and the model-stability fits ("stability.model", one per (method, row)) run:
     /// other MPI ranks, a checkpoint (core/scale/cell_stage.h). nullptr: all here. The
@@ -69,28 +69,28 @@ MeanSd meanSd(const std::vector<double>& values);
 struct StabilityCell {
     std::size_t rhoIndex = 0;
     double rho = 0.0;
-    std::size_t methodIndex = 0;  ///< into StabilitySpec::methods
+    std::size_t methodIndex = 0; ///< into StabilitySpec::methods
     StabilityMethod method = StabilityMethod::None;
-    Index removed = 0;            ///< rows removed
+    Index removed = 0; ///< rows removed
     MeanSd testError;
-    MeanSd marginalError;         ///< of |err_r(ρ) − err(0)| over r
-    double meanDifference = 0.0;  ///< |mean_r err_r(ρ) − err(0)|, the paper's "difference in mean test error"
-    std::vector<double> errors;   ///< err_r(ρ), per repetition
-    int separable = 0;            ///< repetitions flagged separable (none, logistic)
-    int notConverged = 0;         ///< repetitions whose solver did not converge
+    MeanSd marginalError;        ///< of |err_r(ρ) − err(0)| over r
+    double meanDifference = 0.0; ///< |mean_r err_r(ρ) − err(0)|, the paper's "difference in mean test error"
+    std::vector<double> errors;  ///< err_r(ρ), per repetition
+    int separable = 0;           ///< repetitions flagged separable (none, logistic)
+    int notConverged = 0;        ///< repetitions whose solver did not converge
 };
 
 /// What each method does on all the training data.
 struct MethodBaseline {
     StabilityMethod method = StabilityMethod::None;
-    MeanSd fullError;             ///< err(0) (over R seeded fits for dropout)
-    double trainLoss = 0.0;       ///< mean training loss of the (first) full fit
-    double thetaNorm = 0.0;       ///< ‖θ_full‖₂
-    bool separable = false;       ///< none, logistic: the training data is linearly separable
+    MeanSd fullError;       ///< err(0) (over R seeded fits for dropout)
+    double trainLoss = 0.0; ///< mean training loss of the (first) full fit
+    double thetaNorm = 0.0; ///< ‖θ_full‖₂
+    bool separable = false; ///< none, logistic: the training data is linearly separable
     int iterations = 0;
     NewtonCgStatus status = NewtonCgStatus::Converged;
-    double mu = 0.0;              ///< L2: the chosen μ
-    CrossValidation cv;           ///< L2: grid and scores (empty otherwise)
+    double mu = 0.0;    ///< L2: the chosen μ
+    CrossValidation cv; ///< L2: grid and scores (empty otherwise)
 };
 
 /// ‖θ(D) − θ(D∖{i})‖₂ over the sampled rows i (dropout GD: both fits with the same seed).
@@ -99,19 +99,19 @@ struct ModelStability {
     int samples = 0;
     MeanSd distance;
     double maxDistance = 0.0;
-    double relativeMean = 0.0;    ///< mean distance / ‖θ(D)‖₂
+    double relativeMean = 0.0; ///< mean distance / ‖θ(D)‖₂
 };
 
 struct StabilityResult {
     std::vector<double> rho;
     std::vector<StabilityMethod> methods;
     RemovalKind removal = RemovalKind::Random;
-    std::vector<MethodBaseline> baselines;  ///< per method, spec order
-    std::vector<StabilityCell> cells;       ///< complete cells, (ρ, method) order
-    std::vector<ModelStability> stability;  ///< per method; empty if skipped or cancelled
+    std::vector<MethodBaseline> baselines; ///< per method, spec order
+    std::vector<StabilityCell> cells;      ///< complete cells, (ρ, method) order
+    std::vector<ModelStability> stability; ///< per method; empty if skipped or cancelled
     bool cancelled = false;
-    int fits = 0;                           ///< learner fits (CV folds excluded)
-    double secondsBaseline = 0.0;           ///< CV and the full-data fits
+    int fits = 0;                 ///< learner fits (CV folds excluded)
+    double secondsBaseline = 0.0; ///< CV and the full-data fits
     double secondsSweep = 0.0;
     double secondsStability = 0.0;
 };

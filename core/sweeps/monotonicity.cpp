@@ -50,9 +50,10 @@ std::string MonotonicityCheck::message(bool higherIsBetter) const {
     for (const MonotonicityViolation& v : violations) {
         if (!text.empty())
             text += " ";
-        text += "Utility gets worse as ε grows: " + std::string(higherIsBetter ? "" : "loss ") + formatNumber(v.meanWorse) +
-                " at ε = " + formatNumber(v.epsWorse) + " against " + formatNumber(v.meanBetter) + " at ε = " +
-                formatNumber(v.epsBetter) + " (" + formatNumber(v.zScore()) + " standard errors; a sign of a broken mechanism).";
+        text += "Utility gets worse as ε grows: " + std::string(higherIsBetter ? "" : "loss ") +
+                formatNumber(v.meanWorse) + " at ε = " + formatNumber(v.epsWorse) + " against " +
+                formatNumber(v.meanBetter) + " at ε = " + formatNumber(v.epsBetter) + " (" + formatNumber(v.zScore()) +
+                " standard errors; a sign of a broken mechanism).";
         if (!v.note.empty())
             text += " " + v.note;
     }
@@ -73,8 +74,9 @@ void explainByExtraRidge(MonotonicityCheck& check, const std::vector<PrivacyGuar
         for (const MechanismParameter& p : guarantees[static_cast<std::size_t>(v.gridWorse)].parameters)
             if (p.name == "extra_ridge")
                 symbol = p.symbol;
-        v.note = "Or the mechanism's ridge: " + symbol + " falls from " + formatNumber(better) + " at ε = " +
-                 formatNumber(v.epsBetter) + " to " + formatNumber(worse) + " at ε = " + formatNumber(v.epsWorse) +
+        v.note = "Or the mechanism's ridge: " + symbol + " falls from " + formatNumber(better) +
+                 " at ε = " + formatNumber(v.epsBetter) + " to " + formatNumber(worse) +
+                 " at ε = " + formatNumber(v.epsWorse) +
                  "; at a small Λ that can cost more than the noise saves. A larger Λ removes such a rise, not a "
                  "wrong noise scale.";
     }

@@ -11,8 +11,8 @@
 // The unpaired se ignores that repetitions share their noise draw across ε (which correlates
 // them positively), so it overstates the se: the check errs towards silence, not false alarms.
 
-#include "core/sweeps/utility_sweep.h"
 #include "core/learner/mechanism.h"
+#include "core/sweeps/utility_sweep.h"
 
 #include <string>
 #include <vector>
@@ -32,8 +32,8 @@ struct MonotonicityViolation {
 };
 
 struct MonotonicityCheck {
-    bool checked = false;  ///< false: too few repetitions or points (see reason)
-    std::string reason;    ///< why the check could not run ("" when checked)
+    bool checked = false; ///< false: too few repetitions or points (see reason)
+    std::string reason;   ///< why the check could not run ("" when checked)
     double z = 3.0;
     std::vector<MonotonicityViolation> violations; ///< ascending in epsWorse
 

@@ -44,8 +44,12 @@ void writeSolver(CellWriter& out, const SolverSummary& s) {
     out.integer(s.fits).integer(s.converged).integer(s.maxIterations).real(s.worstGradientNorm);
     out.integer(static_cast<std::int64_t>(s.notConverged.size()));
     for (const SolverRecord& r : s.notConverged)
-        out.real(r.eps).integer(r.repetition).integer(r.model).integer(static_cast<int>(r.status))
-            .integer(r.iterations).real(r.gradientNorm);
+        out.real(r.eps)
+            .integer(r.repetition)
+            .integer(r.model)
+            .integer(static_cast<int>(r.status))
+            .integer(r.iterations)
+            .real(r.gradientNorm);
 }
 
 SolverSummary readSolver(CellReader& in) {
@@ -99,7 +103,8 @@ std::string UtilitySweepSpec::validate() const {
             return std::string("no Taylor estimates (measuring points) for ") + toString(mechanism.kind) + ": " +
                    info.noTaylorReason;
         if (!isLossMetric(metric))
-            return "Taylor estimates need a differentiable metric (train-loss or test-loss); accuracies are measured only";
+            return "Taylor estimates need a differentiable metric (train-loss or test-loss); accuracies are measured "
+                   "only";
     }
     return validateRun();
 }
@@ -125,9 +130,7 @@ double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps) {
     return sum / static_cast<double>(fit.points.size());
 }
 
-std::vector<double> parseEpsGrid(const std::string& text) {
-    return parseGridText(text, GridSpacing::Logarithmic, "ε");
-}
+std::vector<double> parseEpsGrid(const std::string& text) { return parseGridText(text, GridSpacing::Logarithmic, "ε"); }
 
 UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec& spec, RunContext* ctx,
                                    const SweepPointSink& sink) {
@@ -190,8 +193,8 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
         for (std::size_t g = 0; g < G; ++g) {
             if (stop.stop_requested())
                 return std::nullopt;
-            const auto fit = learner.fit(spec.grid[g], *noise[r], warmStart ? previous.get() : nullptr, stop,
-                                         spec.solverOptions);
+            const auto fit =
+                learner.fit(spec.grid[g], *noise[r], warmStart ? previous.get() : nullptr, stop, spec.solverOptions);
             if (fit->stopped())
                 return std::nullopt;
             previous = fit;
@@ -246,8 +249,10 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
 
     // Taylor estimates: one measuring fit per (ε̄, repetition), warm from the non-private models.
     const auto estimatesStart = Clock::now();
-    const bool needSecond = std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::SecondOrder) != spec.estimators.end();
-    const bool needAnchor = std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::Anchored) != spec.estimators.end();
+    const bool needSecond =
+        std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::SecondOrder) != spec.estimators.end();
+    const bool needAnchor =
+        std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::Anchored) != spec.estimators.end();
     const bool several = learner.models() > 1;
     const auto M = spec.measureAt.size();
     std::vector<MeasuringFit> measuring(M);
@@ -263,8 +268,8 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
     std::vector<SolverSummary> measuringSlots(M * R);
     runner.run(M * R, [&](std::size_t k) {
         const std::size_t m = k / R, r = k % R;
-        const auto fit = learner.fit(spec.measureAt[m], *noise[r], warmStart ? reference.get() : nullptr, stop,
-                                     spec.solverOptions);
+        const auto fit =
+            learner.fit(spec.measureAt[m], *noise[r], warmStart ? reference.get() : nullptr, stop, spec.solverOptions);
         fit->record(measuringSlots[k], spec.measureAt[m], static_cast<int>(r));
         measuring[m].points[r] = learner.taylorPoint(spec.measureAt[m], *noise[r], *fit, needSecond,
                                                      several ? &measuring[m].modelPoints[r] : nullptr);

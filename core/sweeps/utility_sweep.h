@@ -1,18 +1,17 @@
 #pragma once
 // The ε-sweep (issue 3): measured utility over an ε grid × R repetitions, and the Taylor
-// estimates from measuring points, for any private learner (core/learner/private_learner.h). Parallel across repetitions (oneTBB), warm-started
-// along ε within a repetition; repetition r draws its noise from deriveSeed(seed, r), so
-// the numbers are identical for any thread count. Grid points are streamed as soon as all
-// repetitions have reached them.
-// Multiclass data (SweepData::classes = K) is classified one-vs-rest with the budget split
-// across the K models (core/learners/linear_erm/one_vs_rest.h): every "fit" of a repetition at ε is
-// then K fits at ε/K, model k of repetition r with noise from deriveSeed(seed, r, k).
+// estimates from measuring points, for any private learner (core/learner/private_learner.h). Parallel across
+// repetitions (oneTBB), warm-started along ε within a repetition; repetition r draws its noise from deriveSeed(seed,
+// r), so the numbers are identical for any thread count. Grid points are streamed as soon as all repetitions have
+// reached them. Multiclass data (SweepData::classes = K) is classified one-vs-rest with the budget split across the K
+// models (core/learners/linear_erm/one_vs_rest.h): every "fit" of a repetition at ε is then K fits at ε/K, model k of
+// repetition r with noise from deriveSeed(seed, r, k).
 
-#include "core/learners/linear_erm/taylor.h"
+#include "core/learner/mechanism.h"
 #include "core/learner/solver_summary.h"
 #include "core/learner/sweep_data.h"
 #include "core/learner/utility_metric.h"
-#include "core/learner/mechanism.h"
+#include "core/learners/linear_erm/taylor.h"
 #include "core/util/run_context.h"
 
 #include <cmath>
@@ -57,17 +56,17 @@ struct SweepPoint {
     Eigen::Index gridIndex = 0;
     double eps = 0.0;
     double mean = 0.0;
-    double sd = 0.0;              ///< sample sd over repetitions (0 if R = 1)
-    std::vector<double> values;   ///< per repetition
+    double sd = 0.0;            ///< sample sd over repetitions (0 if R = 1)
+    std::vector<double> values; ///< per repetition
 };
 
 struct EstimateCurve {
     double measureAt = 0.0;
     Estimator estimator = Estimator::FirstOrder;
-    std::vector<double> values;   ///< mean over repetitions of the per-repetition estimates, per grid ε
-    double meanAbsError = 0.0;    ///< mean over the grid of |estimate − measured mean| (Li et al. Table 2)
-    double measuredValue = 0.0;   ///< mean F(ε̄) over repetitions
-    double derivative = 0.0;      ///< mean F′(ε̄) over repetitions
+    std::vector<double> values; ///< mean over repetitions of the per-repetition estimates, per grid ε
+    double meanAbsError = 0.0;  ///< mean over the grid of |estimate − measured mean| (Li et al. Table 2)
+    double measuredValue = 0.0; ///< mean F(ε̄) over repetitions
+    double derivative = 0.0;    ///< mean F′(ε̄) over repetitions
 };
 
 /// The measuring fits at one ε̄, per repetition: enough to evaluate every estimator at any ε
@@ -77,9 +76,9 @@ struct EstimateCurve {
 /// hold each model's own, at ε̄/K; points[r].thetaD1 stacks the models' dθ_k/dε in class order.
 struct MeasuringFit {
     double measureAt = 0.0;
-    std::vector<TaylorPoint> points;   ///< per repetition
-    std::vector<TaylorAnchor> anchors; ///< per repetition; empty unless Anchored was asked for
-    int models = 1;                    ///< K one-vs-rest models (1: a binary classifier)
+    std::vector<TaylorPoint> points;                     ///< per repetition
+    std::vector<TaylorAnchor> anchors;                   ///< per repetition; empty unless Anchored was asked for
+    int models = 1;                                      ///< K one-vs-rest models (1: a binary classifier)
     std::vector<std::vector<TaylorPoint>> modelPoints;   ///< [repetition][model]; empty if models = 1
     std::vector<std::vector<TaylorAnchor>> modelAnchors; ///< [repetition][model]; empty unless Anchored and models > 1
 };
@@ -91,23 +90,23 @@ double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps);
 
 struct UtilitySweepResult {
     std::vector<double> grid;
-    std::vector<SweepPoint> points;  ///< in grid order; complete only if !cancelled
-    double nonPrivate = NAN;         ///< utility of the non-private Λ-regularised model (NaN: not fitted)
+    std::vector<SweepPoint> points; ///< in grid order; complete only if !cancelled
+    double nonPrivate = NAN;        ///< utility of the non-private Λ-regularised model (NaN: not fitted)
     std::vector<EstimateCurve> estimates;
-    std::vector<MeasuringFit> measuring; ///< one per measuring point, in spec order
-    PrivacyGuarantee guaranteeAtMax; ///< the guarantee at the largest grid ε (its wording)
+    std::vector<MeasuringFit> measuring;      ///< one per measuring point, in spec order
+    PrivacyGuarantee guaranteeAtMax;          ///< the guarantee at the largest grid ε (its wording)
     std::vector<PrivacyGuarantee> guarantees; ///< per grid ε, in grid order: branch and constants used there
     /// Per grid ε: the theory's upper bound on the expected training loss (MATH.md §4.5); empty when
     /// the learner has none or no reference was fitted. Whatever the metric, it bounds the training loss.
     std::vector<double> trainLossBound;
     bool cancelled = false;
-    int fits = 0;                    ///< grid trainings of single models (K per grid point and repetition one-vs-rest)
-    int classes = 0;                 ///< K for one-vs-rest, 0 for a binary classifier
-    int models = 1;                  ///< binary models per classifier: K, or 1
-    SolverSummary solver;            ///< the grid fits, in (grid, repetition, model) order
-    SolverSummary measuringSolver;   ///< the non-private reference (ε = +∞) and the measuring fits
-    double secondsMeasured = 0.0;    ///< wall time of the grid fits
-    double secondsEstimates = 0.0;   ///< wall time of measuring fits + derivatives
+    int fits = 0;                  ///< grid trainings of single models (K per grid point and repetition one-vs-rest)
+    int classes = 0;               ///< K for one-vs-rest, 0 for a binary classifier
+    int models = 1;                ///< binary models per classifier: K, or 1
+    SolverSummary solver;          ///< the grid fits, in (grid, repetition, model) order
+    SolverSummary measuringSolver; ///< the non-private reference (ε = +∞) and the measuring fits
+    double secondsMeasured = 0.0;  ///< wall time of the grid fits
+    double secondsEstimates = 0.0; ///< wall time of measuring fits + derivatives
 };
 
 /// Called on a worker thread whenever a grid point is complete (all repetitions), in any order.
@@ -123,8 +122,8 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& problem, const Utility
 /// The same on a linear ERM problem prepared from spec.mechanism and spec.metric for this call
 /// alone. Throws std::invalid_argument if spec.validate() fails or the labels do not fit the
 /// loss (see OneVsRest).
-UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec& spec,
-                                   RunContext* ctx = nullptr, const SweepPointSink& sink = {});
+UtilitySweepResult runUtilitySweep(const SweepData& data, const UtilitySweepSpec& spec, RunContext* ctx = nullptr,
+                                   const SweepPointSink& sink = {});
 
 /// "A:B:K" → K log-spaced points from A to B; "a,b,c" → that list (sorted). Throws
 /// std::invalid_argument with the reason.

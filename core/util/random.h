@@ -20,8 +20,7 @@ constexpr std::uint64_t splitMix64(std::uint64_t x) {
 
 /// Seed of the stream (seed, a, b): e.g. (user seed, grid index, repetition).
 constexpr std::uint64_t deriveSeed(std::uint64_t seed, std::uint64_t a, std::uint64_t b = 0) {
-    return splitMix64(splitMix64(splitMix64(seed) ^ (a + 0x632BE59BD9B4E019ULL)) ^
-                      (b + 0x85157AF5ULL));
+    return splitMix64(splitMix64(splitMix64(seed) ^ (a + 0x632BE59BD9B4E019ULL)) ^ (b + 0x85157AF5ULL));
 }
 
 __extension__ typedef unsigned __int128 UInt128; // GCC/Clang extension, silenced for -Wpedantic
@@ -75,7 +74,8 @@ inline std::uint64_t uniformIndex(Rng& rng, std::uint64_t bound) {
 inline double uniform01(Rng& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 /// Fisher–Yates shuffle with uniformIndex (stdlib-independent).
-template <typename T> void shuffleInPlace(std::vector<T>& v, Rng& rng) {
+template <typename T>
+void shuffleInPlace(std::vector<T>& v, Rng& rng) {
     for (std::size_t i = v.size(); i > 1; --i)
         std::swap(v[i - 1], v[uniformIndex(rng, i)]);
 }

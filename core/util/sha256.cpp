@@ -33,8 +33,8 @@ void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) {
     std::array<std::uint32_t, 64> w{};
     for (int t = 0; t < 16; ++t) {
         const unsigned char* p = block + 4 * t;
-        w[t] = (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) |
-               (std::uint32_t{p[2]} << 8) | std::uint32_t{p[3]};
+        w[t] = (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) |
+               std::uint32_t{p[3]};
     }
     for (int t = 16; t < 64; ++t) {
         const std::uint32_t s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
@@ -79,8 +79,7 @@ void compressPortable(std::array<std::uint32_t, 8>& h, const unsigned char* data
 // (a, b, e, f) and (c, d, g, h) in the order the round instruction takes it; each group of four
 // rounds adds the next four schedule words and round constants. a9a's 2.3 MB: 10 → 1.9 ms.
 __attribute__((target("sha,sse4.1,ssse3"))) void compressShaExtensions(std::array<std::uint32_t, 8>& h,
-                                                                        const unsigned char* data,
-                                                                        std::size_t blocks) {
+                                                                       const unsigned char* data, std::size_t blocks) {
     const __m128i byteSwap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL); // big-endian words
     __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h.data()));
     __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h.data() + 4));

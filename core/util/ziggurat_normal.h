@@ -47,8 +47,8 @@ public:
         }
     }
 
-    static constexpr double kR = 3.6541528853610088;  ///< the base strip's right edge
-    static constexpr double kV = 4.92867323399e-3;    ///< each strip's area (of the unnormalised e^{−x²/2})
+    static constexpr double kR = 3.6541528853610088; ///< the base strip's right edge
+    static constexpr double kV = 4.92867323399e-3;   ///< each strip's area (of the unnormalised e^{−x²/2})
 
 private:
     struct Tables {

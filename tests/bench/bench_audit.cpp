@@ -7,12 +7,12 @@
 // Usage: bench_audit [threads]. Appends JSON lines to EPSILONLAB_BENCH_OUT.
 
 #include "core/audit/mechanism_audit.h"
-#include "tests/support/audit_data.h"
 #include "core/data/dataset_loader.h"
 #include "core/data/generators.h"
 #include "core/data/preprocess.h"
 #include "core/learner/sweep_data.h"
 #include "core/mechanisms/mechanism_catalog.h"
+#include "tests/support/audit_data.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +25,6 @@ using namespace elab::core;
 using elab::test::moonsWithRareFeature;
 
 namespace {
-
 
 std::optional<Dataset> breastCancer() {
     const std::string path = std::string(EPSILONLAB_SHARED_DIR) + "/datasets/breast_cancer_wdbc/breast_cancer_wdbc.csv";
@@ -70,8 +69,8 @@ int main(int argc, char** argv) {
             spec.threads = threads;
             const AuditResult r = runAudit(sweepDataOf(data), spec);
             const double rate = 2.0 * spec.runs / r.seconds;
-            std::printf("%-26s %-14s %8.0f fits/s  (%d runs per neighbour in %.2f s; ε_LB %.3f at ε = 1)\n", name.c_str(),
-                        toString(info.kind), rate, spec.runs, r.seconds, r.bound.epsLB);
+            std::printf("%-26s %-14s %8.0f fits/s  (%d runs per neighbour in %.2f s; ε_LB %.3f at ε = 1)\n",
+                        name.c_str(), toString(info.kind), rate, spec.runs, r.seconds, r.bound.epsLB);
             out << "{\"bench\":\"audit_rate\",\"data\":\"" << name << "\",\"mechanism\":\"" << toString(info.kind)
                 << "\",\"fits_per_second\":" << rate << ",\"seconds\":" << r.seconds << ",\"eps_lb\":" << r.bound.epsLB
                 << "}\n";
@@ -86,8 +85,8 @@ int main(int argc, char** argv) {
         spec.runs = T;
         spec.threads = threads;
         const AuditResult r = runAudit(sweepDataOf(moons), spec);
-        std::printf("objpert-gauss at ε = 2, T = %6d: ε_LB = %.3f (a perfect attacker: %.3f), %.2f s\n", T, r.bound.epsLB,
-                    r.bound.maxCertifiable, r.seconds);
+        std::printf("objpert-gauss at ε = 2, T = %6d: ε_LB = %.3f (a perfect attacker: %.3f), %.2f s\n", T,
+                    r.bound.epsLB, r.bound.maxCertifiable, r.seconds);
         out << "{\"bench\":\"audit_runs_needed\",\"runs\":" << T << ",\"eps_lb\":" << r.bound.epsLB
             << ",\"max_certifiable\":" << r.bound.maxCertifiable << ",\"seconds\":" << r.seconds << "}\n";
         if (r.bound.epsLB >= 1.0)

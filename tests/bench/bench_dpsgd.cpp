@@ -8,11 +8,11 @@
 //    ≤ 3 s; Opacus 55–84 s, non-private torch 1.8–1.9 s), when ../shared/datasets/mnist exists.
 // Usage: bench_dpsgd [threads] [mnist-epochs]. Appends JSON lines to EPSILONLAB_BENCH_OUT.
 
-#include "core/privacy/accountant.h"
-#include "core/data/dataset_loader.h"
-#include "core/learners/dpsgd/dpsgd_learner.h"
 #include "core/data/data_preparation.h"
+#include "core/data/dataset_loader.h"
 #include "core/learner/sweep_data.h"
+#include "core/learners/dpsgd/dpsgd_learner.h"
+#include "core/privacy/accountant.h"
 
 #include <algorithm>
 #include <chrono>
@@ -36,8 +36,10 @@ void accountants(std::ofstream& out) {
         double q;
         long long steps;
     };
-    for (const Setting s : {Setting{"MNIST q=0.01 T=20000", 0.01, 20000}, Setting{"DIGITS q=100/1439 T=1500", 100.0 / 1439.0, 1500}}) {
-        for (AccountantKind k : {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished}) {
+    for (const Setting s :
+         {Setting{"MNIST q=0.01 T=20000", 0.01, 20000}, Setting{"DIGITS q=100/1439 T=1500", 100.0 / 1439.0, 1500}}) {
+        for (AccountantKind k :
+             {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished}) {
             const SgdPrivacyParams p{1.1, s.q, s.steps, 1e-4};
             const int reps = 50;
             auto start = Clock::now();
@@ -51,9 +53,10 @@ void accountants(std::ofstream& out) {
                 sink += calibrateSigma(k, eps, p).sigma;
                 worstCal = std::max(worstCal, seconds(start) * 1e3);
             }
-            std::printf("bench_dpsgd accountant %-14s %s: epsilon %.3f ms (target <= 1 ms), calibration worst %.2f ms over "
-                        "eps 0.5/1/10 (target <= 20 ms)%s\n",
-                        toString(k), s.name, oneMs, worstCal, sink < 0 ? "!" : "");
+            std::printf(
+                "bench_dpsgd accountant %-14s %s: epsilon %.3f ms (target <= 1 ms), calibration worst %.2f ms over "
+                "eps 0.5/1/10 (target <= 20 ms)%s\n",
+                toString(k), s.name, oneMs, worstCal, sink < 0 ? "!" : "");
             out << "{\"bench\":\"accountant\",\"accountant\":\"" << toString(k) << "\",\"setting\":\"" << s.name
                 << "\",\"epsilon_ms\":" << oneMs << ",\"calibration_worst_ms\":" << worstCal << "}\n";
         }
@@ -65,7 +68,8 @@ struct Timed {
     double testAccuracy = 0.0;
 };
 
-Timed run(const DpsgdLearner& learner, double eps, int threads, const FeatureMatrix& testX, const Eigen::VectorXi& testY) {
+Timed run(const DpsgdLearner& learner, double eps, int threads, const FeatureMatrix& testX,
+          const Eigen::VectorXi& testY) {
     (void)threads;
     const auto start = Clock::now();
     const SgdResult r = learner.train(eps, 1, 0, {}, nullptr);
@@ -75,8 +79,8 @@ Timed run(const DpsgdLearner& learner, double eps, int threads, const FeatureMat
     return t;
 }
 
-void network(std::ofstream& out, const char* name, const char* path, const char* testPath, int hidden, double batch, double clip, double lr,
-             int epochs, int threads, double testFraction, const char* target) {
+void network(std::ofstream& out, const char* name, const char* path, const char* testPath, int hidden, double batch,
+             double clip, double lr, int epochs, int threads, double testFraction, const char* target) {
     Dataset d;
     std::optional<Dataset> test;
     const auto loadStart = Clock::now();
@@ -107,13 +111,15 @@ void network(std::ofstream& out, const char* name, const char* path, const char*
     const SweepData sweep = sweepDataOf(data.train, &*data.test);
     const DpsgdLearner learner(sweep, spec, UtilityMetric::TestAccuracy);
     const Timed dp = run(learner, 1.0, threads, *sweep.testX, learner.testClasses());
-    const Timed np = run(learner, std::numeric_limits<double>::infinity(), threads, *sweep.testX, learner.testClasses());
-    std::printf("bench_dpsgd %s (%ld x %ld, H = %d, S = %g, per-layer C = %g, %d epochs, %d threads; load %.1f s): DP at eps = 1 "
+    const Timed np =
+        run(learner, std::numeric_limits<double>::infinity(), threads, *sweep.testX, learner.testClasses());
+    std::printf("bench_dpsgd %s (%ld x %ld, H = %d, S = %g, per-layer C = %g, %d epochs, %d threads; load %.1f s): DP "
+                "at eps = 1 "
                 "(sigma %.3f, RDP, delta 1e-4) %.2f s = %.3f s/epoch, test accuracy %.4f; non-private SGD %.2f s, test "
                 "accuracy %.4f; DP overhead %.2fx (target <= 1.5x); %s\n",
-                name, static_cast<long>(data.train.rows()), static_cast<long>(data.train.featureCount()), hidden, batch, clip,
-                epochs, threads, loadSeconds, learner.sigmaFor(1.0), dp.seconds, dp.seconds / epochs, dp.testAccuracy,
-                np.seconds, np.testAccuracy, dp.seconds / np.seconds, target);
+                name, static_cast<long>(data.train.rows()), static_cast<long>(data.train.featureCount()), hidden, batch,
+                clip, epochs, threads, loadSeconds, learner.sigmaFor(1.0), dp.seconds, dp.seconds / epochs,
+                dp.testAccuracy, np.seconds, np.testAccuracy, dp.seconds / np.seconds, target);
     out << "{\"bench\":\"dpsgd\",\"dataset\":\"" << name << "\",\"epochs\":" << epochs << ",\"threads\":" << threads
         << ",\"dp_seconds\":" << dp.seconds << ",\"nonprivate_seconds\":" << np.seconds
         << ",\"dp_test_accuracy\":" << dp.testAccuracy << ",\"nonprivate_test_accuracy\":" << np.testAccuracy << "}\n";
@@ -126,9 +132,10 @@ int main(int argc, char** argv) {
     const int mnistEpochs = argc > 2 ? std::atoi(argv[2]) : 1;
     std::ofstream out(EPSILONLAB_BENCH_OUT, std::ios::app);
     accountants(out);
-    network(out, "DIGITS", EPSILONLAB_SHARED_DIR "/datasets/digits/digits.csv", nullptr, 500, 100, 2.0, 0.05, 100, threads, 0.2,
-            "target <= 2 s per run; Opacus 9.3-11.7 s DP, 1.34 s non-private");
+    network(out, "DIGITS", EPSILONLAB_SHARED_DIR "/datasets/digits/digits.csv", nullptr, 500, 100, 2.0, 0.05, 100,
+            threads, 0.2, "target <= 2 s per run; Opacus 9.3-11.7 s DP, 1.34 s non-private");
     network(out, "MNIST", EPSILONLAB_SHARED_DIR "/datasets/mnist/mnist_train.csv.gz",
-            EPSILONLAB_SHARED_DIR "/datasets/mnist/mnist_test.csv.gz", 1000, 600, 3.0, 0.1, mnistEpochs, threads, 0.0, "target <= 3 s per epoch; Opacus 55-84 s per DP epoch, torch 1.8-1.9 s non-private");
+            EPSILONLAB_SHARED_DIR "/datasets/mnist/mnist_test.csv.gz", 1000, 600, 3.0, 0.1, mnistEpochs, threads, 0.0,
+            "target <= 3 s per epoch; Opacus 55-84 s per DP epoch, torch 1.8-1.9 s non-private");
     return 0;
 }

@@ -5,9 +5,9 @@
 #include "core/data/dataset_loader.h"
 #include "core/data/preprocess.h"
 #include "core/learners/linear_erm/one_vs_rest.h"
-#include "core/sweeps/utility_sweep.h"
-#include "core/model/linear_objective.h"
 #include "core/learners/linear_erm/private_fit.h"
+#include "core/model/linear_objective.h"
+#include "core/sweeps/utility_sweep.h"
 #include "core/util/noise.h"
 
 #include <chrono>
@@ -32,18 +32,20 @@ int main(int argc, char** argv) {
     std::printf("bench_fit Gram matrix X'X/n (once per dataset): %.1f ms\n",
                 std::chrono::duration<double>(Clock::now() - gramStart).count() * 1e3);
     for (const Eigen::MatrixXd* g : {static_cast<const Eigen::MatrixXd*>(nullptr), &gram})
-    for (double eps : {0.1, 1.0, 10.0}) {
-        double best = 1e300;
-        PrivateFit fit;
-        for (int k = 0; k < 5; ++k) {
-            const auto start = Clock::now();
-            fit = fitPrivate(data.features, data.targets.values, spec, eps, noise, nullptr, {}, {}, g);
-            best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
+        for (double eps : {0.1, 1.0, 10.0}) {
+            double best = 1e300;
+            PrivateFit fit;
+            for (int k = 0; k < 5; ++k) {
+                const auto start = Clock::now();
+                fit = fitPrivate(data.features, data.targets.values, spec, eps, noise, nullptr, {}, {}, g);
+                best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
+            }
+            std::printf("bench_fit one objpert-gauss LR fit, a9a, eps=%-4g, %s: %.1f ms (best of 5), %d Newton, %d CG, "
+                        "%s; target <= 20 ms\n",
+                        eps, g ? "Gram precond." : "Jacobi", best * 1e3, fit.solver.iterations, fit.solver.cgIterations,
+                        toString(fit.solver.status));
+            out << "{\"bench\":\"fit\",\"eps\":" << eps << ",\"ms\":" << best * 1e3 << "}\n";
         }
-        std::printf("bench_fit one objpert-gauss LR fit, a9a, eps=%-4g, %s: %.1f ms (best of 5), %d Newton, %d CG, %s; target <= 20 ms\n",
-                    eps, g ? "Gram precond." : "Jacobi", best * 1e3, fit.solver.iterations, fit.solver.cgIterations, toString(fit.solver.status));
-        out << "{\"bench\":\"fit\",\"eps\":" << eps << ",\"ms\":" << best * 1e3 << "}\n";
-    }
     // The product's path (the CLI's and the GUI's fits): OneVsRest on the prepared problem, i.e.
     // equal rows merged, the prefix tree's passes and the anchored Hessian; issue 15's target for
     // one fit is 10 ms. Cold: from θ = 0 (a single-ε measurement); warm: from the minimiser at the
@@ -53,7 +55,8 @@ int main(int argc, char** argv) {
         const std::vector<NoiseDraw> draws = problem.drawNoise(1, 0);
         for (double eps : {0.1, 1.0, 10.0}) {
             const std::vector<Eigen::VectorXd> warm = OneVsRest::minimisers(problem.fit(eps * 1.32, draws, nullptr));
-            for (const std::vector<Eigen::VectorXd>* start : {static_cast<const std::vector<Eigen::VectorXd>*>(nullptr), &warm}) {
+            for (const std::vector<Eigen::VectorXd>* start :
+                 {static_cast<const std::vector<Eigen::VectorXd>*>(nullptr), &warm}) {
                 double best = 1e300;
                 OneVsRest::Models fits;
                 for (int k = 0; k < 5; ++k) {
@@ -82,10 +85,12 @@ int main(int argc, char** argv) {
                 break;
             best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
         }
-        std::printf("bench_fit LIBLINEAR liblinear-train -s 0 on a9a (whole process, best of 3): %.1f ms\n", best * 1e3);
+        std::printf("bench_fit LIBLINEAR liblinear-train -s 0 on a9a (whole process, best of 3): %.1f ms\n",
+                    best * 1e3);
         out << "{\"bench\":\"liblinear\",\"ms\":" << best * 1e3 << "}\n";
     } else {
-        std::printf("bench_fit LIBLINEAR reference skipped: liblinear-train not found (apt-get install liblinear-tools)\n");
+        std::printf(
+            "bench_fit LIBLINEAR reference skipped: liblinear-train not found (apt-get install liblinear-tools)\n");
     }
 
     UtilitySweepSpec sweep;
@@ -96,8 +101,9 @@ int main(int argc, char** argv) {
     const auto start = Clock::now();
     const UtilitySweepResult r = runUtilitySweep({data.features, data.targets.values}, sweep);
     const double total = std::chrono::duration<double>(Clock::now() - start).count();
-    std::printf("bench_fit sweep 20 eps x 10 reps, a9a, threads=%d: %.3f s (grid fits %.3f s, %d fits); target <= 1.5 s\n",
-                threads, total, r.secondsMeasured, r.fits);
+    std::printf(
+        "bench_fit sweep 20 eps x 10 reps, a9a, threads=%d: %.3f s (grid fits %.3f s, %d fits); target <= 1.5 s\n",
+        threads, total, r.secondsMeasured, r.fits);
     out << "{\"bench\":\"sweep\",\"threads\":" << threads << ",\"seconds\":" << total << "}\n";
     return 0;
 }

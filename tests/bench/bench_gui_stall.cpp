@@ -35,7 +35,6 @@
 #include "core/util/memory_policy.h"
 #include "core/util/vector_state.h"
 #include "ui/dataset/load_request.h"
-#include "ui/views/utility/utility_controller.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/accounting/accounting_controller.h"
 #include "ui/views/accounting/accounting_tab.h"
@@ -50,6 +49,7 @@
 #include "ui/views/regions/regions_tab.h"
 #include "ui/views/regions/regions_view.h"
 #include "ui/views/utility/eps_slider.h"
+#include "ui/views/utility/utility_controller.h"
 #include "ui/views/utility/utility_view.h"
 
 #include <QApplication>
@@ -69,15 +69,15 @@
 #include <chrono>
 #include <ctime>
 
-#include <fcntl.h>
-#include <malloc.h>
-#include <unistd.h>
 #include <cstdio>
-#include <functional>
+#include <fcntl.h>
 #include <fstream>
+#include <functional>
+#include <malloc.h>
 #include <map>
 #include <string>
 #include <tuple>
+#include <unistd.h>
 #include <vector>
 
 using namespace elab::ui;
@@ -175,7 +175,9 @@ Stats statsOf(std::vector<double> v) {
     if (v.empty())
         return s;
     std::sort(v.begin(), v.end());
-    auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5))]; };
+    auto at = [&](double q) {
+        return v[std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5))];
+    };
     s.worst = v.back();
     s.p99 = at(0.99);
     s.median = at(0.5);
@@ -246,13 +248,12 @@ public:
             c.count += 1;
         }
         if (ms >= 5.0) {
-            const QString what = QStringLiteral("(cpu %5 ms) %1 → %2%3%4")
-                                     .arg(QString::fromLatin1(QMetaEnum::fromType<QEvent::Type>().valueToKey(type)),
-                                          QString::fromLatin1(cls),
-                                          name.isEmpty() ? QString() : QStringLiteral(" '%1'").arg(name),
-                                          *parentCls ? QStringLiteral(" (in %1)").arg(QString::fromLatin1(parentCls))
-                                                     : QString())
-                                     .arg(cpu, 0, 'f', 1);
+            const QString what =
+                QStringLiteral("(cpu %5 ms) %1 → %2%3%4")
+                    .arg(QString::fromLatin1(QMetaEnum::fromType<QEvent::Type>().valueToKey(type)),
+                         QString::fromLatin1(cls), name.isEmpty() ? QString() : QStringLiteral(" '%1'").arg(name),
+                         *parentCls ? QStringLiteral(" (in %1)").arg(QString::fromLatin1(parentCls)) : QString())
+                    .arg(cpu, 0, 'f', 1);
             m_slow.push_back({ms, what});
         }
         return r;
@@ -400,10 +401,13 @@ public:
         return m_gaps.bytesWritten() + m_gapStarts.bytesWritten() + m_cpu.bytesWritten() + m_wait.bytesWritten();
     }
     bool recordsOutgrewReserve() const {
-        return m_gaps.outgrewReserve() || m_gapStarts.outgrewReserve() || m_cpu.outgrewReserve() || m_wait.outgrewReserve();
+        return m_gaps.outgrewReserve() || m_gapStarts.outgrewReserve() || m_cpu.outgrewReserve() ||
+               m_wait.outgrewReserve();
     }
     /// Share of the firings that found the upper vector state in use; −1 where it cannot be read.
-    double dirtyShare() const { return m_stateReads > 0 ? static_cast<double>(m_dirtyReads) / static_cast<double>(m_stateReads) : -1.0; }
+    double dirtyShare() const {
+        return m_stateReads > 0 ? static_cast<double>(m_dirtyReads) / static_cast<double>(m_stateReads) : -1.0;
+    }
     /// The GUI thread's CPU time within each gap: what the gap would be on an idle machine
     /// (the rest is the thread waiting for a core).
     const std::vector<double>& gapCpu() const { return m_cpu.v; }
@@ -414,7 +418,8 @@ public:
     /// When the longest gap began (the firing before it).
     Clock::time_point startOfWorstGap() const {
         return m_gapStarts.v.empty() ? Clock::time_point{}
-                                   : m_gapStarts.v[static_cast<std::size_t>(std::max_element(m_gaps.v.begin(), m_gaps.v.end()) - m_gaps.v.begin())];
+                                     : m_gapStarts.v[static_cast<std::size_t>(
+                                           std::max_element(m_gaps.v.begin(), m_gaps.v.end()) - m_gaps.v.begin())];
     }
 
 private:
@@ -517,8 +522,8 @@ QString loadAverage() {
 }
 
 QJsonObject statsJson(const Stats& s) {
-    return QJsonObject{{"worst_ms", s.worst}, {"p99_ms", s.p99}, {"median_ms", s.median}, {"count", s.count},
-                       {"over_50ms", s.over50}};
+    return QJsonObject{
+        {"worst_ms", s.worst}, {"p99_ms", s.p99}, {"median_ms", s.median}, {"count", s.count}, {"over_50ms", s.over50}};
 }
 
 } // namespace
@@ -612,7 +617,8 @@ int main(int argc, char** argv) {
         r.slowest = app.slowest(5);
         r.timedOut = !ok;
         std::printf("  %-16s %-22s rep %d: %6.2f s, worst gap %7.1f ms, p99 %5.1f ms, worst event %7.1f ms",
-                    qPrintable(scenario), qPrintable(dataset), rep, r.seconds, r.gaps.worst, r.gaps.p99, r.events.worst);
+                    qPrintable(scenario), qPrintable(dataset), rep, r.seconds, r.gaps.worst, r.gaps.p99,
+                    r.events.worst);
         if (r.steps.count > 0)
             std::printf(", drag step worst %.1f / median %.2f ms", r.steps.worst, r.steps.median);
         std::printf("%s\n", ok ? "" : "  TIMED OUT");
@@ -635,7 +641,8 @@ int main(int argc, char** argv) {
             const Clock::time_point from = probe.startOfWorstGap();
             const Clock::time_point to = from + std::chrono::microseconds(static_cast<long>(r.gaps.worst * 1e3));
             double inside = 0.0;
-            std::printf("      the worst gap (%.1f ms), dispatch by dispatch (ms from its start: duration):", r.gaps.worst);
+            std::printf("      the worst gap (%.1f ms), dispatch by dispatch (ms from its start: duration):",
+                        r.gaps.worst);
             int shown = 0;
             for (const auto& d : app.dispatchesWithin(from, to)) {
                 const double ms = msBetween(d.start, d.end);
@@ -649,7 +656,8 @@ int main(int argc, char** argv) {
         }
         if (verbose)
             for (const auto& p : app.mostPainted(8))
-                std::printf("      painted %8.2f Mpx in %5d paints of %s\n", p.pixels / 1e6, p.count, qPrintable(p.widget));
+                std::printf("      painted %8.2f Mpx in %5d paints of %s\n", p.pixels / 1e6, p.count,
+                            qPrintable(p.widget));
         std::fflush(stdout);
         results.push_back(r);
     };
@@ -676,7 +684,8 @@ int main(int argc, char** argv) {
             });
         }
         void print(int whileHeld) {
-            std::printf("      measured probe values shown: %d while the handle was held, %d in all\n", whileHeld, count);
+            std::printf("      measured probe values shown: %d while the handle was held, %d in all\n", whileHeld,
+                        count);
             std::fflush(stdout);
             QObject::disconnect(connection);
         }
@@ -716,7 +725,8 @@ int main(int argc, char** argv) {
         const struct mallinfo2 heap = mallinfo2(); // in use now: the arenas' and the mapped blocks'
         const double heapInUse = static_cast<double>(heap.uordblks + heap.hblkhd) / (1024.0 * 1024.0);
         const auto times = [matrixMiB](double mib) { return mib / matrixMiB; };
-        const double rssLoaded = loaded.rss - before.rss - recordsLoaded, rssSwept = swept.rss - before.rss - recordsSwept,
+        const double rssLoaded = loaded.rss - before.rss - recordsLoaded,
+                     rssSwept = swept.rss - before.rss - recordsSwept,
                      rssTrimmed = trimmed.rss - before.rss - recordsSwept, peak = swept.peak - before.rss;
         std::printf("      memory: feature matrix %.1f MiB; resident above the state before the load, less the "
                     "benchmark's records (%.1f MiB by the sweep's end): %.1f MiB loaded (%.2f× the matrix), %.1f MiB "
@@ -731,11 +741,12 @@ int main(int argc, char** argv) {
         const double anonLoaded = loaded.anonymous - before.anonymous - recordsLoaded,
                      anonSwept = swept.anonymous - before.anonymous - recordsSwept,
                      anonTrimmed = trimmed.anonymous - before.anonymous - recordsSwept;
-        std::printf("      anonymous memory (RssAnon) above the state before the load, less the records: %.1f MiB loaded "
-                    "(%.2f×), %.1f MiB after the sweep (%.2f×), %.1f MiB after malloc_trim (%.2f×); heap in use "
-                    "(mallinfo2, records' reserve included) %.1f MiB in all, %.1f MiB of it before the load\n",
-                    anonLoaded, times(anonLoaded), anonSwept, times(anonSwept), anonTrimmed, times(anonTrimmed), heapInUse,
-                    heapBefore);
+        std::printf(
+            "      anonymous memory (RssAnon) above the state before the load, less the records: %.1f MiB loaded "
+            "(%.2f×), %.1f MiB after the sweep (%.2f×), %.1f MiB after malloc_trim (%.2f×); heap in use "
+            "(mallinfo2, records' reserve included) %.1f MiB in all, %.1f MiB of it before the load\n",
+            anonLoaded, times(anonLoaded), anonSwept, times(anonSwept), anonTrimmed, times(anonTrimmed), heapInUse,
+            heapBefore);
         std::fflush(stdout);
 
         for (int rep = 1; rep <= reps; ++rep) {
@@ -776,7 +787,8 @@ int main(int argc, char** argv) {
     }
 
     // (5) The Decision regions tab: a drag of its slider across the range, release, until idle.
-    QStringList regionSpecs = qEnvironmentVariable("EPSILONLAB_STALL_REGIONS_DATA").split(QLatin1Char(','), Qt::SkipEmptyParts);
+    QStringList regionSpecs =
+        qEnvironmentVariable("EPSILONLAB_STALL_REGIONS_DATA").split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (regionSpecs.isEmpty())
         regionSpecs << QStringLiteral("builtin:moons?rows=5000") << QStringLiteral("builtin:penguins");
     RegionsTab* regions = window.view<RegionsTab>();
@@ -817,7 +829,7 @@ int main(int argc, char** argv) {
                         "grid %.1f ms median, %.1f ms worst (%s)\n",
                         pictures, eval.median, eval.worst,
                         rc->state().evaluationMs > RegionsController::kLiveBudgetMs ? "drag steps on the coarse grid"
-                                                                                     : "every step on the full grid");
+                                                                                    : "every step on the full grid");
             std::fflush(stdout);
         }
     }
@@ -940,12 +952,18 @@ int main(int argc, char** argv) {
                     qPrintable(key.scenario), qPrintable(key.dataset.left(18)), g.size(), median(worst), maxWorst,
                     median(p99), median(med), median(count), median(over), median(cpuWorst), median(waitWorst),
                     median(cpuMax), median(ev), step);
-        QJsonObject row{{"scenario", key.scenario},        {"dataset", key.dataset},
-                        {"runs", static_cast<int>(g.size())}, {"worst_gap_ms", median(worst)},
-                        {"max_worst_gap_ms", maxWorst},    {"p99_gap_ms", median(p99)},
-                        {"median_gap_ms", median(med)},    {"gaps", median(count)},
-                        {"gaps_over_50ms", median(over)},  {"worst_event_ms", median(ev)},
-                        {"gui_cpu_in_worst_gap_ms", median(cpuWorst)}, {"max_gui_cpu_in_a_gap_ms", median(cpuMax)},
+        QJsonObject row{{"scenario", key.scenario},
+                        {"dataset", key.dataset},
+                        {"runs", static_cast<int>(g.size())},
+                        {"worst_gap_ms", median(worst)},
+                        {"max_worst_gap_ms", maxWorst},
+                        {"p99_gap_ms", median(p99)},
+                        {"median_gap_ms", median(med)},
+                        {"gaps", median(count)},
+                        {"gaps_over_50ms", median(over)},
+                        {"worst_event_ms", median(ev)},
+                        {"gui_cpu_in_worst_gap_ms", median(cpuWorst)},
+                        {"max_gui_cpu_in_a_gap_ms", median(cpuMax)},
                         {"gui_runqueue_wait_in_worst_gap_ms", median(waitWorst)}};
         if (!stepWorst.empty()) {
             row.insert("drag_step_worst_ms", median(stepWorst));
@@ -961,11 +979,17 @@ int main(int argc, char** argv) {
         QJsonArray slow;
         for (const auto& e : r.slowest)
             slow.append(QJsonObject{{"ms", e.ms}, {"event", e.what}});
-        QJsonObject o{{"scenario", r.scenario}, {"dataset", r.dataset}, {"rep", r.rep}, {"seconds", r.seconds},
-                      {"gap", statsJson(r.gaps)}, {"gap_gui_cpu", statsJson(r.gapCpu)},
-                      {"gui_cpu_in_worst_gap_ms", r.worstGapCpu}, {"gui_runqueue_wait_in_worst_gap_ms", r.worstGapWait},
+        QJsonObject o{{"scenario", r.scenario},
+                      {"dataset", r.dataset},
+                      {"rep", r.rep},
+                      {"seconds", r.seconds},
+                      {"gap", statsJson(r.gaps)},
+                      {"gap_gui_cpu", statsJson(r.gapCpu)},
+                      {"gui_cpu_in_worst_gap_ms", r.worstGapCpu},
+                      {"gui_runqueue_wait_in_worst_gap_ms", r.worstGapWait},
                       {"gui_cpu_ms", r.guiCpuMs},
-                      {"event", statsJson(r.events)}, {"slowest_events", slow},
+                      {"event", statsJson(r.events)},
+                      {"slowest_events", slow},
                       {"timed_out", r.timedOut}};
         if (r.steps.count > 0)
             o.insert("drag_step", statsJson(r.steps));

@@ -47,11 +47,11 @@ int runCase(const Case& c, int repeats) {
     std::printf("bench_load %-4s rows=%lld features=%lld %s  best of %d: %.3f s  peak RSS %.0f MiB"
                 "  matrix %.0f MiB  ratio %.2f  target %s\n",
                 c.key, static_cast<long long>(data.rows()), static_cast<long long>(data.featureCount()),
-                data.features.isSparse() ? "sparse" : "dense", repeats, best, peak, matrixMiB,
-                peak / matrixMiB, c.target);
+                data.features.isSparse() ? "sparse" : "dense", repeats, best, peak, matrixMiB, peak / matrixMiB,
+                c.target);
     std::ofstream out(EPSILONLAB_BENCH_OUT, std::ios::app);
-    out << "{\"bench\":\"load\",\"case\":\"" << c.key << "\",\"seconds\":" << best
-        << ",\"peak_rss_mib\":" << peak << ",\"matrix_mib\":" << matrixMiB << "}\n";
+    out << "{\"bench\":\"load\",\"case\":\"" << c.key << "\",\"seconds\":" << best << ",\"peak_rss_mib\":" << peak
+        << ",\"matrix_mib\":" << matrixMiB << "}\n";
     return 0;
 }
 

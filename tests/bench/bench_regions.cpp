@@ -4,9 +4,9 @@
 //   a corrected Gaussian-classifier fit on digits (1,437 × 64, 10 classes) ≤ 1 s on 2 cores.
 // Prints the figures and appends them to build/bench-results.jsonl.
 
+#include "core/data/data_preparation.h"
 #include "core/data/dataset_loader.h"
 #include "core/data/generators.h"
-#include "core/data/data_preparation.h"
 #include "core/learner/sweep_data.h"
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/regions/decision_regions.h"
@@ -76,9 +76,10 @@ void sliderSteps(std::ofstream& out) {
         previous = std::move(next);
     }
     std::sort(times.begin(), times.end());
-    std::printf("bench_regions slider step (moons n = 5000, objpert-gauss, R = 10, G = 256, warm start): median %.1f ms, "
-                "worst %.1f ms over 40 steps; target <= 16 ms\n",
-                times[times.size() / 2] * 1e3, times.back() * 1e3);
+    std::printf(
+        "bench_regions slider step (moons n = 5000, objpert-gauss, R = 10, G = 256, warm start): median %.1f ms, "
+        "worst %.1f ms over 40 steps; target <= 16 ms\n",
+        times[times.size() / 2] * 1e3, times.back() * 1e3);
     out << "{\"bench\":\"regions_step\",\"median_ms\":" << times[times.size() / 2] * 1e3
         << ",\"worst_ms\":" << times.back() * 1e3 << "}\n";
 }
@@ -106,10 +107,11 @@ void gaussianClassifierDigits(std::ofstream& out) {
         const auto start = Clock::now();
         const auto model = learner.fit(eps, *noise, nullptr, {}, {});
         const double t = seconds(start);
-        std::printf("bench_regions Gaussian-classifier fit, digits %ld x %ld, 10 classes, eps = %g: %.2f s, test accuracy "
-                    "%.3f; target <= 1 s\n",
-                    static_cast<long>(data.train.rows()), static_cast<long>(data.train.featureCount()), eps, t,
-                    learner.utility(*model));
+        std::printf(
+            "bench_regions Gaussian-classifier fit, digits %ld x %ld, 10 classes, eps = %g: %.2f s, test accuracy "
+            "%.3f; target <= 1 s\n",
+            static_cast<long>(data.train.rows()), static_cast<long>(data.train.featureCount()), eps, t,
+            learner.utility(*model));
         out << "{\"bench\":\"glm_digits\",\"eps\":" << eps << ",\"seconds\":" << t << "}\n";
     }
 }

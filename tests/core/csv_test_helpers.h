@@ -16,8 +16,7 @@ namespace elab::test::csv {
 using namespace elab::core;
 
 inline Dataset load(const QByteArray& text, const CsvOptions& options = {}, RunContext* ctx = nullptr) {
-    return loadCsv(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
-                   "test.csv", options, ctx);
+    return loadCsv(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), "test.csv", options, ctx);
 }
 
 inline CsvOptions opts(const std::string& label = {}) {
@@ -76,7 +75,8 @@ inline QVector<double> values(const Dataset& d) {
 // stores no second copy of them as doubles).
 inline QVector<double> targetValues(const Dataset& d) {
     if (d.targets.kind == TaskKind::Multiclass)
-        return QVector<double>(d.targets.classIndex->data(), d.targets.classIndex->data() + d.targets.classIndex.size());
+        return QVector<double>(d.targets.classIndex->data(),
+                               d.targets.classIndex->data() + d.targets.classIndex.size());
     return QVector<double>(d.targets.values->data(), d.targets.values->data() + d.targets.values.size());
 }
 
@@ -86,17 +86,20 @@ inline void compareClose(const QVector<double>& actual, const QVector<double>& e
     for (qsizetype i = 0; i < actual.size(); ++i)
         if (!(std::abs(actual[i] - expected[i]) <= tol * std::max(1.0, std::abs(expected[i]))))
             QFAIL(qPrintable(QString("entry %1: expected %2, actual %3, difference %4 > %5")
-                                 .arg(i).arg(expected[i], 0, 'g', 17).arg(actual[i], 0, 'g', 17)
-                                 .arg(actual[i] - expected[i]).arg(tol)));
+                                 .arg(i)
+                                 .arg(expected[i], 0, 'g', 17)
+                                 .arg(actual[i], 0, 'g', 17)
+                                 .arg(actual[i] - expected[i])
+                                 .arg(tol)));
 }
 
 // A LoadError where none is expected fails the row with its message instead of aborting the run.
-#define LOAD_OR_FAIL(dataset, ...)                                                               \
-    Dataset dataset;                                                                             \
-    try {                                                                                        \
-        dataset = load(__VA_ARGS__);                                                             \
-    } catch (const LoadError& e) {                                                               \
-        QFAIL(e.what());                                                                         \
+#define LOAD_OR_FAIL(dataset, ...)                                                                                     \
+    Dataset dataset;                                                                                                   \
+    try {                                                                                                              \
+        dataset = load(__VA_ARGS__);                                                                                   \
+    } catch (const LoadError& e) {                                                                                     \
+        QFAIL(e.what());                                                                                               \
     }
 
 inline const std::string kShared = EPSILONLAB_SHARED_DIR;

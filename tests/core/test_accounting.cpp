@@ -152,11 +152,11 @@ private slots:
         const double epsTot = 0.5, delta = 1e-4, q = 0.01;
         const long long T = 20000; // MNIST, 200 epochs of q = 0.01
         const double sigma = zcdpPublishedSigma(epsTot, delta, q, T);
-        const double deltaIter = delta / q;                                        // δ_iter = δ'/ν, δ' = δ
+        const double deltaIter = delta / q;                                         // δ_iter = δ'/ν, δ' = δ
         const double epsIter = std::sqrt(2.0 * std::log(1.25 / deltaIter)) / sigma; // σ = √(2 log(1.25/δ_iter))/ε_iter
         const double epsPrime = std::log(1.0 + q * (std::exp(epsIter) - 1.0));      // eq. (7)
         const double tauOverDelta2 = 2.0 * std::log(1.25 / delta) / (epsPrime * epsPrime); // τ ≥ 2 log(1.25/δ')Δ²/ε'²
-        const double rho = T / (2.0 * tauOverDelta2);                              // ρ = TΔ²/(2τ)
+        const double rho = T / (2.0 * tauOverDelta2);                                      // ρ = TΔ²/(2τ)
         ELAB_RELATIVE(rho + 2.0 * std::sqrt(rho * std::log(1.0 / delta)), epsTot, 1e-9); // eq. (6)
         // Not the paper's σ = 3.23: the printed procedure gives ≈ 10.3 here (docs/dpsgd.md).
         QVERIFY(sigma > 9.0 && sigma < 11.5);
@@ -171,9 +171,11 @@ private slots:
         QTest::addColumn<double>("target");
         QTest::addColumn<double>("q");
         QTest::addColumn<qlonglong>("steps");
-        for (AccountantKind k : {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished})
+        for (AccountantKind k :
+             {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished})
             for (double target : {0.5, 1.0, 10.0}) {
-                QTest::addRow("%s eps %g digits", toString(k), target) << int(k) << target << 100.0 / 1439.0 << qlonglong(1439);
+                QTest::addRow("%s eps %g digits", toString(k), target)
+                    << int(k) << target << 100.0 / 1439.0 << qlonglong(1439);
                 QTest::addRow("%s eps %g mnist", toString(k), target) << int(k) << target << 0.01 << qlonglong(20000);
             }
     }
@@ -196,7 +198,8 @@ private slots:
     }
 
     void epsilonGrowsWithStepsAndRateAndFallsWithNoise() {
-        for (AccountantKind k : {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished}) {
+        for (AccountantKind k :
+             {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished}) {
             const double base = accountEpsilon(k, params(6.0, 0.01, 1000, 1e-5)).epsilon;
             QVERIFY(accountEpsilon(k, params(6.0, 0.01, 2000, 1e-5)).epsilon > base);
             QVERIFY(accountEpsilon(k, params(6.0, 0.02, 1000, 1e-5)).epsilon > base);
@@ -220,20 +223,23 @@ private slots:
         ELAB_RELATIVE(same.equivalentEps, 1.0, 1e-3);
         QVERIFY(same.cost && std::abs(*same.cost) < 1e-3);
         // Advanced composition needs more noise: the sweep trained with that noise at a smaller ε.
-        const UtilityCost ac = utilityCost(curve, AccountantKind::Rdp, schedule, AccountantKind::AdvancedComposition, 1.0, true);
+        const UtilityCost ac =
+            utilityCost(curve, AccountantKind::Rdp, schedule, AccountantKind::AdvancedComposition, 1.0, true);
         QVERIFY(ac.sigma > same.sigma);
         QVERIFY(ac.equivalentEps < 1.0);
         ELAB_RELATIVE(*ac.value, 0.5 + 0.1 * std::log10(ac.equivalentEps), 1e-12);
         ELAB_RELATIVE(*ac.cost, 0.5 - *ac.value, 1e-12); // the curve at ε = 1 is 0.5
         QVERIFY(*ac.cost > 0.0);
         // A loss: lower is better, the cost is the increase.
-        const UtilityCost loss = utilityCost(curve, AccountantKind::Rdp, schedule, AccountantKind::AdvancedComposition, 1.0, false);
+        const UtilityCost loss =
+            utilityCost(curve, AccountantKind::Rdp, schedule, AccountantKind::AdvancedComposition, 1.0, false);
         ELAB_RELATIVE(*loss.cost, -*ac.cost, 1e-12);
     }
 
     void accountingManyStepCountsEqualsOneAtATime() {
         const std::vector<long long> steps{0, 1, 7, 150, 1500, 20000};
-        for (AccountantKind k : {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished})
+        for (AccountantKind k :
+             {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished})
             for (double sigma : {0.6, 1.1, 8.0}) {
                 const std::vector<AccountantResult> all = accountEpsilons(k, params(sigma, 0.07, 999, 1e-5), steps);
                 QCOMPARE(all.size(), steps.size());
@@ -243,7 +249,8 @@ private slots:
                     ELAB_EXACT(all[j].parameter("order"), one.parameter("order"));
                 }
             }
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, accountEpsilons(AccountantKind::Rdp, params(1.0, 0.1, 1, 1e-5), {5, -1}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 accountEpsilons(AccountantKind::Rdp, params(1.0, 0.1, 1, 1e-5), {5, -1}));
     }
 
     void aSliderStepReusingTheSigmaCurvesEqualsAFreshComputation_data() {
@@ -297,7 +304,8 @@ private slots:
         const SgdPrivacyParams at{other.currentSigma, in.q(), in.stepsPerEpoch() * other.epochs[17], in.delta};
         ELAB_EXACT(other.epsByEpoch[0][17], epsOf(AccountantKind::Rdp, at));
         // And one point of the ε(σ) curve.
-        ELAB_EXACT(other.epsBySigma[1][20], epsOf(kAccountants[1], SgdPrivacyParams{other.sigmas[20], in.q(), in.steps(), in.delta}));
+        ELAB_EXACT(other.epsBySigma[1][20],
+                   epsOf(kAccountants[1], SgdPrivacyParams{other.sigmas[20], in.q(), in.steps(), in.delta}));
     }
 
     void anEpsNoSigmaReachesLeavesThatAccountantWithoutASigma() {
@@ -312,7 +320,8 @@ private slots:
         in.delta = 1e-5;
         in.eps = 0.001;
         const SgdPrivacyParams schedule{1.0, in.q(), in.steps(), in.delta};
-        QVERIFY(accountEpsilon(AccountantKind::Rdp, params(kMaxCalibratedSigma, in.q(), in.steps(), in.delta)).epsilon > in.eps);
+        QVERIFY(accountEpsilon(AccountantKind::Rdp, params(kMaxCalibratedSigma, in.q(), in.steps(), in.delta)).epsilon >
+                in.eps);
         QVERIFY(!calibrateSigmaWithinLimit(AccountantKind::Rdp, in.eps, schedule));
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, calibrateSigma(AccountantKind::Rdp, in.eps, schedule));
         const AccountingCurves c = accountingCurves(in); // no exception: a finding, not a failure
@@ -338,7 +347,8 @@ private slots:
         QVERIFY(std::isfinite(ac.epsByEpoch[rdp].back()) && ac.epsByEpoch[rdp].back() > 0.0);
         // The utility cost of an accountant without a σ: nothing read off the sweep.
         MeasuredCurve curve{{0.0005, 0.01, 1.0}, {0.5, 0.6, 0.9}};
-        const UtilityCost none = utilityCost(curve, AccountantKind::AdvancedComposition, schedule, AccountantKind::Rdp, in.eps, true);
+        const UtilityCost none =
+            utilityCost(curve, AccountantKind::AdvancedComposition, schedule, AccountantKind::Rdp, in.eps, true);
         QVERIFY(std::isinf(none.sigma) && std::isnan(none.equivalentEps) && !none.value && !none.cost);
     }
 
@@ -347,11 +357,15 @@ private slots:
         // σ = 2¹⁹ is not enough and 2²⁰ is past the limit, but a σ below the limit is; doubling
         // alone gave up there and the view failed.
         const SgdPrivacyParams schedule{1.0, 100.0 / 333.0, 400, 1e-5};
-        QVERIFY(accountEpsilon(AccountantKind::Rdp, params(524288.0, schedule.q, schedule.steps, schedule.delta)).epsilon > 0.001);
+        QVERIFY(
+            accountEpsilon(AccountantKind::Rdp, params(524288.0, schedule.q, schedule.steps, schedule.delta)).epsilon >
+            0.001);
         const Calibration c = calibrateSigma(AccountantKind::Rdp, 0.001, schedule);
         QVERIFY(c.sigma > 524288.0 && c.sigma <= kMaxCalibratedSigma);
         QVERIFY(c.result.epsilon <= 0.001);
-        QVERIFY(accountEpsilon(AccountantKind::Rdp, params(c.sigma * (1.0 - 1e-6), schedule.q, schedule.steps, schedule.delta)).epsilon > 0.001);
+        QVERIFY(accountEpsilon(AccountantKind::Rdp,
+                               params(c.sigma * (1.0 - 1e-6), schedule.q, schedule.steps, schedule.delta))
+                    .epsilon > 0.001);
     }
 
     void replaceOneByGroupPrivacy() {
@@ -374,7 +388,8 @@ private slots:
     void replaceOneCalibrationMeetsTheTargetAndNoLessNoiseDoes_data() {
         QTest::addColumn<int>("kind");
         QTest::addColumn<double>("target");
-        for (AccountantKind k : {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished})
+        for (AccountantKind k :
+             {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::ZcdpPublished})
             for (double target : {0.5, 2.0, 20.0})
                 QTest::addRow("%s eps %g", toString(k), target) << int(k) << target;
     }
@@ -384,7 +399,8 @@ private slots:
         const auto k = static_cast<AccountantKind>(kind);
         const double q = 100.0 / 1439.0, delta = 1e-4;
         const long long steps = 300;
-        const std::optional<Calibration> c = calibrateSigmaReplaceOneWithinLimit(k, target, params(0.0, q, steps, delta));
+        const std::optional<Calibration> c =
+            calibrateSigmaReplaceOneWithinLimit(k, target, params(0.0, q, steps, delta));
         QVERIFY(c.has_value());
         // The stated replace-one (ε, δ) is within the target ...
         QVERIFY2(c->result.epsilon <= target, qPrintable(QString("ε %1 > %2").arg(c->result.epsilon).arg(target)));
@@ -392,7 +408,8 @@ private slots:
         // ... and is group privacy of the add/remove accountant at σ, recomputed here from the formulas.
         const double deltaA = delta / (1.0 + std::exp(target / 2.0));
         ELAB_RELATIVE(c->result.parameter("delta_add_remove"), deltaA, 1e-14);
-        const double epsA = accountEpsilon(k, params(c->sigma, q, steps, c->result.parameter("delta_add_remove"))).epsilon;
+        const double epsA =
+            accountEpsilon(k, params(c->sigma, q, steps, c->result.parameter("delta_add_remove"))).epsilon;
         ELAB_EXACT(c->result.parameter("eps_add_remove"), epsA);
         ELAB_RELATIVE(c->result.epsilon, 2.0 * epsA, 1e-15);
         ELAB_RELATIVE(c->result.delta, (1.0 + std::exp(epsA)) * c->result.parameter("delta_add_remove"), 1e-15);
@@ -424,7 +441,8 @@ private slots:
         QVERIFY(std::isfinite(r.epsilon));
         // g(ε) = 2·ε_a(δ/(1 + e^{ε/2})), by the add/remove RDP accountant.
         auto g = [&](double e) {
-            return 2.0 * accountEpsilon(AccountantKind::Rdp, params(sigma, q, steps, delta / (1.0 + std::exp(e / 2.0)))).epsilon;
+            return 2.0 * accountEpsilon(AccountantKind::Rdp, params(sigma, q, steps, delta / (1.0 + std::exp(e / 2.0))))
+                             .epsilon;
         };
         // r is g at some ε' ≥ r.epsilon that holds, δ within δ.
         QVERIFY(r.delta <= delta);
@@ -435,18 +453,24 @@ private slots:
         // δ_a from a larger ε.
         QVERIFY(r.epsilon >= g(0.0));
         // The batch over step counts equals one at a time.
-        const std::vector<AccountantResult> batch = replaceOneEpsilons(AccountantKind::Rdp, params(sigma, q, 0, delta), {0, steps / 2, steps});
+        const std::vector<AccountantResult> batch =
+            replaceOneEpsilons(AccountantKind::Rdp, params(sigma, q, 0, delta), {0, steps / 2, steps});
         QCOMPARE(batch[0].epsilon, 0.0);
         ELAB_EXACT(batch[2].epsilon, r.epsilon);
-        ELAB_EXACT(batch[1].epsilon, replaceOneEpsilon(AccountantKind::Rdp, params(sigma, q, steps / 2, delta)).epsilon);
+        ELAB_EXACT(batch[1].epsilon,
+                   replaceOneEpsilon(AccountantKind::Rdp, params(sigma, q, steps / 2, delta)).epsilon);
     }
 
     void badInputIsRefusedWithAReason() {
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, accountEpsilon(AccountantKind::Rdp, params(1.0, 0.0, 10, 1e-5)));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, accountEpsilon(AccountantKind::Rdp, params(1.0, 0.1, -1, 1e-5)));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, accountEpsilon(AccountantKind::Rdp, params(-1.0, 0.1, 10, 1e-5)));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 accountEpsilon(AccountantKind::Rdp, params(1.0, 0.0, 10, 1e-5)));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 accountEpsilon(AccountantKind::Rdp, params(1.0, 0.1, -1, 1e-5)));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 accountEpsilon(AccountantKind::Rdp, params(-1.0, 0.1, 10, 1e-5)));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, accountEpsilon(AccountantKind::Rdp, params(1.0, 0.1, 10, 1.0)));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, calibrateSigma(AccountantKind::Rdp, 0.0, params(1.0, 0.1, 10, 1e-5)));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 calibrateSigma(AccountantKind::Rdp, 0.0, params(1.0, 0.1, 10, 1e-5)));
         QCOMPARE(accountantKindFromString("zcdp-published"), AccountantKind::ZcdpPublished);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, accountantKindFromString("moments"));
         const std::string why = params(1.0, 1.5, 10, 1e-5).validate();

@@ -7,10 +7,10 @@
 // δ(ε, σ) = ncdf(Δ/(2σ) − εσ/Δ) − exp(ε)·ncdf(−Δ/(2σ) − εσ/Δ), and the smallest σ with δ ≤ target
 // by 400 steps of geometric bisection on [1e-10, 1e10] (bracket width far below 1e-17 relative).
 
-#include "core/privacy/analytic_gaussian.h"
 #include "core/learner/mechanism.h"
 #include "core/learners/linear_erm/erm_mechanisms.h"
 #include "core/learners/linear_erm/private_fit.h"
+#include "core/privacy/analytic_gaussian.h"
 
 #include "tests/support/test_support.h"
 
@@ -74,10 +74,15 @@ private slots:
         const double sigma = mc::outputGaussSigma(eps, delta, 1.0, 1000, 0.01);
         const double exact = closedFormDelta(eps, sigma, sensitivity);
         QVERIFY2(exact <= delta, qPrintable(QStringLiteral("ε = %1: σ = %2 has δ = %3 > %4")
-                                                .arg(eps).arg(sigma, 0, 'g', 17).arg(exact, 0, 'g', 6).arg(delta)));
+                                                .arg(eps)
+                                                .arg(sigma, 0, 'g', 17)
+                                                .arg(exact, 0, 'g', 6)
+                                                .arg(delta)));
         const double smaller = closedFormDelta(eps, 0.999 * sigma, sensitivity);
-        QVERIFY2(smaller > delta, qPrintable(QStringLiteral("ε = %1: 0.999σ already has δ = %2 ≤ %3")
-                                                 .arg(eps).arg(smaller, 0, 'g', 6).arg(delta)));
+        QVERIFY2(
+            smaller > delta,
+            qPrintable(
+                QStringLiteral("ε = %1: 0.999σ already has δ = %2 ≤ %3").arg(eps).arg(smaller, 0, 'g', 6).arg(delta)));
         // The same through the mechanism: the released noise is σ·z and σ is stated.
         MechanismSpec spec;
         spec.kind = MechanismKind::OutPertGauss;
@@ -120,7 +125,9 @@ private slots:
         QFETCH(double, delta);
         QFETCH(double, reference);
         const double sigma = mc::analyticGaussianSigma(eps, delta, 1.0);
-        QVERIFY2(sigma >= reference, qPrintable(QStringLiteral("σ = %1 below the exact %2").arg(sigma, 0, 'g', 17).arg(reference, 0, 'g', 17)));
+        QVERIFY2(
+            sigma >= reference,
+            qPrintable(QStringLiteral("σ = %1 below the exact %2").arg(sigma, 0, 'g', 17).arg(reference, 0, 'g', 17)));
         const double tolerance = eps <= 1e-3 && delta <= 1e-10 ? 1e-8 : 1e-9;
         ELAB_RELATIVE(sigma, reference, tolerance);
         // σ scales with Δ.
@@ -148,9 +155,11 @@ private slots:
         QTest::newRow("1000, σ 0.025") << 1000.0 << 0.025 << 2.5362965149565179e-7;
         // The classical σ at δ = 1e-5 (Δ = 1): its true δ is 2.27e-5 at ε = 10, 0.029 at ε = 30,
         // ≈ 1 at ε = 100 — the classical mechanism's claim of 1e-5 is false there.
-        QTest::newRow("classical at 10") << 10.0 << mc::classicalGaussianSigma(10.0, 1e-5, 1.0) << 2.2653743647934231e-5;
+        QTest::newRow("classical at 10") << 10.0 << mc::classicalGaussianSigma(10.0, 1e-5, 1.0)
+                                         << 2.2653743647934231e-5;
         QTest::newRow("classical at 30") << 30.0 << mc::classicalGaussianSigma(30.0, 1e-5, 1.0) << 0.029446472134045245;
-        QTest::newRow("classical at 100") << 100.0 << mc::classicalGaussianSigma(100.0, 1e-5, 1.0) << 0.99999997010185657;
+        QTest::newRow("classical at 100")
+            << 100.0 << mc::classicalGaussianSigma(100.0, 1e-5, 1.0) << 0.99999997010185657;
     }
     void deltaAgainstIntegralAndMpmath() {
         QFETCH(double, eps);
@@ -168,8 +177,10 @@ private slots:
             double previous = 1.0;
             for (double sigma = 1e-3; sigma < 1e3; sigma *= 1.1) {
                 const double d = mc::gaussianDelta(eps, sigma, 1.0);
-                QVERIFY2(d >= 0.0 && d <= previous,
-                         qPrintable(QStringLiteral("ε = %1, σ = %2: δ = %3 after %4").arg(eps).arg(sigma).arg(d).arg(previous)));
+                QVERIFY2(
+                    d >= 0.0 && d <= previous,
+                    qPrintable(
+                        QStringLiteral("ε = %1, σ = %2: δ = %3 after %4").arg(eps).arg(sigma).arg(d).arg(previous)));
                 previous = d;
             }
         }
@@ -197,7 +208,10 @@ private slots:
                 const double analytic = mc::analyticGaussianSigma(eps, delta, 1.0);
                 const double classical = mc::classicalGaussianSigma(eps, delta, 1.0);
                 QVERIFY2(analytic < classical, qPrintable(QStringLiteral("ε = %1, δ = %2: analytic %3 ≥ classical %4")
-                                                              .arg(eps).arg(delta).arg(analytic).arg(classical)));
+                                                              .arg(eps)
+                                                              .arg(delta)
+                                                              .arg(analytic)
+                                                              .arg(classical)));
                 // The classical σ is valid below 1: its exact δ is below the target.
                 QVERIFY(mc::gaussianDelta(eps, classical, 1.0) <= delta);
             }
@@ -246,9 +260,13 @@ private slots:
             const double variance = (squares[j] - n * mean * mean) / (n - 1.0);
             const double meanZ = mean / (sigma / std::sqrt(n));
             const double chiZ = ((n - 1.0) * variance / (sigma * sigma) - (n - 1.0)) / std::sqrt(2.0 * (n - 1.0));
-            QVERIFY2(std::abs(meanZ) < 4.5, qPrintable(QStringLiteral("coordinate %1: mean %2, z = %3").arg(j).arg(mean).arg(meanZ)));
+            QVERIFY2(std::abs(meanZ) < 4.5,
+                     qPrintable(QStringLiteral("coordinate %1: mean %2, z = %3").arg(j).arg(mean).arg(meanZ)));
             QVERIFY2(std::abs(chiZ) < 4.5, qPrintable(QStringLiteral("coordinate %1: sd %2 against σ = %3, z = %4")
-                                                          .arg(j).arg(std::sqrt(variance)).arg(sigma).arg(chiZ)));
+                                                          .arg(j)
+                                                          .arg(std::sqrt(variance))
+                                                          .arg(sigma)
+                                                          .arg(chiZ)));
         }
     }
 };

@@ -9,13 +9,13 @@
 #include "core/audit/audit_bound.h"
 #include "core/audit/clopper_pearson.h"
 #include "core/audit/mechanism_audit.h"
-#include "tests/support/audit_data.h"
 #include "core/data/generators.h"
 #include "core/data/preprocess.h"
 #include "core/learner/sweep_data.h"
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/privacy/plain_language.h"
 #include "core/util/random.h"
+#include "tests/support/audit_data.h"
 #include "tests/support/test_support.h"
 
 #include <QtTest>
@@ -103,7 +103,8 @@ private slots:
             const AuditBound b = auditBound(d, d1, 0.0);
             qInfo("randomised response, ε = 1, T = %d: ε_LB = %.3f", T, b.epsLB);
             QVERIFY2(b.epsLB <= eps, qPrintable(QStringLiteral("T = %1: ε_LB = %2 > ε").arg(T).arg(b.epsLB)));
-            QVERIFY2(b.epsLB > previous, qPrintable(QStringLiteral("T = %1: ε_LB = %2 not above %3").arg(T).arg(b.epsLB).arg(previous)));
+            QVERIFY2(b.epsLB > previous,
+                     qPrintable(QStringLiteral("T = %1: ε_LB = %2 not above %3").arg(T).arg(b.epsLB).arg(previous)));
             previous = b.epsLB;
         }
         QVERIFY2(previous > 0.9, qPrintable(QString::number(previous))); // 40,000 runs: within 0.1 of ε
@@ -130,7 +131,8 @@ private slots:
             if (info.kind == MechanismKind::NonPrivate)
                 continue;
             for (double eps : {0.5, 2.0})
-                QTest::newRow(qPrintable(QStringLiteral("%1 at ε = %2").arg(QString::fromUtf8(toString(info.kind))).arg(eps)))
+                QTest::newRow(
+                    qPrintable(QStringLiteral("%1 at ε = %2").arg(QString::fromUtf8(toString(info.kind))).arg(eps)))
                     << static_cast<int>(info.kind) << eps;
         }
     }
@@ -150,7 +152,8 @@ private slots:
         QCOMPARE(r.scoresD.size(), std::size_t(a.runs));
         QVERIFY(std::none_of(r.scoresD.begin(), r.scoresD.end(), [](double v) { return std::isnan(v); }));
         QVERIFY(r.canary.nonPrivateShift > 0.0); // the canary moves the non-private model
-        QVERIFY2(r.canary.description.find("unit row along feature") != std::string::npos, r.canary.description.c_str());
+        QVERIFY2(r.canary.description.find("unit row along feature") != std::string::npos,
+                 r.canary.description.c_str());
     }
 
     void tooLittleNoiseIsCaught_data() {

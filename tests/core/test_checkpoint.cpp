@@ -3,11 +3,11 @@
 // settings refused with the differing settings named), the balanced split of cells over ranks,
 // and a utility sweep assembled from stored cells bit-identical to one computed in place.
 
-#include "core/sweeps/utility_sweep.h"
 #include "core/scale/cell_stage.h"
 #include "core/scale/cell_text.h"
 #include "core/scale/checkpoint_file.h"
 #include "core/scale/run_settings.h"
+#include "core/sweeps/utility_sweep.h"
 
 #include "tests/support/test_support.h"
 
@@ -196,8 +196,9 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath("report.json").toStdString();
         writeAll(path, "{\"command\": \"utility\"}\n");
-        QVERIFY(elab::test::errorOf([&] { CheckpointFile(path, settingsOf("1", "1")); })
-                    .contains("is not an EpsilonLab checkpoint"));
+        QVERIFY(elab::test::errorOf([&] {
+                    CheckpointFile(path, settingsOf("1", "1"));
+                }).contains("is not an EpsilonLab checkpoint"));
     }
 
     void cellsSplitOnceAndBalanced_data() {
@@ -249,8 +250,10 @@ private slots:
         QCOMPARE(executor.computed, 0);
         QCOMPARE(stored.points.size(), spec.grid.size());
         for (std::size_t g = 0; g < spec.grid.size(); ++g) {
-            QCOMPARE(std::bit_cast<std::uint64_t>(stored.points[g].mean), std::bit_cast<std::uint64_t>(computed.points[g].mean));
-            QCOMPARE(std::bit_cast<std::uint64_t>(stored.points[g].sd), std::bit_cast<std::uint64_t>(computed.points[g].sd));
+            QCOMPARE(std::bit_cast<std::uint64_t>(stored.points[g].mean),
+                     std::bit_cast<std::uint64_t>(computed.points[g].mean));
+            QCOMPARE(std::bit_cast<std::uint64_t>(stored.points[g].sd),
+                     std::bit_cast<std::uint64_t>(computed.points[g].sd));
             QCOMPARE(stored.points[g].values, computed.points[g].values);
         }
         QCOMPARE(stored.solver.fits, computed.solver.fits);

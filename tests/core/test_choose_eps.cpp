@@ -45,7 +45,12 @@ private slots:
         spec.measureAt = measureAt;
         spec.target = 0.0; // set from the non-private level below
         // A target 0.03 above the non-private loss is reachable at a moderate ε.
-        const auto probe = chooseEpsilon({d.X, d.y}, [&] { auto s = spec; s.target = 10.0; s.maxSteps = 1; return s; }());
+        const auto probe = chooseEpsilon({d.X, d.y}, [&] {
+            auto s = spec;
+            s.target = 10.0;
+            s.maxSteps = 1;
+            return s;
+        }());
         spec.target = probe.nonPrivate + 0.03;
         const ChooseEpsResult r = chooseEpsilon({d.X, d.y}, spec);
         QVERIFY(r.reachable);

@@ -2,7 +2,6 @@
 // column and message. (The real files of ../shared/datasets are checked against their READMEs
 // in test_csv_malformed.cpp, which skips when they are absent.)
 
-
 #include "tests/core/csv_test_helpers.h"
 
 using namespace elab::core;
@@ -53,18 +52,20 @@ void TestCsvLoader::validVariants_data() {
     QTest::newRow("quoted field with the delimiter")
         << QByteArray("a,c,y\n1,\"p,q\",no\n2,r,yes\n") << opts() << QStringList{"a", "c=p,q", "c=r"}
         << QVector<double>{1, 1, 0, 2, 0, 1} << noYes;
-    QTest::newRow("doubled quotes")
-        << QByteArray("a,c,y\n1,\"say \"\"hi\"\"\",no\n2,r,yes\n") << opts()
-        << QStringList{"a", "c=r", "c=say \"hi\""} << QVector<double>{1, 0, 1, 2, 1, 0} << noYes;
-    QTest::newRow("embedded newline")
-        << QByteArray("a,c,y\n1,\"two\nlines\",no\n2,r,yes\n") << opts()
-        << QStringList{"a", "c=r", "c=two\nlines"} << QVector<double>{1, 0, 1, 2, 1, 0} << noYes;
+    QTest::newRow("doubled quotes") << QByteArray("a,c,y\n1,\"say \"\"hi\"\"\",no\n2,r,yes\n") << opts()
+                                    << QStringList{"a", "c=r", "c=say \"hi\""} << QVector<double>{1, 0, 1, 2, 1, 0}
+                                    << noYes;
+    QTest::newRow("embedded newline") << QByteArray("a,c,y\n1,\"two\nlines\",no\n2,r,yes\n") << opts()
+                                      << QStringList{"a", "c=r", "c=two\nlines"} << QVector<double>{1, 0, 1, 2, 1, 0}
+                                      << noYes;
     QTest::newRow("blanks around a quoted field")
         << QByteArray("a,c,y\n1,\"p\" ,no\n2, \"q\",yes\n") << opts() << QStringList{"a", "c=p", "c=q"}
         << QVector<double>{1, 1, 0, 2, 0, 1} << noYes;
     QTest::newRow("CRLF") << QByteArray("a,b,y\r\n1,2,no\r\n3,4,yes\r\n") << opts() << ab << v1234 << noYes;
     QTest::newRow("lone CR") << QByteArray("a,b,y\r1,2,no\r3,4,yes") << opts() << ab << v1234 << noYes;
-    QTest::newRow("UTF-8 BOM") << QByteArray("\xEF\xBB\xBF" "a,b,y\n1,2,no\n3,4,yes\n") << opts() << ab << v1234 << noYes;
+    QTest::newRow("UTF-8 BOM") << QByteArray("\xEF\xBB\xBF"
+                                             "a,b,y\n1,2,no\n3,4,yes\n")
+                               << opts() << ab << v1234 << noYes;
     QTest::newRow("no trailing newline") << QByteArray("a,b,y\n1,2,no\n3,4,yes") << opts() << ab << v1234 << noYes;
     QTest::newRow("blank trailing lines")
         << QByteArray("a,b,y\n1,2,no\n3,4,yes\n\n  \r\n\n") << opts() << ab << v1234 << noYes;
@@ -79,17 +80,16 @@ void TestCsvLoader::validVariants_data() {
     QTest::newRow("header named like an index: name wins")
         << QByteArray("0,1,2\n1,no,2\n3,yes,4\n") << opts("1") << QStringList{"0", "2"} << v1234 << noYes;
     QTest::newRow("numbers: sign, point, underflow, huge finite")
-        << QByteArray("a,b,y\n+3,1e-400,no\n-.5,1.5e300,yes\n") << opts() << ab
-        << QVector<double>{3, 0, -0.5, 1.5e300} << noYes;
+        << QByteArray("a,b,y\n+3,1e-400,no\n-.5,1.5e300,yes\n") << opts() << ab << QVector<double>{3, 0, -0.5, 1.5e300}
+        << noYes;
     QTest::newRow("quote inside an unquoted field is literal")
-        << QByteArray("h,c,y\n1,5'10\",no\n2,6'1\",yes\n") << opts()
-        << QStringList{"h", "c=5'10\"", "c=6'1\""} << QVector<double>{1, 1, 0, 2, 0, 1} << noYes;
+        << QByteArray("h,c,y\n1,5'10\",no\n2,6'1\",yes\n") << opts() << QStringList{"h", "c=5'10\"", "c=6'1\""}
+        << QVector<double>{1, 1, 0, 2, 0, 1} << noYes;
     QTest::newRow("empty header name auto-named")
         << QByteArray(",b,y\n1,2,no\n3,4,yes\n") << opts() << QStringList{"column_1", "b"} << v1234 << noYes;
     QTest::newRow("levels in numeric-aware order (forced categorical)")
-        << QByteArray("zip,y\n10,no\n2,yes\n1,no\n") << categorical({"zip"})
-        << QStringList{"zip=1", "zip=2", "zip=10"} << QVector<double>{0, 0, 1, 0, 1, 0, 1, 0, 0}
-        << QVector<double>{-1, 1, -1};
+        << QByteArray("zip,y\n10,no\n2,yes\n1,no\n") << categorical({"zip"}) << QStringList{"zip=1", "zip=2", "zip=10"}
+        << QVector<double>{0, 0, 1, 0, 1, 0, 1, 0, 0} << QVector<double>{-1, 1, -1};
     QTest::newRow("text levels in natural order")
         << QByteArray("c,y\nitem10,no\nitem2,yes\nItem1,no\n") << opts()
         << QStringList{"c=Item1", "c=item2", "c=item10"} << QVector<double>{0, 0, 1, 0, 1, 0, 1, 0, 0}
@@ -97,15 +97,13 @@ void TestCsvLoader::validVariants_data() {
     QTest::newRow("mostly text column with numbers is categorical")
         << QByteArray("m,y\n1,no\nx,yes\n2,no\nw,yes\n") << opts() << QStringList{"m=1", "m=2", "m=w", "m=x"}
         << QVector<double>{1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0} << QVector<double>{-1, 1, -1, 1};
-    QTest::newRow("ignored column left out")
-        << QByteArray("id,a,y\nfoo,1,no\nbar,2,yes\n") << ignored({"id"}) << QStringList{"a"}
-        << QVector<double>{1, 2} << noYes;
+    QTest::newRow("ignored column left out") << QByteArray("id,a,y\nfoo,1,no\nbar,2,yes\n") << ignored({"id"})
+                                             << QStringList{"a"} << QVector<double>{1, 2} << noYes;
     QTest::newRow("missing cells in an ignored column keep the row")
-        << QByteArray("id,a,y\n?,1,no\n,2,yes\n") << ignored({"id"}) << QStringList{"a"}
-        << QVector<double>{1, 2} << noYes;
+        << QByteArray("id,a,y\n?,1,no\n,2,yes\n") << ignored({"id"}) << QStringList{"a"} << QVector<double>{1, 2}
+        << noYes;
     QTest::newRow("label listed as categorical stays the label")
-        << QByteArray("a,y\n1,no\n2,yes\n") << categorical({"y"}) << QStringList{"a"}
-        << QVector<double>{1, 2} << noYes;
+        << QByteArray("a,y\n1,no\n2,yes\n") << categorical({"y"}) << QStringList{"a"} << QVector<double>{1, 2} << noYes;
 }
 
 void TestCsvLoader::validVariants() {
@@ -132,34 +130,31 @@ void TestCsvLoader::missingValues_data() {
     QTest::addColumn<QVector<int>>("leaks");
 
     // Row 2 has a missing x; features x, c=a, c=b.
-    const auto marker = [](const char* m) {
-        return QByteArray("x,c,y\n1,a,no\n") + m + ",b,yes\n3,a,no\n5,b,yes\n";
-    };
+    const auto marker = [](const char* m) { return QByteArray("x,c,y\n1,a,no\n") + m + ",b,yes\n3,a,no\n5,b,yes\n"; };
     const QVector<double> kept{1, 1, 0, 3, 1, 0, 5, 0, 1};
     const QVector<double> keptTargets{-1, -1, 1};
     for (const char* m : {"", "?", "NA", "NaN", "nan", " NA ", "\"\"", "\" ? \""})
-        QTest::newRow(qPrintable(QString("marker [%1]").arg(m))) << marker(m) << opts() << kept
-            << keptTargets << QVector<int>{1, 0, 0} << QStringList{"drop rows"} << QVector<int>{0};
+        QTest::newRow(qPrintable(QString("marker [%1]").arg(m)))
+            << marker(m) << opts() << kept << keptTargets << QVector<int>{1, 0, 0} << QStringList{"drop rows"}
+            << QVector<int>{0};
 
     // x missing in rows 2 and 5, c in row 3, the label in row 5. Kept x: 1 3 8 3, c: a b a a.
     const QByteArray mixed("x,c,y\n1,a,no\n?,b,yes\n3,?,no\n8,a,yes\n?,a,?\n3,a,no\n");
-    QTest::newRow("drop rows (default)")
-        << mixed << opts() << QVector<double>{1, 1, 0, 8, 1, 0, 3, 1, 0} << QVector<double>{-1, 1, -1}
-        << QVector<int>{2, 1, 1} << QStringList{"drop rows", "drop rows"} << QVector<int>{0, 0};
-    QTest::newRow("impute mean")
-        << mixed << withPolicy(MissingPolicy::ImputeMean)
-        << QVector<double>{1, 1, 0, 3.75, 0, 1, 3, 1, 0, 8, 1, 0, 3, 1, 0}
-        << QVector<double>{-1, 1, -1, 1, -1} << QVector<int>{2, 1, 1}
-        << QStringList{"drop rows", "impute (mean)"} << QVector<int>{0, 1};
+    QTest::newRow("drop rows (default)") << mixed << opts() << QVector<double>{1, 1, 0, 8, 1, 0, 3, 1, 0}
+                                         << QVector<double>{-1, 1, -1} << QVector<int>{2, 1, 1}
+                                         << QStringList{"drop rows", "drop rows"} << QVector<int>{0, 0};
+    QTest::newRow("impute mean") << mixed << withPolicy(MissingPolicy::ImputeMean)
+                                 << QVector<double>{1, 1, 0, 3.75, 0, 1, 3, 1, 0, 8, 1, 0, 3, 1, 0}
+                                 << QVector<double>{-1, 1, -1, 1, -1} << QVector<int>{2, 1, 1}
+                                 << QStringList{"drop rows", "impute (mean)"} << QVector<int>{0, 1};
     QTest::newRow("impute most frequent")
         << mixed << withPolicy(MissingPolicy::ImputeMostFrequent)
-        << QVector<double>{1, 1, 0, 3, 0, 1, 3, 1, 0, 8, 1, 0, 3, 1, 0}
-        << QVector<double>{-1, 1, -1, 1, -1} << QVector<int>{2, 1, 1}
-        << QStringList{"drop rows", "impute (most frequent)"} << QVector<int>{0, 1};
+        << QVector<double>{1, 1, 0, 3, 0, 1, 3, 1, 0, 8, 1, 0, 3, 1, 0} << QVector<double>{-1, 1, -1, 1, -1}
+        << QVector<int>{2, 1, 1} << QStringList{"drop rows", "impute (most frequent)"} << QVector<int>{0, 1};
     QTest::newRow("mean of huge values does not overflow")
         << QByteArray("x,y\n1e308,no\n1.5e308,yes\n?,no\n") << withPolicy(MissingPolicy::ImputeMean)
-        << QVector<double>{1e308, 1.5e308, 1e308 / 2 + 1.5e308 / 2} << QVector<double>{-1, 1, -1}
-        << QVector<int>{1, 0} << QStringList{"impute (mean)"} << QVector<int>{1};
+        << QVector<double>{1e308, 1.5e308, 1e308 / 2 + 1.5e308 / 2} << QVector<double>{-1, 1, -1} << QVector<int>{1, 0}
+        << QStringList{"impute (mean)"} << QVector<int>{1};
     QTest::newRow("most frequent tie takes the smallest value")
         << QByteArray("x,y\n2,no\n1,yes\n?,no\n") << withPolicy(MissingPolicy::ImputeMostFrequent)
         << QVector<double>{2, 1, 1} << QVector<double>{-1, 1, -1} << QVector<int>{1, 0}
@@ -199,42 +194,46 @@ void TestCsvLoader::targets_data() {
     QTest::addColumn<QStringList>("classes");
     QTest::addColumn<QVector<double>>("values");
 
-    QTest::newRow("text labels: binary, sorted") << QByteArray("yes\nno\nyes\n") << opts() << "binary"
-        << QStringList{"no", "yes"} << QVector<double>{1, -1, 1};
-    QTest::newRow("adult labels: >50K positive") << QByteArray(">50K\n<=50K\n") << opts() << "binary"
-        << QStringList{"<=50K", ">50K"} << QVector<double>{1, -1};
-    QTest::newRow("labels -1 and +1") << QByteArray("+1\n-1\n+1\n") << opts() << "binary"
-        << QStringList{"-1", "1"} << QVector<double>{1, -1, 1};
-    QTest::newRow("labels 0 and 1") << QByteArray("1\n0\n") << opts() << "binary"
-        << QStringList{"0", "1"} << QVector<double>{1, -1};
+    QTest::newRow("text labels: binary, sorted")
+        << QByteArray("yes\nno\nyes\n") << opts() << "binary" << QStringList{"no", "yes"} << QVector<double>{1, -1, 1};
+    QTest::newRow("adult labels: >50K positive")
+        << QByteArray(">50K\n<=50K\n") << opts() << "binary" << QStringList{"<=50K", ">50K"} << QVector<double>{1, -1};
+    QTest::newRow("labels -1 and +1") << QByteArray("+1\n-1\n+1\n") << opts() << "binary" << QStringList{"-1", "1"}
+                                      << QVector<double>{1, -1, 1};
+    QTest::newRow("labels 0 and 1") << QByteArray("1\n0\n") << opts() << "binary" << QStringList{"0", "1"}
+                                    << QVector<double>{1, -1};
     QTest::newRow("integer classes, numeric-aware") << QByteArray("10\n2\n1\n2\n") << opts() << "multiclass"
-        << QStringList{"1", "2", "10"} << QVector<double>{2, 1, 0, 1};
-    QTest::newRow("1.0 and 1 are one class") << QByteArray("1.0\n2\n1\n") << opts() << "binary"
-        << QStringList{"1", "2"} << QVector<double>{-1, 1, -1};
-    QTest::newRow("text classes in natural order") << QByteArray("class10\nclass2\nclass1\n") << opts()
-        << "multiclass" << QStringList{"class1", "class2", "class10"} << QVector<double>{2, 1, 0};
-    QTest::newRow("mostly text labels with a number") << QByteArray("b\n7\na\n") << opts() << "multiclass"
-        << QStringList{"7", "a", "b"} << QVector<double>{2, 0, 1};
-    QTest::newRow("non-integer labels: regression") << QByteArray("1.5\n2\n-3.25\n") << opts() << "regression"
-        << QStringList{} << QVector<double>{1.5, 2, -3.25};
+                                                    << QStringList{"1", "2", "10"} << QVector<double>{2, 1, 0, 1};
+    QTest::newRow("1.0 and 1 are one class")
+        << QByteArray("1.0\n2\n1\n") << opts() << "binary" << QStringList{"1", "2"} << QVector<double>{-1, 1, -1};
+    QTest::newRow("text classes in natural order")
+        << QByteArray("class10\nclass2\nclass1\n") << opts() << "multiclass"
+        << QStringList{"class1", "class2", "class10"} << QVector<double>{2, 1, 0};
+    QTest::newRow("mostly text labels with a number")
+        << QByteArray("b\n7\na\n") << opts() << "multiclass" << QStringList{"7", "a", "b"} << QVector<double>{2, 0, 1};
+    QTest::newRow("non-integer labels: regression")
+        << QByteArray("1.5\n2\n-3.25\n") << opts() << "regression" << QStringList{} << QVector<double>{1.5, 2, -3.25};
     CsvOptions fewClasses;
     fewClasses.maxIntegerClasses = 2;
-    QTest::newRow("more integers than maxIntegerClasses: regression") << QByteArray("1\n2\n3\n")
-        << fewClasses << "regression" << QStringList{} << QVector<double>{1, 2, 3};
+    QTest::newRow("more integers than maxIntegerClasses: regression")
+        << QByteArray("1\n2\n3\n") << fewClasses << "regression" << QStringList{} << QVector<double>{1, 2, 3};
     QTest::newRow("forced regression on integers") << QByteArray("0\n1\n") << withTask(TaskKind::Regression)
-        << "regression" << QStringList{} << QVector<double>{0, 1};
-    QTest::newRow("forced multiclass with two classes") << QByteArray("b\na\n") << withTask(TaskKind::Multiclass)
-        << "multiclass" << QStringList{"a", "b"} << QVector<double>{1, 0};
-    QTest::newRow("forced binary on text") << QByteArray("b\na\n") << withTask(TaskKind::Binary)
-        << "binary" << QStringList{"a", "b"} << QVector<double>{1, -1};
-    QTest::newRow("forced classification of decimals") << QByteArray("1.5\n0.5\n1.5\n")
-        << withTask(TaskKind::Multiclass) << "multiclass" << QStringList{"0.5", "1.5"}
+                                                   << "regression" << QStringList{} << QVector<double>{0, 1};
+    QTest::newRow("forced multiclass with two classes")
+        << QByteArray("b\na\n") << withTask(TaskKind::Multiclass) << "multiclass" << QStringList{"a", "b"}
+        << QVector<double>{1, 0};
+    QTest::newRow("forced binary on text") << QByteArray("b\na\n") << withTask(TaskKind::Binary) << "binary"
+                                           << QStringList{"a", "b"} << QVector<double>{1, -1};
+    QTest::newRow("forced classification of decimals")
+        << QByteArray("1.5\n0.5\n1.5\n") << withTask(TaskKind::Multiclass) << "multiclass" << QStringList{"0.5", "1.5"}
         << QVector<double>{1, 0, 1};
-    QTest::newRow("many integer classes when forced") << QByteArray("1\n2\n3\n4\n") << [] {
-        CsvOptions o = withTask(TaskKind::Multiclass);
-        o.maxIntegerClasses = 2;
-        return o;
-    }() << "multiclass" << QStringList{"1", "2", "3", "4"} << QVector<double>{0, 1, 2, 3};
+    QTest::newRow("many integer classes when forced") << QByteArray("1\n2\n3\n4\n") <<
+        [] {
+            CsvOptions o = withTask(TaskKind::Multiclass);
+            o.maxIntegerClasses = 2;
+            return o;
+        }() << "multiclass" << QStringList{"1", "2", "3", "4"}
+                                                      << QVector<double>{0, 1, 2, 3};
 }
 
 void TestCsvLoader::targets() {
@@ -261,12 +260,11 @@ void TestCsvLoader::targets() {
 }
 
 void TestCsvLoader::columnInfo() {
-    const Dataset d = load("id,n,c,y\nr1,1.5,b,no\nr2,?,a,yes\nr3,2,?,no\nr4,3,a,yes\n",
-                           [] {
-                               CsvOptions o = ignored({"id"});
-                               o.missing = MissingPolicy::ImputeMean;
-                               return o;
-                           }());
+    const Dataset d = load("id,n,c,y\nr1,1.5,b,no\nr2,?,a,yes\nr3,2,?,no\nr4,3,a,yes\n", [] {
+        CsvOptions o = ignored({"id"});
+        o.missing = MissingPolicy::ImputeMean;
+        return o;
+    }());
     QCOMPARE(d.columns.size(), std::size_t(4));
     const ColumnKind kinds[] = {ColumnKind::Ignored, ColumnKind::Numeric, ColumnKind::Categorical, ColumnKind::Label};
     const Index first[] = {-1, 0, 1, -1};
@@ -345,7 +343,6 @@ void TestCsvLoader::progressAndCancel() {
     RunContext cancelled(stopped.get_token(), {});
     QVERIFY_THROWS_EXCEPTION(Cancelled, load(text, {}, &cancelled));
 }
-
 
 QTEST_APPLESS_MAIN(TestCsvLoader)
 #include "test_csv_loader.moc"

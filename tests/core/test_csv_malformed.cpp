@@ -23,13 +23,13 @@ void TestCsvMalformed::malformed_data() {
     QTest::addColumn<int>("column");
     QTest::addColumn<QString>("message");
 
-    const auto row = [](const char* name, const char* text, CsvOptions o, int line, int column,
-                        const char* message) {
+    const auto row = [](const char* name, const char* text, CsvOptions o, int line, int column, const char* message) {
         QTest::newRow(name) << QByteArray(text) << o << line << column << QString(message);
     };
     const QByteArray tenNumbers("x,y\n1,a\n2,b\n3,a\n4,b\n5,a\n6,b\n7,a\n8,b\n9,a\n");
-    QTest::newRow("text in a numeric column") << tenNumbers + "1O,b\n" << opts() << 11 << 1
-        << "text '1O' in numeric column 'x' (9 of 10 values are numbers)";
+    QTest::newRow("text in a numeric column")
+        << tenNumbers + "1O,b\n"
+        << opts() << 11 << 1 << "text '1O' in numeric column 'x' (9 of 10 values are numbers)";
     row("too few fields", "a,b,y\n1,2,no\n3,4\n", opts(), 3, 0, "expected 3 fields, found 2");
     row("too many fields", "a,b,y\n1,2,no\n3,4,yes,5\n", opts(), 3, 0, "expected 3 fields, found 4");
     row("ragged after a multi-line field", "a,b,y\n1,\"x\ny\",no\n3,4\n", opts(), 4, 0, "expected 3 fields, found 2");
@@ -39,8 +39,10 @@ void TestCsvMalformed::malformed_data() {
     row("text after a closing quote", "a,b,y\n1,\"2\"x,no\n", opts(), 2, 2, "unexpected 'x' after the closing quote");
     row("text after a closing quote, whitespace", "a b y\n1 \"2\"x no\n", delim(' '), 2, 2,
         "unexpected 'x' after the closing quote");
-    row("text in numeric column after a multi-line field", "a,c,y\n1,\"p\nq\",no\n2,r,no\n3,r,no\n4,r,no\n"
-        "5,r,no\n6,r,no\n7,r,no\n8,r,no\n9,r,no\nten,s,yes\n", opts(), 12, 1, "text 'ten' in numeric column 'a'");
+    row("text in numeric column after a multi-line field",
+        "a,c,y\n1,\"p\nq\",no\n2,r,no\n3,r,no\n4,r,no\n"
+        "5,r,no\n6,r,no\n7,r,no\n8,r,no\n9,r,no\nten,s,yes\n",
+        opts(), 12, 1, "text 'ten' in numeric column 'a'");
     row("inf", "a,y\n1,no\ninf,yes\n", opts(), 3, 1, "non-finite value 'inf' in numeric column 'a'");
     row("-inf", "a,y\n1,no\n-inf,yes\n", opts(), 3, 1, "non-finite value '-inf'");
     row("Infinity", "a,y\n1,no\n2,yes\nInfinity,no\n", opts(), 4, 1, "non-finite value 'Infinity'");
@@ -52,21 +54,33 @@ void TestCsvMalformed::malformed_data() {
     row("empty file", "", opts(), 0, 0, "empty file");
     row("blank lines only", "\n  \r\n\n", opts(), 0, 0, "empty file");
     row("BOM only", "\xEF\xBB\xBF", opts(), 0, 0, "empty file");
-    QTest::newRow("UTF-16 text") << QByteArray("\xFF\xFE" "a\0,\0y\0\n\0", 10) << opts() << 1 << 0
-        << "the file is UTF-16 text; save it as UTF-8";
+    QTest::newRow("UTF-16 text") << QByteArray("\xFF\xFE"
+                                               "a\0,\0y\0\n\0",
+                                               10)
+                                 << opts() << 1 << 0 << "the file is UTF-16 text; save it as UTF-8";
     row("header only", "a,b,y\n", opts(), 0, 0, "no data rows");
     row("header only, no newline", "a,b,y", opts(), 0, 0, "no data rows");
     row("one column", "y\n1\n2\n", opts(), 1, 0, "the header has one column ('y')");
     row("duplicate header name", "a,b,a,y\n1,2,3,no\n", opts(), 1, 3, "duplicate column name 'a' (also column 1)");
     row("single class", "a,y\n1,x\n2,x\n", opts(), 0, 0, "only one class ('x') in label column 'y'");
-    row("single class after dropping rows", "a,y\n1,x\n?,z\n", opts(), 0, 0, "only one class ('x') in label column 'y'");
+    row("single class after dropping rows", "a,y\n1,x\n?,z\n", opts(), 0, 0,
+        "only one class ('x') in label column 'y'");
     row("label column name not found", "a,b,y\n1,2,no\n", opts("label"), 1, 0,
         "label column 'label' not found; columns: a, b, y");
-    row("label index out of range", "a,b,y\n1,2,no\n", opts("3"), 1, 0, "label column index 3 is out of range: 3 columns");
-    row("negative label index out of range", "a,b,y\n1,2,no\n", opts("-4"), 1, 0, "label column index -4 is out of range");
-    row("categorical column not found", "a,y\n1,no\n", categorical({"b"}), 1, 0, "categorical column 'b' not found; columns: a, y");
+    row("label index out of range", "a,b,y\n1,2,no\n", opts("3"), 1, 0,
+        "label column index 3 is out of range: 3 columns");
+    row("negative label index out of range", "a,b,y\n1,2,no\n", opts("-4"), 1, 0,
+        "label column index -4 is out of range");
+    row("categorical column not found", "a,y\n1,no\n", categorical({"b"}), 1, 0,
+        "categorical column 'b' not found; columns: a, y");
     row("ignored column not found", "a,y\n1,no\n", ignored({"b"}), 1, 0, "ignored column 'b' not found");
-    row("label ignored by index", "a,b,y\n1,2,no\n", [] { CsvOptions o = ignored({"y"}); o.labelColumn = "-1"; return o; }(),
+    row(
+        "label ignored by index", "a,b,y\n1,2,no\n",
+        [] {
+            CsvOptions o = ignored({"y"});
+            o.labelColumn = "-1";
+            return o;
+        }(),
         1, 3, "the label column 'y' cannot be ignored");
     row("every feature ignored", "a,y\n1,no\n", ignored({"a"}), 1, 0, "no feature columns");
     row("forced regression on text labels", "a,y\n1,no\n2,yes\n", withTask(TaskKind::Regression), 2, 2,
@@ -79,23 +93,24 @@ void TestCsvMalformed::malformed_data() {
         "no rows left: the label 'y' is missing in every row");
     row("nothing to impute from", "a,b,y\n1,?,no\n2,NA,yes\n", withPolicy(MissingPolicy::ImputeMean), 0, 0,
         "column 'b' has no value to impute from");
-    row("given delimiter that does not split", "a,b,y\n1,2,no\n", delim(';'), 1, 0, "the header has one column ('a,b,y')");
+    row("given delimiter that does not split", "a,b,y\n1,2,no\n", delim(';'), 1, 0,
+        "the header has one column ('a,b,y')");
     CsvOptions badDelimiter;
     badDelimiter.delimiter = '|';
-    QTest::newRow("invalid delimiter option") << QByteArray("a|y\n1|no\n") << badDelimiter << 0 << 0
-        << "invalid CSV options: the delimiter must be";
+    QTest::newRow("invalid delimiter option")
+        << QByteArray("a|y\n1|no\n") << badDelimiter << 0 << 0 << "invalid CSV options: the delimiter must be";
     CsvOptions badClasses;
     badClasses.maxIntegerClasses = 1;
     QTest::newRow("invalid maxIntegerClasses") << QByteArray("a,y\n1,no\n") << badClasses << 0 << 0
-        << "invalid CSV options: maxIntegerClasses must be at least 2";
+                                               << "invalid CSV options: maxIntegerClasses must be at least 2";
     CsvOptions badThreshold;
     badThreshold.sparseDensityThreshold = 1.5;
-    QTest::newRow("invalid density threshold") << QByteArray("a,y\n1,no\n") << badThreshold << 0 << 0
-        << "invalid CSV options: sparseDensityThreshold";
+    QTest::newRow("invalid density threshold")
+        << QByteArray("a,y\n1,no\n") << badThreshold << 0 << 0 << "invalid CSV options: sparseDensityThreshold";
     CsvOptions both = categorical({"a"});
     both.ignoredColumns = {"a"};
-    QTest::newRow("column both categorical and ignored") << QByteArray("a,y\n1,no\n") << both << 0 << 0
-        << "column 'a' is both categorical and ignored";
+    QTest::newRow("column both categorical and ignored")
+        << QByteArray("a,y\n1,no\n") << both << 0 << 0 << "column 'a' is both categorical and ignored";
 }
 
 void TestCsvMalformed::malformed() {
@@ -113,7 +128,7 @@ void TestCsvMalformed::malformed() {
         QCOMPARE(int(e.line()), line);
         QCOMPARE(int(e.column()), column);
         QCOMPARE(e.source(), std::string("test.csv"));
-        const QString prefix = line == 0 ? QString("test.csv: ")
+        const QString prefix = line == 0     ? QString("test.csv: ")
                                : column == 0 ? QString("test.csv:%1: ").arg(line)
                                              : QString("test.csv:%1:%2: ").arg(line).arg(column);
         QVERIFY2(QString(e.what()).startsWith(prefix), e.what());
@@ -129,28 +144,28 @@ void TestCsvMalformed::realFiles_data() {
     QTest::addColumn<QStringList>("classes");
     QTest::addColumn<QVector<int>>("counts");
 
-    QTest::newRow("iris") << "iris/iris.csv" << opts() << 150 << 4 << "multiclass"
-                          << QStringList{"0", "1", "2"} << QVector<int>{50, 50, 50};
-    QTest::newRow("penguins, drop rows") << "penguins/penguins.csv" << opts("species") << 333 << 10
-        << "multiclass" << QStringList{"Adelie", "Chinstrap", "Gentoo"} << QVector<int>{146, 68, 119};
+    QTest::newRow("iris") << "iris/iris.csv" << opts() << 150 << 4 << "multiclass" << QStringList{"0", "1", "2"}
+                          << QVector<int>{50, 50, 50};
+    QTest::newRow("penguins, drop rows") << "penguins/penguins.csv" << opts("species") << 333 << 10 << "multiclass"
+                                         << QStringList{"Adelie", "Chinstrap", "Gentoo"} << QVector<int>{146, 68, 119};
     CsvOptions noSex = opts("species");
     noSex.ignoredColumns = {"sex"};
     QTest::newRow("penguins without sex") << "penguins/penguins.csv" << noSex << 342 << 8 << "multiclass"
-        << QStringList{"Adelie", "Chinstrap", "Gentoo"} << QVector<int>{151, 68, 123};
+                                          << QStringList{"Adelie", "Chinstrap", "Gentoo"} << QVector<int>{151, 68, 123};
     CsvOptions penguinsImputed = opts("species");
     penguinsImputed.missing = MissingPolicy::ImputeMean;
-    QTest::newRow("penguins, imputed") << "penguins/penguins.csv" << penguinsImputed << 344 << 10
-        << "multiclass" << QStringList{"Adelie", "Chinstrap", "Gentoo"} << QVector<int>{152, 68, 124};
-    QTest::newRow("breast cancer") << "breast_cancer_wdbc/breast_cancer_wdbc.csv" << opts() << 569 << 30
-        << "binary" << QStringList{"0", "1"} << QVector<int>{212, 357};
-    QTest::newRow("diabetes") << "diabetes/diabetes.csv" << opts("target") << 442 << 10 << "regression"
-                              << QStringList{} << QVector<int>{};
-    QTest::newRow("adult train, drop rows") << "adult/adult_train.csv" << opts("income") << 30162 << 105
-        << "binary" << QStringList{"<=50K", ">50K"} << QVector<int>{22654, 7508};
+    QTest::newRow("penguins, imputed") << "penguins/penguins.csv" << penguinsImputed << 344 << 10 << "multiclass"
+                                       << QStringList{"Adelie", "Chinstrap", "Gentoo"} << QVector<int>{152, 68, 124};
+    QTest::newRow("breast cancer") << "breast_cancer_wdbc/breast_cancer_wdbc.csv" << opts() << 569 << 30 << "binary"
+                                   << QStringList{"0", "1"} << QVector<int>{212, 357};
+    QTest::newRow("diabetes") << "diabetes/diabetes.csv" << opts("target") << 442 << 10 << "regression" << QStringList{}
+                              << QVector<int>{};
+    QTest::newRow("adult train, drop rows") << "adult/adult_train.csv" << opts("income") << 30162 << 105 << "binary"
+                                            << QStringList{"<=50K", ">50K"} << QVector<int>{22654, 7508};
     CsvOptions adultImputed = opts("income");
     adultImputed.missing = MissingPolicy::ImputeMostFrequent;
-    QTest::newRow("adult train, imputed") << "adult/adult_train.csv" << adultImputed << 32561 << 105
-        << "binary" << QStringList{"<=50K", ">50K"} << QVector<int>{24720, 7841};
+    QTest::newRow("adult train, imputed") << "adult/adult_train.csv" << adultImputed << 32561 << 105 << "binary"
+                                          << QStringList{"<=50K", ">50K"} << QVector<int>{24720, 7841};
 }
 
 void TestCsvMalformed::realFiles() {
@@ -190,7 +205,6 @@ void TestCsvMalformed::realFiles() {
         QCOMPARE(d.columns[1].kind, ColumnKind::Categorical);
     }
 }
-
 
 QTEST_APPLESS_MAIN(TestCsvMalformed)
 #include "test_csv_malformed.moc"

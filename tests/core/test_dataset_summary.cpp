@@ -10,7 +10,6 @@
 
 using namespace elab::core;
 
-
 namespace {
 
 // Rows [3, 4], [0, 0], [1, 0], [0, 2]: norms 5, 0, 1, 2; 4 stored entries when sparse.

@@ -8,11 +8,11 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "core/learner/sweep_data.h"
 #include "core/learners/dpsgd/dense_products.h"
 #include "core/learners/dpsgd/dpsgd_learner.h"
 #include "core/learners/dpsgd/network.h"
 #include "core/learners/dpsgd/sgd_trainer.h"
-#include "core/learner/sweep_data.h"
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/util/noise.h"
 #include "core/util/normal_sampler.h"
@@ -108,7 +108,8 @@ private slots:
         for (Index i = 0; i < pr.X.rows(); ++i) {
             Network g = net;
             BatchWork w1;
-            clippedGradientSum(net, pr.X.selectRows({i}), pr.y.segment(i, 1), nullptr, {false, ClipMode::Total, 1.0}, w1, g);
+            clippedGradientSum(net, pr.X.selectRows({i}), pr.y.segment(i, 1), nullptr, {false, ClipMode::Total, 1.0},
+                               w1, g);
             ELAB_RELATIVE(flat(g).norm(), norms(i), 1e-12);
             naiveSum.addScaled(g, 1.0);
         }
@@ -253,11 +254,14 @@ private slots:
             std::vector<Eigen::VectorXd> concurrent(kRuns);
             tbb::task_arena arena(2);
             arena.execute([&] {
-                tbb::parallel_for(0, kRuns, [&](int r) { concurrent[static_cast<std::size_t>(r)] = flat(trainSgd(pr.X, pr.y, 3, s, {2.0, true, 4, r}).net); });
+                tbb::parallel_for(0, kRuns, [&](int r) {
+                    concurrent[static_cast<std::size_t>(r)] = flat(trainSgd(pr.X, pr.y, 3, s, {2.0, true, 4, r}).net);
+                });
             });
             for (int r = 0; r < kRuns; ++r)
-                QVERIFY2(concurrent[static_cast<std::size_t>(r)] == sequential[static_cast<std::size_t>(r)],
-                         qPrintable(QStringLiteral("run %1 (%2)").arg(r).arg(QString::fromLatin1(denseProductBackend()))));
+                QVERIFY2(
+                    concurrent[static_cast<std::size_t>(r)] == sequential[static_cast<std::size_t>(r)],
+                    qPrintable(QStringLiteral("run %1 (%2)").arg(r).arg(QString::fromLatin1(denseProductBackend()))));
         }
     }
 
@@ -322,8 +326,9 @@ private slots:
         ELAB_EXACT(g.epsilon, accountEpsilon(AccountantKind::Rdp, p).epsilon);
         ELAB_RELATIVE(g.parameter("eps_replace_one"), 2.0 * g.epsilon, 1e-15);
         QVERIFY(g.assumptions.front().find("add or remove") != std::string::npos);
-        QVERIFY(std::any_of(g.assumptions.begin(), g.assumptions.end(),
-                            [](const std::string& a) { return a.find("N = 1439 declared public") != std::string::npos; }));
+        QVERIFY(std::any_of(g.assumptions.begin(), g.assumptions.end(), [](const std::string& a) {
+            return a.find("N = 1439 declared public") != std::string::npos;
+        }));
         // The published zCDP procedure: the guarantee shown is what RDP proves for its σ.
         spec.sgd.accountant = AccountantKind::ZcdpPublished;
         const PrivacyGuarantee z = mechanismInfo(MechanismKind::Dpsgd).guarantee(spec, 1439, 10, 1.0);
@@ -367,11 +372,13 @@ private slots:
         ELAB_RELATIVE(g.delta, (1.0 + std::exp(epsA)) * deltaA, 1e-15);
         QCOMPARE(g.parameter("rows"), 1439.0);
         ELAB_RELATIVE(g.parameter("q"), q, 1e-15);
-        QVERIFY2(g.assumptions.front().find("replace one training row") != std::string::npos, g.assumptions.front().c_str());
+        QVERIFY2(g.assumptions.front().find("replace one training row") != std::string::npos,
+                 g.assumptions.front().c_str());
         // More noise than the add/remove guarantee at the same ε with N public needs.
         MechanismSpec open = spec;
         open.sgd.publicRows = 1439;
-        QVERIFY(g.parameter("sigma") > mechanismInfo(MechanismKind::Dpsgd).guarantee(open, 1439, 10, eps).parameter("sigma"));
+        QVERIFY(g.parameter("sigma") >
+                mechanismInfo(MechanismKind::Dpsgd).guarantee(open, 1439, 10, eps).parameter("sigma"));
         // The ε spent by the end of training, in the same terms, is the guarantee's.
         ELAB_EXACT(DpsgdLearner::epsilonSpent(spec, 1439, g.parameter("sigma"), 20 * 15), g.epsilon);
     }

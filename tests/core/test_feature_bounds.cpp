@@ -49,7 +49,8 @@ private slots:
         QCOMPARE(QString::fromStdString(a.source), QStringLiteral("b.csv"));
         const PublicBounds b = parseBounds(R"([{"column": "age", "lo": 17, "hi": 90}])", "b.json");
         QVERIFY((b.columns[0] == ColumnBound{"age", 17, 90}));
-        const PublicBounds c = parseBounds(R"({"range": "symmetric", "columns": [{"column": "x", "lo": -1, "hi": 3}]})", "c.json");
+        const PublicBounds c =
+            parseBounds(R"({"range": "symmetric", "columns": [{"column": "x", "lo": -1, "hi": 3}]})", "c.json");
         QCOMPARE(c.target, BoundsTarget::Symmetric);
         const PublicBounds d = parseBounds(R"({"age": [17, 90], "hours": [1, 99]})", "d.json");
         QCOMPARE(d.columns.size(), std::size_t(2));
@@ -61,25 +62,35 @@ private slots:
     void locatedErrors_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("bad lo") << "age,x17,90\n" << "b.csv:1:2: lo of column 'age' is not a finite number: 'x17'";
+        QTest::newRow("bad lo") << "age,x17,90\n"
+                                << "b.csv:1:2: lo of column 'age' is not a finite number: 'x17'";
         QTest::newRow("bad hi, line 3") << "column,lo,hi\nage,17,90\nhours,1,lots\n"
                                         << "b.csv:3:3: hi of column 'hours' is not a finite number: 'lots'";
-        QTest::newRow("lo >= hi") << "age,90,17\n" << "b.csv:1: column 'age': lo (90) must be below hi (17)";
-        QTest::newRow("equal") << "age,5,5\n" << "column 'age': lo (5) must be below hi (5)";
-        QTest::newRow("fields") << "age,17\n" << "b.csv:1: expected 3 fields (column, lo, hi), found 2";
-        QTest::newRow("duplicate") << "age,1,2\nage,3,4\n" << "b.csv:2: column 'age' has two bounds";
-        QTest::newRow("infinite") << "age,1,inf\n" << "hi of column 'age' is not a finite number";
-        QTest::newRow("empty") << "\n  \n" << "b.csv: the bounds file is empty";
+        QTest::newRow("lo >= hi") << "age,90,17\n"
+                                  << "b.csv:1: column 'age': lo (90) must be below hi (17)";
+        QTest::newRow("equal") << "age,5,5\n"
+                               << "column 'age': lo (5) must be below hi (5)";
+        QTest::newRow("fields") << "age,17\n"
+                                << "b.csv:1: expected 3 fields (column, lo, hi), found 2";
+        QTest::newRow("duplicate") << "age,1,2\nage,3,4\n"
+                                   << "b.csv:2: column 'age' has two bounds";
+        QTest::newRow("infinite") << "age,1,inf\n"
+                                  << "hi of column 'age' is not a finite number";
+        QTest::newRow("empty") << "\n  \n"
+                               << "b.csv: the bounds file is empty";
         QTest::newRow("json lo string") << R"([{"column": "a", "lo": "1", "hi": 2}])"
                                         << "entry 1 (column 'a'): lo is not a number";
-        QTest::newRow("json bad range") << R"({"range": "wide", "columns": []})" << "\"range\" must be \"unit\" or \"symmetric\"";
-        QTest::newRow("json syntax") << R"([{"column": )" << "b.csv: not valid JSON";
+        QTest::newRow("json bad range") << R"({"range": "wide", "columns": []})"
+                                        << "\"range\" must be \"unit\" or \"symmetric\"";
+        QTest::newRow("json syntax") << R"([{"column": )"
+                                     << "b.csv: not valid JSON";
     }
     void locatedErrors() {
         QFETCH(QString, text);
         QFETCH(QString, expected);
         const QByteArray bytes = text.toUtf8();
-        const QString message = errorOf([&] { parseBounds(std::string_view(bytes.constData(), bytes.size()), "b.csv"); });
+        const QString message =
+            errorOf([&] { parseBounds(std::string_view(bytes.constData(), bytes.size()), "b.csv"); });
         QVERIFY2(message.contains(expected), qPrintable(message));
     }
 
@@ -99,8 +110,8 @@ private slots:
         QCOMPARE(mapToBounds(17, age, BoundsTarget::Unit), 0.0);
         QCOMPARE(mapToBounds(90, age, BoundsTarget::Unit), 1.0);
         ELAB_FUZZY(mapToBounds(53.5, age, BoundsTarget::Unit), 0.5, 1e-15);
-        QCOMPARE(mapToBounds(5, age, BoundsTarget::Unit), 0.0);    // clipped below
-        QCOMPARE(mapToBounds(120, age, BoundsTarget::Unit), 1.0);  // clipped above
+        QCOMPARE(mapToBounds(5, age, BoundsTarget::Unit), 0.0);   // clipped below
+        QCOMPARE(mapToBounds(120, age, BoundsTarget::Unit), 1.0); // clipped above
         QCOMPARE(mapToBounds(17, age, BoundsTarget::Symmetric), -1.0);
         ELAB_FUZZY(mapToBounds(53.5, age, BoundsTarget::Symmetric), 0.0, 1e-15);
     }
@@ -175,7 +186,8 @@ private slots:
         }
         const double mean = sum / N, var = sq / N;
         QVERIFY2(std::abs(mean) <= 5.0 * std::sqrt(2.0 * b * b / N), qPrintable(QString::number(mean)));
-        QVERIFY2(std::abs(var - 2 * b * b) <= 5.0 * std::sqrt(20.0 * std::pow(b, 4) / N), qPrintable(QString::number(var)));
+        QVERIFY2(std::abs(var - 2 * b * b) <= 5.0 * std::sqrt(20.0 * std::pow(b, 4) / N),
+                 qPrintable(QString::number(var)));
         // P(|X| > 2b) = e^{−2}.
         const double p = std::exp(-2.0);
         QVERIFY(std::abs(static_cast<double>(beyond) / N - p) <= 5.0 * std::sqrt(p * (1 - p) / N));
@@ -242,12 +254,14 @@ private slots:
     void hintNamesTheLargestColumns() {
         const Dataset d = people();
         const std::string hint = boundsHint(d, PublicBounds{});
-        QVERIFY2(hint.find("without public bounds: hours (up to 99), age (up to 95).") != std::string::npos, hint.c_str());
+        QVERIFY2(hint.find("without public bounds: hours (up to 99), age (up to 95).") != std::string::npos,
+                 hint.c_str());
         PublicBounds b;
         b.columns = {{"age", 17, 90}, {"hours", 1, 99}};
         QVERIFY(boundsHint(d, b).empty());
         // Columns already within [−1, 1] need no bounds for the norm step.
-        QVERIFY(boundsHint(loadCsv("a,b,y\n0.5,-0.2,p\n0.1,0.9,q\n", "small.csv", CsvOptions{}), PublicBounds{}).empty());
+        QVERIFY(
+            boundsHint(loadCsv("a,b,y\n0.5,-0.2,p\n0.1,0.9,q\n", "small.csv", CsvOptions{}), PublicBounds{}).empty());
     }
 
     void hintListsUnboundedColumns() {

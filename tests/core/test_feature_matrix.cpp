@@ -13,7 +13,6 @@
 
 using namespace elab::core;
 
-
 namespace {
 
 // 4 × 3 reference matrix with an all-zero row and implicit zeros in the sparse form.
@@ -328,7 +327,7 @@ void TestFeatureMatrix::clippedRowsRecomputeTheirFactors() {
     view.clipRows();
     QVERIFY(view.isView() && view.sharesBuffersWith(loaded));
     QCOMPARE(view.memoryBytes(), loaded.memoryBytes()); // no factors kept
-    FeatureMatrix plain{DenseMatrix(X)}; // its own buffers: clipped in place
+    FeatureMatrix plain{DenseMatrix(X)};                // its own buffers: clipped in place
     plain.appendConstantColumn(1.0);
     const Eigen::VectorXd factors = clipFactors(plain);
     plain.clipRows();
@@ -341,7 +340,8 @@ void TestFeatureMatrix::clippedRowsRecomputeTheirFactors() {
     QVERIFY(std::abs(expected.row(5).norm() - 1.0) < 1e-15);
 
     const long copies = FeatureMatrix::viewsMaterialised();
-    view.denseRows().forEachBlock([&](Index b, const auto& rows) { QVERIFY(rows == expected.middleRows(b, rows.rows())); });
+    view.denseRows().forEachBlock(
+        [&](Index b, const auto& rows) { QVERIFY(rows == expected.middleRows(b, rows.rows())); });
     for (const Index i : {Index(0), Index(5), Index(6), Index(4095), Index(4096), n - 1})
         for (Index j = 0; j < 3; ++j)
             QCOMPARE(view.value(i, j), expected(i, j));

@@ -5,11 +5,11 @@
 
 #include <tbb/task_arena.h> // before Qt: TBB uses the name "emit"
 
+#include "core/learner/mechanism.h"
 #include "core/learners/gaussian_lm/gaussian_lm_learner.h"
 #include "core/learners/gaussian_lm/gaussian_lm_problem.h"
 #include "core/learners/linear_erm/erm_mechanisms.h"
 #include "core/mechanisms/mechanism_catalog.h"
-#include "core/learner/mechanism.h"
 #include "core/util/random.h"
 
 #include "tests/support/test_support.h"
@@ -156,7 +156,8 @@ private slots:
 
     void noiseHasTheGammaNormAndAUniformDirection() {
         const Blobs b = blobs(90, 3, 2);
-        const GaussianLmLearner learner({b.features, b.y, nullptr, std::nullopt, 3}, glmSpec(), UtilityMetric::TrainAccuracy);
+        const GaussianLmLearner learner({b.features, b.y, nullptr, std::nullopt, 3}, glmSpec(),
+                                        UtilityMetric::TrainAccuracy);
         const Index d = learner.dimension(); // 3 classes × 6 = 18
         QCOMPARE(d, Index(18));
         const int N = 4000;
@@ -175,16 +176,19 @@ private slots:
         }
         // ‖b‖ ~ Gamma(d, scale): mean d·scale, sd √d·scale; 4 sd of the mean of N.
         const double k = 4.0;
-        ELAB_FUZZY(sumNorm / N, static_cast<double>(d) * scale, k * std::sqrt(static_cast<double>(d)) * scale / std::sqrt(N));
+        ELAB_FUZZY(sumNorm / N, static_cast<double>(d) * scale,
+                   k * std::sqrt(static_cast<double>(d)) * scale / std::sqrt(N));
         // A uniform direction: each coordinate mean 0, sd 1/√d; E[u₀²] = 1/d.
         for (Index j = 0; j < d; ++j)
             ELAB_FUZZY(sumDirection(j) / N, 0.0, k / std::sqrt(static_cast<double>(d) * N));
-        ELAB_FUZZY(sumSquares / N, 1.0 / static_cast<double>(d), k * std::sqrt(2.0) / static_cast<double>(d) / std::sqrt(N));
+        ELAB_FUZZY(sumSquares / N, 1.0 / static_cast<double>(d),
+                   k * std::sqrt(2.0) / static_cast<double>(d) / std::sqrt(N));
     }
 
     void projectedGradientFindsThePsdOptimum() {
         const Blobs b = blobs(150, 3, 3);
-        const GaussianLmLearner learner({b.features, b.y, nullptr, std::nullopt, 3}, glmSpec(0.15), UtilityMetric::TrainAccuracy);
+        const GaussianLmLearner learner({b.features, b.y, nullptr, std::nullopt, 3}, glmSpec(0.15),
+                                        UtilityMetric::TrainAccuracy);
         const auto model = learner.fitNonPrivate({}, {});
         const auto& g = dynamic_cast<const GaussianLmModel&>(*model);
         ELAB_EXACT(learner.utility(*model), 1.0);
@@ -216,7 +220,8 @@ private slots:
                                                     eig.eigenvectors().transpose());
             }
             const double value = f.evaluate(other);
-            QVERIFY2(value >= atOptimum * (1.0 - 1e-6), qPrintable(QString("%1 < %2").arg(value, 0, 'g', 17).arg(atOptimum, 0, 'g', 17)));
+            QVERIFY2(value >= atOptimum * (1.0 - 1e-6),
+                     qPrintable(QString("%1 < %2").arg(value, 0, 'g', 17).arg(atOptimum, 0, 'g', 17)));
         }
     }
 
@@ -264,8 +269,8 @@ private slots:
             const double value = published.evaluate(phi + t * along);
             QVERIFY2(value < previous, qPrintable(QString("t = %1: %2 ≥ %3").arg(t).arg(value).arg(previous)));
             ELAB_RELATIVE(value - published.evaluate(phi), 3.0 * t * B(2, 2), 1e-9);
-            ELAB_FUZZY(glm::meanLoss(glm::quadraticForms(W, phi + t * along, 3), cls, Loss(LossKind::HuberSvm, 0.1)), lossAt0,
-                       1e-9);
+            ELAB_FUZZY(glm::meanLoss(glm::quadraticForms(W, phi + t * along, 3), cls, Loss(LossKind::HuberSvm, 0.1)),
+                       lossAt0, 1e-9);
             previous = value;
         }
     }
@@ -351,8 +356,10 @@ private slots:
         QCOMPARE(learner.models(), 1); // natively multiclass: no budget split
         QVERIFY(!learner.capabilities().taylor);
         Eigen::MatrixXd one, two;
-        tbb::task_arena(1).execute([&] { one = learner.fit(2.0, *learner.drawNoise(3, 1), nullptr, {}, {})->scores(data.trainX); });
-        tbb::task_arena(2).execute([&] { two = learner.fit(2.0, *learner.drawNoise(3, 1), nullptr, {}, {})->scores(data.trainX); });
+        tbb::task_arena(1).execute(
+            [&] { one = learner.fit(2.0, *learner.drawNoise(3, 1), nullptr, {}, {})->scores(data.trainX); });
+        tbb::task_arena(2).execute(
+            [&] { two = learner.fit(2.0, *learner.drawNoise(3, 1), nullptr, {}, {})->scores(data.trainX); });
         QCOMPARE(one.cols(), Eigen::Index(4));
         QVERIFY(one == two);
         const PrivacyGuarantee g = learner.guarantee(2.0);
@@ -362,7 +369,8 @@ private slots:
         ELAB_EXACT(g.parameter("rank"), 3.0);
         // Binary data (±1 labels): one score column whose sign is the class.
         const Blobs two_ = blobs(100, 2, 7);
-        const GaussianLmLearner binary({two_.features, two_.y, nullptr, std::nullopt, 0}, glmSpec(), UtilityMetric::TrainAccuracy);
+        const GaussianLmLearner binary({two_.features, two_.y, nullptr, std::nullopt, 0}, glmSpec(),
+                                       UtilityMetric::TrainAccuracy);
         const auto fit = binary.fit(50.0, *binary.drawNoise(1, 0), nullptr, {}, {});
         QCOMPARE(fit->outputs(), 1);
         QVERIFY(binary.utility(*fit) > 0.9);
@@ -373,14 +381,14 @@ private slots:
         MechanismSpec logistic = glmSpec();
         logistic.model.loss = Loss(LossKind::Logistic);
         QVERIFY(!logistic.validate().empty());
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 GaussianLmLearner({b.features, b.y, nullptr, std::nullopt, 3}, logistic, UtilityMetric::TrainAccuracy));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, GaussianLmLearner({b.features, b.y, nullptr, std::nullopt, 3},
+                                                                          logistic, UtilityMetric::TrainAccuracy));
         DenseMatrix wide = DenseMatrix::Zero(2, 3000); // (3001·3002/2)·3 classes > 4·10⁶ parameters
         Eigen::VectorXd y(2);
         y << 0, 1;
         const FeatureMatrix X(wide);
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 GaussianLmLearner({X, y, nullptr, std::nullopt, 3}, glmSpec(), UtilityMetric::TrainAccuracy));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, GaussianLmLearner({X, y, nullptr, std::nullopt, 3}, glmSpec(),
+                                                                          UtilityMetric::TrainAccuracy));
     }
 };
 

@@ -11,11 +11,9 @@
 
 using namespace elab::core;
 
-
 namespace {
 
-Dataset generate(const QString& name, Index rows, double noise, std::uint64_t seed,
-                 int classes = 3) {
+Dataset generate(const QString& name, Index rows, double noise, std::uint64_t seed, int classes = 3) {
     GeneratorOptions o;
     o.rows = rows;
     o.noise = noise;
@@ -24,9 +22,7 @@ Dataset generate(const QString& name, Index rows, double noise, std::uint64_t se
     return generateDataset(name.toStdString(), o);
 }
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 } // namespace
 
@@ -58,10 +54,8 @@ void TestGenerators::shapes_data() {
     const QStringList abc = {"A", "B", "C"};
     QTest::newRow("blobs 400, 3 classes") << "blobs" << 400 << 3 << abc;
     QTest::newRow("blobs 401, 4 classes") << "blobs" << 401 << 4 << QStringList{"A", "B", "C", "D"};
-    QTest::newRow("blobs 402, 4 classes: 2 extra rows")
-        << "blobs" << 402 << 4 << QStringList{"A", "B", "C", "D"};
-    QTest::newRow("blobs 11, 4 classes: 3 extra rows")
-        << "blobs" << 11 << 4 << QStringList{"A", "B", "C", "D"};
+    QTest::newRow("blobs 402, 4 classes: 2 extra rows") << "blobs" << 402 << 4 << QStringList{"A", "B", "C", "D"};
+    QTest::newRow("blobs 11, 4 classes: 3 extra rows") << "blobs" << 11 << 4 << QStringList{"A", "B", "C", "D"};
     QTest::newRow("blobs one row per class") << "blobs" << 3 << 3 << abc;
     QTest::newRow("moons 400") << "moons" << 400 << 2 << QStringList{"upper moon", "lower moon"};
     QTest::newRow("moons 401") << "moons" << 401 << 2 << QStringList{"upper moon", "lower moon"};
@@ -90,21 +84,18 @@ void TestGenerators::shapes() {
     for (int c = 0; c < classes; ++c) {
         QCOMPARE(QString::fromStdString(d.targets.classNames[std::size_t(c)]), classNames[c]);
         // As even as possible: the first rows % classes classes get one extra row.
-        QCOMPARE(int(d.targets.classCounts()[std::size_t(c)]),
-                 rows / classes + (c < rows % classes));
+        QCOMPARE(int(d.targets.classCounts()[std::size_t(c)]), rows / classes + (c < rows % classes));
     }
     QCOMPARE(d.provenance.format, std::string("generated"));
     QCOMPARE(d.columns.size(), std::size_t(3));
     QCOMPARE(d.log.size(), std::size_t(1));
     QCOMPARE(d.log[0].name, std::string("generated"));
     QVERIFY(!d.log[0].leaksPrivacy);
-    for (const std::string& part :
-         {std::to_string(rows) + " rows", std::string("noise 0.1"), std::string("seed 5")})
+    for (const std::string& part : {std::to_string(rows) + " rows", std::string("noise 0.1"), std::string("seed 5")})
         QVERIFY2(contains(d.log[0].detail, part), d.log[0].detail.c_str());
     if (rows >= 400) { // rows are shuffled: class 0 is not all at the top
         const auto top = (d.targets.classIndex->head(rows / 2).array() == 0).count();
-        QVERIFY2(top > rows / classes / 4 && top < rows / classes,
-                 qPrintable(QString::number(top)));
+        QVERIFY2(top > rows / classes / 4 && top < rows / classes, qPrintable(QString::number(top)));
     }
 }
 

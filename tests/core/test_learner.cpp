@@ -3,14 +3,14 @@
 // sweep through a prepared problem equal to the convenience call, the training loss taken from
 // the solver equal to the evaluated one, and warm-started sweep paths reaching the cold minimisers.
 
-#include "core/data/generators.h"
 #include "core/data/data_preparation.h"
-#include "core/sweeps/utility_sweep.h"
+#include "core/data/generators.h"
+#include "core/learner/prediction.h"
 #include "core/learners/linear_erm/linear_erm_learner.h"
 #include "core/mechanisms/mechanism_catalog.h"
-#include "core/learner/prediction.h"
 #include "core/model/linear_objective.h"
 #include "core/stability/stability_learner.h"
+#include "core/sweeps/utility_sweep.h"
 #include "core/util/noise.h"
 
 #include "tests/support/test_support.h"
@@ -125,9 +125,8 @@ private slots:
         const auto fit = pure.fit(1.0, *noise, nullptr, {}, {});
         QVERIFY_THROWS_EXCEPTION(std::logic_error, pure.taylorPoint(1.0, *noise, *fit, false));
         // The sweep refuses measuring points for a learner without Taylor estimates.
-        const auto problem = std::make_shared<const PreparedProblem>(
-            std::make_shared<const LinearErmLearner>(SweepData{d.X, d.y}, spec(MechanismKind::OutPertPure),
-                                                     UtilityMetric::TrainLoss));
+        const auto problem = std::make_shared<const PreparedProblem>(std::make_shared<const LinearErmLearner>(
+            SweepData{d.X, d.y}, spec(MechanismKind::OutPertPure), UtilityMetric::TrainLoss));
         UtilitySweepSpec s;
         s.grid = {1.0};
         s.measureAt = {1.0};
@@ -140,7 +139,7 @@ private slots:
         selectMechanism(mspec, MechanismKind::GaussianLm);
         QCOMPARE(mspec.kind, MechanismKind::GaussianLm);
         QCOMPARE(mspec.model.loss.kind(), LossKind::HuberSvm); // its only loss
-        QCOMPARE(mspec.model.loss.huberWidth(), 0.25);               // the width kept
+        QCOMPARE(mspec.model.loss.huberWidth(), 0.25);         // the width kept
         QVERIFY(mspec.validate().empty());
         mspec.model.loss = Loss(LossKind::SmoothHinge, 0.25, 1.0);
         selectMechanism(mspec, MechanismKind::ObjPertPure); // any margin loss: kept
@@ -165,14 +164,16 @@ private slots:
         const auto d = elab::test::syntheticBinary(200, 4, 5, {1.0, 0.5}, 0.5, true);
         const Dataset multi = blobs(150, 3, 2);
         const Loss loss(LossKind::Logistic);
-        for (MechanismKind kind : {MechanismKind::ObjPertGauss, MechanismKind::ObjPertPure, MechanismKind::OutPertGauss}) {
+        for (MechanismKind kind :
+             {MechanismKind::ObjPertGauss, MechanismKind::ObjPertPure, MechanismKind::OutPertGauss}) {
             const LinearErmLearner binary({d.X, d.y}, spec(kind), UtilityMetric::TrainLoss);
             const auto fit = binary.fit(0.7, *binary.drawNoise(3, 1), nullptr, {}, {});
             const PrivateFit& f = dynamic_cast<const LinearErmModel&>(*fit).fits().front();
             QCOMPARE(std::isnan(f.trainLoss), kind == MechanismKind::OutPertGauss); // output noise: evaluated
             ELAB_RELATIVE(binary.utility(*fit), oldBinaryUtility(true, loss, d.X, d.y, f.theta), 1e-13);
             const auto reference = binary.fitNonPrivate({}, {});
-            const Eigen::VectorXd& referenceTheta = dynamic_cast<const LinearErmModel&>(*reference).fits().front().theta;
+            const Eigen::VectorXd& referenceTheta =
+                dynamic_cast<const LinearErmModel&>(*reference).fits().front().theta;
             ELAB_RELATIVE(binary.utility(*reference), oldBinaryUtility(true, loss, d.X, d.y, referenceTheta), 1e-13);
 
             const LinearErmLearner ovr(sweepDataOf(multi), spec(kind), UtilityMetric::TrainLoss);
@@ -180,9 +181,10 @@ private slots:
             std::vector<Eigen::VectorXd> thetas;
             for (const PrivateFit& k : dynamic_cast<const LinearErmModel&>(*fit3).fits())
                 thetas.push_back(k.theta);
-            ELAB_RELATIVE(ovr.utility(*fit3),
-                          evaluateOneVsRest(UtilityMetric::TrainLoss, loss, multi.features, multi.targets.classIndex, thetas),
-                          1e-13);
+            ELAB_RELATIVE(
+                ovr.utility(*fit3),
+                evaluateOneVsRest(UtilityMetric::TrainLoss, loss, multi.features, multi.targets.classIndex, thetas),
+                1e-13);
         }
     }
 
@@ -206,7 +208,8 @@ private slots:
                 QCOMPARE(c.solver.status, NewtonCgStatus::Converged);
                 // ‖∇J‖ ≤ 1e-10 and ∇²J ⪰ μI with μ ≥ Λ/n = 1/400 bound each by 4e-8 from θ*.
                 const double diff = (w.minimiser - c.minimiser).lpNorm<Eigen::Infinity>();
-                QVERIFY2(diff <= 1e-7, qPrintable(QString("eps %1: warm vs cold minimiser differ by %2").arg(eps).arg(diff)));
+                QVERIFY2(diff <= 1e-7,
+                         qPrintable(QString("eps %1: warm vs cold minimiser differ by %2").arg(eps).arg(diff)));
                 const auto& path = dynamic_cast<const LinearErmModel&>(*warm).path();
                 QCOMPARE(path.size(), std::min<std::size_t>(before++, 3)); // the cubic's points before this fit
                 if (previous) {

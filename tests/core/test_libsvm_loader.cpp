@@ -5,8 +5,8 @@
 #include "core/data/libsvm_loader.h"
 #include "core/data/load_error.h"
 
-#include <QElapsedTimer>
 #include "tests/support/test_support.h"
+#include <QElapsedTimer>
 
 #include <QtTest>
 
@@ -29,9 +29,7 @@ std::string readFile(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::string sharedPath(const char* relative) {
-    return std::string(EPSILONLAB_SHARED_DIR) + "/datasets/" + relative;
-}
+std::string sharedPath(const char* relative) { return std::string(EPSILONLAB_SHARED_DIR) + "/datasets/" + relative; }
 
 LibsvmOptions makeOptions(int featureCount, int task) {
     LibsvmOptions options;
@@ -89,28 +87,26 @@ void TestLibsvmLoader::valid_data() {
     const QStringList pm{"-1", "+1"}, none;
     // Row name, text, kind, class names, class indices, target values, width, dense
     // row-major matrix, stored entries, options.
-    const auto good = [](const char* name, const char* text, int kind, const QStringList& names,
-                         const I& classIndex, const D& targets, int cols, const D& dense, int nonZeros,
-                         int featureCount = 0, int task = kNoTask) {
-        QTest::newRow(name) << QByteArray(text) << featureCount << task << kind << names << classIndex
-                            << targets << cols << dense << nonZeros;
+    const auto good = [](const char* name, const char* text, int kind, const QStringList& names, const I& classIndex,
+                         const D& targets, int cols, const D& dense, int nonZeros, int featureCount = 0,
+                         int task = kNoTask) {
+        QTest::newRow(name) << QByteArray(text) << featureCount << task << kind << names << classIndex << targets
+                            << cols << dense << nonZeros;
     };
     good("binary +1/-1", "+1 1:0.5 3:2\n-1 2:1\n", B, pm, I{1, 0}, D{1, -1}, 3, D{0.5, 0, 2, 0, 1, 0}, 3);
-    good("binary 1/-1 without plus", "1 1:1\n-1 2:1\n-1 1:3", B, pm, I{1, 0, 0}, D{1, -1, -1}, 2,
-         D{1, 0, 0, 1, 3, 0}, 3);
-    good("binary 0/1", "0 1:1\n1 2:1\n1 1:2\n", B, {"0", "1"}, I{0, 1, 1}, D{-1, 1, 1}, 2,
-         D{1, 0, 0, 1, 2, 0}, 3);
+    good("binary 1/-1 without plus", "1 1:1\n-1 2:1\n-1 1:3", B, pm, I{1, 0, 0}, D{1, -1, -1}, 2, D{1, 0, 0, 1, 3, 0},
+         3);
+    good("binary 0/1", "0 1:1\n1 2:1\n1 1:2\n", B, {"0", "1"}, I{0, 1, 1}, D{-1, 1, 1}, 2, D{1, 0, 0, 1, 2, 0}, 3);
     good("binary written as reals 1.0/-1.0", "1.0 1:1\n-1.0 1:2\n", B, pm, I{1, 0}, D{1, -1}, 1, D{1, 2}, 2);
-    good("two other integers are binary, larger positive", "4 1:1\n2 1:2\n", B, {"2", "4"}, I{1, 0},
-         D{1, -1}, 1, D{1, 2}, 2);
-    good("multiclass 1..3", "3 1:1\n1 2:1\n2 1:4\n", M, {"1", "2", "3"}, I{2, 0, 1}, D{2, 0, 1}, 2,
-         D{1, 0, 0, 1, 4, 0}, 3);
-    good("multiclass sorted numerically, not as text", "10 1:1\n-2 1:1\n9 1:1\n", M, {"-2", "9", "10"},
-         I{2, 0, 1}, D{2, 0, 1}, 1, D{1, 1, 1}, 3);
-    good("regression", "1.5 1:1\n-0.25 2:1\n3 1:2 2:2\n", R, none, I{}, D{1.5, -0.25, 3}, 2,
-         D{1, 0, 0, 1, 2, 2}, 4);
-    good("comments and blank lines", "# header\n\n+1 1:1 # trailing 7:7\n   \n-1 2:1\n#end", B, pm, I{1, 0},
-         D{1, -1}, 2, D{1, 0, 0, 1}, 2);
+    good("two other integers are binary, larger positive", "4 1:1\n2 1:2\n", B, {"2", "4"}, I{1, 0}, D{1, -1}, 1,
+         D{1, 2}, 2);
+    good("multiclass 1..3", "3 1:1\n1 2:1\n2 1:4\n", M, {"1", "2", "3"}, I{2, 0, 1}, D{2, 0, 1}, 2, D{1, 0, 0, 1, 4, 0},
+         3);
+    good("multiclass sorted numerically, not as text", "10 1:1\n-2 1:1\n9 1:1\n", M, {"-2", "9", "10"}, I{2, 0, 1},
+         D{2, 0, 1}, 1, D{1, 1, 1}, 3);
+    good("regression", "1.5 1:1\n-0.25 2:1\n3 1:2 2:2\n", R, none, I{}, D{1.5, -0.25, 3}, 2, D{1, 0, 0, 1, 2, 2}, 4);
+    good("comments and blank lines", "# header\n\n+1 1:1 # trailing 7:7\n   \n-1 2:1\n#end", B, pm, I{1, 0}, D{1, -1},
+         2, D{1, 0, 0, 1}, 2);
     good("tabs and runs of spaces", "+1\t1:1  \t 3:2\t\n  -1   2:1   ", B, pm, I{1, 0}, D{1, -1}, 3,
          D{1, 0, 2, 0, 1, 0}, 3);
     good("CRLF line ends", "+1 1:1\r\n-1 2:1\r\n\r\n", B, pm, I{1, 0}, D{1, -1}, 2, D{1, 0, 0, 1}, 2);
@@ -121,12 +117,12 @@ void TestLibsvmLoader::valid_data() {
     good("label-only line is an all-zero row", "+1\n-1 2:1\n", B, pm, I{1, 0}, D{1, -1}, 2, D{0, 0, 0, 1}, 1);
     good("explicit zero not stored but sets the width", "+1 1:1 5:0\n-1 2:1\n", B, pm, I{1, 0}, D{1, -1}, 5,
          D{1, 0, 0, 0, 0, 0, 1, 0, 0, 0}, 2);
-    good("number syntax: exponents, signs, leading dot", "+1 1:1e-3 2:-2.5E+2 3:+4 4:.5 5:7.\n-1 1:1\n", B, pm,
-         I{1, 0}, D{1, -1}, 5, D{1e-3, -250, 4, 0.5, 7, 1, 0, 0, 0, 0}, 6);
+    good("number syntax: exponents, signs, leading dot", "+1 1:1e-3 2:-2.5E+2 3:+4 4:.5 5:7.\n-1 1:1\n", B, pm, I{1, 0},
+         D{1, -1}, 5, D{1e-3, -250, 4, 0.5, 7, 1, 0, 0, 0, 0}, 6);
     good("underflow reads as zero", "+1 1:1e-400 2:1\n-1 1:-0.0000001e-999\n", B, pm, I{1, 0}, D{1, -1}, 2,
          D{0, 1, 0, 0}, 1);
-    good("forced multiclass keeps two classes multiclass", "+1 1:1\n-1 1:2\n", M, pm, I{1, 0}, D{1, 0}, 1,
-         D{1, 2}, 2, 0, M);
+    good("forced multiclass keeps two classes multiclass", "+1 1:1\n-1 1:2\n", M, pm, I{1, 0}, D{1, 0}, 1, D{1, 2}, 2,
+         0, M);
     good("forced regression on +1/-1", "+1 1:1\n-1 1:2\n", R, none, I{}, D{1, -1}, 1, D{1, 2}, 2, 0, R);
     good("forced regression on a single label", "5 1:1\n5 1:2\n", R, none, I{}, D{5, 5}, 1, D{1, 2}, 2, 0, R);
     good("forced binary on 0/1", "0 1:1\n1 1:2\n", B, {"0", "1"}, I{0, 1}, D{-1, 1}, 1, D{1, 2}, 2, 0, B);
@@ -154,7 +150,9 @@ void TestLibsvmLoader::valid() {
     QCOMPARE(int(data.targets.kind), kind);
     QCOMPARE(toList(data.targets.classNames), classNames);
     QCOMPARE(toList(data.targets.classIndex), classIndex);
-    QCOMPARE(toList(data.targets.kind == TaskKind::Multiclass ? data.targets.classIndex->cast<double>().eval() : data.targets.values.get()), targets);
+    QCOMPARE(toList(data.targets.kind == TaskKind::Multiclass ? data.targets.classIndex->cast<double>().eval()
+                                                              : data.targets.values.get()),
+             targets);
 
     const DenseMatrix x = DenseMatrix(data.features.sparse());
     QList<double> actual;
@@ -214,15 +212,13 @@ void TestLibsvmLoader::malformed_data() {
     bad("NaN label", "nan 1:1", 1, 1, "label 'nan' is not finite");
     bad("inf label", "  -inf 1:1", 1, 3, "label '-inf' is not finite");
     bad("label overflow", "1e999 1:1", 1, 1, "label '1e999' is out of range");
-    bad("line starts with a feature", "+1 1:1\n1:1 2:1", 2, 1,
-        "expected a label before the features, found '1:1'");
+    bad("line starts with a feature", "+1 1:1\n1:1 2:1", 2, 1, "expected a label before the features, found '1:1'");
     bad("bad qid", "+1 qid:x 1:1", 1, 8, "bad qid 'x'");
     bad("control byte shown escaped", "+1 1:\x01", 1, 6, "value '\\x01' for feature 1 is not a number");
     bad("empty file", "", 0, 0, "empty file");
     bad("only comments and blanks", "# x\n\n  \t\n# y 1:1\r\n", 0, 0, "no data: only blank lines and comments");
     bad("labels but no features", "+1\n-1\n", 0, 0, "no features");
-    bad("single class", "+1 1:1\n+1 2:1\n", 0, 0,
-        "all 2 rows have label 1: classification needs at least two classes");
+    bad("single class", "+1 1:1\n+1 2:1\n", 0, 0, "all 2 rows have label 1: classification needs at least two classes");
     bad("single class, forced multiclass", "3 1:1\n3 2:1\n", 0, 0, "at least two classes", 0, M);
     bad("feature count exceeded", "+1 1:1\n-1 2:1 4:1", 2, 8, "feature index 4 exceeds the feature count 3", 3);
     bad("index over the supported maximum", "+1 16777217:1", 1, 4, "exceeds the supported maximum of 16777216");
@@ -231,8 +227,7 @@ void TestLibsvmLoader::malformed_data() {
         "forced to binary, but the labels have 3 classes", 0, B);
     bad("forced multiclass on a real label", "1 1:1\n2.5 1:1\n", 2, 1, "label '2.5' is not an integer class", 0, M);
     bad("invalid options: negative feature count", "+1 1:1\n-1 1:2", 0, 0, "invalid options: feature count", -1);
-    bad("invalid options: feature count too large", "+1 1:1\n-1 1:2", 0, 0, "invalid options: feature count",
-        1 << 25);
+    bad("invalid options: feature count too large", "+1 1:1\n-1 1:2", 0, 0, "invalid options: feature count", 1 << 25);
     bad("CRLF file, error on line 2", "+1 1:1\r\n-1 1:1 1:2\r\n", 2, 8, "feature index 1 repeated");
     bad("tabs count as one column", "+1\t\t0:1", 1, 5, "indices start at 1");
     bad("comment and blank lines keep numbering", "# c\n\n+1 1:1 0:1", 3, 8, "indices start at 1");
@@ -253,8 +248,8 @@ void TestLibsvmLoader::malformed() {
         QCOMPARE(int(e.line()), line);
         QCOMPARE(int(e.column()), column);
         QVERIFY2(QString::fromStdString(e.message()).contains(messagePart), e.what());
-        const QString prefix = line == 0 ? QString("bad.libsvm: ")
-                                         : QString("bad.libsvm:%1:%2: ").arg(line).arg(column);
+        const QString prefix =
+            line == 0 ? QString("bad.libsvm: ") : QString("bad.libsvm:%1:%2: ").arg(line).arg(column);
         QVERIFY2(QString(e.what()).startsWith(prefix), e.what());
     }
 }
@@ -377,7 +372,8 @@ void TestLibsvmLoader::newsgroupsPair_data() {
     QTest::addColumn<int>("negatives");
     QTest::addColumn<int>("positives");
     // ../shared/datasets/20newsgroups/README.md: width = the vocabulary's 18,089 lines.
-    QTest::newRow("atheism vs religion, train") << "alt.atheism_vs_talk.religion.misc.train.libsvm" << 857 << 377 << 480;
+    QTest::newRow("atheism vs religion, train")
+        << "alt.atheism_vs_talk.religion.misc.train.libsvm" << 857 << 377 << 480;
     QTest::newRow("atheism vs religion, test") << "alt.atheism_vs_talk.religion.misc.test.libsvm" << 570 << 251 << 319;
 }
 

@@ -38,16 +38,18 @@ private slots:
         for (double p = -3.0; p <= 3.0; p += 0.0731) {
             // Skip points within h of Huber's kinks at m = 1 ± width, where ℓ'' jumps.
             const double m = y * p;
-            if (kind == LossKind::HuberSvm &&
-                (std::abs(m - 1.0 - width) < 2 * h || std::abs(m - 1.0 + width) < 2 * h))
+            if (kind == LossKind::HuberSvm && (std::abs(m - 1.0 - width) < 2 * h || std::abs(m - 1.0 + width) < 2 * h))
                 continue;
             const double fd1 = (loss.value(p + h, y) - loss.value(p - h, y)) / (2 * h);
             const double fd2 = (loss.d1(p + h, y) - loss.d1(p - h, y)) / (2 * h);
             const double fd3 = (loss.d2(p + h, y) - loss.d2(p - h, y)) / (2 * h);
             const QString where = QString("p=%1").arg(p);
-            QVERIFY2(std::abs(fd1 - loss.d1(p, y)) < 1e-7, qPrintable(where + QString(" d1 fd=%1 an=%2").arg(fd1).arg(loss.d1(p, y))));
-            QVERIFY2(std::abs(fd2 - loss.d2(p, y)) < 1e-6, qPrintable(where + QString(" d2 fd=%1 an=%2").arg(fd2).arg(loss.d2(p, y))));
-            QVERIFY2(std::abs(fd3 - loss.d3(p, y)) < 1e-5, qPrintable(where + QString(" d3 fd=%1 an=%2").arg(fd3).arg(loss.d3(p, y))));
+            QVERIFY2(std::abs(fd1 - loss.d1(p, y)) < 1e-7,
+                     qPrintable(where + QString(" d1 fd=%1 an=%2").arg(fd1).arg(loss.d1(p, y))));
+            QVERIFY2(std::abs(fd2 - loss.d2(p, y)) < 1e-6,
+                     qPrintable(where + QString(" d2 fd=%1 an=%2").arg(fd2).arg(loss.d2(p, y))));
+            QVERIFY2(std::abs(fd3 - loss.d3(p, y)) < 1e-5,
+                     qPrintable(where + QString(" d3 fd=%1 an=%2").arg(fd3).arg(loss.d3(p, y))));
         }
     }
 

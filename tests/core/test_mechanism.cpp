@@ -2,10 +2,10 @@
 // from MATH.md), derivatives of s(ε) against finite differences, the Chaudhuri branch, the
 // perturbed problems and validation; fits against the non-private solution.
 
-#include "core/model/linear_objective.h"
 #include "core/learner/mechanism.h"
 #include "core/learners/linear_erm/erm_mechanisms.h"
 #include "core/learners/linear_erm/private_fit.h"
+#include "core/model/linear_objective.h"
 
 #include "tests/support/test_support.h"
 
@@ -15,7 +15,6 @@
 
 using namespace elab::core;
 namespace mc = elab::core::mechanism_constants;
-
 
 class TestMechanism : public QObject {
     Q_OBJECT
@@ -41,7 +40,8 @@ private slots:
         QFETCH(double, delta);
         const double h = eps * 1e-4;
         const double fd1 = (mc::gaussNoiseScale(eps + h, delta, 1) - mc::gaussNoiseScale(eps - h, delta, 1)) / (2 * h);
-        const double fd2 = (mc::gaussNoiseScaleD1(eps + h, delta, 1) - mc::gaussNoiseScaleD1(eps - h, delta, 1)) / (2 * h);
+        const double fd2 =
+            (mc::gaussNoiseScaleD1(eps + h, delta, 1) - mc::gaussNoiseScaleD1(eps - h, delta, 1)) / (2 * h);
         ELAB_RELATIVE(fd1, mc::gaussNoiseScaleD1(eps, delta, 1), 1e-6);
         ELAB_RELATIVE(fd2, mc::gaussNoiseScaleD2(eps, delta, 1), 1e-6);
         QVERIFY(mc::gaussNoiseScaleD1(eps, delta, 1) < 0.0); // the errata's minus sign
@@ -96,7 +96,8 @@ private slots:
             const auto r = mc::pureObjPert(eps, n, lambdaMean, curvature);
             QVERIFY2(r.epsPrime >= previous,
                      qPrintable(QString("ε = %1: ε' = %2 < previous %3").arg(eps).arg(r.epsPrime).arg(previous)));
-            QVERIFY2(r.epsPrime > 0.0 && r.epsPrime <= eps, qPrintable(QString("ε = %1: ε' = %2").arg(eps).arg(r.epsPrime)));
+            QVERIFY2(r.epsPrime > 0.0 && r.epsPrime <= eps,
+                     qPrintable(QString("ε = %1: ε' = %2").arg(eps).arg(r.epsPrime)));
             ELAB_EXACT(r.epsPrime, std::max(r.eps1, eps / 2.0));
             QCOMPARE(r.secondBranch, r.eps1 < eps / 2.0);
             QCOMPARE(r.secondBranch, r.extraRidge > 0.0);
@@ -138,7 +139,8 @@ private slots:
         const double epsPrime = 3.265, mean = 2.0 * p / epsPrime, sd = 2.0 * std::sqrt(double(p)) / epsPrime;
         const double got = sum / N;
         QVERIFY2(std::abs(got - mean) <= 4.0 * sd / std::sqrt(double(N)),
-                 qPrintable(QString("mean ‖b‖ %1, expected %2 ± %3").arg(got).arg(mean).arg(4.0 * sd / std::sqrt(double(N)))));
+                 qPrintable(
+                     QString("mean ‖b‖ %1, expected %2 ± %3").arg(got).arg(mean).arg(4.0 * sd / std::sqrt(double(N)))));
     }
 
     // Every guarantee carries the branch and the constants used, for the reports (issue 9).
@@ -212,13 +214,18 @@ private slots:
         QTest::addColumn<double>("lambda");
         QTest::addColumn<double>("delta");
         QTest::addColumn<QString>("error");
-        QTest::newRow("valid objpert") << int(MechanismKind::ObjPertGauss) << int(LossKind::Logistic) << 0.01 << 1e-5 << "";
-        QTest::newRow("outpert needs lambda") << int(MechanismKind::OutPertPure) << int(LossKind::Logistic) << 0.0 << 1e-5 << "Λ > 0";
+        QTest::newRow("valid objpert") << int(MechanismKind::ObjPertGauss) << int(LossKind::Logistic) << 0.01 << 1e-5
+                                       << "";
+        QTest::newRow("outpert needs lambda")
+            << int(MechanismKind::OutPertPure) << int(LossKind::Logistic) << 0.0 << 1e-5 << "Λ > 0";
         QTest::newRow("delta 0") << int(MechanismKind::ObjPertGauss) << int(LossKind::Logistic) << 0.01 << 0.0 << "δ";
         QTest::newRow("delta 1") << int(MechanismKind::OutPertGauss) << int(LossKind::Logistic) << 1.0 << 1.0 << "δ";
-        QTest::newRow("squared private") << int(MechanismKind::ObjPertPure) << int(LossKind::Squared) << 0.01 << 1e-5 << "squared";
-        QTest::newRow("squared nonprivate ok") << int(MechanismKind::NonPrivate) << int(LossKind::Squared) << 0.01 << 1e-5 << "";
-        QTest::newRow("negative lambda") << int(MechanismKind::NonPrivate) << int(LossKind::Logistic) << -1.0 << 1e-5 << "Λ";
+        QTest::newRow("squared private") << int(MechanismKind::ObjPertPure) << int(LossKind::Squared) << 0.01 << 1e-5
+                                         << "squared";
+        QTest::newRow("squared nonprivate ok")
+            << int(MechanismKind::NonPrivate) << int(LossKind::Squared) << 0.01 << 1e-5 << "";
+        QTest::newRow("negative lambda") << int(MechanismKind::NonPrivate) << int(LossKind::Logistic) << -1.0 << 1e-5
+                                         << "Λ";
     }
     void validation() {
         QFETCH(int, kind);
@@ -257,14 +264,16 @@ private slots:
             const PrivateFit fit = fitPrivate(F, y, spec, eps, noise);
             QCOMPARE(fit.solver.status, NewtonCgStatus::Converged);
             const double distance = (fit.theta - reference.theta).norm();
-            QVERIFY2(distance < previous, qPrintable(QString("ε=%1 distance %2 previous %3").arg(eps).arg(distance).arg(previous)));
+            QVERIFY2(distance < previous,
+                     qPrintable(QString("ε=%1 distance %2 previous %3").arg(eps).arg(distance).arg(previous)));
             previous = distance;
         }
         QVERIFY(previous < 0.05 * reference.theta.norm());
         // Output perturbation releases minimiser + σz exactly.
         spec.kind = MechanismKind::OutPertGauss;
         const PrivateFit out = fitPrivate(F, y, spec, 0.5, noise);
-        QVERIFY(((out.theta - out.minimiser) - mc::outputGaussSigma(0.5, 1e-5, 1.0, n, 1.0 / n) * noise.z).norm() < 1e-12);
+        QVERIFY(((out.theta - out.minimiser) - mc::outputGaussSigma(0.5, 1e-5, 1.0, n, 1.0 / n) * noise.z).norm() <
+                1e-12);
     }
 };
 

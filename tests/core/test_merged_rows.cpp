@@ -7,11 +7,11 @@
 // was once the Hessian divided by n, and with XᵀDX formed by the prefix tree).
 
 #include "core/learners/linear_erm/one_vs_rest.h"
+#include "core/learners/linear_erm/private_fit.h"
 #include "core/model/linear_objective.h"
 #include "core/model/merged_rows.h"
 #include "core/model/prefix_tree.h"
 #include "core/model/sparse_rows.h"
-#include "core/learners/linear_erm/private_fit.h"
 #include "core/util/noise.h"
 #include "core/util/random.h"
 
@@ -171,8 +171,10 @@ private slots:
         QVERIFY(expected <= r.distinct && expected < D.rows());
         QCOMPARE(merged->X.rows(), expected);
         for (Index i = 0; i < D.rows(); ++i)
-            QVERIFY((DenseMatrix(merged->X.sparse().toDense()).row(merged->rowOf[static_cast<std::size_t>(i)]).array() ==
-                     D.row(i).array()).all());
+            QVERIFY(
+                (DenseMatrix(merged->X.sparse().toDense()).row(merged->rowOf[static_cast<std::size_t>(i)]).array() ==
+                 D.row(i).array())
+                    .all());
         QCOMPARE(merged->count.sum(), static_cast<double>(r.X.rows()));
         // The distinct rows of the distinct rows: nothing merges any more.
         QVERIFY(!mergeEqualRows(merged->X, 1e-9).has_value());
@@ -318,7 +320,8 @@ private slots:
         M(hv, back);
         QVERIFY2(relativeDiff(back, v) <= 1e-10, qPrintable(QString("M⁻¹Hv vs v: %1").arg(relativeDiff(back, v))));
         // A step later the factor is reused (curvatures within 25 %): no longer the Hessian there.
-        objective.evaluate((zero ? Eigen::VectorXd::Zero(7).eval() : randomVector(7, 9, 1.0)) + randomVector(7, 8, 0.01));
+        objective.evaluate((zero ? Eigen::VectorXd::Zero(7).eval() : randomVector(7, 9, 1.0)) +
+                           randomVector(7, 8, 0.01));
         QVERIFY(objective.preconditioner());
         QVERIFY(!objective.preconditionerIsHessian());
     }
@@ -362,7 +365,8 @@ private slots:
         QVERIFY(away.preconditionerIsHessian());
         away.hessianVector(v, hv);
         away.preconditioner()(hv, back);
-        QVERIFY2(relativeDiff(back, v) <= 1e-10, qPrintable(QString("away: M⁻¹Hv vs v: %1").arg(relativeDiff(back, v))));
+        QVERIFY2(relativeDiff(back, v) <= 1e-10,
+                 qPrintable(QString("away: M⁻¹Hv vs v: %1").arg(relativeDiff(back, v))));
     }
 
     void aLongSolveFormsANewAnchor() {
@@ -443,7 +447,8 @@ private slots:
         QCOMPARE(gram.rows(), Eigen::Index(400));
         LinearObjective objective(r.X, r.y, Loss(LossKind::Logistic), 0.01);
         objective.setGram(&gram);
-        QVERIFY2(objective.anchorCostInProducts() > 24.0, qPrintable(QString::number(objective.anchorCostInProducts())));
+        QVERIFY2(objective.anchorCostInProducts() > 24.0,
+                 qPrintable(QString::number(objective.anchorCostInProducts())));
         const Eigen::VectorXd theta = randomVector(400, 9, 1.0);
         objective.evaluate(theta);
         const auto M = objective.preconditioner();

@@ -2,8 +2,8 @@
 // pure-ε objective perturbation measured end to end — utility never gets worse as ε grows past
 // the paper's switch, on synthetic data (always) and on Adult a9a (when ../shared is present).
 
-#include "core/data/dataset_loader.h"
 #include "core/data/data_preparation.h"
+#include "core/data/dataset_loader.h"
 #include "core/sweeps/monotonicity.h"
 #include "core/sweeps/utility_sweep.h"
 
@@ -103,9 +103,8 @@ private slots:
     // A violation between grid points whose extra ridge falls gets a note naming both ridges;
     // one whose ridge does not fall, or without the parameter, gets none.
     void explainsAFallingExtraRidge() {
-        MonotonicityCheck check = checkMonotonicity({point(0, 1, 0.3, 0.01, 10), point(1, 2, 0.2, 0.01, 10),
-                                                     point(2, 4, 0.5, 0.01, 10)},
-                                                    false);
+        MonotonicityCheck check = checkMonotonicity(
+            {point(0, 1, 0.3, 0.01, 10), point(1, 2, 0.2, 0.01, 10), point(2, 4, 0.5, 0.01, 10)}, false);
         QCOMPARE(check.violations.size(), std::size_t(1));
         QCOMPARE(check.violations[0].gridBetter, Eigen::Index(1));
         std::vector<PrivacyGuarantee> guarantees(3);
@@ -115,7 +114,8 @@ private slots:
         MonotonicityCheck explained = check;
         explainByExtraRidge(explained, guarantees);
         const std::string& note = explained.violations[0].note;
-        QVERIFY2(note.find("Δ (mean form) falls from 0.002 at ε = 2 to 0.0005 at ε = 4;") != std::string::npos, note.c_str());
+        QVERIFY2(note.find("Δ (mean form) falls from 0.002 at ε = 2 to 0.0005 at ε = 4;") != std::string::npos,
+                 note.c_str());
         QVERIFY(explained.message(false).find(note) != std::string::npos);
         // A ridge that grows, or none: no note.
         std::swap(guarantees[1], guarantees[2]);
@@ -183,9 +183,11 @@ private slots:
         QCOMPARE(r.points.size(), std::size_t(3));
         const SweepPoint &before = r.points[0], &after = r.points[1];
         const double se = std::sqrt((before.sd * before.sd + after.sd * after.sd) / 10.0);
-        QVERIFY2(after.mean >= before.mean - 3.0 * se,
-                 qPrintable(QString("accuracy %1 at 6.53 vs %2 at 6.47 (se %3)").arg(after.mean).arg(before.mean).arg(se)));
-        QVERIFY2(after.mean > 0.8, qPrintable(QString("accuracy %1 at 6.53 (0.656 with the paper's rule)").arg(after.mean)));
+        QVERIFY2(
+            after.mean >= before.mean - 3.0 * se,
+            qPrintable(QString("accuracy %1 at 6.53 vs %2 at 6.47 (se %3)").arg(after.mean).arg(before.mean).arg(se)));
+        QVERIFY2(after.mean > 0.8,
+                 qPrintable(QString("accuracy %1 at 6.53 (0.656 with the paper's rule)").arg(after.mean)));
         QVERIFY(checkMonotonicity(r.points, true).ok());
     }
 };

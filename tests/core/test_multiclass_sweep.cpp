@@ -5,8 +5,8 @@
 #include "core/sweeps/choose_eps.h"
 #include "core/sweeps/utility_sweep.h"
 
-#include "core/data/generators.h"
 #include "core/data/data_preparation.h"
+#include "core/data/generators.h"
 
 #include "tests/support/test_support.h"
 

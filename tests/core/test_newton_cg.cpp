@@ -205,14 +205,14 @@ private slots:
         const DenseMatrix M = randomMatrix(40, 12, 11);
         const Eigen::MatrixXd A = M.transpose() * M + 0.1 * Eigen::MatrixXd::Identity(12, 12);
         const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(12, 1.0, 2.0);
-        const auto r = conjugateGradient(
-            [&A](const Eigen::VectorXd& v, Eigen::VectorXd& out) { out = A * v; }, b, 1e-12, 100);
+        const auto r =
+            conjugateGradient([&A](const Eigen::VectorXd& v, Eigen::VectorXd& out) { out = A * v; }, b, 1e-12, 100);
         QVERIFY(r.converged);
         const Eigen::VectorXd exact = A.ldlt().solve(b);
         QVERIFY((r.x - exact).norm() < 1e-9 * exact.norm());
         // An indefinite operator is reported, not iterated on.
-        const auto neg = conjugateGradient(
-            [](const Eigen::VectorXd& v, Eigen::VectorXd& out) { out = -v; }, b, 1e-12, 100);
+        const auto neg =
+            conjugateGradient([](const Eigen::VectorXd& v, Eigen::VectorXd& out) { out = -v; }, b, 1e-12, 100);
         QVERIFY(neg.negativeCurvature);
         QVERIFY(!neg.converged);
     }

@@ -5,8 +5,8 @@
 
 #include "core/learners/linear_erm/one_vs_rest.h"
 
-#include "core/data/generators.h"
 #include "core/data/data_preparation.h"
+#include "core/data/generators.h"
 #include "core/learners/linear_erm/private_fit.h"
 #include "core/util/noise.h"
 #include "core/util/random.h"
@@ -139,8 +139,9 @@ private slots:
         QCOMPARE(g.delta, 1e-5);
         QCOMPARE(g.notion, std::string("(ε, δ)-DP"));
         const QString split = QString::fromStdString(g.notes.front());
-        QVERIFY2(split.contains("one-vs-rest over 3 classes: each model gets ε/K = 0.1, δ/K = 3.333e-06 (basic composition"),
-                 g.notes.front().c_str());
+        QVERIFY2(
+            split.contains("one-vs-rest over 3 classes: each model gets ε/K = 0.1, δ/K = 3.333e-06 (basic composition"),
+            g.notes.front().c_str());
         QVERIFY(QString::fromStdString(g.source).contains("basic sequential composition"));
         QVERIFY(QString::fromStdString(g.assumptions.back()).contains("released together"));
         // Output perturbation (Gaussian, the analytic mechanism) holds at every ε per model: only

@@ -115,8 +115,8 @@ PreparedData labelCountSplit(Dataset train, std::optional<Dataset> test, const D
 }
 
 QString summary(const PipelineAuditResult& r) {
-    return QString::fromStdString(r.neighbour.description + " — " + pipelineAuditVerdict(r) + "; differing training rows " +
-                                  std::to_string(r.differingTrainRows));
+    return QString::fromStdString(r.neighbour.description + " — " + pipelineAuditVerdict(r) +
+                                  "; differing training rows " + std::to_string(r.differingTrainRows));
 }
 
 } // namespace
@@ -141,7 +141,8 @@ private slots:
                  std::string("colour,x,label\nred,1,yes\n\"red\",2,no\n\ngreen,3,yes\nred,4,no\nblue,5,no\n"));
         // The label of a named row: the other class.
         const InputNeighbour label = makeInputNeighbour(text, loaded, 0, InputNeighbourKind::Label, 3);
-        QCOMPARE(label.textDPrime, std::string("colour,x,label\nred,1,yes\n\"blue, dark\",2,no\n\ngreen,3,yes\nred,4,yes\nblue,5,no\n"));
+        QCOMPARE(label.textDPrime,
+                 std::string("colour,x,label\nred,1,yes\n\"blue, dark\",2,no\n\ngreen,3,yes\nred,4,yes\nblue,5,no\n"));
         // An added row: D lacks it, D′ is the file; the last row has no line break left to lose.
         const InputNeighbour add = makeInputNeighbour(text, loaded, 0, InputNeighbourKind::Add, 4);
         QCOMPARE(add.textDPrime, text);
@@ -152,10 +153,12 @@ private slots:
         // What a file cannot give is refused, saying why.
         const std::string numeric = "x,label\n1,yes\n2,no\n3,yes\n";
         const Dataset plain = loadDatasetText(in.spec, numeric, in.options);
-        QVERIFY(errorOf([&] { makeInputNeighbour(numeric, plain, 0, InputNeighbourKind::Level, std::nullopt); })
-                    .contains(QStringLiteral("no categorical column")));
-        QVERIFY(errorOf([&] { makeInputNeighbour(numeric, plain, 0, InputNeighbourKind::Add, 3); })
-                    .contains(QStringLiteral("row 3 is not a data row")));
+        QVERIFY(errorOf([&] {
+                    makeInputNeighbour(numeric, plain, 0, InputNeighbourKind::Level, std::nullopt);
+                }).contains(QStringLiteral("no categorical column")));
+        QVERIFY(errorOf([&] {
+                    makeInputNeighbour(numeric, plain, 0, InputNeighbourKind::Add, 3);
+                }).contains(QStringLiteral("row 3 is not a data row")));
     }
 
     void flippedLabelThroughTheSplit() {

@@ -3,10 +3,10 @@
 // replace-one-only step turns add/remove into its replace-one equivalent, composite outputs and
 // data-chosen ε say what they are, and the seed's mode is a condition on the release.
 
-#include "core/privacy/accountant.h"
 #include "core/data/data_preparation.h"
 #include "core/learner/sweep_data.h"
 #include "core/mechanisms/mechanism_catalog.h"
+#include "core/privacy/accountant.h"
 #include "core/privacy/composition.h"
 #include "core/privacy/plain_language.h"
 #include "core/privacy/ptr_dropout.h"
@@ -34,8 +34,8 @@ QByteArray csvText(int n, bool missing) {
     QByteArray text = "a,b,label\n";
     for (int i = 0; i < n; ++i) {
         const bool hole = missing && i == 3;
-        text += QByteArray::number(0.01 * (i % 37)) + ',' + (hole ? QByteArray() : QByteArray::number(0.02 * (i % 11))) +
-                ',' + QByteArray::number(i % 2) + '\n';
+        text += QByteArray::number(0.01 * (i % 37)) + ',' +
+                (hole ? QByteArray() : QByteArray::number(0.02 * (i % 11))) + ',' + QByteArray::number(i % 2) + '\n';
     }
     return text;
 }
@@ -121,7 +121,8 @@ private slots:
         QTest::addColumn<QString>("leak"); // the step that must turn the claim off ("" none)
         QTest::newRow("clip (default)") << int(NormPolicy::ClipRows) << false << false << QString();
         QTest::newRow("--norm none") << int(NormPolicy::None) << false << false << QStringLiteral("no norm bound");
-        QTest::newRow("--norm max") << int(NormPolicy::ScaleByMaxNorm) << false << false << QStringLiteral("scale by max norm");
+        QTest::newRow("--norm max") << int(NormPolicy::ScaleByMaxNorm) << false << false
+                                    << QStringLiteral("scale by max norm");
         QTest::newRow("--standardise") << int(NormPolicy::ClipRows) << true << false << QStringLiteral("standardise");
         QTest::newRow("mean imputation") << int(NormPolicy::ClipRows) << false << true << QStringLiteral("impute");
     }

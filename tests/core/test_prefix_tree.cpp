@@ -31,7 +31,7 @@ SparseMatrix binaryRows(Index n, Index p, std::uint64_t seed) {
     for (Index i = 0; i < n; ++i) {
         std::vector<Index> cols;
         if (i > 0 && uniform01(rng) < 0.2) {
-            cols = previous; // a repeated row
+            cols = previous;                 // a repeated row
         } else if (uniform01(rng) >= 0.05) { // else an empty row
             for (Index j = 0; j < p; ++j)
                 if (uniform01(rng) < 0.9 / (1.0 + 0.3 * static_cast<double>(j)))
@@ -76,15 +76,21 @@ void verifyPasses(const CsrRows& X, const Eigen::VectorXd& a) {
     std::vector<double> work;
     Eigen::VectorXd s(X.n), expectedS(X.n), out, expected;
     std::vector<int> visits(static_cast<std::size_t>(X.n), 0);
-    tree.rowDotsThenTransposed(a, v, [&](Index i, double si) {
-        ++visits[static_cast<std::size_t>(i)];
-        s[i] = si;
-        return w[i] * si - 0.1; // some weights negative: the running sums cancel
-    }, out, work);
-    sparseRowDotsThenTransposed(X, &a, v, [&](Index i, double si) {
-        expectedS[i] = si;
-        return w[i] * si - 0.1;
-    }, expected);
+    tree.rowDotsThenTransposed(
+        a, v,
+        [&](Index i, double si) {
+            ++visits[static_cast<std::size_t>(i)];
+            s[i] = si;
+            return w[i] * si - 0.1; // some weights negative: the running sums cancel
+        },
+        out, work);
+    sparseRowDotsThenTransposed(
+        X, &a, v,
+        [&](Index i, double si) {
+            expectedS[i] = si;
+            return w[i] * si - 0.1;
+        },
+        expected);
     QVERIFY2(std::all_of(visits.begin(), visits.end(), [](int k) { return k == 1; }), "each row once");
     QVERIFY2(maxRelative(s, expectedS) <= 1e-14, qPrintable(QString("x_iᵀv: %1").arg(maxRelative(s, expectedS))));
     QVERIFY2(maxRelative(out, expected) <= 1e-13, qPrintable(QString("Σ w_i x_i: %1").arg(maxRelative(out, expected))));
@@ -122,17 +128,20 @@ private slots:
         Eigen::MatrixXd H, expected;
         plan.compute(a, w, 0.01, H);
         sparseWeightedGram(X, &a, w, 0.01, expected);
-        QVERIFY2(maxRelative(H, expected) <= 1e-14, qPrintable(QString("vs sparseWeightedGram: %1").arg(maxRelative(H, expected))));
+        QVERIFY2(maxRelative(H, expected) <= 1e-14,
+                 qPrintable(QString("vs sparseWeightedGram: %1").arg(maxRelative(H, expected))));
         const Eigen::MatrixXd D = SparseMatrix(X).toDense();
         const Eigen::MatrixXd dense = 0.01 * D.transpose() * w.asDiagonal() * D;
-        QVERIFY2(maxRelative(H, dense) <= 1e-14, qPrintable(QString("vs the dense product: %1").arg(maxRelative(H, dense))));
+        QVERIFY2(maxRelative(H, dense) <= 1e-14,
+                 qPrintable(QString("vs the dense product: %1").arg(maxRelative(H, dense))));
         QCOMPARE(H, H.transpose().eval());
         // Frequent columns first: shared prefixes make it cheaper than the pairs it replaces.
         QVERIFY2(plan.updates() < sparseRowPairs(X),
                  qPrintable(QString("%1 updates, %2 pairs").arg(plan.updates()).arg(sparseRowPairs(X))));
         QVERIFY(plan.gramPays());
         // Fewer nodes than non-zeros: what a pass over the tree saves against one over the rows.
-        QVERIFY2(static_cast<Index>(plan.nodes()) < X.nonZeros(), qPrintable(QString("%1 nodes, %2 non-zeros").arg(plan.nodes()).arg(X.nonZeros())));
+        QVERIFY2(static_cast<Index>(plan.nodes()) < X.nonZeros(),
+                 qPrintable(QString("%1 nodes, %2 non-zeros").arg(plan.nodes()).arg(X.nonZeros())));
     }
 
     void passesEqualTheRowKernels_data() {
@@ -214,9 +223,10 @@ private slots:
         const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(X.cols(), -1.0, 2.0);
         std::vector<double> work;
         Eigen::VectorXd out, expected, s(X.rows()), sRenumbered(X.rows());
-        tree.rowDotsThenTransposed(a, v, [&](Index i, double si) { return s[i] = si, w[i] * si - 0.1; }, expected, work);
-        renumbered.rowDotsThenTransposed(b, v, [&](Index j, double si) { return sRenumbered[j] = si, wb[j] * si - 0.1; },
-                                         out, work);
+        tree.rowDotsThenTransposed(
+            a, v, [&](Index i, double si) { return s[i] = si, w[i] * si - 0.1; }, expected, work);
+        renumbered.rowDotsThenTransposed(
+            b, v, [&](Index j, double si) { return sRenumbered[j] = si, wb[j] * si - 0.1; }, out, work);
         QVERIFY2(out == expected, "Σ w_i x_i");
         QVERIFY2(sRenumbered == permuted(s), "x_iᵀv");
         out = v;

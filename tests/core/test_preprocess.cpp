@@ -12,7 +12,6 @@
 
 using namespace elab::core;
 
-
 namespace {
 
 // rows × cols, entries scale·U(−1, 1) + offset_j (offset_j = 3j·offset), about a third zero.
@@ -21,9 +20,7 @@ DenseMatrix randomMatrix(Index rows, Index cols, double scale, double offset, st
     DenseMatrix m(rows, cols);
     for (Index i = 0; i < rows; ++i)
         for (Index j = 0; j < cols; ++j)
-            m(i, j) = uniform01(rng) < 0.33
-                          ? 0.0
-                          : scale * (2 * uniform01(rng) - 1) + 3.0 * double(j) * offset;
+            m(i, j) = uniform01(rng) < 0.33 ? 0.0 : scale * (2 * uniform01(rng) - 1) + 3.0 * double(j) * offset;
     return m;
 }
 
@@ -34,14 +31,12 @@ Dataset makeData(const DenseMatrix& x, bool sparse, const Eigen::VectorXi& ci = 
     d.features = sparse ? FeatureMatrix(SparseMatrix(x.sparseView())) : FeatureMatrix(x);
     for (Index j = 0; j < x.cols(); ++j)
         d.featureNames.push_back(std::string("f") + std::to_string(j));
-    d.targets = Targets::classification(
-        ci.size() ? ci : Eigen::VectorXi(Eigen::VectorXi::Zero(x.rows())), std::move(names));
+    d.targets =
+        Targets::classification(ci.size() ? ci : Eigen::VectorXi(Eigen::VectorXi::Zero(x.rows())), std::move(names));
     return d;
 }
 
-DenseMatrix toDense(const FeatureMatrix& m) {
-    return m.isSparse() ? DenseMatrix(m.sparse()) : m.dense();
-}
+DenseMatrix toDense(const FeatureMatrix& m) { return m.isSparse() ? DenseMatrix(m.sparse()) : m.dense(); }
 
 } // namespace
 
@@ -72,8 +67,7 @@ void TestPreprocess::optionsValidate_data() {
     QTest::addColumn<QString>("expected"); // substring; empty: valid
     QTest::newRow("defaults") << QString() << int(NormPolicy::ClipRows) << "";
     QTest::newRow("positive class") << "b" << int(NormPolicy::None) << "";
-    QTest::newRow("empty positive class")
-        << "" << int(NormPolicy::ClipRows) << "positive class name is empty";
+    QTest::newRow("empty positive class") << "" << int(NormPolicy::ClipRows) << "positive class name is empty";
     QTest::newRow("bad norm policy") << QString() << 7 << "unknown norm policy";
 }
 
@@ -110,8 +104,7 @@ void TestPreprocess::clipRows_data() {
 void TestPreprocess::clipRows() {
     QFETCH(bool, sparse);
     QFETCH(double, scale);
-    const DenseMatrix x = randomMatrix(60, 3, scale, 0.0, 5),
-                      xt = randomMatrix(20, 3, scale, 0.0, 6);
+    const DenseMatrix x = randomMatrix(60, 3, scale, 0.0, 5), xt = randomMatrix(20, 3, scale, 0.0, 6);
     Dataset train = makeData(x, sparse), test = makeData(xt, sparse);
     preprocess(train, &test, PreprocessOptions{});
     int clipped[2] = {0, 0};
@@ -120,8 +113,7 @@ void TestPreprocess::clipRows() {
         const DenseMatrix after = toDense(set ? test.features : train.features);
         for (Index i = 0; i < before.rows(); ++i) {
             const double norm = before.row(i).norm();
-            QVERIFY2(after.row(i).norm() <= 1.0 + 1e-12,
-                     qPrintable(QString::number(after.row(i).norm(), 'g', 17)));
+            QVERIFY2(after.row(i).norm() <= 1.0 + 1e-12, qPrintable(QString::number(after.row(i).norm(), 'g', 17)));
             if (norm <= 1.0) {
                 QCOMPARE(after.row(i), before.row(i)); // bit-identical
             } else {
@@ -206,8 +198,7 @@ void TestPreprocess::standardiseExact() {
     o.norm = NormPolicy::None;
     preprocess(train, &test, o);
     const DenseMatrix& a = train.features.dense();
-    const double z[4] = {-1.3416407864998738, -0.44721359549995793, 0.44721359549995793,
-                         1.3416407864998738};
+    const double z[4] = {-1.3416407864998738, -0.44721359549995793, 0.44721359549995793, 1.3416407864998738};
     for (Index i = 0; i < 4; ++i) {
         ELAB_FUZZY(a(i, 0), z[i], 1e-15);
         ELAB_FUZZY(a(i, 1), z[i], 1e-15);
@@ -238,8 +229,7 @@ void TestPreprocess::standardiseProperties_data() {
 void TestPreprocess::standardiseProperties() {
     QFETCH(double, scale);
     QFETCH(double, offset);
-    const DenseMatrix x = randomMatrix(200, 4, scale, offset, 11),
-                      xt = randomMatrix(40, 4, scale, offset, 12);
+    const DenseMatrix x = randomMatrix(200, 4, scale, offset, 11), xt = randomMatrix(40, 4, scale, offset, 12);
     Dataset train = makeData(x, false), test = makeData(xt, false);
     PreprocessOptions o;
     o.standardise = true;
@@ -299,8 +289,7 @@ void TestPreprocess::denseSparseAgree() {
     QFETCH(int, norm);
     QFETCH(bool, intercept);
     const DenseMatrix x = randomMatrix(40, 5, 1.5, 0.0, 15), xt = randomMatrix(15, 5, 1.5, 0.0, 16);
-    Dataset d = makeData(x, false), dt = makeData(xt, false), s = makeData(x, true),
-            st = makeData(xt, true);
+    Dataset d = makeData(x, false), dt = makeData(xt, false), s = makeData(x, true), st = makeData(xt, true);
     PreprocessOptions o;
     o.norm = static_cast<NormPolicy>(norm);
     o.intercept = intercept;
@@ -361,8 +350,7 @@ void TestPreprocess::interceptAfterStandardise() {
 }
 
 void TestPreprocess::featureMismatchThrows() {
-    Dataset train = makeData(DenseMatrix::Ones(3, 2), false),
-            test = makeData(DenseMatrix::Ones(3, 3), false);
+    Dataset train = makeData(DenseMatrix::Ones(3, 2), false), test = makeData(DenseMatrix::Ones(3, 3), false);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, preprocess(train, &test, PreprocessOptions{}));
 }
 

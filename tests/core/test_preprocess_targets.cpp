@@ -6,8 +6,8 @@
 
 #include <QtTest>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <set>
 
@@ -107,8 +107,7 @@ void TestPreprocessTargets::binarise() {
         QCOMPARE(test.targets.classIndex[i], int(cit[i] == int(p[0] - 'a')));
     QCOMPARE(train.log[0].name, std::string("binarise labels"));
     const auto positives = std::count(expected.begin(), expected.end(), 1);
-    QVERIFY2(train.log[0].detail.find("train " + std::to_string(positives) + " positive") !=
-                 std::string::npos,
+    QVERIFY2(train.log[0].detail.find("train " + std::to_string(positives) + " positive") != std::string::npos,
              train.log[0].detail.c_str());
 }
 
@@ -122,8 +121,7 @@ void TestPreprocessTargets::binariseErrors() {
         preprocess(d, nullptr, o);
         QFAIL("unknown class accepted");
     } catch (const std::invalid_argument& e) {
-        QVERIFY2(std::string(e.what()).find("'z' (classes: a, b, c)") != std::string::npos,
-                 e.what());
+        QVERIFY2(std::string(e.what()).find("'z' (classes: a, b, c)") != std::string::npos, e.what());
     }
     d.targets = Targets::regression(Eigen::Vector3d(1, 2, 3));
     o.positiveClass = "a";
@@ -270,8 +268,7 @@ void TestPreprocessTargets::splitErrors() {
     QFETCH(QList<int>, sizes);
     QFETCH(bool, regression);
     QFETCH(double, fraction);
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                             splitTrainTest(traceable(sizes, regression), fraction, 1));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, splitTrainTest(traceable(sizes, regression), fraction, 1));
 }
 
 QTEST_APPLESS_MAIN(TestPreprocessTargets)

@@ -36,7 +36,9 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 const QByteArray kD("x,c,y\n1,p,no\n2,q,yes\n3,p,no\n4,q,yes\n5,r,no\n");
 QByteArray withLastRow(const char* row) { return QByteArray("x,c,y\n1,p,no\n2,q,yes\n3,p,no\n4,q,yes\n") + row; }
 
-PublicSchema pqrSchema() { return parseSchema("label,y\nclass,no\nclass,yes\nlevel,c,p\nlevel,c,q\nlevel,c,r\n", "c.schema"); }
+PublicSchema pqrSchema() {
+    return parseSchema("label,y\nclass,no\nclass,yes\nlevel,c,p\nlevel,c,q\nlevel,c,r\n", "c.schema");
+}
 
 Dataset loadWith(const QByteArray& text, const PublicSchema& schema, const CsvOptions& options = {}) {
     return loadCsv(std::string_view(text.constData(), static_cast<std::size_t>(text.size())), "test.csv", options,
@@ -119,9 +121,11 @@ void TestPublicSchema::errorsAreLocated_data() {
     QTest::newRow("class with two fields") << QByteArray("class,a,b\n") << 1 << "'class' takes 1 field";
     QTest::newRow("width not a number") << QByteArray("width,12a\n") << 1 << "width '12a' is not a whole number";
     QTest::newRow("width zero") << QByteArray("# w\nwidth,0\n") << 2 << "width '0' is not a whole number";
-    QTest::newRow("second width") << QByteArray("width,3\nwidth,4\n") << 2 << "a second 'width' entry (the first is on line 1)";
+    QTest::newRow("second width") << QByteArray("width,3\nwidth,4\n") << 2
+                                  << "a second 'width' entry (the first is on line 1)";
     QTest::newRow("unknown task") << QByteArray("task,ranking\n") << 1 << "unknown task 'ranking'";
-    QTest::newRow("second label") << QByteArray("label,y\nclass,a\nclass,b\nlabel,z\n") << 4 << "a second 'label' entry";
+    QTest::newRow("second label") << QByteArray("label,y\nclass,a\nclass,b\nlabel,z\n") << 4
+                                  << "a second 'label' entry";
     QTest::newRow("levels of the label") << QByteArray("label,y\nlevel,y,a\n") << 2 << "'y' is the label column";
     QTest::newRow("label with levels") << QByteArray("level,y,a\nlabel,y\n") << 2 << "'y' has 'level' entries";
     QTest::newRow("unterminated quote") << QByteArray("class,a\nlevel,c,\"x\n") << 2 << "unterminated quoted field";
@@ -206,7 +210,8 @@ void TestPublicSchema::csvWithoutSchemaLeaks() {
     const Dataset levelsRead = loadWith(kD, classesOnly);
     const ProcessingStep* half = findStep(levelsRead, "schema");
     QVERIFY(half && half->leaksPrivacy);
-    QVERIFY2(contains(half->detail, "the levels of c") && !contains(half->detail, "read from this file's rows: the classes"),
+    QVERIFY2(contains(half->detail, "the levels of c") &&
+                 !contains(half->detail, "read from this file's rows: the classes"),
              half->detail.c_str());
 }
 
@@ -310,7 +315,8 @@ void TestPublicSchema::csvSchemaConflicts() {
         }
         return false;
     };
-    QVERIFY(fails(kD, parseSchema("level,colour,red\n", "s"), {}, "column 'colour' of the public schema (s) is not in this file"));
+    QVERIFY(fails(kD, parseSchema("level,colour,red\n", "s"), {},
+                  "column 'colour' of the public schema (s) is not in this file"));
     QVERIFY(fails(kD, pqrSchema(), withTask(TaskKind::Regression), "the task is regression, but the public schema"));
     QVERIFY(fails(kD, parseSchema("class,a\nclass,b\nclass,c\n", "s"), withTask(TaskKind::Binary),
                   "binary task requested, but the public schema (s) gives 3 classes"));
@@ -326,7 +332,8 @@ void TestPublicSchema::csvSchemaConflicts() {
     QCOMPARE(c.targets.classNames, (std::vector<std::string>{"p", "q", "r"}));
     const ProcessingStep* step = findStep(c, "schema");
     QVERIFY(step && step->leaksPrivacy);
-    QVERIFY2(contains(step->detail, "the levels of y") && contains(step->detail, "for label 'c'"), step->detail.c_str());
+    QVERIFY2(contains(step->detail, "the levels of y") && contains(step->detail, "for label 'c'"),
+             step->detail.c_str());
 }
 
 // Fails on the code before public schemas: the width and classes were read and not marked.
@@ -336,7 +343,8 @@ void TestPublicSchema::libsvmWithoutSchemaLeaks() {
     const ProcessingStep* step = findStep(data, "schema");
     QVERIFY2(step, "no schema step");
     QVERIFY(step->leaksPrivacy);
-    QVERIFY2(contains(step->detail, "the width (3 features: the largest index)") && contains(step->detail, "the classes (2)"),
+    QVERIFY2(contains(step->detail, "the width (3 features: the largest index)") &&
+                 contains(step->detail, "the classes (2)"),
              step->detail.c_str());
     // Removing the only row with feature 3 changes the width.
     QCOMPARE(loadLibsvmText("-1 2:1\n+1 1:0.5\n", nullptr).featureCount(), Index(2));
@@ -360,10 +368,10 @@ void TestPublicSchema::libsvmNeighboursKeepTheSchemasWidth() {
     QVERIFY(step && !step->leaksPrivacy);
     QVERIFY2(contains(step->detail, "public schema (w.schema)"), step->detail.c_str());
     const std::string neighbours[] = {
-        "-1 2:1\n+1 1:0.5\n",                   // the only row with feature 3 removed
+        "-1 2:1\n+1 1:0.5\n",                    // the only row with feature 3 removed
         "+1 1:1 3:2\n-1 2:1\n+1 1:0.5 9:4\n",    // a feature beyond the width: ignored
         "+1 1:1 3:2\n-1 2:1\n+1 1:0.5\n2 4:1\n", // a label outside the classes: dropped
-        "+1 1:1 3:2\n-1 2:1\n1 1:0.5\n",        // "1" is class "+1"
+        "+1 1:1 3:2\n-1 2:1\n1 1:0.5\n",         // "1" is class "+1"
     };
     for (const std::string& n : neighbours) {
         const Dataset e = loadLibsvmText(n, &schema);
@@ -373,7 +381,8 @@ void TestPublicSchema::libsvmNeighboursKeepTheSchemasWidth() {
     }
     const Dataset beyond = loadLibsvmText(neighbours[1], &schema);
     QCOMPARE(row(beyond, 2), row(data, 2));
-    QVERIFY2(contains(beyond.log[0].detail, "1 non-zero values beyond the public width ignored"), beyond.log[0].detail.c_str());
+    QVERIFY2(contains(beyond.log[0].detail, "1 non-zero values beyond the public width ignored"),
+             beyond.log[0].detail.c_str());
     const Dataset outside = loadLibsvmText(neighbours[2], &schema);
     QCOMPARE(outside.rows(), Index(3));
     QCOMPARE(outside.features.sparse().nonZeros(), data.features.sparse().nonZeros());

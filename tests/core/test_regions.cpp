@@ -90,7 +90,8 @@ private slots:
         for (const Polyline& chain : r.nonPrivate.boundaries)
             for (const auto& pt : chain)
                 if (std::abs(pt[0]) < 0.9)
-                    QVERIFY2(std::abs(pt[1] - 0.5 * pt[0]) < 0.1, qPrintable(QString("(%1, %2)").arg(pt[0]).arg(pt[1])));
+                    QVERIFY2(std::abs(pt[1] - 0.5 * pt[0]) < 0.1,
+                             qPrintable(QString("(%1, %2)").arg(pt[0]).arg(pt[1])));
     }
 
     void agreementIsOneAtInfinityAndBelowOneAtSmallEps() {
@@ -133,7 +134,8 @@ private slots:
         const RegionsProblem cut(data, std::nullopt, s);
         QCOMPARE(cut.trainPoints().rows() + cut.testPoints().rows(), Index(400));
         const auto& log = cut.log();
-        const auto step = std::find_if(log.begin(), log.end(), [](const ProcessingStep& p) { return p.name == "subsample for the picture"; });
+        const auto step = std::find_if(log.begin(), log.end(),
+                                       [](const ProcessingStep& p) { return p.name == "subsample for the picture"; });
         QVERIFY(step != log.end());
         QVERIFY2(step->detail.find("400 of 3000 rows") != std::string::npos, step->detail.c_str());
         QVERIFY(!step->leaksPrivacy); // chosen without looking at the data
@@ -144,7 +146,8 @@ private slots:
         for (Index i = 0; i < cut.trainPoints().rows(); i += 37) {
             bool found = false;
             for (Index r = 0; r < data.rows() && !found; ++r)
-                found = data.features.dense()(r, 0) == cut.trainPoints()(i, 0) && data.features.dense()(r, 1) == cut.trainPoints()(i, 1);
+                found = data.features.dense()(r, 0) == cut.trainPoints()(i, 0) &&
+                        data.features.dense()(r, 1) == cut.trainPoints()(i, 1);
             QVERIFY(found);
         }
         s.maxRows = 3000;
@@ -273,9 +276,11 @@ private slots:
             }
         const Polyline ring = zeroContours(circle, m, m, c0, c0, cd, cd).front();
         const Polyline simple = simplifyChain(ring, cd, cd, tolerance);
-        QVERIFY2(simple.size() < ring.size() && simple.size() > 8, qPrintable(QString("%1 of %2").arg(simple.size()).arg(ring.size())));
+        QVERIFY2(simple.size() < ring.size() && simple.size() > 8,
+                 qPrintable(QString("%1 of %2").arg(simple.size()).arg(ring.size())));
         QVERIFY(simple.front() == ring.front() && simple.back() == ring.back());
-        auto toSegment = [](const std::array<double, 2>& p, const std::array<double, 2>& a, const std::array<double, 2>& b) {
+        auto toSegment = [](const std::array<double, 2>& p, const std::array<double, 2>& a,
+                            const std::array<double, 2>& b) {
             const double bx = b[0] - a[0], by = b[1] - a[1], l2 = bx * bx + by * by;
             const double t = l2 > 0.0 ? std::clamp(((p[0] - a[0]) * bx + (p[1] - a[1]) * by) / l2, 0.0, 1.0) : 0.0;
             return std::hypot(p[0] - a[0] - t * bx, p[1] - a[1] - t * by);

@@ -4,16 +4,16 @@
 // for bit, as the plain matrix the same steps make on an unshared copy, without ever copying
 // the view (FeatureMatrix::viewsMaterialised).
 
-#include "core/data/generators.h"
 #include "core/data/data_preparation.h"
-#include "core/learners/linear_erm/one_vs_rest.h"
+#include "core/data/generators.h"
 #include "core/learner/prediction.h"
+#include "core/learners/linear_erm/one_vs_rest.h"
+#include "core/learners/linear_erm/private_fit.h"
 #include "core/model/dense_rows.h"
 #include "core/model/linear_objective.h"
 #include "core/model/merged_rows.h"
 #include "core/model/prefix_tree.h"
 #include "core/model/sparse_rows.h"
-#include "core/learners/linear_erm/private_fit.h"
 #include "core/util/noise.h"
 #include "core/util/random.h"
 
@@ -81,7 +81,8 @@ void prepareLikeTheEngine(FeatureMatrix& m, bool intercept, bool clip) {
     }
 }
 
-void verifySameObjective(LinearObjective& oV, LinearObjective& oP, const Eigen::VectorXd& theta, const Eigen::VectorXd& v) {
+void verifySameObjective(LinearObjective& oV, LinearObjective& oP, const Eigen::VectorXd& theta,
+                         const Eigen::VectorXd& v) {
     QVERIFY(oV.evaluate(theta) == oP.evaluate(theta)); // bit for bit (QCOMPARE is fuzzy on doubles)
     Eigen::VectorXd gV, gP;
     oV.gradient(gV);
@@ -156,7 +157,8 @@ private slots:
         const Eigen::VectorXd aV = constantRowValues(V), aP = constantRowValues(P);
         ELAB_SAME(aV, aP);
         QCOMPARE(aV.size() > 0, binary); // binary rows stay binary with the intercept's 1
-        const Eigen::VectorXd v = randomVector(view.cols(), 3), w = randomVector(n, 4), d = randomVector(n, 5, 0.0, 0.25);
+        const Eigen::VectorXd v = randomVector(view.cols(), 3), w = randomVector(n, 4),
+                              d = randomVector(n, 5, 0.0, 0.25);
         for (const Eigen::VectorXd* a : {static_cast<const Eigen::VectorXd*>(nullptr), &aV}) {
             Eigen::VectorXd outV, outP;
             sparseRowDots(V, a, v, outV);
@@ -284,7 +286,8 @@ private slots:
         QVERIFY(view.selectRows(some).dense() == plain.selectRows(some).dense());
 
         const DenseMatrix& X = plain.dense();
-        const Eigen::VectorXd v = randomVector(view.cols(), 3), w = randomVector(n, 4), d = randomVector(n, 5, 0.0, 0.25);
+        const Eigen::VectorXd v = randomVector(view.cols(), 3), w = randomVector(n, 4),
+                              d = randomVector(n, 5, 0.0, 0.25);
         const double tol = 1e-12 * static_cast<double>(n);
         Eigen::VectorXd outV, outP;
         denseRowDots(V, v, outV);
@@ -389,8 +392,9 @@ private slots:
         view.scaleRows(randomVector(n, 32, 0.5, 1.0));
         QVERIFY(view.isView());
         const Eigen::VectorXd u = randomVector(n, 33, 0.0, 1.0);
-        const Eigen::VectorXd labels = models == 1 ? Eigen::VectorXd(u.unaryExpr([](double x) { return x < 0.4 ? -1.0 : 1.0; }))
-                                                   : Eigen::VectorXd((u * 3.0).array().floor());
+        const Eigen::VectorXd labels = models == 1
+                                           ? Eigen::VectorXd(u.unaryExpr([](double x) { return x < 0.4 ? -1.0 : 1.0; }))
+                                           : Eigen::VectorXd((u * 3.0).array().floor());
         for (const FeatureMatrix* X : {&loaded, &view}) {
             std::vector<Eigen::VectorXd> thetas;
             for (int k = 0; k < models; ++k)
@@ -468,7 +472,8 @@ private slots:
         const auto fits = problem.fit(1.0, noise, nullptr);
         const PrivateFit direct = fitPrivate(features, y, problem.modelSpec(), problem.modelEps(1.0), noise[0]);
         const Eigen::VectorXd& a = fits[0].minimiser;
-        const double diff = (a - direct.minimiser).lpNorm<Eigen::Infinity>() / direct.minimiser.lpNorm<Eigen::Infinity>();
+        const double diff =
+            (a - direct.minimiser).lpNorm<Eigen::Infinity>() / direct.minimiser.lpNorm<Eigen::Infinity>();
         QVERIFY2(diff <= 1e-8, qPrintable(QString("minimiser: %1").arg(diff)));
         QCOMPARE(fits[0].solver.status, NewtonCgStatus::Converged);
     }

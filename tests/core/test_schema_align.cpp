@@ -3,10 +3,10 @@
 // located errors; the real Adult CSV and a9a pairs of ../shared (skipped when absent).
 
 #include "core/data/csv_loader.h"
+#include "core/data/data_preparation.h"
 #include "core/data/dataset_loader.h"
 #include "core/data/libsvm_loader.h"
 #include "core/data/schema_align.h"
-#include "core/data/data_preparation.h"
 #include "tests/support/test_support.h"
 
 #include <QtTest>
@@ -85,12 +85,18 @@ private slots:
         QTest::addColumn<QString>("train");
         QTest::addColumn<QString>("test");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("missing column") << "a,b,y\n1,2,p\n3,4,q\n" << "a,y\n1,p\n3,q\n"
-                                        << "column 'b' of the training CSV file is not a feature column of the test file";
-        QTest::newRow("kind differs") << "a,b,y\n1,2,p\n3,4,q\n" << "a,b,y\n1,x,p\n3,z,q\n"
+        QTest::newRow("missing column")
+            << "a,b,y\n1,2,p\n3,4,q\n"
+            << "a,y\n1,p\n3,q\n"
+            << "column 'b' of the training CSV file is not a feature column of the test file";
+        QTest::newRow("kind differs") << "a,b,y\n1,2,p\n3,4,q\n"
+                                      << "a,b,y\n1,x,p\n3,z,q\n"
                                       << "column 'b' is numeric in the training file and categorical in the test file";
-        QTest::newRow("unseen class") << "a,y\n1,p\n3,q\n" << "a,y\n1,p\n3,r\n" << "label 'r' that the training set lacks";
-        QTest::newRow("regression vs classes") << "a,y\n1,p\n3,q\n" << "a,y\n1,0.5\n3,1.25\n"
+        QTest::newRow("unseen class") << "a,y\n1,p\n3,q\n"
+                                      << "a,y\n1,p\n3,r\n"
+                                      << "label 'r' that the training set lacks";
+        QTest::newRow("regression vs classes") << "a,y\n1,p\n3,q\n"
+                                               << "a,y\n1,0.5\n3,1.25\n"
                                                << "the training set has class labels, the test set a regression target";
     }
     void csvErrorsNameTheColumn() {
@@ -111,14 +117,14 @@ private slots:
     }
 
     void libsvmWidthsReconciled() {
-        const Dataset train = libsvm("+1 1:1 4:2\n-1 2:1\n");    // width 4
-        Dataset narrow = libsvm("+1 1:5 2:6\n-1 2:1\n");        // width 2: features 3, 4 are zeros
+        const Dataset train = libsvm("+1 1:1 4:2\n-1 2:1\n"); // width 4
+        Dataset narrow = libsvm("+1 1:5 2:6\n-1 2:1\n");      // width 2: features 3, 4 are zeros
         const SchemaAlignment a = alignToTrainingSchema(train, narrow);
         QCOMPARE(narrow.featureCount(), Index(4));
         QCOMPARE(a.paddedFeatures, Index(2));
         QCOMPARE(narrow.features.value(0, 1), 6.0);
         QCOMPARE(narrow.features.value(0, 3), 0.0);
-        Dataset wide = libsvm("+1 1:5 6:7\n-1 5:1 6:2\n");       // width 6: features 5, 6 ignored
+        Dataset wide = libsvm("+1 1:5 6:7\n-1 5:1 6:2\n"); // width 6: features 5, 6 ignored
         const SchemaAlignment b = alignToTrainingSchema(train, wide);
         QCOMPARE(wide.featureCount(), Index(4));
         QCOMPARE(b.droppedFeatures, Index(2));
@@ -131,8 +137,8 @@ private slots:
     void preparationUsesTheTrainingSchema() {
         // Through prepareExperimentData (the CLI's and the GUI's path): no width error any more.
         DataPreparation preparation;
-        const PreparedData out = prepareExperimentData(libsvm("+1 1:1 3:1\n-1 2:1\n+1 3:0.5\n"),
-                                                       libsvm("+1 1:1\n-1 2:1\n"), preparation, 1);
+        const PreparedData out =
+            prepareExperimentData(libsvm("+1 1:1 3:1\n-1 2:1\n+1 3:0.5\n"), libsvm("+1 1:1\n-1 2:1\n"), preparation, 1);
         QCOMPARE(out.test->featureCount(), out.train.featureCount());
     }
 

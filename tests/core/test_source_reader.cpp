@@ -2,14 +2,14 @@
 // corrupt and truncated streams, file errors, checksums of the stored bytes, and the real
 // KDD Cup 99 archive.
 
-#include "tests/support/gzip_writer.h"
 #include "core/data/load_error.h"
 #include "core/data/source_reader.h"
 #include "core/util/sha256.h"
+#include "tests/support/gzip_writer.h"
 
+#include "tests/support/test_support.h"
 #include <QElapsedTimer>
 #include <QTemporaryDir>
-#include "tests/support/test_support.h"
 
 #include <QtTest>
 
@@ -167,8 +167,8 @@ void TestSourceReader::badInput_data() {
 void TestSourceReader::badInput() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, messagePart);
-    const LoadError e = expectLoadError(
-        [&] { gunzip(std::string_view(bytes.constData(), bytes.size()), "broken.csv.gz"); });
+    const LoadError e =
+        expectLoadError([&] { gunzip(std::string_view(bytes.constData(), bytes.size()), "broken.csv.gz"); });
     QCOMPARE(QString::fromStdString(e.source()), QStringLiteral("broken.csv.gz"));
     QVERIFY2(QString::fromStdString(e.message()).contains(messagePart), e.what());
     QVERIFY2(QString(e.what()).startsWith("broken.csv.gz: "), e.what());
@@ -227,9 +227,12 @@ void TestSourceReader::readSourceFiles() {
 void TestSourceReader::readSourceErrors_data() {
     QTest::addColumn<QString>("relative");
     QTest::addColumn<QString>("messagePart");
-    QTest::newRow("missing file") << "no-such-file.csv" << "cannot open: No such file or directory";
-    QTest::newRow("directory") << "subdir" << "cannot open: is a directory";
-    QTest::newRow("missing parent directory") << "nowhere/x.csv" << "cannot open: No such file";
+    QTest::newRow("missing file") << "no-such-file.csv"
+                                  << "cannot open: No such file or directory";
+    QTest::newRow("directory") << "subdir"
+                               << "cannot open: is a directory";
+    QTest::newRow("missing parent directory") << "nowhere/x.csv"
+                                              << "cannot open: No such file";
 }
 
 void TestSourceReader::readSourceErrors() {

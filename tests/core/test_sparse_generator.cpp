@@ -139,12 +139,18 @@ private slots:
     void loaderRefusals_data() {
         QTest::addColumn<QString>("spec");
         QTest::addColumn<QString>("message");
-        QTest::newRow("features on moons") << "builtin:moons?features=3" << "unknown option 'features' for builtin:moons";
-        QTest::newRow("classes on sparse") << "builtin:sparse?classes=3" << "unknown option 'classes' for builtin:sparse";
-        QTest::newRow("active over features") << "builtin:sparse?features=10&active=20" << "active (20) must not exceed features (10)";
-        QTest::newRow("active 0") << "builtin:sparse?active=0" << "bad value '0' for active";
-        QTest::newRow("too large") << "builtin:sparse?rows=100000000&active=100" << "over 10⁹ stored values";
-        QTest::newRow("rows not a number") << "builtin:blobs?rows=1e6" << "bad value '1e6' for rows";
+        QTest::newRow("features on moons") << "builtin:moons?features=3"
+                                           << "unknown option 'features' for builtin:moons";
+        QTest::newRow("classes on sparse") << "builtin:sparse?classes=3"
+                                           << "unknown option 'classes' for builtin:sparse";
+        QTest::newRow("active over features") << "builtin:sparse?features=10&active=20"
+                                              << "active (20) must not exceed features (10)";
+        QTest::newRow("active 0") << "builtin:sparse?active=0"
+                                  << "bad value '0' for active";
+        QTest::newRow("too large") << "builtin:sparse?rows=100000000&active=100"
+                                   << "over 10⁹ stored values";
+        QTest::newRow("rows not a number") << "builtin:blobs?rows=1e6"
+                                           << "bad value '1e6' for rows";
     }
 
     void loaderRefusals() {

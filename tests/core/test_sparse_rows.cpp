@@ -29,7 +29,8 @@ SparseMatrix randomSparse(Index n, Index p, int k, bool binary, std::uint64_t se
             if (uniform01(rng) < static_cast<double>(k) / static_cast<double>(p))
                 cols.push_back(j);
         for (Index j : cols)
-            t.emplace_back(i, j, binary ? 1.0 / std::sqrt(static_cast<double>(cols.size())) : 2.0 * uniform01(rng) - 1.0);
+            t.emplace_back(i, j,
+                           binary ? 1.0 / std::sqrt(static_cast<double>(cols.size())) : 2.0 * uniform01(rng) - 1.0);
     }
     SparseMatrix X(n, p);
     X.setFromTriplets(t.begin(), t.end());
@@ -47,8 +48,9 @@ Eigen::VectorXd randomVector(Index n, std::uint64_t seed) {
 void compareVectors(const Eigen::VectorXd& actual, const Eigen::VectorXd& expected, double tol, const char* what) {
     const double diff = (actual - expected).lpNorm<Eigen::Infinity>();
     const double scale = std::max(1.0, expected.lpNorm<Eigen::Infinity>());
-    QVERIFY2(actual.size() == expected.size() && diff <= tol * scale,
-             qPrintable(QString("%1: max |diff| = %2, scale %3, tolerance %4").arg(what).arg(diff).arg(scale).arg(tol)));
+    QVERIFY2(
+        actual.size() == expected.size() && diff <= tol * scale,
+        qPrintable(QString("%1: max |diff| = %2, scale %3, tolerance %4").arg(what).arg(diff).arg(scale).arg(tol)));
 }
 
 } // namespace
@@ -226,7 +228,6 @@ private slots:
         QVERIFY2(anchored.cgIterations <= jacobi.cgIterations,
                  qPrintable(QString("CG: anchored %1, Jacobi %2").arg(anchored.cgIterations).arg(jacobi.cgIterations)));
     }
-
 };
 
 QTEST_APPLESS_MAIN(TestSparseRows)

@@ -3,8 +3,8 @@
 
 #include "core/stability/stability_defaults.h"
 
-#include "core/data/dataset_loader.h"
 #include "core/data/data_preparation.h"
+#include "core/data/dataset_loader.h"
 #include "core/stability/stability_learner.h"
 #include "resources/builtin_resources.h"
 
@@ -39,15 +39,18 @@ private slots:
         // preparation and learner options (30 epochs). Dropout GD (stochastic masks) must reach
         // the test error of deterministic dropout (its expectation, fitted by Newton) within
         // 0.03, over three seeds; with rows clipped on raw scales it stayed at 0.34 vs 0.08.
-        const Dataset data = loadDataset("builtin:breast_cancer", LoadOptions{}, elab::resources::builtinBytesProvider());
+        const Dataset data =
+            loadDataset("builtin:breast_cancer", LoadOptions{}, elab::resources::builtinBytesProvider());
         DataPreparation preparation;
         preparation.testFraction = 0.3;
         preparation.preprocess = defaultStabilityPreprocess(StabilityModel::Logistic, data.features.isSparse());
         const PreparedData parts = prepareExperimentData(data, std::nullopt, preparation, 1);
         const LearnerOptions options;
         const auto error = [&](StabilityMethod method, std::uint64_t seed) {
-            const LearnerFit fit = fitLearner(method, parts.train.features, parts.train.targets.values, options, 0.0, seed);
-            return predictionError(StabilityModel::Logistic, fit.model, parts.test->features, parts.test->targets.values);
+            const LearnerFit fit =
+                fitLearner(method, parts.train.features, parts.train.targets.values, options, 0.0, seed);
+            return predictionError(StabilityModel::Logistic, fit.model, parts.test->features,
+                                   parts.test->targets.values);
         };
         const double deterministic = error(StabilityMethod::DeterministicDropout, 1);
         QVERIFY2(deterministic < 0.1, qPrintable(QString::number(deterministic)));
@@ -66,7 +69,8 @@ private slots:
         QVERIFY(stabilityTaskProblem(StabilityModel::Linear, TaskKind::Regression).empty());
         QVERIFY(stabilityTaskProblem(StabilityModel::Logistic, TaskKind::Multiclass, true).empty());
         const std::string multiclass = stabilityTaskProblem(StabilityModel::Logistic, TaskKind::Multiclass);
-        QVERIFY2(multiclass.find("binary label") != std::string::npos && multiclass.find("positive class") != std::string::npos,
+        QVERIFY2(multiclass.find("binary label") != std::string::npos &&
+                     multiclass.find("positive class") != std::string::npos,
                  multiclass.c_str());
         QVERIFY(stabilityTaskProblem(StabilityModel::Logistic, TaskKind::Regression).find("numeric target") !=
                 std::string::npos);

@@ -218,8 +218,10 @@ private slots:
         DropoutGdOptions options;
         options.batchSize = 4;
         const Loss squared(LossKind::Squared);
-        QCOMPARE(dropoutGradientDescent(d.X, d.y, squared, options, 5), dropoutGradientDescent(d.X, d.y, squared, options, 5));
-        QVERIFY(dropoutGradientDescent(d.X, d.y, squared, options, 5) != dropoutGradientDescent(d.X, d.y, squared, options, 6));
+        QCOMPARE(dropoutGradientDescent(d.X, d.y, squared, options, 5),
+                 dropoutGradientDescent(d.X, d.y, squared, options, 5));
+        QVERIFY(dropoutGradientDescent(d.X, d.y, squared, options, 5) !=
+                dropoutGradientDescent(d.X, d.y, squared, options, 6));
     }
 };
 

@@ -2,8 +2,8 @@
 // with the same z) to 1e-5 relative; F″ against the second difference; the estimators'
 // closed forms; Algorithm 1 inverts the first-order line.
 
-#include "core/learners/linear_erm/taylor.h"
 #include "core/learners/linear_erm/private_fit.h"
+#include "core/learners/linear_erm/taylor.h"
 #include "core/model/linear_objective.h"
 #include "core/util/noise.h"
 

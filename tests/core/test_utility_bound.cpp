@@ -5,11 +5,11 @@
 // (not always for pure objective perturbation, whose extra ridge vanishes at its branch switch) and
 // tends to J(θ̂); without a reference fit there is none.
 
-#include "core/sweeps/utility_sweep.h"
-#include "core/learners/linear_erm/erm_mechanisms.h"
-#include "core/mechanisms/mechanism_catalog.h"
 #include "core/learner/mechanism.h"
+#include "core/learners/linear_erm/erm_mechanisms.h"
 #include "core/learners/linear_erm/private_fit.h"
+#include "core/mechanisms/mechanism_catalog.h"
+#include "core/sweeps/utility_sweep.h"
 
 #include "tests/support/test_support.h"
 
@@ -84,15 +84,17 @@ private slots:
             double ridge = NAN;
             for (int k = 0; k < kDraws; ++k) {
                 const PerturbedProblem problem = perturbedProblem(s, kRows, eps, drawNoise(kFeatures, rng));
-                const double e = problem.linear.size() ? problem.linear.squaredNorm() : problem.outputNoise.squaredNorm();
+                const double e =
+                    problem.linear.size() ? problem.linear.squaredNorm() : problem.outputNoise.squaredNorm();
                 sum += e;
                 sumSq += e * e;
                 ridge = problem.mu - mu0;
             }
             const double mean = sum / kDraws, sd = std::sqrt(std::max(0.0, sumSq / kDraws - mean * mean));
             const double expected = m->linearEnergy + m->outputEnergy;
-            QVERIFY2(std::abs(mean - expected) <= 4.0 * sd / std::sqrt(double(kDraws)),
-                     qPrintable(QStringLiteral("%1: sampled %2, formula %3").arg(toString(kind)).arg(mean).arg(expected)));
+            QVERIFY2(
+                std::abs(mean - expected) <= 4.0 * sd / std::sqrt(double(kDraws)),
+                qPrintable(QStringLiteral("%1: sampled %2, formula %3").arg(toString(kind)).arg(mean).arg(expected)));
             QVERIFY(std::abs(ridge - m->extraRidge) <= 1e-15);
         }
         // Learners without a perturbed linear objective have none.
@@ -118,7 +120,11 @@ private slots:
                     const double bound = (problem.linear + a * thetaHat).squaredNorm() / (2.0 * (2.0 * a + mu0));
                     const double excess = objective(d, fit.minimiser) - jHat;
                     QVERIFY2(excess <= bound + 1e-9 * (1.0 + bound),
-                             qPrintable(QStringLiteral("%1 ε=%2: excess %3 > %4").arg(toString(kind)).arg(eps).arg(excess).arg(bound)));
+                             qPrintable(QStringLiteral("%1 ε=%2: excess %3 > %4")
+                                            .arg(toString(kind))
+                                            .arg(eps)
+                                            .arg(excess)
+                                            .arg(bound)));
                     QVERIFY(excess >= -1e-9); // θ̂ minimises J
                     ++checked;
                 }
@@ -141,7 +147,11 @@ private slots:
                 const double bound = r.trainLossBound[g];
                 QVERIFY2(p.mean - 3.0 * p.sd / std::sqrt(double(s.repeats)) <= bound,
                          qPrintable(QStringLiteral("%1 ε=%2: measured %3 ± %4 above the bound %5")
-                                        .arg(toString(kind)).arg(s.grid[g]).arg(p.mean).arg(p.sd).arg(bound)));
+                                        .arg(toString(kind))
+                                        .arg(s.grid[g])
+                                        .arg(p.mean)
+                                        .arg(p.sd)
+                                        .arg(bound)));
                 QVERIFY(bound >= r.nonPrivate); // J(θ̂) ≥ L(θ̂)
                 // Pure objective perturbation's bound may rise where its branch switches (the extra
                 // ridge a falls to 0); the others fall with ε.

@@ -90,7 +90,9 @@ private slots:
         }
         const double atInfinity = meanEstimate(one.measuring[1], Estimator::Anchored, INFINITY);
         QVERIFY2(std::abs(atInfinity - one.nonPrivate) < 1e-9 * (1.0 + std::abs(one.nonPrivate)),
-                 qPrintable(QString("anchored at ∞ %1, non-private %2").arg(atInfinity, 0, 'g', 17).arg(one.nonPrivate, 0, 'g', 17)));
+                 qPrintable(QString("anchored at ∞ %1, non-private %2")
+                                .arg(atInfinity, 0, 'g', 17)
+                                .arg(one.nonPrivate, 0, 'g', 17)));
         MeasuringFit noAnchors = one.measuring[0];
         noAnchors.anchors.clear();
         QVERIFY(std::isnan(meanEstimate(noAnchors, Estimator::Anchored, 1.0)));
@@ -150,12 +152,14 @@ private slots:
         for (std::size_t g : {std::size_t(5), std::size_t(6)}) {
             const double h = spec.grid[g] - at, bound = 0.5 * meanD2 * h * h;
             const double error = std::abs(first.values[g] - r.points[g].mean);
-            QVERIFY2(error <= bound, qPrintable(QString("first-order error %1 > ½F″h² = %2 at h = %3").arg(error).arg(bound).arg(h)));
+            QVERIFY2(error <= bound,
+                     qPrintable(QString("first-order error %1 > ½F″h² = %2 at h = %3").arg(error).arg(bound).arg(h)));
         }
         const double errorFirst = std::abs(first.values[5] - r.points[5].mean);
         const double errorSecond = std::abs(second.values[5] - r.points[5].mean);
-        QVERIFY2(errorSecond < errorFirst,
-                 qPrintable(QString("h = ε̄/10: second-order error %1 ≥ first-order %2").arg(errorSecond).arg(errorFirst)));
+        QVERIFY2(
+            errorSecond < errorFirst,
+            qPrintable(QString("h = ε̄/10: second-order error %1 ≥ first-order %2").arg(errorSecond).arg(errorFirst)));
     }
 
     void streamsEachCompletePointOnce() {
@@ -163,7 +167,8 @@ private slots:
         UtilitySweepSpec spec = baseSpec();
         std::mutex m;
         std::multiset<Index> seen;
-        std::vector<std::size_t> sizes; // checked on the test thread: a QCOMPARE on a worker only returns from the lambda
+        std::vector<std::size_t>
+            sizes; // checked on the test thread: a QCOMPARE on a worker only returns from the lambda
         const auto result = runUtilitySweep({d.X, d.y}, spec, nullptr, [&](const SweepPoint& p) {
             const std::lock_guard lock(m);
             seen.insert(p.gridIndex);

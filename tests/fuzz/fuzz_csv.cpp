@@ -68,8 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const Dataset d = loadCsv(text, "fuzz.csv", options, &ctx);
         if (const std::string problem = d.validate(); !problem.empty())
             bug(problem.c_str());
-        if (static_cast<Index>(d.featureNames.size()) != d.featureCount() || d.rows() == 0 ||
-            d.featureCount() == 0)
+        if (static_cast<Index>(d.featureNames.size()) != d.featureCount() || d.rows() == 0 || d.featureCount() == 0)
             bug("feature names, rows or features inconsistent");
         for (Index i = 0; i < d.rows(); ++i)
             for (Index j = 0; j < d.featureCount(); ++j)

@@ -3,9 +3,9 @@
 // own deflate, and sourceFromBytes must agree with gunzip. zlib itself is a system library
 // and not instrumented; what is fuzzed here is the member, trailer and buffer logic around it.
 
-#include "tests/support/gzip_writer.h"
 #include "core/data/load_error.h"
 #include "core/data/source_reader.h"
+#include "tests/support/gzip_writer.h"
 
 #include <zlib.h>
 

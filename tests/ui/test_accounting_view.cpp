@@ -25,8 +25,8 @@
 
 #include <QCheckBox>
 #include <QLabel>
-#include <QSlider>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QtTest>
 
 #include <cmath>
@@ -168,8 +168,10 @@ private slots:
         slider->setSliderDown(false);
         QVERIFY(!c.dragging());
         QVERIFY(waitIdle(c));
-        QVERIFY(view.epochChart().title.contains(QStringLiteral("at σ = %1").arg(QString::number(c.curves()->currentSigma, 'g', 4))));
-        QVERIFY(view.readoutText().contains(QStringLiteral("σ = %1:").arg(QString::number(c.curves()->currentSigma, 'g', 5))));
+        QVERIFY(view.epochChart().title.contains(
+            QStringLiteral("at σ = %1").arg(QString::number(c.curves()->currentSigma, 'g', 4))));
+        QVERIFY(view.readoutText().contains(
+            QStringLiteral("σ = %1:").arg(QString::number(c.curves()->currentSigma, 'g', 5))));
         QVERIFY(view.tableText().contains(QStringLiteral("σ for ε = %1").arg(QString::number(heldEps, 'g', 4))));
         // Hovering the σ chart: the readout at that σ arrives from the worker.
         for (auto* chart : view.findChildren<ui::charts::ChartView*>())
@@ -205,7 +207,7 @@ private slots:
         ui::AccountingView view(&c, &panel);
         AccountingSettings s = digits();
         s.nPublic = true; // the add/remove accountants' own ε(σ), whose jumps this is about
-        s.rows = 120; // q = 0.83, T = 200: RDP reaches no ε in (0, ≈ 0.004) with σ ≤ 10⁶
+        s.rows = 120;     // q = 0.83, T = 200: RDP reaches no ε in (0, ≈ 0.004) with σ ≤ 10⁶
         s.delta = 1e-5;
         s.currentEps = 0.001;
         view.applySettings(s);
@@ -216,7 +218,8 @@ private slots:
         QVERIFY(!curves->reached(0) && curves->reached(1) && curves->reached(2));
         QVERIFY(std::isinf(curves->currentSigma));
         const QString status = view.findChild<QLabel*>(QStringLiteral("accountingStatus"))->text();
-        QVERIFY2(status.contains(QStringLiteral("No noise multiplier σ ≤ 10⁶ reaches ε = 0.001 under RDP")), qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("No noise multiplier σ ≤ 10⁶ reaches ε = 0.001 under RDP")),
+                 qPrintable(status));
         QVERIFY(view.tableText().contains(QStringLiteral("none ≤ 10⁶")));
         QVERIFY(view.epochChart().title.contains(QStringLiteral("no σ ≤ 10⁶ reaches ε = 0.001")));
         for (const auto& series : view.sigmaChart().series) {
@@ -240,7 +243,8 @@ private slots:
         QVERIFY(waitIdle(c));
         QVERIFY(c.curves()->reached(0) && !c.curves()->needed[0].reachedTarget);
         QCOMPARE(c.curves()->needed[0].result.epsilon, 0.0);
-        QVERIFY2(view.tableText().contains(QStringLiteral("ε jumps past the target: certifies ε = 0")), qPrintable(view.tableText()));
+        QVERIFY2(view.tableText().contains(QStringLiteral("ε jumps past the target: certifies ε = 0")),
+                 qPrintable(view.tableText()));
     }
 
     void chartsTableAndReadout() {
@@ -265,18 +269,21 @@ private slots:
         QVERIFY(ui::accountingAssumptions(c.curves().get()).contains(QStringLiteral("replace one row at the fixed N")));
         const QString readout = ui::accountingReadout(*c.curves(), 2.0);
         const core::SgdPrivacyParams p{2.0, 100.0 / 1439.0, 1500, 1e-4};
-        QVERIFY(readout.contains(QString::number(core::replaceOneEpsilon(core::AccountantKind::Rdp, p).epsilon, 'g', 6)));
+        QVERIFY(
+            readout.contains(QString::number(core::replaceOneEpsilon(core::AccountantKind::Rdp, p).epsilon, 'g', 6)));
         core::AccountingCurves open = *c.curves();
         open.inputs.nPublic = true;
-        QVERIFY(ui::accountingReadout(open, 2.0).contains(QString::number(core::accountEpsilon(core::AccountantKind::Rdp, p).epsilon, 'g', 6)));
+        QVERIFY(ui::accountingReadout(open, 2.0).contains(
+            QString::number(core::accountEpsilon(core::AccountantKind::Rdp, p).epsilon, 'g', 6)));
         // At the current σ the readout reads the worker's accounting (the spending curves' last
         // epoch): the same numbers as accounting on this thread.
         const double current = c.curves()->currentSigma;
         const QString atCurrent = ui::accountingReadout(*c.curves(), current);
         for (core::AccountantKind kind : core::kAccountants) {
             const core::SgdPrivacyParams q{current, 100.0 / 1439.0, 1500, 1e-4};
-            QVERIFY2(atCurrent.contains(QStringLiteral("%1: ε = %2").arg(QString::fromLatin1(core::toString(kind)),
-                                                                          QString::number(core::replaceOneEpsilon(kind, q).epsilon, 'g', 6))),
+            QVERIFY2(atCurrent.contains(QStringLiteral("%1: ε = %2")
+                                            .arg(QString::fromLatin1(core::toString(kind)),
+                                                 QString::number(core::replaceOneEpsilon(kind, q).epsilon, 'g', 6))),
                      qPrintable(atCurrent));
         }
         QVERIFY(atCurrent.contains(QStringLiteral("(not a proof)")));

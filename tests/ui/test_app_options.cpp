@@ -24,10 +24,10 @@ private slots:
 
     void everyOption() {
         int code = -1;
-        const auto options = parseAppOptions(
-            {"epsilonlab", "--data", "/tmp/x.csv.gz", "--label", "income", "--screenshot",
-             "out.png", "--size", "1024x768", "--missing", "most-frequent"},
-            &code);
+        const auto options =
+            parseAppOptions({"epsilonlab", "--data", "/tmp/x.csv.gz", "--label", "income", "--screenshot", "out.png",
+                             "--size", "1024x768", "--missing", "most-frequent"},
+                            &code);
         QVERIFY(options);
         QCOMPARE(options->data, QStringLiteral("/tmp/x.csv.gz"));
         QCOMPARE(options->label, QStringLiteral("income"));

@@ -6,6 +6,7 @@
 
 #include <tbb/global_control.h>
 
+#include "ui/dataset/loaded_dataset.h"
 #include "ui/session/session.h"
 #include "ui/views/audit/audit_chart_model.h"
 #include "ui/views/audit/audit_controller.h"
@@ -15,7 +16,6 @@
 #include "ui/views/audit/audit_view.h"
 #include "ui/views/utility/eps_slider.h"
 #include "ui/views/view_catalog.h"
-#include "ui/dataset/loaded_dataset.h"
 
 #include "tests/support/generated_data.h"
 #include "tests/support/gui_test_support.h"

@@ -12,11 +12,11 @@
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QImage>
-#include <QPainter>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QPainter>
 #include <QScatterSeries>
 #include <QTest>
 #include <QValueAxis>
@@ -30,8 +30,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-SeriesData series(SeriesKind kind, const QString& key, QVector<QPointF> points = {},
-                  const QString& name = QString()) {
+SeriesData series(SeriesKind kind, const QString& key, QVector<QPointF> points = {}, const QString& name = QString()) {
     SeriesData s;
     s.kind = kind;
     s.key = key;
@@ -152,7 +151,7 @@ private slots:
         partial.xMax = 300.0;
         updateChart(chart, items, d, partial);
         const GridLines p = gridLinesOf(chart);
-        QCOMPARE(p.x.size(), 3); // 1, 10, 100
+        QCOMPARE(p.x.size(), 3);                  // 1, 10, 100
         QCOMPARE(p.minorX.size(), 7 + 8 + 8 + 2); // 0.3 … 0.9, 2 … 9, 20 … 90, 200 and 300
 
         // Painted where Qt Charts maps the values: a minor line at x = 0.5 (no series there, near
@@ -221,8 +220,8 @@ private slots:
 
     void bandHasLowerAndUpperEdges() {
         ChartData d;
-        SeriesData band = series(SeriesKind::Band, QStringLiteral("sd"),
-                                 {{0.1, 0.5}, {1.0, 0.6}, {10.0, kNaN}, {20.0, 0.8}});
+        SeriesData band =
+            series(SeriesKind::Band, QStringLiteral("sd"), {{0.1, 0.5}, {1.0, 0.6}, {10.0, kNaN}, {20.0, 0.8}});
         band.upper = {{0.1, 0.7}, {1.0, kInf}, {10.0, 0.9}, {20.0, 0.95}};
         d.series = {band};
         QChart chart;
@@ -271,9 +270,8 @@ private slots:
 
     void legendShowsNamedSeriesOnly() {
         ChartData d;
-        d.series = {
-            series(SeriesKind::Line, QStringLiteral("a"), {{1, 1}}, QStringLiteral("named")),
-            series(SeriesKind::Line, QStringLiteral("b"), {{1, 1}})};
+        d.series = {series(SeriesKind::Line, QStringLiteral("a"), {{1, 1}}, QStringLiteral("named")),
+                    series(SeriesKind::Line, QStringLiteral("b"), {{1, 1}})};
         QGraphicsScene scene; // legend items only count as visible once laid out in a scene
         auto* chart = new QChart;
         scene.addItem(chart);

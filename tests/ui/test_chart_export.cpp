@@ -28,15 +28,13 @@ using namespace elab::ui::charts;
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-const QString kControl =
-    QStringLiteral(EPSILONLAB_SOURCE_DIR "/tests/data/ui/chart_export_control.png");
+const QString kControl = QStringLiteral(EPSILONLAB_SOURCE_DIR "/tests/data/ui/chart_export_control.png");
 // Control image tolerances: mean absolute channel difference and the share of pixels with
 // a channel more than 64 levels off (anti-aliasing and FreeType versions differ a little).
 constexpr double kMaxMeanDifference = 0.02 * 255.0;
 constexpr double kMaxFarPixels = 0.01;
 
-SeriesData series(SeriesKind kind, const QString& key, const QString& name,
-                  QVector<QPointF> points = {}) {
+SeriesData series(SeriesKind kind, const QString& key, const QString& name, QVector<QPointF> points = {}) {
     SeriesData s;
     s.kind = kind;
     s.key = key;
@@ -52,8 +50,7 @@ ChartData figure() {
     d.title = QStringLiteral("Test accuracy vs ε");
     d.xTitle = QStringLiteral("privacy parameter ε (log scale)");
     d.yTitle = QStringLiteral("test accuracy");
-    d.footnote =
-        QStringLiteral("(ε, δ = 1e-6)-DP, objective perturbation; 20 repetitions, seed 42");
+    d.footnote = QStringLiteral("(ε, δ = 1e-6)-DP, objective perturbation; 20 repetitions, seed 42");
     QVector<QPointF> curve, lower, upper, estimate, stale;
     for (int i = 0; i <= 50; ++i) {
         const double eps = std::pow(10.0, -3.0 + 5.0 * i / 50.0);
@@ -65,19 +62,17 @@ ChartData figure() {
         estimate.append({eps, 0.92 - 0.126 / eps > 0.4 ? 0.92 - 0.126 / eps : kNaN});
         stale.append({eps, acc - 0.04});
     }
-    SeriesData band =
-        series(SeriesKind::Band, QStringLiteral("sd"), QStringLiteral("±1 sd"), lower);
+    SeriesData band = series(SeriesKind::Band, QStringLiteral("sd"), QStringLiteral("±1 sd"), lower);
     band.upper = upper;
     SeriesData est = series(SeriesKind::Line, QStringLiteral("estimate:1:inverse-eps"),
                             QStringLiteral("1/ε estimate from ε̄ = 1"), estimate);
     est.style = Qt::DashLine;
     SeriesData old = series(SeriesKind::Line, QStringLiteral("stale"), QString(), stale);
     old.dimmed = true;
-    SeriesData points = series(SeriesKind::Points, QStringLiteral("measure"),
-                               QStringLiteral("measuring points"), {{1.0, 0.7946}, {10.0, 0.9077}});
+    SeriesData points = series(SeriesKind::Points, QStringLiteral("measure"), QStringLiteral("measuring points"),
+                               {{1.0, 0.7946}, {10.0, 0.9077}});
     points.width = 9.0;
-    SeriesData baseline = series(SeriesKind::HorizontalLine, QStringLiteral("baseline"),
-                                 QStringLiteral("non-private"));
+    SeriesData baseline = series(SeriesKind::HorizontalLine, QStringLiteral("baseline"), QStringLiteral("non-private"));
     baseline.value = 0.92;
     baseline.style = Qt::DotLine;
     baseline.color = QColor(0x55, 0x55, 0x55);
@@ -85,14 +80,9 @@ ChartData figure() {
     chosen.value = 0.5;
     chosen.width = 1.5;
     chosen.color = QColor(0x33, 0x33, 0x33);
-    d.series = {
-        band,
-        old,
-        series(SeriesKind::Line, QStringLiteral("measured"), QStringLiteral("measured"), curve),
-        est,
-        points,
-        baseline,
-        chosen};
+    d.series = {band,  old,    series(SeriesKind::Line, QStringLiteral("measured"), QStringLiteral("measured"), curve),
+                est,   points, baseline,
+                chosen};
     return d;
 }
 
@@ -146,8 +136,8 @@ private slots:
     }
 
     void pngMatchesControlImage() {
-        const QImage image = renderChartImage(figure(), {QSize(720, 480), 96, {}})
-                                 .convertToFormat(QImage::Format_RGB32);
+        const QImage image =
+            renderChartImage(figure(), {QSize(720, 480), 96, {}}).convertToFormat(QImage::Format_RGB32);
         if (qEnvironmentVariableIntValue("EPSILONLAB_UPDATE_CONTROL_IMAGES") == 1) {
             QDir().mkpath(QFileInfo(kControl).absolutePath());
             QVERIFY(image.save(kControl));
@@ -175,9 +165,7 @@ private slots:
         const double mean = sum / (3.0 * pixels);
         const double farShare = double(far) / pixels;
         QVERIFY2(mean <= kMaxMeanDifference,
-                 qPrintable(QStringLiteral("mean channel difference %1 > %2")
-                                .arg(mean)
-                                .arg(kMaxMeanDifference)));
+                 qPrintable(QStringLiteral("mean channel difference %1 > %2").arg(mean).arg(kMaxMeanDifference)));
         QVERIFY2(farShare <= kMaxFarPixels,
                  qPrintable(QStringLiteral("%1 of the pixels differ by > 64 levels (at most %2)")
                                 .arg(farShare)
@@ -219,17 +207,15 @@ private slots:
             if (s.kind == SeriesKind::Band || s.kind == SeriesKind::Points)
                 continue;
             const QString colour = seriesColor(s, i).name();
-            const QRegularExpression stroked(
-                QStringLiteral("stroke=\"%1\"[^>]*>\\s*<(path|polyline)").arg(colour));
+            const QRegularExpression stroked(QStringLiteral("stroke=\"%1\"[^>]*>\\s*<(path|polyline)").arg(colour));
             int strokes = 0;
             for (auto it = stroked.globalMatch(svg); it.hasNext(); it.next())
                 ++strokes;
             const int expected = s.name.isEmpty() ? 1 : 2;
-            QVERIFY2(strokes >= expected,
-                     qPrintable(QStringLiteral("%1 (%2): %3 stroked paths, expected at least %4")
-                                    .arg(s.key, colour)
-                                    .arg(strokes)
-                                    .arg(expected)));
+            QVERIFY2(strokes >= expected, qPrintable(QStringLiteral("%1 (%2): %3 stroked paths, expected at least %4")
+                                                         .arg(s.key, colour)
+                                                         .arg(strokes)
+                                                         .arg(expected)));
         }
     }
 
@@ -237,8 +223,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("chart.pdf"));
         QString error;
-        QVERIFY2(exportChart(figure(), path,
-                             {QSize(720, 480), 96, QStringLiteral("EpsilonLab test")}, &error),
+        QVERIFY2(exportChart(figure(), path, {QSize(720, 480), 96, QStringLiteral("EpsilonLab test")}, &error),
                  qPrintable(error));
         const QByteArray pdf = readAll(path);
         QVERIFY(pdf.size() > 2000);
@@ -278,37 +263,34 @@ private slots:
     void errorsAreClear() {
         QString error;
         QVERIFY(!exportChart(figure(), QStringLiteral("/tmp/figure.jpg"), {}, &error));
-        QVERIFY2(error.contains(QStringLiteral("figure.jpg")) &&
-                     error.contains(QStringLiteral(".png")),
+        QVERIFY2(error.contains(QStringLiteral("figure.jpg")) && error.contains(QStringLiteral(".png")),
                  qPrintable(error));
         const QString missing = QStringLiteral("/nonexistent-dir/figure.png");
         QVERIFY(!exportChart(figure(), missing, {}, &error));
         QVERIFY2(error.contains(missing), qPrintable(error));
-        QVERIFY(
-            !exportChart(figure(), QStringLiteral("/tmp/x.png"), {QSize(0, 0), 96, {}}, nullptr));
+        QVERIFY(!exportChart(figure(), QStringLiteral("/tmp/x.png"), {QSize(0, 0), 96, {}}, nullptr));
         QVERIFY(!writeChartCsv(figure(), QStringLiteral("/nonexistent-dir/data.csv"), &error));
         QVERIFY2(error.contains(QStringLiteral("/nonexistent-dir/data.csv")), qPrintable(error));
     }
 
     void csvIsLongFormat() {
         ChartData d;
-        SeriesData line = series(SeriesKind::Line, QStringLiteral("measured"),
-                                 QStringLiteral("acc, \"test\""), {{0.1, 0.5}, {1.0 / 3.0, kNaN}});
-        SeriesData band =
-            series(SeriesKind::Band, QStringLiteral("sd"), QStringLiteral("sd"), {{0.1, 0.4}});
+        SeriesData line = series(SeriesKind::Line, QStringLiteral("measured"), QStringLiteral("acc, \"test\""),
+                                 {{0.1, 0.5}, {1.0 / 3.0, kNaN}});
+        SeriesData band = series(SeriesKind::Band, QStringLiteral("sd"), QStringLiteral("sd"), {{0.1, 0.4}});
         band.upper = {{0.1, 0.6}};
         SeriesData h = series(SeriesKind::HorizontalLine, QStringLiteral("base"), QString());
         h.value = 0.92;
         SeriesData v = series(SeriesKind::VerticalLine, QStringLiteral("eps"), QStringLiteral("ε"));
         v.value = 2.0;
         d.series = {line, band, h, v};
-        const QString expected = QStringLiteral(
-            "key,name,kind,x,y,y_upper\n"
-            "measured,\"acc, \"\"test\"\"\",line,0.10000000000000001,0.5,\n"
-            "measured,\"acc, \"\"test\"\"\",line,0.33333333333333331,nan,\n"
-            "sd,sd,band,0.10000000000000001,0.40000000000000002,0.59999999999999998\n"
-            "base,,horizontal_line,,0.92000000000000004,\n"
-            "eps,ε,vertical_line,2,,\n");
+        const QString expected =
+            QStringLiteral("key,name,kind,x,y,y_upper\n"
+                           "measured,\"acc, \"\"test\"\"\",line,0.10000000000000001,0.5,\n"
+                           "measured,\"acc, \"\"test\"\"\",line,0.33333333333333331,nan,\n"
+                           "sd,sd,band,0.10000000000000001,0.40000000000000002,0.59999999999999998\n"
+                           "base,,horizontal_line,,0.92000000000000004,\n"
+                           "eps,ε,vertical_line,2,,\n");
         QCOMPARE(chartCsv(d), expected);
 
         QTemporaryDir dir;
@@ -322,8 +304,7 @@ private slots:
         const double x = 0.1 + 0.2;
         ChartData d;
         d.series = {series(SeriesKind::Points, QStringLiteral("p"), QString(), {{x, 1e-300}})};
-        const QStringList row =
-            chartCsv(d).split(QLatin1Char('\n')).value(1).split(QLatin1Char(','));
+        const QStringList row = chartCsv(d).split(QLatin1Char('\n')).value(1).split(QLatin1Char(','));
         QCOMPARE(row.value(3).toDouble(), x);
         QCOMPARE(row.value(4).toDouble(), 1e-300);
     }

@@ -13,8 +13,8 @@
 #include <QPaintEvent>
 #include <QPointer>
 #include <QRegion>
-#include <QScreen>
 #include <QScatterSeries>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTest>
 #include <QValueAxis>
@@ -58,9 +58,7 @@ ChartData utility(double eps, double shift = 0.0) {
     return d;
 }
 
-QGraphicsView* graphicsView(ChartView& view) {
-    return qobject_cast<QGraphicsView*>(view.viewport()->parentWidget());
-}
+QGraphicsView* graphicsView(ChartView& view) { return qobject_cast<QGraphicsView*>(view.viewport()->parentWidget()); }
 
 // Shows view at 640 × 420 with data, and waits until its plot area is laid out.
 bool showLaidOut(ChartView& view, const ChartData& data) {
@@ -223,8 +221,7 @@ private slots:
         QVERIFY(showLaidOut(view, utility(0.1)));
         QChart* chart = view.chart();
         QSignalSpy clicked(&view, &ChartView::clicked);
-        const QPoint centre =
-            graphicsView(view)->mapFromScene(chart->mapToScene(chart->plotArea().center()));
+        const QPoint centre = graphicsView(view)->mapFromScene(chart->mapToScene(chart->plotArea().center()));
         QTest::mouseClick(view.viewport(), Qt::RightButton, {}, centre);
         QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, QPoint(2, 2)); // outside plot
         QTest::mousePress(view.viewport(), Qt::LeftButton, {}, centre);       // a drag
@@ -250,7 +247,9 @@ private slots:
         QCOMPARE(scatter->count(), 0);
         QCOMPARE(view.shownPoints(QStringLiteral("dots")), (QList<QPointF>{{0.01, 0.25}, {10.0, 0.75}}));
 
-        auto redAt = [&](QPointF value) { return isRedAt(view.grab().toImage(), pixelOf(view, value, scatter, &view)); };
+        auto redAt = [&](QPointF value) {
+            return isRedAt(view.grab().toImage(), pixelOf(view, value, scatter, &view));
+        };
         QVERIFY(redAt({0.01, 0.25}));
         QVERIFY(redAt({10.0, 0.75}));
         QVERIFY(!redAt({0.01, 0.75})); // nothing drawn where no point is
@@ -302,8 +301,9 @@ private slots:
         for (const QRect& r : log.painted)
             area += static_cast<double>(r.width()) * r.height();
         const QRectF plot = chart->plotArea();
-        QVERIFY2(area < 0.2 * plot.width() * plot.height(),
-                 qPrintable(QStringLiteral("painted %1 px² of a %2 px² plot").arg(area).arg(plot.width() * plot.height())));
+        QVERIFY2(
+            area < 0.2 * plot.width() * plot.height(),
+            qPrintable(QStringLiteral("painted %1 px² of a %2 px² plot").arg(area).arg(plot.width() * plot.height())));
 
         auto* probe = view.qtSeries(QStringLiteral("probe"));
         QVERIFY(probe);

@@ -34,8 +34,7 @@ private slots:
     }
 
     void constantTargetDoesNotDivideByZero() {
-        const auto h = targetHistogram(
-            elab::core::Targets::regression(Eigen::VectorXd::Constant(4, 7.0)), 5);
+        const auto h = targetHistogram(elab::core::Targets::regression(Eigen::VectorXd::Constant(4, 7.0)), 5);
         QCOMPARE(std::accumulate(h.counts.begin(), h.counts.end(), elab::core::Index(0)), 4);
         QVERIFY(h.hi > h.lo);
     }

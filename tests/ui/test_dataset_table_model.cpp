@@ -72,8 +72,7 @@ private slots:
         QTest::newRow("150 rows, page 2 is partial") << 150 << 1 << 50 << 2 << QStringLiteral("101");
         QTest::newRow("exactly one page") << 100 << 0 << 100 << 1 << QStringLiteral("1");
         QTest::newRow("page past the end is clamped") << 150 << 7 << 50 << 2 << QStringLiteral("101");
-        QTest::newRow("500k rows, last page") << 500000 << 4999 << 100 << 5000
-                                              << QStringLiteral("499901");
+        QTest::newRow("500k rows, last page") << 500000 << 4999 << 100 << 5000 << QStringLiteral("499901");
     }
     void paging() {
         QFETCH(int, rows);
@@ -136,10 +135,8 @@ private slots:
         model.setDataset(sparseDataset(4, 100000));
         QCOMPARE(model.rowCount(), 100000);
         QCOMPARE(model.columnCount(), int(ColumnTableModel::ColumnCount));
-        QCOMPARE(model.data(model.index(99999, ColumnTableModel::Name)).toString(),
-                 QStringLiteral("f100000"));
-        QCOMPARE(model.data(model.index(0, ColumnTableModel::Kind)).toString(),
-                 QStringLiteral("numeric (sparse)"));
+        QCOMPARE(model.data(model.index(99999, ColumnTableModel::Name)).toString(), QStringLiteral("f100000"));
+        QCOMPARE(model.data(model.index(0, ColumnTableModel::Kind)).toString(), QStringLiteral("numeric (sparse)"));
     }
 
     void columnModelWithSchema() {
@@ -153,8 +150,7 @@ private slots:
         model.setDataset(data);
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.data(model.index(0, ColumnTableModel::Missing)).toString(), QStringLiteral("2"));
-        QCOMPARE(model.data(model.index(1, ColumnTableModel::Kind)).toString(),
-                 QStringLiteral("categorical"));
+        QCOMPARE(model.data(model.index(1, ColumnTableModel::Kind)).toString(), QStringLiteral("categorical"));
         QCOMPARE(model.data(model.index(1, ColumnTableModel::Levels)).toString(), QStringLiteral("2"));
         QCOMPARE(model.data(model.index(1, ColumnTableModel::Levels), Qt::ToolTipRole).toString(),
                  QStringLiteral("blue, red"));

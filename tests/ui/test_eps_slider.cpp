@@ -29,10 +29,10 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Exact comparison (grid values must be hit exactly), printing both values on failure.
-#define COMPARE_EXACT(actual, expected)                                                                      \
-    QVERIFY2((actual) == (expected), qPrintable(QStringLiteral("actual %1, expected %2, difference %3")      \
-                                                    .arg(actual, 0, 'g', 17)                                 \
-                                                    .arg(expected, 0, 'g', 17)                               \
+#define COMPARE_EXACT(actual, expected)                                                                                \
+    QVERIFY2((actual) == (expected), qPrintable(QStringLiteral("actual %1, expected %2, difference %3")                \
+                                                    .arg(actual, 0, 'g', 17)                                           \
+                                                    .arg(expected, 0, 'g', 17)                                         \
                                                     .arg((actual) - (expected), 0, 'g', 3)))
 
 void typeInField(EpsSlider& w, const QString& text) {
@@ -66,11 +66,9 @@ private slots:
         const double step =
             std::log10(UtilitySettings::kSliderMax / UtilitySettings::kSliderMin) / EpsSlider::kLogSteps;
         const double error = std::abs(std::log10(back / eps));
-        QVERIFY2(error <= step, qPrintable(QStringLiteral("ε %1 → %2: %3 decades > one step %4")
-                                               .arg(eps)
-                                               .arg(back)
-                                               .arg(error)
-                                               .arg(step)));
+        QVERIFY2(
+            error <= step,
+            qPrintable(QStringLiteral("ε %1 → %2: %3 decades > one step %4").arg(eps).arg(back).arg(error).arg(step)));
     }
 
     void infinityStop() {
@@ -80,8 +78,7 @@ private slots:
         QCOMPARE(w.slider()->value(), EpsSlider::kInfinityPosition);
         QCOMPARE(w.slider()->value(), w.slider()->maximum());
         QCOMPARE(w.field()->text(), QStringLiteral("∞"));
-        QCOMPARE(w.findChild<QLabel*>(QStringLiteral("epsReadout"))->text(),
-                 QStringLiteral("ε = ∞ (non-private)"));
+        QCOMPARE(w.findChild<QLabel*>(QStringLiteral("epsReadout"))->text(), QStringLiteral("ε = ∞ (non-private)"));
         QCOMPARE(spy.count(), 0);
         QVERIFY(std::isinf(EpsSlider::epsForPosition(EpsSlider::kInfinityPosition)));
         // The gap between 10² and ∞ snaps to the nearer end.
@@ -139,8 +136,7 @@ private slots:
         QCOMPARE(changed.count(), 1);
         COMPARE_EXACT(changed.at(0).at(0).toDouble(), expected);
         QCOMPARE(changed.at(0).at(1).toBool(), false);
-        QCOMPARE(w.field()->text(),
-                 std::isinf(expected) ? QStringLiteral("∞") : elab::ui::formatNumber(expected, 6));
+        QCOMPARE(w.field()->text(), std::isinf(expected) ? QStringLiteral("∞") : elab::ui::formatNumber(expected, 6));
     }
 
     void invalidTextReverts_data() {

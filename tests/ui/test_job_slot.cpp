@@ -60,9 +60,8 @@ private slots:
             return [&] { delivered += 1000; };
         });
         QTRY_VERIFY(firstRunning.load()); // superseded while running, not while queued
-        const quint64 second = slot.start(QStringLiteral("second"), [&](JobContext&) -> std::function<void()> {
-            return [&] { delivered += 1; };
-        });
+        const quint64 second = slot.start(
+            QStringLiteral("second"), [&](JobContext&) -> std::function<void()> { return [&] { delivered += 1; }; });
         QVERIFY(second > first);
         QVERIFY(finished.wait(5000));
         QTRY_COMPARE_WITH_TIMEOUT(stale.count(), 2, 5000); // the first job's partial and final

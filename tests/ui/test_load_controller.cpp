@@ -51,15 +51,16 @@ private slots:
         bool progressOffGui = false;
         QString name;
         // Direct connections: the slots run on whatever thread emits.
-        connect(&controller, &LoadController::loaded, &controller,
-                [&](const LoadedDataset& loaded) {
-                    loadedOnGui = QThread::currentThread() == gui;
-                    name = QString::fromStdString(loaded.data->name);
-                },
-                Qt::DirectConnection);
-        connect(&controller, &LoadController::progress, &controller,
-                [&](double, const QString&) { progressOffGui |= QThread::currentThread() != gui; },
-                Qt::DirectConnection);
+        connect(
+            &controller, &LoadController::loaded, &controller,
+            [&](const LoadedDataset& loaded) {
+                loadedOnGui = QThread::currentThread() == gui;
+                name = QString::fromStdString(loaded.data->name);
+            },
+            Qt::DirectConnection);
+        connect(
+            &controller, &LoadController::progress, &controller,
+            [&](double, const QString&) { progressOffGui |= QThread::currentThread() != gui; }, Qt::DirectConnection);
         QSignalSpy loaded(&controller, &LoadController::loaded);
         QSignalSpy busy(&controller, &LoadController::busyChanged);
         controller.load(request(QStringLiteral("builtin:breast_cancer")));
@@ -97,8 +98,7 @@ private slots:
     }
 
     void malformedFileFailsWithLineNumber() {
-        const QString path = writeFile(m_dir, QStringLiteral("ragged.csv"),
-                                       "a,b,label\n1,2,0\n3,4\n5,6,1\n");
+        const QString path = writeFile(m_dir, QStringLiteral("ragged.csv"), "a,b,label\n1,2,0\n3,4\n5,6,1\n");
         LoadController controller;
         QSignalSpy failed(&controller, &LoadController::failed);
         QSignalSpy loaded(&controller, &LoadController::loaded);
@@ -184,7 +184,7 @@ private slots:
         controller->load(request(path));
         QVERIFY(progress.wait(30000)); // the job is running
         QVERIFY(controller->isBusy());
-        controller.reset(); // stops the job and waits for it
+        controller.reset();                   // stops the job and waits for it
         QCoreApplication::sendPostedEvents(); // any queued delivery would run now
         QCoreApplication::processEvents();
         QCOMPARE(deliveries, 0);

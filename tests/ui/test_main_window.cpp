@@ -2,23 +2,23 @@
 // classes; a bad file fails with file:line and the old dataset stays; cancel keeps the old
 // dataset; a quick second request wins; the label-column and missing-value choices reload.
 
+#include "app/gui/batch_runner.h"
+#include "core/data/dataset_summary.h"
 #include "tests/ui/gui_test_support.h"
 #include "ui/charts/label_balance_chart.h"
 #include "ui/charts/norm_histogram_chart.h"
-#include "core/data/dataset_summary.h"
+#include "ui/dataset/dataset_panel.h"
 #include "ui/dataset/dataset_statistics.h"
 #include "ui/dataset/load_controller.h"
-#include "ui/views/data/data_preview.h"
-#include "ui/views/data/data_view.h"
-#include "ui/dataset/dataset_panel.h"
 #include "ui/shell/job_indicator.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/data/bounds_panel.h"
 #include "ui/views/data/column_table_model.h"
+#include "ui/views/data/data_preview.h"
+#include "ui/views/data/data_view.h"
 #include "ui/views/data/dataset_table_model.h"
 #include "ui/views/data/processing_log_view.h"
 #include "ui/views/data/schema_panel.h"
-#include "app/gui/batch_runner.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -73,17 +73,16 @@ private slots:
         QTest::addColumn<QString>("firstValue"); // row 1, first feature
         QTest::addColumn<QStringList>("classes");
         QTest::addColumn<int>("sourceColumns");
-        QTest::newRow("iris") << "builtin:iris" << 150 << 4 << "setosa" << "5.1"
-                              << QStringList{"setosa", "versicolor", "virginica"} << 5;
+        QTest::newRow("iris") << "builtin:iris" << 150 << 4 << "setosa"
+                              << "5.1" << QStringList{"setosa", "versicolor", "virginica"} << 5;
         QTest::newRow("breast cancer") << "builtin:breast_cancer" << 569 << 30 << "malignant"
                                        << "17.99" << QStringList{"malignant", "benign"} << 31;
-        QTest::newRow("wine") << "builtin:wine" << 178 << 13 << "cultivar_0" << "14.23"
-                              << QStringList{"cultivar_0", "cultivar_1", "cultivar_2"} << 14;
+        QTest::newRow("wine") << "builtin:wine" << 178 << 13 << "cultivar_0"
+                              << "14.23" << QStringList{"cultivar_0", "cultivar_1", "cultivar_2"} << 14;
         // 11 of 344 rows have a missing value and are dropped by default; island one-hot
         // (Biscoe, Dream, Torgersen) comes first, and row 1 is on Torgersen.
-        QTest::newRow("penguins, rows with NA dropped")
-            << "builtin:penguins" << 333 << 10 << "Adelie" << "0"
-            << QStringList{"Adelie", "Chinstrap", "Gentoo"} << 8;
+        QTest::newRow("penguins, rows with NA dropped") << "builtin:penguins" << 333 << 10 << "Adelie"
+                                                        << "0" << QStringList{"Adelie", "Chinstrap", "Gentoo"} << 8;
     }
     void showsBuiltin() {
         QFETCH(QString, spec);
@@ -108,8 +107,7 @@ private slots:
                  QStringLiteral("rows 1–100 of %1").arg(QLocale().toString(rows)));
         QCOMPARE(m_window->dataView()->columnModel()->rowCount(), sourceColumns);
         QCOMPARE(m_window->dataView()->labelChart()->categories(), classes);
-        QVERIFY(m_window->dataView()->normChart()->clipText().contains(
-            QStringLiteral("rows above 1 will be clipped")));
+        QVERIFY(m_window->dataView()->normChart()->clipText().contains(QStringLiteral("rows above 1 will be clipped")));
         QVERIFY(m_window->dataView()->provenanceText().contains(spec));
         QVERIFY(m_window->dataView()->provenanceText().contains(QStringLiteral("sha256")));
         QVERIFY2(m_window->datasetStatusText().contains(
@@ -151,8 +149,7 @@ private slots:
         QVERIFY(shown.wait(kTimeout));
         const QString status = m_window->datasetStatusText();
 
-        const QString bad = writeFile(m_dir, QStringLiteral("ragged.csv"),
-                                      "a,b,label\n1,2,0\n3,4\n5,6,1\n");
+        const QString bad = writeFile(m_dir, QStringLiteral("ragged.csv"), "a,b,label\n1,2,0\n3,4\n5,6,1\n");
         QSignalSpy failed(m_window.get(), &MainWindow::loadFailed);
         m_window->load(request(bad));
         QVERIFY(failed.wait(kTimeout));
@@ -165,24 +162,22 @@ private slots:
         QCOMPARE(cell(*m_window, 0, 1), QStringLiteral("5.1"));
         QCOMPARE(m_window->datasetStatusText(), status);
         QCOMPARE(m_window->datasetPanel()->shownRequest().spec, QStringLiteral("builtin:iris"));
-        QCOMPARE(m_window->datasetPanel()->builtinCombo()->currentData().toString(),
-                 QStringLiteral("iris"));
-        QVERIFY2(m_window->jobIndicator()->text().contains(QStringLiteral("failed")), qPrintable(m_window->jobIndicator()->text()));
+        QCOMPARE(m_window->datasetPanel()->builtinCombo()->currentData().toString(), QStringLiteral("iris"));
+        QVERIFY2(m_window->jobIndicator()->text().contains(QStringLiteral("failed")),
+                 qPrintable(m_window->jobIndicator()->text()));
         QCOMPARE(QApplication::activeModalWidget(), nullptr); // dialogs off: nothing blocks
     }
 
     void errorDialogNamesFileAndLine() {
         m_window->setErrorDialogsEnabled(true);
-        const QString bad = writeFile(m_dir, QStringLiteral("long_row.csv"),
-                                      "x,y,label\n1,2,0\n1,2,0,9\n2,3,1\n");
+        const QString bad = writeFile(m_dir, QStringLiteral("long_row.csv"), "x,y,label\n1,2,0\n1,2,0,9\n2,3,1\n");
         QSignalSpy failed(m_window.get(), &MainWindow::loadFailed);
         m_window->load(request(bad));
         QVERIFY(failed.wait(kTimeout));
         QMessageBox* box = nullptr;
         QTRY_VERIFY((box = m_window->findChild<QMessageBox*>()) != nullptr);
         QVERIFY(box->isVisible());
-        QVERIFY2(box->informativeText().contains(bad + QStringLiteral(":3")),
-                 qPrintable(box->informativeText()));
+        QVERIFY2(box->informativeText().contains(bad + QStringLiteral(":3")), qPrintable(box->informativeText()));
         box->close(); // non-blocking (open(), not exec()), deleted on close
         QTRY_COMPARE(m_window->findChild<QMessageBox*>(), nullptr);
     }
@@ -260,7 +255,8 @@ private slots:
         QVERIFY(shown.wait(kTimeout));
         ColumnTableModel* columns = m_window->dataView()->columnModel();
         QVERIFY(!m_window->dataView()->boundsPanel()->hintLabel()->text().isEmpty()); // iris values exceed 1
-        const QModelIndex lo = columns->index(0, ColumnTableModel::Lower), hi = columns->index(0, ColumnTableModel::Upper);
+        const QModelIndex lo = columns->index(0, ColumnTableModel::Lower),
+                          hi = columns->index(0, ColumnTableModel::Upper);
         QVERIFY(columns->flags(lo) & Qt::ItemIsEditable);
         QVERIFY(!(columns->flags(columns->index(4, ColumnTableModel::Lower)) & Qt::ItemIsEditable)); // the label
         QSignalSpy messages(m_window->dataView(), &DataView::message);
@@ -286,9 +282,13 @@ private slots:
         estimate->setChecked(true);
         QVERIFY(shown.wait(kTimeout));
         QVERIFY(m_window->current().data->preparationEpsilon > 0.0);
-        QVERIFY(m_window->dataView()->boundsPanel()->summaryLabel()->text().contains(QStringLiteral("estimated privately")));
+        QVERIFY(m_window->dataView()->boundsPanel()->summaryLabel()->text().contains(
+            QStringLiteral("estimated privately")));
         // The documented-ranges button is for built-ins that have them: iris has its petal ranges.
-        QVERIFY(m_window->dataView()->boundsPanel()->findChild<QPushButton*>(QStringLiteral("documentedBoundsButton"))->isEnabled());
+        QVERIFY(m_window->dataView()
+                    ->boundsPanel()
+                    ->findChild<QPushButton*>(QStringLiteral("documentedBoundsButton"))
+                    ->isEnabled());
     }
 
     void imputationIsMarkedAsLeaking() {
@@ -308,8 +308,8 @@ private slots:
     }
 
     void wideSparseFilePagesColumns() {
-        const QString path = writeFile(m_dir, QStringLiteral("wide.libsvm"),
-                                       "+1 1:0.5 100000:2\n-1 3:1\n+1 2:0.25 99999:1\n");
+        const QString path =
+            writeFile(m_dir, QStringLiteral("wide.libsvm"), "+1 1:0.5 100000:2\n-1 3:1\n+1 2:0.25 99999:1\n");
         QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
         m_window->load(request(path));
         QVERIFY(shown.wait(kTimeout));
@@ -319,8 +319,7 @@ private slots:
         QCOMPARE(model->columnPageCount(), 500);
         QCOMPARE(cell(*m_window, 0, 1), QStringLiteral("0.5"));
         QCOMPARE(cell(*m_window, 0, 2), QString());
-        QCOMPARE(m_window->dataView()->normChart()->clipText(),
-                 QStringLiteral("2 of 3 rows above 1 will be clipped"));
+        QCOMPARE(m_window->dataView()->normChart()->clipText(), QStringLiteral("2 of 3 rows above 1 will be clipped"));
         QVERIFY(!m_window->datasetPanel()->labelCombo()->isEnabled());
     }
 
@@ -356,8 +355,8 @@ private slots:
         constexpr elab::core::Index cols = 20;
         auto data = std::make_shared<elab::core::Dataset>();
         data->name = "large";
-        data->features = elab::core::FeatureMatrix(
-            elab::core::DenseMatrix(elab::core::DenseMatrix::Constant(rows, cols, 0.5)));
+        data->features =
+            elab::core::FeatureMatrix(elab::core::DenseMatrix(elab::core::DenseMatrix::Constant(rows, cols, 0.5)));
         Eigen::VectorXi cls = Eigen::VectorXi::Zero(rows);
         cls.tail(rows / 4).setOnes();
         data->targets = elab::core::Targets::classification(cls, {"a", "b"});
@@ -410,7 +409,8 @@ private slots:
         QVERIFY2(!panel->leaks(), qPrintable(panel->summaryLabel()->text()));
         QVERIFY(declare->isChecked());
         QVERIFY(!declare->isEnabled());
-        QVERIFY2(panel->summaryLabel()->text().contains(QStringLiteral("public schema (") + schemaPath + QStringLiteral(")")),
+        QVERIFY2(panel->summaryLabel()->text().contains(QStringLiteral("public schema (") + schemaPath +
+                                                        QStringLiteral(")")),
                  qPrintable(panel->summaryLabel()->text()));
         QCOMPARE(m_window->dataView()->logView()->leakingStepCount(), 0);
         // A built-in's documented schema: nothing to declare.

@@ -67,9 +67,7 @@ void select(const MechanismPanel& panel, const char* combo, int data) {
     box->setCurrentIndex(box->findData(data));
 }
 
-void setIris(MechanismPanel& panel) {
-    panel.setDataShape(120, 4, true, {"setosa", "versicolor", "virginica"}, false);
-}
+void setIris(MechanismPanel& panel) { panel.setDataShape(120, 4, true, {"setosa", "versicolor", "virginica"}, false); }
 
 } // namespace
 
@@ -133,17 +131,13 @@ private slots:
         QTest::addColumn<QString>("edit");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("shown"); // the field after commit, and the settings' value
-        QTest::newRow("lambda") << QStringLiteral("lambdaEdit") << QStringLiteral("2.50")
-                                << QStringLiteral("2.5");
-        QTest::newRow("delta") << QStringLiteral("deltaEdit") << QStringLiteral("1e-07")
-                               << QStringLiteral("1e-7");
+        QTest::newRow("lambda") << QStringLiteral("lambdaEdit") << QStringLiteral("2.50") << QStringLiteral("2.5");
+        QTest::newRow("delta") << QStringLiteral("deltaEdit") << QStringLiteral("1e-07") << QStringLiteral("1e-7");
         QTest::newRow("seed") << QStringLiteral("seedEdit") << QStringLiteral(" 42") << QStringLiteral("42");
         QTest::newRow("measuring points")
             << QStringLiteral("measureEdit") << QStringLiteral("0.2; 3 7") << QStringLiteral("0.2, 3, 7");
-        QTest::newRow("eps min") << QStringLiteral("epsMinEdit") << QStringLiteral("5e-3")
-                                 << QStringLiteral("0.005");
-        QTest::newRow("eps max") << QStringLiteral("epsMaxEdit") << QStringLiteral("50")
-                                 << QStringLiteral("50");
+        QTest::newRow("eps min") << QStringLiteral("epsMinEdit") << QStringLiteral("5e-3") << QStringLiteral("0.005");
+        QTest::newRow("eps max") << QStringLiteral("epsMaxEdit") << QStringLiteral("50") << QStringLiteral("50");
     }
     void userEditsReachSettings() {
         QFETCH(QString, edit);
@@ -262,12 +256,14 @@ private slots:
         QCOMPARE(rows->value(), 420);
         QVERIFY(!rows->isEnabled());
         QCOMPARE(panel.settings().mechanism.sgd.publicRows, 0LL);
-        QVERIFY2(panel.guaranteeText().contains(QStringLiteral("replace one training row")), qPrintable(panel.guaranteeText()));
+        QVERIFY2(panel.guaranteeText().contains(QStringLiteral("replace one training row")),
+                 qPrintable(panel.guaranteeText()));
         // Checked: that N is declared public, the guarantee add/remove and says so.
         check->setChecked(true);
         QVERIFY(rows->isEnabled());
         QCOMPARE(panel.settings().mechanism.sgd.publicRows, 420LL);
-        QVERIFY2(panel.guaranteeText().contains(QStringLiteral("N = 420 declared public")), qPrintable(panel.guaranteeText()));
+        QVERIFY2(panel.guaranteeText().contains(QStringLiteral("N = 420 declared public")),
+                 qPrintable(panel.guaranteeText()));
         QVERIFY(panel.guaranteeText().contains(QStringLiteral("add or remove one training row")));
         rows->setValue(1000);
         QCOMPARE(panel.settings().mechanism.sgd.publicRows, 1000LL);
@@ -309,8 +305,7 @@ private slots:
         s.mechanism.kind = MechanismKind(mechanism);
         panel.setSettings(s);
         panel.setCurrentEps(eps);
-        QVERIFY2(panel.guaranteeText().startsWith(QStringLiteral("No privacy")),
-                 qPrintable(panel.guaranteeText()));
+        QVERIFY2(panel.guaranteeText().startsWith(QStringLiteral("No privacy")), qPrintable(panel.guaranteeText()));
         QVERIFY(child<QGroupBox>(panel, "guaranteeGroup")->isVisibleTo(&panel));
     }
 
@@ -318,16 +313,13 @@ private slots:
         QTest::addColumn<int>("mechanism");
         QTest::addColumn<int>("metric");
         QTest::addColumn<bool>("enabled");
-        QTest::newRow("gauss, train loss")
-            << int(MechanismKind::ObjPertGauss) << int(UtilityMetric::TrainLoss) << true;
-        QTest::newRow("gauss, test loss")
-            << int(MechanismKind::ObjPertGauss) << int(UtilityMetric::TestLoss) << true;
+        QTest::newRow("gauss, train loss") << int(MechanismKind::ObjPertGauss) << int(UtilityMetric::TrainLoss) << true;
+        QTest::newRow("gauss, test loss") << int(MechanismKind::ObjPertGauss) << int(UtilityMetric::TestLoss) << true;
         QTest::newRow("gauss, train accuracy")
             << int(MechanismKind::ObjPertGauss) << int(UtilityMetric::TrainAccuracy) << false;
         QTest::newRow("gauss, test accuracy")
             << int(MechanismKind::ObjPertGauss) << int(UtilityMetric::TestAccuracy) << false;
-        QTest::newRow("pure, train loss")
-            << int(MechanismKind::ObjPertPure) << int(UtilityMetric::TrainLoss) << false;
+        QTest::newRow("pure, train loss") << int(MechanismKind::ObjPertPure) << int(UtilityMetric::TrainLoss) << false;
     }
     void taylorGroupFollowsMetricAndMechanism() {
         QFETCH(int, mechanism);
@@ -343,8 +335,8 @@ private slots:
         QCOMPARE(note->isVisibleTo(&panel), !enabled);
         QVERIFY(note->isEnabled()); // the explanation stays readable
         if (!enabled)
-            QVERIFY(note->text().contains(metric == int(UtilityMetric::TrainLoss) ? "Gaussian objective"
-                                                                                  : "loss metric"));
+            QVERIFY(
+                note->text().contains(metric == int(UtilityMetric::TrainLoss) ? "Gaussian objective" : "loss metric"));
     }
 
     void testMetricSetsTestFraction() {
@@ -383,8 +375,9 @@ private slots:
         QCOMPARE(combo->count(), 4); // all classes (one-vs-rest), then each class vs rest
         QVERIFY(combo->toolTip().contains(QStringLiteral("one-vs-rest")));
         QVERIFY(!panel.settings().preprocess.positiveClass); // default: one-vs-rest
-        QVERIFY2(panel.guaranteeText().contains(QStringLiteral("One-vs-rest over 3 classes: each model gets ε/K = 0.3333")),
-                 qPrintable(panel.guaranteeText()));
+        QVERIFY2(
+            panel.guaranteeText().contains(QStringLiteral("One-vs-rest over 3 classes: each model gets ε/K = 0.3333")),
+            qPrintable(panel.guaranteeText()));
         QSignalSpy changed(&panel, &MechanismPanel::settingsChanged);
         combo->setCurrentIndex(3);
         QCOMPARE(changed.count(), 1);

@@ -49,11 +49,18 @@ private slots:
             [&] { note.setText(QString::fromUtf8(kLong)); },
             [&] { note.setText(QStringLiteral("short")); },
             [&] { note.setText(QString::fromUtf8(kLong)); },
-            [&] { note.setTextFormat(Qt::RichText); note.setText(QStringLiteral("<b>%1</b><br>two").arg(QString::fromUtf8(kLong))); },
+            [&] {
+                note.setTextFormat(Qt::RichText);
+                note.setText(QStringLiteral("<b>%1</b><br>two").arg(QString::fromUtf8(kLong)));
+            },
             [&] { note.setMargin(9); },
             [&] { note.setIndent(30); },
             [&] { note.setContentsMargins(5, 7, 11, 13); },
-            [&] { QFont f = note.font(); f.setPointSizeF(f.pointSizeF() * 2); note.setFont(f); },
+            [&] {
+                QFont f = note.font();
+                f.setPointSizeF(f.pointSizeF() * 2);
+                note.setFont(f);
+            },
             [&] { note.setTextInteractionFlags(Qt::TextSelectableByMouse); },
             [&] { note.setWordWrap(false); },
         };
@@ -64,7 +71,10 @@ private slots:
                 for (int w : widths)
                     QVERIFY2(note.heightForWidth(w) == plain.heightForWidth(w),
                              qPrintable(QStringLiteral("step %1, pass %2, width %3: %4 against QLabel's %5")
-                                            .arg(s).arg(pass).arg(w).arg(note.heightForWidth(w))
+                                            .arg(s)
+                                            .arg(pass)
+                                            .arg(w)
+                                            .arg(note.heightForWidth(w))
                                             .arg(plain.heightForWidth(w))));
         }
         // Heights differ between widths and texts, so the comparisons above could fail.

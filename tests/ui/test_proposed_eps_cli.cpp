@@ -34,11 +34,19 @@ UtilitySettings settings(core::MechanismKind kind) {
 }
 
 QStringList cliArguments(const UtilitySettings& s, double target) {
-    QStringList a{QStringLiteral("utility"), QStringLiteral("--data"), QStringLiteral("builtin:moons?rows=300&noise=0.3&seed=5"),
-                  QStringLiteral("--intercept"), QStringLiteral("--mechanism"),
-                  QString::fromLatin1(core::toString(s.mechanism.kind)), QStringLiteral("--eps"),
-                  QStringLiteral("0.05:20:8"), QStringLiteral("--repeats"), QString::number(s.repeats),
-                  QStringLiteral("--seed"), QString::number(s.seed), QStringLiteral("--target"),
+    QStringList a{QStringLiteral("utility"),
+                  QStringLiteral("--data"),
+                  QStringLiteral("builtin:moons?rows=300&noise=0.3&seed=5"),
+                  QStringLiteral("--intercept"),
+                  QStringLiteral("--mechanism"),
+                  QString::fromLatin1(core::toString(s.mechanism.kind)),
+                  QStringLiteral("--eps"),
+                  QStringLiteral("0.05:20:8"),
+                  QStringLiteral("--repeats"),
+                  QString::number(s.repeats),
+                  QStringLiteral("--seed"),
+                  QString::number(s.seed),
+                  QStringLiteral("--target"),
                   QString::number(target, 'g', 17)};
     if (s.estimatesApply())
         a << QStringLiteral("--measure-at") << QStringLiteral("1") << QStringLiteral("--estimators")

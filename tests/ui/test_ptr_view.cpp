@@ -8,13 +8,13 @@
 
 #include <tbb/global_control.h>
 
+#include "ui/dataset/loaded_dataset.h"
 #include "ui/session/session.h"
 #include "ui/views/ptr/ptr_chart_model.h"
 #include "ui/views/ptr/ptr_controller.h"
 #include "ui/views/ptr/ptr_tab.h"
 #include "ui/views/ptr/ptr_view.h"
 #include "ui/views/view_catalog.h"
-#include "ui/dataset/loaded_dataset.h"
 
 #include "core/util/random.h"
 
@@ -77,7 +77,8 @@ private slots:
         QCOMPARE(st.release->feature, release.feature);
         const double p = core::ptrPassProbability(direct.statistic.lambda, eps, 1e-5, data->rows());
         const double se = std::sqrt(std::max(p * (1.0 - p), 1.0 / st.runs) / st.runs);
-        QVERIFY2(std::abs(st.passFraction - p) <= 4.0 * se, qPrintable(QStringLiteral("%1 vs %2").arg(st.passFraction).arg(p)));
+        QVERIFY2(std::abs(st.passFraction - p) <= 4.0 * se,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(st.passFraction).arg(p)));
         QVERIFY(p > 0.3 && p < 0.7);
     }
 
@@ -96,7 +97,8 @@ private slots:
         for (const auto& s : threshold.series)
             lambda = lambda || (s.key == QStringLiteral("lambda") && s.value == c.state().data->statistic.lambda);
         QVERIFY(lambda);
-        const QString text = ui::ptrReadoutHtml(c.settings(), c.state(), [](core::Index j) { return QString::number(j); });
+        const QString text =
+            ui::ptrReadoutHtml(c.settings(), c.state(), [](core::Index j) { return QString::number(j); });
         // ε = 5 is outside the paper's condition ε < 1: no guarantee, and the readout says why.
         QVERIFY2(text.contains(QStringLiteral("Guarantee: none")) && text.contains(QStringLiteral("not below 1")),
                  qPrintable(text));
@@ -132,7 +134,8 @@ private slots:
         QCOMPARE(changed.size(), started.size()); // every release computed was shown
         QVERIFY(c.upToDate());
         QCOMPARE(c.state().eps, s.currentEps);
-        const core::PtrRelease release = core::ptrRelease(*c.state().data, s.currentEps, s.delta, core::deriveSeed(s.seed, 0));
+        const core::PtrRelease release =
+            core::ptrRelease(*c.state().data, s.currentEps, s.delta, core::deriveSeed(s.seed, 0));
         QCOMPARE(c.state().release->noisyLambda, release.noisyLambda);
         // Held: the legends without their numbers; the lines and points are the same.
         const auto held = ui::buildPassChart(c.settings(), c.state(), true);
@@ -142,7 +145,8 @@ private slots:
             QCOMPARE(held.series[i].points, shown.series[i].points);
             QCOMPARE(held.series[i].value, shown.series[i].value);
             if (held.series[i].key != QStringLiteral("formula"))
-                QVERIFY2(!held.series[i].name.contains(QStringLiteral(": ")) && !held.series[i].name.contains(QStringLiteral(" = ")),
+                QVERIFY2(!held.series[i].name.contains(QStringLiteral(": ")) &&
+                             !held.series[i].name.contains(QStringLiteral(" = ")),
                          qPrintable(held.series[i].name));
         }
         for (const auto& series : ui::buildThresholdChart(c.settings(), c.state(), true).series)
@@ -159,7 +163,7 @@ private slots:
         QVERIFY(waitIdle(c));
         c.setCurrentEps(0.9, true); // a release on blobs runs
         const auto other = elab::test::generated("moons", 1500);
-        c.setDataset(other);        // a rerun on the new data: not held behind the running release
+        c.setDataset(other); // a rerun on the new data: not held behind the running release
         QTest::qWait(5);
         c.setCurrentEps(1.1, true);
         c.setCurrentEps(1.1, false);
@@ -224,7 +228,7 @@ private slots:
         const auto j = nlohmann::json::parse(figures[0].sidecar(ui::Session{}, QStringLiteral("a.png")).toStdString());
         QCOMPARE(j["export"]["ptr"]["lambda"].get<double>(), tab->ptrController()->state().data->statistic.lambda);
         QCOMPARE(j["export"]["ptr"]["guarantee"]["epsilon"].get<double>(), 1.0); // 2ε, for ε < 1
-        QVERIFY(j["export"]["ptr"]["guarantee"]["delta"].is_null());              // not established numerically
+        QVERIFY(j["export"]["ptr"]["guarantee"]["delta"].is_null());             // not established numerically
         const QString text = ui::ptrReadoutHtml(tab->ptrController()->settings(), tab->ptrController()->state(),
                                                 [](core::Index feature) { return QString::number(feature); });
         QVERIFY2(text.contains(QStringLiteral("(2ε = 1, δ)-DP")), qPrintable(text));

@@ -199,7 +199,8 @@ private slots:
         s.fillDraw = 2;
         const charts::ChartData draw = buildRegionsChart(s, state, QStringLiteral("moons"));
         QVERIFY(draw.colorScale.colors.isEmpty());
-        QVERIFY(byKey(draw, QStringLiteral("boundary:2:0"))->width > byKey(draw, QStringLiteral("boundary:1:0"))->width);
+        QVERIFY(byKey(draw, QStringLiteral("boundary:2:0"))->width >
+                byKey(draw, QStringLiteral("boundary:1:0"))->width);
     }
 };
 

@@ -24,7 +24,9 @@ using elab::ui::RegionsSettings;
 
 namespace {
 
-std::shared_ptr<const core::Dataset> moons(core::Index rows = 200) { return elab::test::generated("moons", rows, 2, 0.25); }
+std::shared_ptr<const core::Dataset> moons(core::Index rows = 200) {
+    return elab::test::generated("moons", rows, 2, 0.25);
+}
 
 RegionsSettings small() {
     RegionsSettings s;
@@ -102,7 +104,7 @@ private slots:
         RegionsSettings s = small();
         s.quadratic = true;
         s.currentEps = 0.3; // the view sends the slider's ε with every change
-        c.setSettings(s); // … which the new plane (one frame later) supersedes, or which finished first
+        c.setSettings(s);   // … which the new plane (one frame later) supersedes, or which finished first
         QVERIFY(waitIdle(c));
         QCOMPARE(prepared.count(), 1);
         QVERIFY(c.state().problemSettings.quadratic);

@@ -80,7 +80,8 @@ private slots:
                  [](RegionsSettings& s) { s.quadratic = true; }, [](RegionsSettings& s) { s.featureB = 3; },
                  [](RegionsSettings& s) { s.draws = 3; }, [](RegionsSettings& s) { s.gridSize = 64; },
                  [](RegionsSettings& s) { s.seed = 2; }, [](RegionsSettings& s) { s.mechanism.model.lambda = 1.0; },
-                 [](RegionsSettings& s) { s.preprocess.intercept = false; }, [](RegionsSettings& s) { s.testFraction = 0.5; }}) {
+                 [](RegionsSettings& s) { s.preprocess.intercept = false; },
+                 [](RegionsSettings& s) { s.testFraction = 0.5; }}) {
             RegionsSettings c = a;
             change(c);
             QVERIFY(!a.sameProblem(c));
@@ -130,8 +131,8 @@ private slots:
     // docs/MATH.md §7: every built-in's default picture is private — no step of its default
     // pipeline reads the rows outside the mechanism — and says what its R draws are together.
     void everyBuiltinDefaultPictureIsPrivate() {
-        for (const char* name : {"iris", "penguins", "wine", "breast_cancer", "digits", "moons", "blobs", "xor",
-                                 "circles", "sparse"}) {
+        for (const char* name :
+             {"iris", "penguins", "wine", "breast_cancer", "digits", "moons", "blobs", "xor", "circles", "sparse"}) {
             const core::Dataset d = builtin(name);
             RegionsSettings s;
             adaptRegionsToDataset(s, d);

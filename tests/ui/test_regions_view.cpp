@@ -5,8 +5,8 @@
 // vector boundaries and points) with its CSV (cells, points, boundaries) and a sidecar that
 // opens as a session. With REGIONS_SCREENSHOT_DIR set, PNGs of the window.
 
-#include "tests/ui/gui_test_support.h"
 #include "tests/support/gui_test_support.h"
+#include "tests/ui/gui_test_support.h"
 #include "ui/charts/chart_view.h"
 #include "ui/session/session.h"
 #include "ui/shell/main_window.h"
@@ -151,7 +151,8 @@ private slots:
         QVERIFY(sawHeld);
         // Released: the title states the picture's ε again.
         QVERIFY(!redraws.back().dragging);
-        QVERIFY2(view->chartView()->data().title.contains(regionsEpsText(target)), qPrintable(view->chartView()->data().title));
+        QVERIFY2(view->chartView()->data().title.contains(regionsEpsText(target)),
+                 qPrintable(view->chartView()->data().title));
         QVERIFY(view->readoutText().contains(QStringLiteral("Train accuracy")));
         QVERIFY(view->guaranteeText().contains(QStringLiteral("ε = 0.1")));
         QVERIFY(view->statusText().isEmpty());
@@ -186,7 +187,7 @@ private slots:
             QVERIFY(figure.open(QIODevice::ReadOnly));
             const QByteArray bytes = figure.readAll();
             if (QLatin1String(suffix) == QLatin1String("svg")) {
-                QVERIFY(bytes.contains("<image")); // the raster stays an image …
+                QVERIFY(bytes.contains("<image"));                             // the raster stays an image …
                 QVERIFY(bytes.count("<path") + bytes.count("<polyline") > 20); // … under vector lines and points
                 QVERIFY(bytes.contains("Decision regions at"));
             } else if (QLatin1String(suffix) == QLatin1String("pdf")) {

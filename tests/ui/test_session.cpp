@@ -159,17 +159,18 @@ private slots:
         QTest::newRow("empty") << QByteArray() << "parse error";
         QTest::newRow("another JSON file") << QByteArray("{\"grid\": [1, 2]}") << "not an EpsilonLab session";
         QTest::newRow("future version") << replaced(good, "\"version\": 1", "\"version\": 9") << "version";
-        QTest::newRow("unknown mechanism") << replaced(good, "\"objpert-gauss\"", "\"magic\"")
-                                           << "utility.mechanism.kind: unknown value 'magic'";
-        QTest::newRow("repeats not a number") << replaced(good, "\"repeats\": 7", "\"repeats\": \"seven\"")
-                                              << "utility.repeats: expected an integer";
+        QTest::newRow("unknown mechanism")
+            << replaced(good, "\"objpert-gauss\"", "\"magic\"") << "utility.mechanism.kind: unknown value 'magic'";
+        QTest::newRow("repeats not a number")
+            << replaced(good, "\"repeats\": 7", "\"repeats\": \"seven\"") << "utility.repeats: expected an integer";
         QTest::newRow("invalid repeats") << replaced(good, "\"repeats\": 7", "\"repeats\": 0") << "repetitions";
         QTest::newRow("missing field") << replaced(good, "\"metric\"", "\"metrik\"") << "utility.metric: missing";
         QTest::newRow("bad missing policy") << replaced(good, "\"mean\"", "\"guess\"") << "dataset.missing";
         QTest::newRow("bounds lo >= hi") << replaced(good, "\"lo\": 30.0", "\"lo\": 70.0")
                                          << "dataset.bounds: column 'bill_length_mm': lo (70) must be below hi (60)";
-        QTest::newRow("bounds lo not a number") << replaced(good, "\"lo\": 30.0", "\"lo\": \"thirty\"")
-                                                << "dataset.bounds: entry 1 (column 'bill_length_mm'): lo is not a number";
+        QTest::newRow("bounds lo not a number")
+            << replaced(good, "\"lo\": 30.0", "\"lo\": \"thirty\"")
+            << "dataset.bounds: entry 1 (column 'bill_length_mm'): lo is not a number";
         QTest::newRow("private bounds ε") << replaced(good, "\"epsilon\": 0.25", "\"epsilon\": -1")
                                           << "dataset.private_bounds: the ε of private bounds";
         QTest::newRow("negative lambda") << replaced(good, "\"lambda\": 0.5", "\"lambda\": -1") << "Λ";

@@ -7,9 +7,9 @@
 #include "core/data/generators.h"
 #include "tests/support/generated_data.h"
 
+#include "tests/support/gui_test_support.h"
 #include <QSignalSpy>
 #include <QThread>
-#include "tests/support/gui_test_support.h"
 
 #include <QtTest>
 
@@ -164,12 +164,12 @@ private slots:
         QTest::addColumn<int>("kind");
         QTest::addColumn<int>("model");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("multiclass without a positive class") << 0 << int(ui::StabilityModelChoice::FromTask)
-                                                             << QStringLiteral("binary label");
-        QTest::newRow("linear on class labels") << 1 << int(ui::StabilityModelChoice::Linear)
-                                                << QStringLiteral("regression");
-        QTest::newRow("logistic on a numeric target") << 2 << int(ui::StabilityModelChoice::Logistic)
-                                                      << QStringLiteral("binary label");
+        QTest::newRow("multiclass without a positive class")
+            << 0 << int(ui::StabilityModelChoice::FromTask) << QStringLiteral("binary label");
+        QTest::newRow("linear on class labels")
+            << 1 << int(ui::StabilityModelChoice::Linear) << QStringLiteral("regression");
+        QTest::newRow("logistic on a numeric target")
+            << 2 << int(ui::StabilityModelChoice::Logistic) << QStringLiteral("binary label");
     }
 
     void unsupportedDataFailsWithAReadableMessage() {

@@ -9,13 +9,13 @@
 
 #include "tests/support/generated_data.h"
 
+#include "tests/support/gui_test_support.h"
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QRadioButton>
-#include <QCheckBox>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include "tests/support/gui_test_support.h"
 
 #include <QtTest>
 
@@ -88,7 +88,8 @@ private slots:
             for (const char* m : {"none", "l2", "dropout", "deterministic-dropout"}) {
                 const QString key = QStringLiteral("mean:") + QLatin1String(m);
                 QCOMPARE(view.chartView(which)->shownPoints(key).size(), 4);
-                QCOMPARE(view.chartView(which)->shownPoints(QStringLiteral("band:") + QLatin1String(m), true).size(), 4);
+                QCOMPARE(view.chartView(which)->shownPoints(QStringLiteral("band:") + QLatin1String(m), true).size(),
+                         4);
             }
         }
         QVERIFY(view.chartData(0).footnote.contains(QStringLiteral("seed 7")));
@@ -114,7 +115,8 @@ private slots:
         const double lambda = table->item(1, 1)->text().toDouble();
         QCOMPARE(lambda, c.state().baselines[1].mu);
         QCOMPARE(table->item(0, 1)->text(), QStringLiteral("—"));
-        QVERIFY(table->item(0, 2)->text() == QStringLiteral("no") || table->item(0, 2)->text().startsWith(QStringLiteral("yes")));
+        QVERIFY(table->item(0, 2)->text() == QStringLiteral("no") ||
+                table->item(0, 2)->text().startsWith(QStringLiteral("yes")));
         QVERIFY(table->item(2, 3)->text().contains(QStringLiteral("±")));
         // Invalid settings are explained inline.
         StabilitySettings bad = smallSettings();

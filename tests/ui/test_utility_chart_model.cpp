@@ -85,10 +85,11 @@ private slots:
         QCOMPARE(bound->points.size(), 4);
         QCOMPARE(bound->points[1], QPointF(1.0, 3.0));
         QCOMPARE(bound->name, QStringLiteral("theory's bound")); // partly on the chart (which clips 40)
-        QVERIFY(chart.yMax < 40.0); // the range follows the measurement, not the bound
+        QVERIFY(chart.yMax < 40.0);                              // the range follows the measurement, not the bound
         state.trainLossBound = {400.0, 300.0, 200.0, 100.0};
-        QCOMPARE(find(buildUtilityChart(settings, state, std::nullopt, QStringLiteral("d")), QStringLiteral("bound"))->name,
-                 QStringLiteral("theory's bound (off the chart)"));
+        QCOMPARE(
+            find(buildUtilityChart(settings, state, std::nullopt, QStringLiteral("d")), QStringLiteral("bound"))->name,
+            QStringLiteral("theory's bound (off the chart)"));
         settings.metric = core::UtilityMetric::TrainAccuracy;
         QVERIFY(!find(buildUtilityChart(settings, state, std::nullopt, QStringLiteral("d")), QStringLiteral("bound")));
     }

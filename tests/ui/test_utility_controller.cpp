@@ -6,9 +6,9 @@
 
 #include "tests/support/generated_data.h"
 
+#include "tests/support/gui_test_support.h"
 #include <QSignalSpy>
 #include <QThread>
-#include "tests/support/gui_test_support.h"
 
 #include <QtTest>
 

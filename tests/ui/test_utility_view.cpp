@@ -7,12 +7,12 @@
 #include "tests/ui/gui_test_support.h"
 #include "ui/charts/chart_view.h"
 #include "ui/dataset/load_controller.h"
-#include "ui/views/utility/utility_controller.h"
-#include "ui/views/utility/utility_export.h"
-#include "ui/shell/main_window.h"
 #include "ui/session/session_actions.h"
+#include "ui/shell/main_window.h"
 #include "ui/views/utility/eps_slider.h"
 #include "ui/views/utility/training_controller.h"
+#include "ui/views/utility/utility_controller.h"
+#include "ui/views/utility/utility_export.h"
 #include "ui/views/utility/utility_tab.h"
 #include "ui/views/utility/utility_view.h"
 
@@ -282,9 +282,11 @@ private slots:
         QCOMPARE(root.value(QStringLiteral("dataset")).toObject().value(QStringLiteral("sha256")).toString(),
                  QString::fromStdString(m_window->current().data->provenance.sha256));
         QCOMPARE(root.value(QStringLiteral("utility")).toObject().value(QStringLiteral("seed")).toInt(), 11);
-        const QJsonObject results = root.value(QStringLiteral("export")).toObject().value(QStringLiteral("results")).toObject();
+        const QJsonObject results =
+            root.value(QStringLiteral("export")).toObject().value(QStringLiteral("results")).toObject();
         QCOMPARE(results.value(QStringLiteral("grid")).toArray().size(), 9);
-        QCOMPARE(results.value(QStringLiteral("measured")).toObject().value(QStringLiteral("mean")).toArray().size(), 9);
+        QCOMPARE(results.value(QStringLiteral("measured")).toObject().value(QStringLiteral("mean")).toArray().size(),
+                 9);
         QString parseError;
         QVERIFY2(sessionFromJson(bytes, &parseError).has_value(), qPrintable(parseError)); // opens as a session
         // An unwritable path fails with a message naming it and writes nothing.

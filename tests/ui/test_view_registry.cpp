@@ -241,8 +241,8 @@ private slots:
             if (type.hasFigures) {
                 const QFileInfo svg(job.exports.front());
                 for (const ViewFigure& figure : view->figures()) {
-                    const QString base = view->figures().size() == 1 ? svg.completeBaseName()
-                                                                      : svg.completeBaseName() + figure.suffix;
+                    const QString base =
+                        view->figures().size() == 1 ? svg.completeBaseName() : svg.completeBaseName() + figure.suffix;
                     for (const char* suffix : {".svg", ".csv", ".json"})
                         QVERIFY2(QFileInfo::exists(svg.dir().filePath(base + QLatin1String(suffix))),
                                  qPrintable(base + QLatin1String(suffix)));

@@ -1,28 +1,28 @@
 #include "ui/charts/chart_builder.h"
 
 #include "ui/charts/chart_geometry.h"
-#include "ui/charts/grid_item.h"
 #include "ui/charts/chart_style.h"
+#include "ui/charts/grid_item.h"
 #include "ui/charts/points_item.h"
 #include "ui/charts/raster_item.h"
 
 #include <QAreaSeries>
+#include <QCategoryAxis>
 #include <QChart>
+#include <QImage>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QCategoryAxis>
 #include <QLogValueAxis>
-#include <QImage>
 #include <QPainter>
 #include <QPen>
 #include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
-#include <cmath>
 
 namespace elab::ui::charts {
 
@@ -180,7 +180,8 @@ void applyLook(const SeriesItems& items, const SeriesData& series, int index, Ma
         scatter->setMarkerShape(QScatterSeries::MarkerShapeCircle);
         scatter->setMarkerSize(std::max(series.width, kMinMarkerSize));
         const bool light = markers == MarkerPainting::Light;
-        scatter->setPointsVisible(!light); // Light: no points here (the points item draws them); the look is the legend's
+        scatter->setPointsVisible(
+            !light); // Light: no points here (the points item draws them); the look is the legend's
         scatter->setLightMarker(light ? lightMarker(colour, scatter->markerSize(), series.hollow) : QImage());
         if (series.hollow) {
             scatter->setColor(Qt::transparent);
@@ -343,8 +344,8 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
     return items;
 }
 
-void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartData& shown,
-                 const ChartData& data, MarkerPainting markers) {
+void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartData& shown, const ChartData& data,
+                 MarkerPainting markers) {
     const AxisRange xr = xRange(data);
     const AxisRange yr = yRange(data);
     setRanges(chart, data, xr, yr);

@@ -44,8 +44,8 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
 /// Moves a chart built by buildChart(chart, shown) to data; sameStructure(shown, data)
 /// must hold. Titles and ranges are updated, series whose points changed are replace()d,
 /// pens and brushes are only touched when the look of a series changed.
-void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartData& shown,
-                 const ChartData& data, MarkerPainting markers = MarkerPainting::Vector);
+void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartData& shown, const ChartData& data,
+                 MarkerPainting markers = MarkerPainting::Vector);
 
 /// Sets every text of the chart from font: tick labels, axis titles and legend as given,
 /// title bold and a little larger.

@@ -11,8 +11,7 @@ struct ChartCsv {
     Q_DECLARE_TR_FUNCTIONS(ChartCsv)
 };
 
-void appendRow(QString& out, const QString& prefix, const QString& x, const QString& y,
-               const QString& upper) {
+void appendRow(QString& out, const QString& prefix, const QString& x, const QString& y, const QString& upper) {
     out += prefix;
     out += x;
     out += QLatin1Char(',');
@@ -30,8 +29,8 @@ QString field(const QString& text) { return csvField(text); }
 QString csvNumber(double value) { return QString::asprintf("%.17g", value); }
 
 QString csvField(const QString& text) {
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
-        !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')))
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')) &&
+        !text.contains(QLatin1Char('\r')))
         return text;
     QString quoted = text;
     quoted.replace(QLatin1Char('"'), QLatin1String("\"\""));
@@ -40,16 +39,11 @@ QString csvField(const QString& text) {
 
 QString csvKindName(SeriesKind kind) {
     switch (kind) {
-    case SeriesKind::Line:
-        return QStringLiteral("line");
-    case SeriesKind::Band:
-        return QStringLiteral("band");
-    case SeriesKind::Points:
-        return QStringLiteral("points");
-    case SeriesKind::HorizontalLine:
-        return QStringLiteral("horizontal_line");
-    case SeriesKind::VerticalLine:
-        return QStringLiteral("vertical_line");
+    case SeriesKind::Line: return QStringLiteral("line");
+    case SeriesKind::Band: return QStringLiteral("band");
+    case SeriesKind::Points: return QStringLiteral("points");
+    case SeriesKind::HorizontalLine: return QStringLiteral("horizontal_line");
+    case SeriesKind::VerticalLine: return QStringLiteral("vertical_line");
     }
     return {};
 }
@@ -57,15 +51,11 @@ QString csvKindName(SeriesKind kind) {
 QString chartCsv(const ChartData& data) {
     QString out = QStringLiteral("key,name,kind,x,y,y_upper\n");
     for (const SeriesData& s : data.series) {
-        const QString prefix = field(s.key) + QLatin1Char(',') + field(s.name) + QLatin1Char(',') +
-                               csvKindName(s.kind) + QLatin1Char(',');
+        const QString prefix =
+            field(s.key) + QLatin1Char(',') + field(s.name) + QLatin1Char(',') + csvKindName(s.kind) + QLatin1Char(',');
         switch (s.kind) {
-        case SeriesKind::HorizontalLine:
-            appendRow(out, prefix, QString(), number(s.value), QString());
-            break;
-        case SeriesKind::VerticalLine:
-            appendRow(out, prefix, number(s.value), QString(), QString());
-            break;
+        case SeriesKind::HorizontalLine: appendRow(out, prefix, QString(), number(s.value), QString()); break;
+        case SeriesKind::VerticalLine: appendRow(out, prefix, number(s.value), QString(), QString()); break;
         case SeriesKind::Band:
             for (qsizetype i = 0; i < s.points.size(); ++i)
                 appendRow(out, prefix, number(s.points[i].x()), number(s.points[i].y()),

@@ -25,14 +25,14 @@ enum class SeriesKind {
 };
 
 struct SeriesData {
-    QString name;                 ///< legend text; empty: not in the legend
+    QString name; ///< legend text; empty: not in the legend
     SeriesKind kind = SeriesKind::Line;
-    QVector<QPointF> points;      ///< Line / Points: the points; Band: the lower edge
-    QVector<QPointF> upper;       ///< Band only: the upper edge, same x as points
+    QVector<QPointF> points;                                 ///< Line / Points: the points; Band: the lower edge
+    QVector<QPointF> upper;                                  ///< Band only: the upper edge, same x as points
     double value = std::numeric_limits<double>::quiet_NaN(); ///< Horizontal/VerticalLine
-    QColor color;                 ///< invalid: the palette colour of the series' index
+    QColor color;                                            ///< invalid: the palette colour of the series' index
     Qt::PenStyle style = Qt::SolidLine;
-    double width = 2.0;           ///< pen width (Points: marker size)
+    double width = 2.0; ///< pen width (Points: marker size)
     /// Drawn faded (stale or preview results shown while fresh ones are computed).
     bool dimmed = false;
     /// Points only: rings — the colour as the outline (width: marker size), no fill.
@@ -76,16 +76,16 @@ struct ChartData {
     bool logX = true;
     /// Logarithmic y axis: only values > 0 are drawn (a band's pairs with an edge ≤ 0 too).
     bool logY = false;
-    double xMin = 1e-3, xMax = 1e2;   ///< x axis range (log axes: both > 0)
+    double xMin = 1e-3, xMax = 1e2; ///< x axis range (log axes: both > 0)
     /// y range; NaN: fitted to the data with a small margin.
     double yMin = std::numeric_limits<double>::quiet_NaN();
     double yMax = std::numeric_limits<double>::quiet_NaN();
     /// Non-empty (linear y only): the y axis names rows instead of values — label k at y = k
     /// (e.g. one horizontal bar per mechanism); the range is yMin..yMax.
     QStringList yCategories;
-    QVector<SeriesData> series;       ///< drawn in order (later on top)
-    RasterData raster;                ///< under the series; null image: none
-    ColorScale colorScale;            ///< beside the plot area; no colours: none
+    QVector<SeriesData> series; ///< drawn in order (later on top)
+    RasterData raster;          ///< under the series; null image: none
+    ColorScale colorScale;      ///< beside the plot area; no colours: none
     /// Small text under the plot area in exports (e.g. the privacy guarantee and seed).
     QString footnote;
 };

@@ -61,8 +61,7 @@ void paintSvg(const ChartData& data, const ExportOptions& options, QIODevice* de
     svg.setResolution(static_cast<int>(kLogicalDpi));
     svg.setTitle(titleOf(data));
     const QString credit = ChartExport::tr("Created with %1").arg(creatorOf(options));
-    svg.setDescription(data.footnote.isEmpty() ? credit
-                                               : data.footnote + QLatin1Char('\n') + credit);
+    svg.setDescription(data.footnote.isEmpty() ? credit : data.footnote + QLatin1Char('\n') + credit);
     QPainter painter(&svg);
     paintChart(data, painter, QRectF(QPointF(0, 0), QSizeF(options.size)));
 }
@@ -97,8 +96,8 @@ void paintChart(const ChartData& data, QPainter& painter, const QRectF& target) 
     const double noteWidth = std::max(1.0, target.width() - 2.0 * kPad);
     double noteHeight = 0.0;
     if (!data.footnote.isEmpty()) {
-        const QRectF bounds = QFontMetricsF(noteFont).boundingRect(
-            QRectF(0, 0, noteWidth, target.height()), Qt::TextWordWrap, data.footnote);
+        const QRectF bounds = QFontMetricsF(noteFont).boundingRect(QRectF(0, 0, noteWidth, target.height()),
+                                                                   Qt::TextWordWrap, data.footnote);
         noteHeight = std::min(bounds.height() + kPad, 0.5 * target.height());
     }
     const QSizeF chartSize(target.width(), target.height() - noteHeight);
@@ -114,15 +113,13 @@ void paintChart(const ChartData& data, QPainter& painter, const QRectF& target) 
     chart->setGeometry(QRectF(QPointF(0, 0), chartSize));
     chart->layout()->activate(); // lay out now: no event loop runs before render()
     scene.setSceneRect(QRectF(QPointF(0, 0), chartSize));
-    scene.render(&painter, QRectF(target.topLeft(), chartSize), scene.sceneRect(),
-                 Qt::IgnoreAspectRatio);
+    scene.render(&painter, QRectF(target.topLeft(), chartSize), scene.sceneRect(), Qt::IgnoreAspectRatio);
 
     if (noteHeight > 0.0) {
         painter.setFont(noteFont);
         painter.setPen(kFootnoteColour);
-        painter.drawText(
-            QRectF(target.left() + kPad, target.top() + chartSize.height(), noteWidth, noteHeight),
-            Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, data.footnote);
+        painter.drawText(QRectF(target.left() + kPad, target.top() + chartSize.height(), noteWidth, noteHeight),
+                         Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, data.footnote);
     }
     painter.restore();
 }
@@ -158,8 +155,7 @@ ExportFormat formatFromPath(const QString& path) {
     return ExportFormat::Unknown;
 }
 
-bool exportChart(const ChartData& data, const QString& path, const ExportOptions& options,
-                 QString* error) {
+bool exportChart(const ChartData& data, const QString& path, const ExportOptions& options, QString* error) {
     const auto fail = [error](const QString& message) {
         if (error)
             *error = message;
@@ -185,14 +181,9 @@ bool exportChart(const ChartData& data, const QString& path, const ExportOptions
             return fail(ChartExport::tr("Cannot write “%1”: %2").arg(path, writer.errorString()));
         break;
     }
-    case ExportFormat::Svg:
-        paintSvg(data, options, &file);
-        break;
-    case ExportFormat::Pdf:
-        painted = paintPdf(data, options, &file);
-        break;
-    case ExportFormat::Unknown:
-        break;
+    case ExportFormat::Svg: paintSvg(data, options, &file); break;
+    case ExportFormat::Pdf: painted = paintPdf(data, options, &file); break;
+    case ExportFormat::Unknown: break;
     }
     if (!painted || file.error() != QFileDevice::NoError || !file.commit())
         return fail(ChartExport::tr("Cannot write “%1”: %2").arg(path, file.errorString()));

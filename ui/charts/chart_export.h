@@ -45,8 +45,7 @@ ExportFormat formatFromPath(const QString& path);
 /// Writes the chart to path in the format of its suffix (atomically: a failed export leaves
 /// an existing file untouched). False with a message for the user in *error (may be null)
 /// when the suffix is unknown or the file cannot be written.
-bool exportChart(const ChartData& data, const QString& path, const ExportOptions& options,
-                 QString* error);
+bool exportChart(const ChartData& data, const QString& path, const ExportOptions& options, QString* error);
 
 /// Puts renderChartImage(data, options) on the clipboard.
 void copyChartToClipboard(const ChartData& data, const ExportOptions& options = {});

@@ -127,8 +127,7 @@ AxisRange yRange(const ChartData& data) {
                 hi = std::max(hi, s.value);
             }
             break;
-        case SeriesKind::VerticalLine:
-            break;
+        case SeriesKind::VerticalLine: break;
         }
     }
     if (data.logY) {
@@ -187,10 +186,7 @@ ValueTicks niceTicks(AxisRange range, int target) {
     const double exponent = std::floor(std::log10(raw));
     const double magnitude = std::pow(10.0, exponent);
     const double normalised = raw / magnitude;
-    const double step = normalised < 1.5   ? 1.0
-                        : normalised < 3.0 ? 2.0
-                        : normalised < 7.0 ? 5.0
-                                           : 10.0;
+    const double step = normalised < 1.5 ? 1.0 : normalised < 3.0 ? 2.0 : normalised < 7.0 ? 5.0 : 10.0;
     const int decimals = std::max(0, -static_cast<int>(exponent) - (step >= 10.0 ? 1 : 0));
     return {0.0, step * magnitude, decimals};
 }
@@ -198,10 +194,8 @@ ValueTicks niceTicks(AxisRange range, int target) {
 QList<QPointF> drawnPoints(const SeriesData& series, bool logX, AxisRange x, AxisRange y, bool logY) {
     switch (series.kind) {
     case SeriesKind::Line:
-    case SeriesKind::Points:
-        return plottablePoints(series.points, logX, logY);
-    case SeriesKind::Band:
-        return bandEdges(series, logX, logY).first;
+    case SeriesKind::Points: return plottablePoints(series.points, logX, logY);
+    case SeriesKind::Band: return bandEdges(series, logX, logY).first;
     case SeriesKind::HorizontalLine:
         if (!finite(series.value) || (logY && series.value <= 0.0))
             return {};
@@ -232,8 +226,8 @@ bool sameStructure(const ChartData& a, const ChartData& b) {
 }
 
 bool sameLook(const SeriesData& a, const SeriesData& b) {
-    return a.name == b.name && a.color == b.color && a.style == b.style && a.width == b.width &&
-           a.dimmed == b.dimmed && a.hollow == b.hollow;
+    return a.name == b.name && a.color == b.color && a.style == b.style && a.width == b.width && a.dimmed == b.dimmed &&
+           a.hollow == b.hollow;
 }
 
 } // namespace elab::ui::charts

@@ -3,8 +3,8 @@
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
-#include <QGraphicsScene>
 #include <QFont>
+#include <QGraphicsScene>
 #include <QLegend>
 #include <QPainter>
 

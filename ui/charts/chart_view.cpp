@@ -10,8 +10,8 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QMouseEvent>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <cmath>
 
@@ -103,9 +103,8 @@ bool ChartView::eventFilter(QObject* watched, QEvent* event) {
             const auto* mouse = static_cast<QMouseEvent*>(event);
             const QPoint pos = mouse->position().toPoint();
             // A drag is not a click.
-            const bool click =
-                mouse->button() == Qt::LeftButton && m_pressPos &&
-                (pos - *m_pressPos).manhattanLength() <= QApplication::startDragDistance();
+            const bool click = mouse->button() == Qt::LeftButton && m_pressPos &&
+                               (pos - *m_pressPos).manhattanLength() <= QApplication::startDragDistance();
             m_pressPos.reset();
             if (click) {
                 if (const auto value = valueAt(pos))

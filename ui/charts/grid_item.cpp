@@ -130,10 +130,9 @@ public:
                 }
         };
         const QPen minorPen(kMinorGrid, 0.0), majorPen(kGrid, 0.0);
-        for (const auto& [pen, values, isX] : {std::tuple{minorPen, &m_lines.minorX, true},
-                                              std::tuple{minorPen, &m_lines.minorY, false},
-                                              std::tuple{majorPen, &m_lines.x, true},
-                                              std::tuple{majorPen, &m_lines.y, false}}) {
+        for (const auto& [pen, values, isX] :
+             {std::tuple{minorPen, &m_lines.minorX, true}, std::tuple{minorPen, &m_lines.minorY, false},
+              std::tuple{majorPen, &m_lines.x, true}, std::tuple{majorPen, &m_lines.y, false}}) {
             if ((isX && !x) || (!isX && !y))
                 continue;
             isX ? vertical(*values) : horizontal(*values);

@@ -4,9 +4,9 @@
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
-#include <QHorizontalBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QHorizontalBarSeries>
 #include <QLineSeries>
 #include <QLocale>
 #include <QValueAxis>
@@ -18,7 +18,7 @@ namespace elab::ui {
 namespace {
 const QColor kBarColour(0x4c, 0x78, 0xa8);
 constexpr std::size_t kMaxBars = 12;
-}
+} // namespace
 
 LabelBalanceChart::LabelBalanceChart(QWidget* parent) : QChartView(parent) {
     setChart(new QChart);
@@ -47,8 +47,7 @@ void LabelBalanceChart::setClasses(const std::vector<core::ClassBalance>& classe
     // Beyond kMaxBars classes the largest ones get a bar each and the rest share one.
     std::vector<core::ClassBalance> bars = classes;
     if (bars.size() > kMaxBars) {
-        std::stable_sort(bars.begin(), bars.end(),
-                         [](const auto& a, const auto& b) { return a.count > b.count; });
+        std::stable_sort(bars.begin(), bars.end(), [](const auto& a, const auto& b) { return a.count > b.count; });
         core::ClassBalance rest{tr("%1 others").arg(bars.size() - (kMaxBars - 1)).toStdString(), 0};
         for (std::size_t i = kMaxBars - 1; i < bars.size(); ++i)
             rest.count += bars[i].count;
@@ -69,15 +68,11 @@ void LabelBalanceChart::setClasses(const std::vector<core::ClassBalance>& classe
     QStringList labels;
     for (auto it = bars.rbegin(); it != bars.rend(); ++it) {
         set->append(static_cast<qreal>(it->count));
-        const double share =
-            total > 0 ? 100.0 * static_cast<double>(it->count) / static_cast<double>(total) : 0.0;
-        const QString percent = share > 0.0 && share < 0.5
-                                    ? QStringLiteral("<1%")
-                                    : QStringLiteral("%1%").arg(share, 0, 'f', 0);
+        const double share = total > 0 ? 100.0 * static_cast<double>(it->count) / static_cast<double>(total) : 0.0;
+        const QString percent =
+            share > 0.0 && share < 0.5 ? QStringLiteral("<1%") : QStringLiteral("%1%").arg(share, 0, 'f', 0);
         // Axis labels are rich text: escape, or "<1%" would start a tag.
-        labels << QStringLiteral("%1 (%2)")
-                      .arg(QString::fromStdString(it->name), percent)
-                      .toHtmlEscaped();
+        labels << QStringLiteral("%1 (%2)").arg(QString::fromStdString(it->name), percent).toHtmlEscaped();
     }
     for (const auto& c : bars)
         m_categories << QString::fromStdString(c.name);

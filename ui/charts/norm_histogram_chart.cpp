@@ -3,10 +3,10 @@
 #include "ui/charts/chart_style.h"
 
 #include <QAreaSeries>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QLineSeries>
 #include <QLocale>
-#include <QCategoryAxis>
 #include <QPen>
 #include <QValueAxis>
 
@@ -26,8 +26,7 @@ constexpr double kLogAbove = 10.0;
 QString decadeLabel(int k) {
     if (k >= -2 && k <= 3)
         return QLocale::c().toString(std::pow(10.0, k), 'g', 4);
-    static const char16_t* const kDigits[] = {u"⁰", u"¹", u"²", u"³", u"⁴",
-                                              u"⁵", u"⁶", u"⁷", u"⁸", u"⁹"};
+    static const char16_t* const kDigits[] = {u"⁰", u"¹", u"²", u"³", u"⁴", u"⁵", u"⁶", u"⁷", u"⁸", u"⁹"};
     QString exponent;
     for (const QChar c : QString::number(std::abs(k)))
         exponent += QString::fromUtf16(kDigits[c.digitValue()]);
@@ -106,8 +105,7 @@ void NormHistogramChart::clear() {
     chart()->setTitle(QString());
 }
 
-void NormHistogramChart::setNorms(const core::DatasetSummary& summary,
-                                  const core::Histogram& logHistogram) {
+void NormHistogramChart::setNorms(const core::DatasetSummary& summary, const core::Histogram& logHistogram) {
     m_log = summary.normMax > kLogAbove && !logHistogram.counts.empty();
     const core::Histogram& histogram = m_log ? logHistogram : summary.normHistogram;
     const QList<QPointF> outline = histogramOutline(histogram);
@@ -130,12 +128,11 @@ void NormHistogramChart::setNorms(const core::DatasetSummary& summary,
 
     const QLocale locale;
     if (summary.rowsAboveUnitNorm == 0)
-        m_clipText = tr("all %1 rows have norm ≤ 1: clipping changes none")
-                         .arg(locale.toString(qint64(summary.rows)));
+        m_clipText = tr("all %1 rows have norm ≤ 1: clipping changes none").arg(locale.toString(qint64(summary.rows)));
     else
-        m_clipText = tr("%1 of %2 rows above 1 will be clipped")
-                         .arg(locale.toString(qint64(summary.rowsAboveUnitNorm)),
-                              locale.toString(qint64(summary.rows)));
+        m_clipText =
+            tr("%1 of %2 rows above 1 will be clipped")
+                .arg(locale.toString(qint64(summary.rowsAboveUnitNorm)), locale.toString(qint64(summary.rows)));
     chart()->setTitle(m_clipText);
     setToolTip(tr("Row L2 norms: min %1, median %2, max %3. The default preprocessing "
                   "divides every row with norm above 1 by its norm.")

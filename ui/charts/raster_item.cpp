@@ -20,9 +20,9 @@ namespace {
 // lies on the grid (hiding it where opaque) and under the axes' lines and every series.
 constexpr double kRasterZ = 2.5;
 constexpr double kColorBarZ = 3.0;
-constexpr double kBarGap = 14.0;   // plot area → bar
+constexpr double kBarGap = 14.0; // plot area → bar
 constexpr double kBarWidth = 14.0;
-constexpr double kLabelGap = 4.0;  // bar → tick labels → title
+constexpr double kLabelGap = 4.0; // bar → tick labels → title
 const QColor kText(0x20, 0x20, 0x20);
 const QColor kBarBorder(0x80, 0x80, 0x80);
 
@@ -103,7 +103,7 @@ public:
         painter->translate(titleX, bar.center().y());
         painter->rotate(-90.0);
         const double width = metrics.horizontalAdvance(m_scale.title);
-        painter->drawText(QPointF(-0.5 * std::min(width, bar.height()) , 0.0),
+        painter->drawText(QPointF(-0.5 * std::min(width, bar.height()), 0.0),
                           metrics.elidedText(m_scale.title, Qt::ElideRight, bar.height()));
         painter->restore();
     }
@@ -114,7 +114,8 @@ public:
         const QFontMetricsF metrics(font);
         double labels = 0.0;
         for (int k = 0; k <= 2; ++k)
-            labels = std::max(labels, metrics.horizontalAdvance(tickText(scale.min + 0.5 * k * (scale.max - scale.min))));
+            labels =
+                std::max(labels, metrics.horizontalAdvance(tickText(scale.min + 0.5 * k * (scale.max - scale.min))));
         const double width = kBarGap + kBarWidth + 2.0 * kLabelGap + labels + metrics.height() + kLabelGap;
         return QMargins(0, 0, static_cast<int>(std::ceil(width)), 0);
     }

@@ -58,19 +58,17 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent), m_lastDirectory(Q
     for (const core::BuiltinInfo& info : core::builtinCatalog()) {
         const QString name = QString::fromStdString(info.name);
         m_builtin->addItem(QStringLiteral("%1  (%2)").arg(name, taskText(info.task)), name);
-        m_builtin->setItemData(m_builtin->count() - 1,
-                               tr("%1\nLicence: %2")
-                                   .arg(QString::fromStdString(info.description),
-                                        QString::fromStdString(info.licence)),
-                               Qt::ToolTipRole);
+        m_builtin->setItemData(
+            m_builtin->count() - 1,
+            tr("%1\nLicence: %2").arg(QString::fromStdString(info.description), QString::fromStdString(info.licence)),
+            Qt::ToolTipRole);
     }
     m_builtin->setCurrentIndex(-1);
     m_builtin->setPlaceholderText(tr("Choose a built-in…"));
     connect(m_builtin, &QComboBox::activated, this,
             [this](int index) { chooseBuiltin(m_builtin->itemData(index).toString()); });
 
-    m_open = new QPushButton(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Open file…"),
-                             this);
+    m_open = new QPushButton(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Open file…"), this);
     m_open->setToolTip(tr("Open a CSV or LIBSVM/SVMlight file, optionally gzip-compressed"));
     connect(m_open, &QPushButton::clicked, this, &DatasetPanel::openFile);
 
@@ -91,15 +89,14 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent), m_lastDirectory(Q
 
     m_missing = new QComboBox(this);
     m_missing->addItem(tr("Drop rows"), int(core::MissingPolicy::DropRows));
-    m_missing->setItemData(0, tr("Drop every row with a missing cell (\"\", ?, NA, NaN)"),
-                           Qt::ToolTipRole);
+    m_missing->setItemData(0, tr("Drop every row with a missing cell (\"\", ?, NA, NaN)"), Qt::ToolTipRole);
     m_missing->addItem(tr("Impute mean"), int(core::MissingPolicy::ImputeMean));
-    m_missing->setItemData(1, tr("Numeric: column mean; categorical: most frequent level. "
-                                 "Uses the data itself."),
+    m_missing->setItemData(1,
+                           tr("Numeric: column mean; categorical: most frequent level. "
+                              "Uses the data itself."),
                            Qt::ToolTipRole);
     m_missing->addItem(tr("Impute most frequent"), int(core::MissingPolicy::ImputeMostFrequent));
-    m_missing->setItemData(2, tr("Most frequent value of the column. Uses the data itself."),
-                           Qt::ToolTipRole);
+    m_missing->setItemData(2, tr("Most frequent value of the column. Uses the data itself."), Qt::ToolTipRole);
     m_missing->setToolTip(tr("What to do with missing cells of a CSV file"));
     connect(m_missing, &QComboBox::activated, this, [this](int) {
         if (m_shown.spec.isEmpty())
@@ -167,8 +164,8 @@ void DatasetPanel::openFile() {
         tr("gzip-compressed (*.gz)"),
         tr("All files (*)"),
     };
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open dataset"), m_lastDirectory,
-                                                      filters.join(QStringLiteral(";;")));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open dataset"), m_lastDirectory, filters.join(QStringLiteral(";;")));
     if (path.isEmpty())
         return;
     m_lastDirectory = QFileInfo(path).absolutePath();
@@ -184,7 +181,8 @@ void DatasetPanel::reload() {
 }
 
 void DatasetPanel::chooseRows(qlonglong rows) {
-    if (!m_shown.isBuiltin() || !core::isGeneratorName(m_shown.spec.mid(8).section(QLatin1Char('?'), 0, 0).toStdString()))
+    if (!m_shown.isBuiltin() ||
+        !core::isGeneratorName(m_shown.spec.mid(8).section(QLatin1Char('?'), 0, 0).toStdString()))
         return;
     LoadRequest request = m_shown;
     request.spec = withOption(m_shown.spec, QStringLiteral("rows"), rows > 0 ? QString::number(rows) : QString());
@@ -208,8 +206,7 @@ void DatasetPanel::setShown(const LoadedDataset& loaded) {
 }
 
 void DatasetPanel::revertToShown() {
-    const QString name = m_shown.isBuiltin() ? m_shown.spec.mid(8).section(QLatin1Char('?'), 0, 0)
-                                             : QString();
+    const QString name = m_shown.isBuiltin() ? m_shown.spec.mid(8).section(QLatin1Char('?'), 0, 0) : QString();
     m_builtin->setCurrentIndex(name.isEmpty() ? -1 : m_builtin->findData(name));
     m_missing->setCurrentIndex(m_missing->findData(int(m_shown.options.csv.missing)));
     m_reload->setEnabled(!m_shown.spec.isEmpty());
@@ -238,8 +235,7 @@ void DatasetPanel::revertToShown() {
 void DatasetPanel::fillLabelColumns(const core::Dataset& dataset) {
     m_label->clear();
     if (dataset.columns.empty() || dataset.provenance.format == "generated") {
-        m_label->addItem(dataset.provenance.format == "libsvm" ? tr("first field of each line")
-                                                            : tr("generated"));
+        m_label->addItem(dataset.provenance.format == "libsvm" ? tr("first field of each line") : tr("generated"));
         m_label->setEnabled(false);
         m_missing->setEnabled(false);
         return;
@@ -268,8 +264,7 @@ void DatasetPanel::describe(const LoadedDataset& loaded) {
                tr("<i>Licence:</i> %1").arg(QString::fromStdString(info->licence).toHtmlEscaped());
     else
         text = tr("%1 file").arg(QString::fromStdString(dataset.provenance.format).toUpper());
-    text += QStringLiteral("<br><br>") +
-            tr("Task: <b>%1</b>").arg(taskText(dataset.targets.kind));
+    text += QStringLiteral("<br><br>") + tr("Task: <b>%1</b>").arg(taskText(dataset.targets.kind));
     if (dataset.targets.isClassification()) {
         QStringList names;
         for (const std::string& n : dataset.targets.classNames)

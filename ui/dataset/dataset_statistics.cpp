@@ -8,8 +8,8 @@ namespace elab::ui {
 
 namespace {
 
-core::Histogram equalWidth(const Eigen::VectorXd& values, double lo, double hi, int bins,
-                           bool skipNonPositive, bool takeLog10) {
+core::Histogram equalWidth(const Eigen::VectorXd& values, double lo, double hi, int bins, bool skipNonPositive,
+                           bool takeLog10) {
     core::Histogram h;
     h.lo = lo;
     h.hi = hi > lo ? hi : lo + 1.0;
@@ -32,8 +32,7 @@ core::Histogram equalWidth(const Eigen::VectorXd& values, double lo, double hi, 
 core::Histogram targetHistogram(const core::Targets& targets, int bins) {
     if (targets.isClassification() || targets.size() == 0 || bins < 1)
         return {};
-    return equalWidth(targets.values, targets.values->minCoeff(), targets.values->maxCoeff(), bins,
-                      false, false);
+    return equalWidth(targets.values, targets.values->minCoeff(), targets.values->maxCoeff(), bins, false, false);
 }
 
 core::Histogram log10NormHistogram(const Eigen::VectorXd& norms, int bins) {

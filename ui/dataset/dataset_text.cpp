@@ -22,8 +22,7 @@ QString humanBytes(std::uintmax_t bytes) {
 QString shapeText(const core::Dataset& data, const core::DatasetSummary& summary, double seconds) {
     QStringList parts;
     parts << QObject::tr("<b>%1</b>: %2 rows × %3 features")
-                 .arg(QString::fromStdString(data.name).toHtmlEscaped(), count(summary.rows),
-                      count(summary.features));
+                 .arg(QString::fromStdString(data.name).toHtmlEscaped(), count(summary.rows), count(summary.features));
     if (summary.sparse)
         parts << QObject::tr("sparse (%1% non-zero)").arg(summary.density * 100.0, 0, 'g', 3);
     else
@@ -31,8 +30,7 @@ QString shapeText(const core::Dataset& data, const core::DatasetSummary& summary
     parts << QString::fromUtf8(core::toString(summary.task));
     if (summary.task == core::TaskKind::Regression)
         parts << QObject::tr("target %1 … %2, mean %3")
-                     .arg(number(summary.targetMin), number(summary.targetMax),
-                          number(summary.targetMean));
+                     .arg(number(summary.targetMin), number(summary.targetMax), number(summary.targetMean));
     parts << QObject::tr("%1 missing cells").arg(count(static_cast<qint64>(summary.missingCells)));
     parts << QObject::tr("norms %1 / %2 / %3 (min / median / max)")
                  .arg(number(summary.normMin), number(summary.normMedian), number(summary.normMax));
@@ -42,8 +40,7 @@ QString shapeText(const core::Dataset& data, const core::DatasetSummary& summary
 }
 
 QString provenanceHtml(const core::Provenance& p, const QFontMetrics& metrics, int maxWidth) {
-    const QString path =
-        metrics.elidedText(QString::fromStdString(p.path), Qt::ElideMiddle, maxWidth);
+    const QString path = metrics.elidedText(QString::fromStdString(p.path), Qt::ElideMiddle, maxWidth);
     QStringList parts;
     parts << QObject::tr("<b>Source</b> %1").arg(path.toHtmlEscaped());
     parts << QString::fromStdString(p.format).toHtmlEscaped();
@@ -60,12 +57,10 @@ QString provenanceHtml(const core::Provenance& p, const QFontMetrics& metrics, i
 
 QString statusText(const core::Dataset& data) {
     QString text = QObject::tr("%1 · %2 × %3 · %4")
-                       .arg(QString::fromStdString(data.name), count(data.rows()),
-                            count(data.featureCount()),
+                       .arg(QString::fromStdString(data.name), count(data.rows()), count(data.featureCount()),
                             data.features.isSparse() ? QObject::tr("sparse") : QObject::tr("dense"));
     if (!data.provenance.sha256.empty())
-        text += QObject::tr(" · sha256 %1…")
-                    .arg(QString::fromStdString(data.provenance.sha256.substr(0, 12)));
+        text += QObject::tr(" · sha256 %1…").arg(QString::fromStdString(data.provenance.sha256.substr(0, 12)));
     return text;
 }
 

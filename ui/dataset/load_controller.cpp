@@ -19,7 +19,8 @@ LoadController::LoadController(core::BuiltinBytes builtinBytes, QObject* parent)
     connect(&m_slot, &JobSlot::progress, this, &LoadController::progress);
     connect(&m_slot, &JobSlot::busyChanged, this, &LoadController::busyChanged);
     connect(&m_slot, &JobSlot::staleResultDropped, this, &LoadController::staleResultDropped);
-    connect(&m_slot, &JobSlot::failed, this, [this](const QString& message) { emit failed(message, m_pendingRequest); });
+    connect(&m_slot, &JobSlot::failed, this,
+            [this](const QString& message) { emit failed(message, m_pendingRequest); });
     connect(&m_slot, &JobSlot::finished, this, [this](bool wasCancelled) {
         if (wasCancelled)
             emit cancelled(m_pendingRequest);

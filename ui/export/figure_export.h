@@ -18,10 +18,10 @@
 namespace elab::ui {
 
 struct FigureExport {
-    QString path;                    ///< the figure; its suffix picks the format
+    QString path; ///< the figure; its suffix picks the format
     charts::ExportOptions options;
-    bool withCsv = true;             ///< <base>.csv beside it
-    bool withSidecar = true;         ///< <base>.json beside it
+    bool withCsv = true;     ///< <base>.csv beside it
+    bool withSidecar = true; ///< <base>.json beside it
 };
 
 /// "<dir>/<base>.csv" and "<dir>/<base>.json" for a figure path "<dir>/<base>.<ext>".

@@ -74,8 +74,7 @@ signals:
 
 private:
     friend class JobContext;
-    void deliver(quint64 generation, const std::function<void()>& fn, bool final, bool cancelled,
-                 const QString& error);
+    void deliver(quint64 generation, const std::function<void()>& fn, bool final, bool cancelled, const QString& error);
     void setBusy(bool busy);
 
     QThreadPool m_pool;

@@ -115,7 +115,8 @@ Ordered mechanismJson(const core::MechanismSpec& m) {
 core::MechanismSpec mechanismFromJson(const Json& j, const std::string& path) {
     core::MechanismSpec m;
     m.kind = parseName(path + ".kind", value<std::string>(j, path, "kind"), core::mechanismKindFromString);
-    const core::LossKind loss = parseName(path + ".loss", value<std::string>(j, path, "loss"), core::lossKindFromString);
+    const core::LossKind loss =
+        parseName(path + ".loss", value<std::string>(j, path, "loss"), core::lossKindFromString);
     m.model.loss = core::Loss(loss, value<double>(j, path, "huber_width"), value<double>(j, path, "temperature"));
     m.model.lambda = value<double>(j, path, "lambda");
     m.privacy.delta = value<double>(j, path, "delta");
@@ -132,7 +133,8 @@ core::MechanismSpec mechanismFromJson(const Json& j, const std::string& path) {
         m.sgd.dropout = parseOption(core::dropoutKindNames(), p + ".dropout", value<std::string>(g, p, "dropout"));
         m.sgd.dropoutRate = value<double>(g, p, "dropout_rate");
         m.sgd.weightDecay = value<double>(g, p, "weight_decay");
-        m.sgd.accountant = parseName(p + ".accountant", value<std::string>(g, p, "accountant"), core::accountantKindFromString);
+        m.sgd.accountant =
+            parseName(p + ".accountant", value<std::string>(g, p, "accountant"), core::accountantKindFromString);
         if (g.contains("public_rows")) // sessions written before N could be declared public have none: not declared
             m.sgd.publicRows = value<long long>(g, p, "public_rows");
         if (std::string problem = m.sgd.validate(); !problem.empty())

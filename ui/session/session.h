@@ -21,7 +21,7 @@ namespace elab::ui {
 
 struct Session {
     LoadRequest dataset;
-    QString sha256;          ///< of the dataset's stored bytes when saved ("" if unknown)
+    QString sha256;                           ///< of the dataset's stored bytes when saved ("" if unknown)
     QString view = QStringLiteral("utility"); ///< a registered view's id
     /// Every view's settings block, by view id, as JSON text (each view reads and writes its own
     /// through settingsBlock / setSettingsBlock; ui/views/view_catalog.h: keepSettingsInSession).

@@ -83,7 +83,8 @@ bool SessionActions::open(const QString& path) {
 
 bool SessionActions::openSession(const Session& session, const QString& origin) {
     if (const QString missing = missingDataset(session.dataset.spec); !missing.isEmpty()) {
-        fail(tr("Could not open session"), QStringLiteral("%1: %2. ").arg(origin, missing) + tr("Nothing was changed."));
+        fail(tr("Could not open session"),
+             QStringLiteral("%1: %2. ").arg(origin, missing) + tr("Nothing was changed."));
         return false;
     }
     m_pending = session;
@@ -120,9 +121,7 @@ bool SessionActions::save(const QString& path) {
     return true;
 }
 
-QStringList SessionActions::recentFiles() const {
-    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
-}
+QStringList SessionActions::recentFiles() const { return QSettings().value(QLatin1String(kRecentKey)).toStringList(); }
 
 void SessionActions::rememberRecent(const QString& path) {
     QStringList recent = recentFiles();

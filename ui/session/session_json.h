@@ -22,7 +22,9 @@ using Ordered = nlohmann::ordered_json;
 // Reading a settings block: every problem throws std::runtime_error naming the field
 // ("utility.repeats: expected an integer"), so that a bad file says where it is wrong.
 
-[[noreturn]] inline void fail(const std::string& field, const std::string& what) { throw std::runtime_error(field + ": " + what); }
+[[noreturn]] inline void fail(const std::string& field, const std::string& what) {
+    throw std::runtime_error(field + ": " + what);
+}
 
 inline const Json& member(const Json& j, const std::string& path, const char* key) {
     if (!j.is_object())
@@ -68,7 +70,6 @@ auto parseName(const std::string& field, const std::string& name, F parse) {
         fail(field, "unknown value '" + name + "'");
     }
 }
-
 
 /// The value of an option-name table called name; else fails naming field and the names.
 template <typename E>

@@ -52,8 +52,7 @@ void JobIndicator::setProgress(double fraction, const QString& stage) {
     m_bar->setRange(0, 1000);
     m_bar->setValue(static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000.0)));
     const QString percent = QString::number(std::lround(fraction * 100.0)) + QLatin1Char('%');
-    m_label->setText(stage.isEmpty() ? tr("%1… %2").arg(m_what, percent)
-                                     : tr("%1: %2 %3").arg(m_what, stage, percent));
+    m_label->setText(stage.isEmpty() ? tr("%1… %2").arg(m_what, percent) : tr("%1: %2 %3").arg(m_what, stage, percent));
 }
 
 void JobIndicator::finish(const QString& message) {

@@ -152,8 +152,9 @@ void MainWindow::connectJobSlot(JobSlot* slot, JobIndicator* indicator) {
 
 View* MainWindow::currentViewObject() const {
     const int index = m_tabs->currentIndex();
-    return index >= 0 && static_cast<std::size_t>(index) < m_views.size() ? m_views[static_cast<std::size_t>(index)].get()
-                                                                          : nullptr;
+    return index >= 0 && static_cast<std::size_t>(index) < m_views.size()
+               ? m_views[static_cast<std::size_t>(index)].get()
+               : nullptr;
 }
 
 void MainWindow::syncCurrentView() {
@@ -258,9 +259,10 @@ void MainWindow::reportFailure(const QString& message, const LoadRequest& reques
     m_jobs->finish(tr("Loading %1 failed").arg(displayName(request)));
     m_panel->revertToShown();
     showError(tr("Could not load dataset"), tr("Could not load %1.").arg(displayName(request)),
-              message + (m_current.isValid() ? QStringLiteral("\n\n") + tr("The previous dataset (%1) stays loaded.")
-                                                                           .arg(QString::fromStdString(m_current.data->name))
-                                             : QString()));
+              message + (m_current.isValid()
+                             ? QStringLiteral("\n\n") + tr("The previous dataset (%1) stays loaded.")
+                                                            .arg(QString::fromStdString(m_current.data->name))
+                             : QString()));
     emit loadFailed(message);
 }
 
@@ -272,7 +274,8 @@ void MainWindow::exportFigureInteractively() {
     charts::ExportOptions options;
     if (charts::formatFromPath(path) == charts::ExportFormat::Png) {
         bool ok = false;
-        options.dpi = QInputDialog::getInt(this, tr("PNG resolution"), tr("Dots per inch:"), options.dpi, 48, 1200, 1, &ok);
+        options.dpi =
+            QInputDialog::getInt(this, tr("PNG resolution"), tr("Dots per inch:"), options.dpi, 48, 1200, 1, &ok);
         if (!ok)
             return;
     }
@@ -297,9 +300,10 @@ QStringList MainWindow::exportCurrentView(const QString& path, const charts::Exp
     QStringList written;
     for (const ViewFigure& figure : figures) {
         FigureExport request;
-        request.path = figures.size() == 1
-                           ? path
-                           : info.dir().filePath(info.completeBaseName() + figure.suffix + QLatin1Char('.') + info.suffix());
+        request.path =
+            figures.size() == 1
+                ? path
+                : info.dir().filePath(info.completeBaseName() + figure.suffix + QLatin1Char('.') + info.suffix());
         request.options = options;
         const QByteArray sidecar = request.withSidecar ? figure.sidecar(session, request.path) : QByteArray();
         written << writeFigure(figure.chart, sidecar, request, error, figure.csv);

@@ -42,11 +42,8 @@ void NoteLabel::changeEvent(QEvent* event) {
     switch (event->type()) {
     case QEvent::FontChange:
     case QEvent::StyleChange:
-    case QEvent::LayoutDirectionChange:
-        m_heights.fill(Measured{});
-        break;
-    default:
-        break;
+    case QEvent::LayoutDirectionChange: m_heights.fill(Measured{}); break;
+    default: break;
     }
     QLabel::changeEvent(event);
 }
@@ -100,9 +97,8 @@ void NoteBox::labelChangedSize() {
     // decides the box's width alone (horizontal policy Ignored); for a single line, only when it
     // no longer fits (a shorter line just has room to spare).
     const bool fits = m_label->wordWrap() || m_label->sizeHint().width() <= width();
-    const bool sameWidths = m_label->wordWrap()
-                                ? aboutTheSameText() || sizePolicy().horizontalPolicy() == QSizePolicy::Ignored
-                                : fits;
+    const bool sameWidths =
+        m_label->wordWrap() ? aboutTheSameText() || sizePolicy().horizontalPolicy() == QSizePolicy::Ignored : fits;
     if (m_measured && sameWidths && m_label->minimumSize() == m_labelMinimum &&
         heightForWidth(width()) == m_laidOutHeight)
         return; // the same height at this width (and a line that fits): the repaint QLabel asked for is all it needs
@@ -126,8 +122,7 @@ bool NoteBox::event(QEvent* event) {
         m_measured = false;
         m_widthsForLength = -1;
         break;
-    default:
-        break;
+    default: break;
     }
     return QWidget::event(event);
 }

@@ -78,9 +78,9 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void measure() const;       // the size hints, from the label as it is now
+    void measure() const;          // the size hints, from the label as it is now
     bool aboutTheSameText() const; // QLabel's hints were taken for a text of about this length
-    void labelChangedSize();    // the label asked for a new layout: pass it on if its height changed
+    void labelChangedSize();       // the label asked for a new layout: pass it on if its height changed
 
     NoteLabel* m_label;
     mutable bool m_measured = false;

@@ -34,10 +34,13 @@ void Throttle::run() {
 }
 
 ThrottledText::ThrottledText(QLabel* label, int intervalMs, QObject* parent)
-    : QObject(parent), m_label(label), m_throttle(new Throttle(intervalMs, [this] {
-          if (m_label->text() != m_latest)
-              m_label->setText(m_latest);
-      }, this)) {}
+    : QObject(parent), m_label(label), m_throttle(new Throttle(
+                                           intervalMs,
+                                           [this] {
+                                               if (m_label->text() != m_latest)
+                                                   m_label->setText(m_latest);
+                                           },
+                                           this)) {}
 
 void ThrottledText::set(const QString& text, bool throttled) {
     m_latest = text;

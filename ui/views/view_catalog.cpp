@@ -17,13 +17,8 @@ namespace elab::ui {
 const std::vector<ViewType>& viewCatalog() {
     // One line per view, in tab order.
     static const std::vector<ViewType> catalog = {
-        utilityViewType(),
-        stabilityViewType(),
-        regionsViewType(),
-        accountingViewType(),
-        auditViewType(),
-        ptrViewType(),
-        dataViewType(),
+        utilityViewType(), stabilityViewType(), regionsViewType(), accountingViewType(),
+        auditViewType(),   ptrViewType(),       dataViewType(),
     };
     return catalog;
 }

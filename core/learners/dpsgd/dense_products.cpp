@@ -50,8 +50,10 @@ decltype(&cblas_dgemm) openBlasDgemm() {
             library = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
         if (!library)
             return nullptr;
-        const auto parallel = reinterpret_cast<decltype(&openblas_get_parallel)>(dlsym(library, "openblas_get_parallel"));
-        const auto threads = reinterpret_cast<decltype(&openblas_set_num_threads)>(dlsym(library, "openblas_set_num_threads"));
+        const auto parallel =
+            reinterpret_cast<decltype(&openblas_get_parallel)>(dlsym(library, "openblas_get_parallel"));
+        const auto threads =
+            reinterpret_cast<decltype(&openblas_set_num_threads)>(dlsym(library, "openblas_set_num_threads"));
         const auto product = reinterpret_cast<decltype(&cblas_dgemm)>(dlsym(library, "cblas_dgemm"));
         if (!parallel || !threads || !product || parallel() == 0)
             return nullptr;

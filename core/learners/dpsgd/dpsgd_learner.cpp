@@ -100,7 +100,8 @@ std::shared_ptr<const TrainedModel> DpsgdLearner::fitNonPrivate(std::stop_token 
     return std::make_shared<DpsgdModel>(std::move(r.net), m_data.classes < 2, 0.0, r.stopped);
 }
 
-std::vector<EpochMetrics> DpsgdLearner::trainEpochs(double eps, std::uint64_t seed, int repetition, std::stop_token stop,
+std::vector<EpochMetrics> DpsgdLearner::trainEpochs(double eps, std::uint64_t seed, int repetition,
+                                                    std::stop_token stop,
                                                     const std::function<void(const EpochMetrics&)>& onEpoch) const {
     std::vector<EpochMetrics> out;
     SgdMonitor monitor;
@@ -153,8 +154,9 @@ PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, 
     g.branch = toString(s.accountant);
     const std::string clipping =
         std::string("each example's gradient is clipped to ") +
-        (s.clipMode == ClipMode::PerLayer ? "C_l = " + formatNumber(s.clip) + " per layer (sensitivity C = " + formatNumber(s.sensitivity()) + ")"
-                                          : "norm C = " + formatNumber(s.clip));
+        (s.clipMode == ClipMode::PerLayer
+             ? "C_l = " + formatNumber(s.clip) + " per layer (sensitivity C = " + formatNumber(s.sensitivity()) + ")"
+             : "norm C = " + formatNumber(s.clip));
     const EpsDelta replace = replaceOneEquivalent(g.epsilon, g.delta);
     const double epsA = nPublic ? g.epsilon : proven.parameter("eps_add_remove");
     const double deltaA = nPublic ? g.delta : proven.parameter("delta_add_remove");
@@ -162,7 +164,8 @@ PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, 
         g.assumptions = {
             "adjacency: add or remove one training row; replacing one row is (" + formatNumber(replace.epsilon) + ", " +
                 formatNumber(replace.delta) + ")-DP by group privacy",
-            "N = " + std::to_string(rows) + " declared public: q = S/N and the number of steps are the same for a dataset "
+            "N = " + std::to_string(rows) +
+                " declared public: q = S/N and the number of steps are the same for a dataset "
                 "with one row more or less (were N the private row count, the step count itself could reveal a row: "
                 "docs/MATH.md D14)",
             "each row is in each step's batch independently with probability q = S/N (Poisson sampling)"};
@@ -172,18 +175,21 @@ PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, 
                 " fixed (N = |D| sets q = S/N and the number of steps; adding or removing a row would change them, so "
                 "no add/remove guarantee is claimed: declare N public for one)",
             "replace-one by group privacy (remove a row, add another, q and T unchanged) from the accountant's "
-                "add/remove (ε_a, δ_a) = (" + formatNumber(epsA) + ", " + formatNumber(deltaA) +
-                "): (2ε_a, (1 + e^{ε_a})δ_a)",
+            "add/remove (ε_a, δ_a) = (" +
+                formatNumber(epsA) + ", " + formatNumber(deltaA) + "): (2ε_a, (1 + e^{ε_a})δ_a)",
             "each row is in each step's batch independently with probability q = S/N (Poisson sampling)"};
     g.assumptions.push_back(clipping);
-    g.assumptions.push_back("only the final network is released; the per-epoch curves of the training view are not private");
-    g.assumptions.push_back("rows clipped to ‖x‖ ≤ 1 as everywhere (not needed by DP-SGD's proof, which clips gradients)");
+    g.assumptions.push_back(
+        "only the final network is released; the per-epoch curves of the training view are not private");
+    g.assumptions.push_back(
+        "rows clipped to ‖x‖ ≤ 1 as everywhere (not needed by DP-SGD's proof, which clips gradients)");
     if (!cal.result.proven)
         g.notes.push_back("σ from the paper's zCDP procedure as published, which claims ε = " + formatNumber(eps) +
-                          " but is not a valid proof; the RDP accountant certifies ε = " + formatNumber(proven.epsilon) + " for this σ");
+                          " but is not a valid proof; the RDP accountant certifies ε = " +
+                          formatNumber(proven.epsilon) + " for this σ");
     if (!cal.reachedTarget)
-        g.notes.push_back("the accountant's ε(σ) jumps past ε = " + formatNumber(eps) + ": the smallest σ found certifies ε = " +
-                          formatNumber(stated.epsilon) +
+        g.notes.push_back("the accountant's ε(σ) jumps past ε = " + formatNumber(eps) +
+                          ": the smallest σ found certifies ε = " + formatNumber(stated.epsilon) +
                           " (advanced composition: its largest ε, where ε_it reaches 1; RDP: ε = 0 past the KL bound); "
                           "the guarantee is that ε");
     for (const std::string& note : cal.result.notes)
@@ -211,7 +217,9 @@ double DpsgdLearner::epsilonSpent(const MechanismSpec& spec, Index n, double sig
     SgdPrivacyParams p = privacyParams(spec, n);
     p.sigma = sigma;
     p.steps = steps;
-    return (spec.sgd.publicRows > 0 ? accountEpsilon(spec.sgd.accountant, p) : replaceOneEpsilon(spec.sgd.accountant, p)).epsilon;
+    return (spec.sgd.publicRows > 0 ? accountEpsilon(spec.sgd.accountant, p)
+                                    : replaceOneEpsilon(spec.sgd.accountant, p))
+        .epsilon;
 }
 
 } // namespace elab::core

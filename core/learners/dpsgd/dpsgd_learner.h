@@ -5,10 +5,10 @@
 // ε). No warm starts (each ε is a new private run), no Taylor estimates (§4 is derived for
 // objective perturbation only).
 
+#include "core/learner/private_learner.h"
+#include "core/learner/sweep_data.h"
 #include "core/learners/dpsgd/network.h"
 #include "core/learners/dpsgd/sgd_trainer.h"
-#include "core/learner/sweep_data.h"
-#include "core/learner/private_learner.h"
 #include "core/util/noise.h"
 
 #include <map>
@@ -54,7 +54,8 @@ public:
     std::shared_ptr<const TrainedModel> fit(double eps, const LearnerNoise& noise, const TrainedModel* warm,
                                             std::stop_token stop, const NewtonCgOptions& options) const override;
     /// SGD with the same schedule and samples, no clipping, no noise (seed 0, repetition 0).
-    std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop, const NewtonCgOptions& options) const override;
+    std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop,
+                                                      const NewtonCgOptions& options) const override;
     PrivacyGuarantee guarantee(double eps) const override;
     std::vector<EpochMetrics> trainEpochs(double eps, std::uint64_t seed, int repetition, std::stop_token stop,
                                           const std::function<void(const EpochMetrics&)>& onEpoch) const override;
@@ -77,7 +78,8 @@ public:
     double sigmaFor(double eps) const;
 
     /// Trains one run at ε (ε = ∞: non-private) with a per-epoch monitor (the training view).
-    SgdResult train(double eps, std::uint64_t seed, int repetition, std::stop_token stop, const SgdMonitor* monitor) const;
+    SgdResult train(double eps, std::uint64_t seed, int repetition, std::stop_token stop,
+                    const SgdMonitor* monitor) const;
     const Eigen::VectorXi& trainClasses() const { return m_cls; }
     const Eigen::VectorXi& testClasses() const { return m_testCls; }
 

@@ -34,7 +34,8 @@ void forUnitSlices(Index units, F&& f) {
 }
 
 /// out[:, units] = A · W[units, :]ᵀ for dense A (n × p), column-major throughout.
-void denseAffineSlice(const Eigen::MatrixXd& A, const Eigen::MatrixXd& W, Index begin, Index count, Eigen::MatrixXd& out) {
+void denseAffineSlice(const Eigen::MatrixXd& A, const Eigen::MatrixXd& W, Index begin, Index count,
+                      Eigen::MatrixXd& out) {
     denseProduct(false, true, A.rows(), count, A.cols(), 1.0, A.data(), A.rows(), W.data() + begin, W.rows(), 0.0,
                  out.data() + begin * out.rows(), out.rows());
 }
@@ -184,8 +185,9 @@ ClassificationMetrics classificationMetrics(const Eigen::MatrixXd& logits, const
     return m;
 }
 
-void clippedGradientSum(const Network& net, const FeatureMatrix& X, const Eigen::VectorXi& y, const Eigen::MatrixXd* mask,
-                        const ClipRule& rule, BatchWork& w, Network& sum, Eigen::VectorXd* norms) {
+void clippedGradientSum(const Network& net, const FeatureMatrix& X, const Eigen::VectorXi& y,
+                        const Eigen::MatrixXd* mask, const ClipRule& rule, BatchWork& w, Network& sum,
+                        Eigen::VectorXd* norms) {
     const Index b = X.rows();
     sum.setZero();
     if (b == 0) {
@@ -221,8 +223,8 @@ void clippedGradientSum(const Network& net, const FeatureMatrix& X, const Eigen:
     w.deltaHidden.resize(w.deltaOut.rows(), o.W.cols());
     forUnitSlices(o.W.cols(), [&](Index begin, Index count) { // Δ_h[:, units] = Δ_o · W_o[:, units]
         denseProduct(false, false, w.deltaOut.rows(), count, o.W.rows(), 1.0, w.deltaOut.data(), w.deltaOut.rows(),
-                     o.W.data() + begin * o.W.rows(), o.W.rows(), 0.0, w.deltaHidden.data() + begin * w.deltaHidden.rows(),
-                     w.deltaHidden.rows());
+                     o.W.data() + begin * o.W.rows(), o.W.rows(), 0.0,
+                     w.deltaHidden.data() + begin * w.deltaHidden.rows(), w.deltaHidden.rows());
     });
     if (mask)
         w.deltaHidden.array() *= mask->array();

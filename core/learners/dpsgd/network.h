@@ -48,7 +48,7 @@ ClassificationMetrics classificationMetrics(const Eigen::MatrixXd& logits, const
 
 /// How a batch's per-example gradients are clipped before summing.
 struct ClipRule {
-    bool clip = true;     ///< false: no clipping (non-private SGD)
+    bool clip = true; ///< false: no clipping (non-private SGD)
     ClipMode mode = ClipMode::Total;
     double threshold = 1.0; ///< C (Total) or C_l (PerLayer)
 };
@@ -62,7 +62,8 @@ struct BatchWork {
 /// The clipped sum of the per-example gradients of the mean cross-entropy over a batch:
 /// X rows with class indices y; mask (b × H, or empty) multiplies the hidden units (dropout).
 /// Writes sum (shapes of net) and, if given, each example's unclipped gradient norm.
-void clippedGradientSum(const Network& net, const FeatureMatrix& X, const Eigen::VectorXi& y, const Eigen::MatrixXd* mask,
-                        const ClipRule& rule, BatchWork& work, Network& sum, Eigen::VectorXd* norms = nullptr);
+void clippedGradientSum(const Network& net, const FeatureMatrix& X, const Eigen::VectorXi& y,
+                        const Eigen::MatrixXd* mask, const ClipRule& rule, BatchWork& work, Network& sum,
+                        Eigen::VectorXd* norms = nullptr);
 
 } // namespace elab::core

@@ -1,9 +1,9 @@
 #include "core/learners/dpsgd/sgd_trainer.h"
 
 #include "core/util/normal_sampler.h"
-#include "core/util/ziggurat_normal.h"
 #include "core/util/random.h"
 #include "core/util/worker_observer.h"
+#include "core/util/ziggurat_normal.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -32,7 +32,8 @@ std::uint64_t stepSeed(std::uint64_t seed, int repetition, long long step, std::
 
 /// The dropout multipliers of a b × H batch: Bernoulli (kept with 1 − p, scaled by 1/(1 − p))
 /// or Gaussian N(1, p/(1 − p)); mean 1 either way.
-void dropoutMask(Eigen::MatrixXd& mask, Index rows, Index hidden, DropoutKind kind, double p, std::uint64_t streamSeed) {
+void dropoutMask(Eigen::MatrixXd& mask, Index rows, Index hidden, DropoutKind kind, double p,
+                 std::uint64_t streamSeed) {
     mask.resize(rows, hidden);
     Rng rng(streamSeed);
     if (kind == DropoutKind::Bernoulli) {
@@ -110,8 +111,8 @@ void stepNoise(Eigen::VectorXd& out, Index count, std::uint64_t seed, int repeti
     });
 }
 
-SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes, const SgdSpec& spec, const SgdRun& run,
-                   std::stop_token stop, const SgdMonitor* monitor) {
+SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes, const SgdSpec& spec,
+                   const SgdRun& run, std::stop_token stop, const SgdMonitor* monitor) {
     if (std::string e = spec.validate(); !e.empty())
         throw std::invalid_argument("DP-SGD: " + e);
     if (y.size() != X.rows())
@@ -193,7 +194,8 @@ SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes
                 report.learningRate = eta;
                 report.train = classificationMetrics(networkLogits(result.net, evalX), evalY);
                 if (monitor->testX && monitor->testClasses)
-                    report.test = classificationMetrics(networkLogits(result.net, *monitor->testX), *monitor->testClasses);
+                    report.test =
+                        classificationMetrics(networkLogits(result.net, *monitor->testX), *monitor->testClasses);
                 else
                     report.test = {std::nan(""), std::nan("")};
                 result.epochs.push_back(report);

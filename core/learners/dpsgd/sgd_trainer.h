@@ -10,8 +10,8 @@
 // sweep over ε moves one run continuously. Noise is drawn in fixed chunks of its own streams,
 // so the result is bit-identical for any thread count. Cancellable between steps.
 
-#include "core/learners/dpsgd/network.h"
 #include "core/learner/sgd_spec.h"
+#include "core/learners/dpsgd/network.h"
 
 #include <cstdint>
 #include <functional>
@@ -21,16 +21,16 @@
 namespace elab::core {
 
 struct SgdRun {
-    double sigma = 0.0;     ///< noise multiplier: noise sd = σ·sensitivity
-    bool isPrivate = true;  ///< false: no clipping, no noise
+    double sigma = 0.0;    ///< noise multiplier: noise sd = σ·sensitivity
+    bool isPrivate = true; ///< false: no clipping, no noise
     std::uint64_t seed = 0;
     int repetition = 0;
 };
 
 /// What one epoch ended with (the network as it stands, no dropout).
 struct EpochReport {
-    int epoch = 0;            ///< 1-based
-    long long steps = 0;      ///< steps so far
+    int epoch = 0;       ///< 1-based
+    long long steps = 0; ///< steps so far
     double learningRate = 0.0;
     ClassificationMetrics train; ///< on an evenly spaced subset of at most SgdMonitor::trainRows rows
     ClassificationMetrics test;  ///< NaN without a test set
@@ -54,8 +54,8 @@ struct SgdResult {
 
 /// Trains on X (rows clipped as everywhere) with class indices y ∈ 0..classes−1.
 /// Throws std::invalid_argument for an invalid spec or mismatched inputs.
-SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes, const SgdSpec& spec, const SgdRun& run,
-                   std::stop_token stop = {}, const SgdMonitor* monitor = nullptr);
+SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes, const SgdSpec& spec,
+                   const SgdRun& run, std::stop_token stop = {}, const SgdMonitor* monitor = nullptr);
 
 /// The Poisson sample of step `step`: each of n rows independently with probability q, from
 /// the stream (seed, repetition, step). Exposed for tests.

@@ -2,8 +2,8 @@
 
 #include "core/learner/prediction.h"
 #include "core/optim/newton_cg.h"
-#include "core/util/noise.h"
 #include "core/util/format_number.h"
+#include "core/util/noise.h"
 
 #include <Eigen/Eigenvalues>
 
@@ -104,8 +104,9 @@ std::shared_ptr<const LearnerNoise> GaussianLmLearner::drawNoise(std::uint64_t s
     return noise;
 }
 
-std::shared_ptr<const TrainedModel> GaussianLmLearner::fit(double eps, const LearnerNoise& noise, const TrainedModel* warm,
-                                                           std::stop_token stop, const NewtonCgOptions& options) const {
+std::shared_ptr<const TrainedModel> GaussianLmLearner::fit(double eps, const LearnerNoise& noise,
+                                                           const TrainedModel* warm, std::stop_token stop,
+                                                           const NewtonCgOptions& options) const {
     const auto* draw = dynamic_cast<const GaussianLmNoise*>(&noise);
     if (!draw)
         throw std::invalid_argument("not the noise of the Gaussian classifier");
@@ -197,21 +198,26 @@ PrivacyGuarantee GaussianLmLearner::guaranteeFor(const MechanismSpec& spec, Inde
     g.delta = 0.0;
     g.notion = "ε-DP";
     g.source = "Pathak & Raj 2010, corrected (docs/MATH.md §3.4): Chaudhuri et al. 2011 Alg. 2 on the stacked svec "
-               "parameters of all " + std::to_string(C) + " classes at once (no budget split)";
+               "parameters of all " +
+               std::to_string(C) + " classes at once (no budget split)";
     g.assumptions = {"every row clipped to ‖x‖₂ ≤ 1, so ‖z‖² ≤ 2 for z = [x; 1] (data-independent preprocessing)",
                      "neighbouring datasets differ in one row (replace-one)",
                      "the exact minimiser is found (the solver stops at ‖∇J‖ ≤ max(1e-10, 1e-12·‖∇J(φ₀)‖); each fit's "
                      "outcome is in the solver summary)"};
     g.branch = k.secondBranch ? "second" : "first";
-    g.notes = {k.secondBranch ? "second branch (ε₁ = " + formatNumber(k.eps1) + " < ε/2): extra ridge Δ = " +
-                                    formatNumber(k.extraRidge) + ", noise at ε' = ε/2 = " + formatNumber(k.epsPrime)
-                              : "first branch (ε₁ ≥ ε/2): ε' = ε₁ = " + formatNumber(k.epsPrime) + ", no extra ridge",
-               "the PSD constraint of the non-private model is dropped, so the private boundaries are general conics "
-               "(ellipses, parabolas, hyperbolas), not Gaussian ellipsoids",
-               "the published private version (noise on Σ_c Φ_c) is not private and is not offered (docs/MATH.md §3.4)"};
-    g.parameters = {{"eps1", "ε₁", k.eps1},           {"eps_prime", "ε'", k.epsPrime},
-                    {"extra_ridge", "Δ (mean form)", k.extraRidge}, {"zeta", "ζ", k.zeta},
-                    {"rank", "r", k.rank},            {"curvature", "c", k.curvature},
+    g.notes = {
+        k.secondBranch ? "second branch (ε₁ = " + formatNumber(k.eps1) + " < ε/2): extra ridge Δ = " +
+                             formatNumber(k.extraRidge) + ", noise at ε' = ε/2 = " + formatNumber(k.epsPrime)
+                       : "first branch (ε₁ ≥ ε/2): ε' = ε₁ = " + formatNumber(k.epsPrime) + ", no extra ridge",
+        "the PSD constraint of the non-private model is dropped, so the private boundaries are general conics "
+        "(ellipses, parabolas, hyperbolas), not Gaussian ellipsoids",
+        "the published private version (noise on Σ_c Φ_c) is not private and is not offered (docs/MATH.md §3.4)"};
+    g.parameters = {{"eps1", "ε₁", k.eps1},
+                    {"eps_prime", "ε'", k.epsPrime},
+                    {"extra_ridge", "Δ (mean form)", k.extraRidge},
+                    {"zeta", "ζ", k.zeta},
+                    {"rank", "r", k.rank},
+                    {"curvature", "c", k.curvature},
                     {"noise_scale", "2ζ/ε'", k.noiseScale}};
     return g;
 }

@@ -6,9 +6,9 @@
 // trace-regularised) by projected gradient as the reference. The published private version is not
 // private (docs/MATH.md §3.4, erratum) and is not offered.
 
+#include "core/learner/private_learner.h"
 #include "core/learner/sweep_data.h"
 #include "core/learners/gaussian_lm/gaussian_lm_problem.h"
-#include "core/learner/private_learner.h"
 #include "core/util/noise.h"
 
 namespace elab::core {
@@ -41,7 +41,8 @@ struct GaussianLmNoise final : LearnerNoise {
 /// Φ_c per class (stacked svec), the released classifier.
 class GaussianLmModel final : public TrainedModel {
 public:
-    GaussianLmModel(Eigen::VectorXd phi, int classes, bool binaryScores, NewtonCgResult solver = {}, bool fitted = false)
+    GaussianLmModel(Eigen::VectorXd phi, int classes, bool binaryScores, NewtonCgResult solver = {},
+                    bool fitted = false)
         : m_phi(std::move(phi)), m_C(classes), m_binary(binaryScores), m_solver(std::move(solver)), m_fitted(fitted) {}
 
     /// K = 1 (binary data): zᵀΦ₋z − zᵀΦ₊z (> 0: the positive class); else column c = −zᵀΦ_c z.
@@ -77,7 +78,8 @@ public:
     std::shared_ptr<const TrainedModel> fit(double eps, const LearnerNoise& noise, const TrainedModel* warm,
                                             std::stop_token stop, const NewtonCgOptions& options) const override;
     /// Sha & Saul's model: (1/n) Σ L_i + λ_tr Σ_c tr(Ψ_c) over Φ_c ⪰ 0, λ_tr = Λ/n (the same Λ).
-    std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop, const NewtonCgOptions& options) const override;
+    std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop,
+                                                      const NewtonCgOptions& options) const override;
     PrivacyGuarantee guarantee(double eps) const override;
     double utility(const TrainedModel& model) const override;
 

@@ -35,9 +35,9 @@ Eigen::MatrixXd smat(const Eigen::VectorXd& v, Index q) {
 Eigen::MatrixXd liftedFeatures(const FeatureMatrix& X) {
     const Index n = X.rows(), q = X.cols() + 1, m = svecSize(q);
     if (static_cast<double>(n) * static_cast<double>(m) > kMaxLiftedEntries)
-        throw std::invalid_argument("the Gaussian classifier needs (p+1)(p+2)/2 = " + std::to_string(m) + " parameters per class for p = " +
-                                    std::to_string(q - 1) + " features; with n = " + std::to_string(n) +
-                                    " rows that is more than this build's limit of " +
+        throw std::invalid_argument("the Gaussian classifier needs (p+1)(p+2)/2 = " + std::to_string(m) +
+                                    " parameters per class for p = " + std::to_string(q - 1) + " features; with n = " +
+                                    std::to_string(n) + " rows that is more than this build's limit of " +
                                     std::to_string(static_cast<long long>(kMaxLiftedEntries)) +
                                     " lifted entries: reduce the features (two features or PCA) or subsample the rows");
     Eigen::MatrixXd W(n, m);

@@ -63,14 +63,14 @@ PrivacyGuarantee privateGuarantee(double eps, double delta, const std::string& s
     g.source = source;
     g.assumptions = {"every row clipped to ‖x‖₂ ≤ 1 (data-independent preprocessing)",
                      "neighbouring datasets differ in one row (replace-one)",
-                     "the exact minimiser is found (the solver stops at ‖∇J‖ ≤ max(1e-10, 1e-12·‖∇J(θ₀)‖); each fit's outcome is in the solver summary)"};
+                     "the exact minimiser is found (the solver stops at ‖∇J‖ ≤ max(1e-10, 1e-12·‖∇J(θ₀)‖); each fit's "
+                     "outcome is in the solver summary)"};
     return g;
 }
 
 } // namespace
 
-PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, double eps,
-                                  const NoiseDraw& noise) {
+PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, double eps, const NoiseDraw& noise) {
     if (std::string e = spec.validate(); !e.empty())
         throw std::invalid_argument(e);
     const double n = static_cast<double>(rows);
@@ -93,7 +93,8 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
     switch (spec.kind) {
     case MechanismKind::ObjPertGauss: {
         // §3.1: μ = (Λ + Δ_ε)/n, c = s(ε) z / n.
-        const double ridge = mc::gaussExtraRidge(eps, curvature), scale = mc::gaussNoiseScale(eps, spec.privacy.delta, zeta);
+        const double ridge = mc::gaussExtraRidge(eps, curvature),
+                     scale = mc::gaussNoiseScale(eps, spec.privacy.delta, zeta);
         problem.mu = (spec.model.lambda + ridge) / n;
         problem.linear = (scale / n) * noise.z;
         problem.guarantee = privateGuarantee(eps, spec.privacy.delta, "Kifer, Smith & Thakurta 2012 (Li et al. Thm 1)");
@@ -105,12 +106,14 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
         const auto pure = mc::pureObjPert(eps, n, lambdaMean, curvature);
         problem.mu = lambdaMean + pure.extraRidge;
         problem.linear = noise.gammaVector(2.0 / pure.epsPrime) / n;
-        problem.guarantee = privateGuarantee(eps, 0.0, "Chaudhuri, Monteleoni & Sarwate 2011, Alg. 2 (branch rule corrected, docs/MATH.md §3.2)");
+        problem.guarantee = privateGuarantee(
+            eps, 0.0, "Chaudhuri, Monteleoni & Sarwate 2011, Alg. 2 (branch rule corrected, docs/MATH.md §3.2)");
         problem.guarantee.branch = pure.secondBranch ? "second" : "first";
         problem.guarantee.notes.push_back(
-            pure.secondBranch ? "second branch (ε₁ = " + formatNumber(pure.eps1) + " < ε/2): extra ridge Δ = " +
-                                    formatNumber(pure.extraRidge) + " added, noise at ε' = ε/2 = " + formatNumber(pure.epsPrime)
-                              : "first branch (ε₁ ≥ ε/2): ε' = ε₁ = " + formatNumber(pure.epsPrime) + ", no extra ridge");
+            pure.secondBranch
+                ? "second branch (ε₁ = " + formatNumber(pure.eps1) + " < ε/2): extra ridge Δ = " +
+                      formatNumber(pure.extraRidge) + " added, noise at ε' = ε/2 = " + formatNumber(pure.epsPrime)
+                : "first branch (ε₁ ≥ ε/2): ε' = ε₁ = " + formatNumber(pure.epsPrime) + ", no extra ridge");
         parameters = {{"eps_prime", "ε'", pure.epsPrime}, {"extra_ridge", "Δ (mean form)", pure.extraRidge}};
         break;
     }

@@ -38,8 +38,7 @@ struct NoiseMoments {
 std::optional<NoiseMoments> noiseMoments(const MechanismSpec& spec, Eigen::Index n, Eigen::Index p, double eps);
 
 /// n rows; eps > 0 (ignored for NonPrivate). Throws std::invalid_argument on an invalid spec.
-PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index n, double eps,
-                                  const NoiseDraw& noise);
+PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index n, double eps, const NoiseDraw& noise);
 
 namespace mechanism_constants {
 /// §3.1: s(ε) = ζ·√(8 log(2/δ) + 4ε)/ε and its first two derivatives in ε.
@@ -56,18 +55,16 @@ inline double gaussExtraRidge(double eps, double curvature) { return 2.0 * curva
 /// paper's test "ε₁ > 0" kept the first branch with a tiny ε' — far more noise — for
 /// 0 < ε₁ < ε/2: accuracy fell as ε grew, issue 9.)
 struct PureObjPert {
-    double eps1 = 0.0;     ///< ε₁ of step 1 (−∞ when Λ_c = 0)
-    double epsPrime = 0.0; ///< privacy parameter of the noise density exp(−ε'‖b‖/2)
-    double extraRidge = 0.0; ///< Δ (mean form)
+    double eps1 = 0.0;         ///< ε₁ of step 1 (−∞ when Λ_c = 0)
+    double epsPrime = 0.0;     ///< privacy parameter of the noise density exp(−ε'‖b‖/2)
+    double extraRidge = 0.0;   ///< Δ (mean form)
     bool secondBranch = false; ///< ε₁ < ε/2: Δ > 0 and ε' = ε/2
 };
 PureObjPert pureObjPert(double eps, double n, double lambdaMean, double curvature);
 
 /// §3.3: sensitivity 2ζ/(nΛ_c) of the regularised minimiser; Gaussian σ for (ε, δ): the analytic
 /// Gaussian mechanism's smallest σ with exact δ(ε, σ) ≤ δ (analytic_gaussian.h), valid at every ε.
-inline double outputSensitivity(double zeta, double n, double lambdaMean) {
-    return 2.0 * zeta / (n * lambdaMean);
-}
+inline double outputSensitivity(double zeta, double n, double lambdaMean) { return 2.0 * zeta / (n * lambdaMean); }
 double outputGaussSigma(double eps, double delta, double zeta, double n, double lambdaMean);
 } // namespace mechanism_constants
 

@@ -74,7 +74,8 @@ constexpr std::size_t kPathPoints = 4;
 std::vector<Eigen::VectorXd> extrapolatedStart(double eps, const std::vector<PathPoint>& points) {
     std::vector<double> u;
     for (const PathPoint& p : points) {
-        if (u.size() == kPathPoints || !(p.eps > 0.0) || !std::isfinite(p.eps) || p.minimisers.size() != points[0].minimisers.size())
+        if (u.size() == kPathPoints || !(p.eps > 0.0) || !std::isfinite(p.eps) ||
+            p.minimisers.size() != points[0].minimisers.size())
             break;
         const double ui = 1.0 / p.eps;
         if (std::find(u.begin(), u.end(), ui) != u.end())
@@ -116,10 +117,11 @@ std::shared_ptr<const TrainedModel> LinearErmLearner::fit(double eps, const Lear
             points.push_back(w.path()[k]);
         // Any start gives the same minimiser (strongly convex); a good one saves Newton steps.
         start = extrapolatedStart(eps, points);
-        path.assign(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(std::min(points.size(), kPathPoints - 1)));
+        path.assign(points.begin(),
+                    points.begin() + static_cast<std::ptrdiff_t>(std::min(points.size(), kPathPoints - 1)));
     }
-    return std::make_shared<LinearErmModel>(m_problem.fit(eps, draws(noise), warm ? &start : nullptr, std::move(stop), options),
-                                            eps, std::move(path));
+    return std::make_shared<LinearErmModel>(
+        m_problem.fit(eps, draws(noise), warm ? &start : nullptr, std::move(stop), options), eps, std::move(path));
 }
 
 std::shared_ptr<const TrainedModel> LinearErmLearner::fitNonPrivate(std::stop_token stop,

@@ -6,8 +6,8 @@
 // reuse the minimiser of the perturbed objective, which spends no privacy (§0.4); Taylor
 // estimates exist for Gaussian objective perturbation only (§4).
 
-#include "core/learners/linear_erm/one_vs_rest.h"
 #include "core/learner/private_learner.h"
+#include "core/learners/linear_erm/one_vs_rest.h"
 #include "core/util/noise.h"
 
 namespace elab::core {

@@ -34,8 +34,8 @@ void requireClassIndices(const Labels labels, int classes, const char* set) {
     for (Index i = 0; i < labels.size(); ++i)
         if (!(labels[i] >= 0.0 && labels[i] < classes && labels[i] == std::floor(labels[i])))
             throw std::invalid_argument(std::string("one-vs-rest over ") + std::to_string(classes) +
-                                        " classes needs class indices 0.." + std::to_string(classes - 1) + " as " + set +
-                                        " labels; row " + std::to_string(i) + " has " + formatNumber(labels[i]));
+                                        " classes needs class indices 0.." + std::to_string(classes - 1) + " as " +
+                                        set + " labels; row " + std::to_string(i) + " has " + formatNumber(labels[i]));
 }
 
 void requirePlusMinusOne(const Labels labels, const char* set) {
@@ -80,7 +80,8 @@ OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMe
         m_merged->rowOf = {}; // the counts are all the fits need
     }
     if (const FeatureMatrix& rows = m_merged ? m_merged->X : m_data.trainX;
-        !rows.isSparse() && static_cast<double>(rows.rows()) * static_cast<double>(rows.cols()) >= kMinSparseCopyCells) {
+        !rows.isSparse() &&
+        static_cast<double>(rows.rows()) * static_cast<double>(rows.cols()) >= kMinSparseCopyCells) {
         if (std::optional<FeatureMatrix> copy = rows.sparseCopy(kMaxSparseCopyDensity)) {
             if (m_merged)
                 m_merged->X = std::move(*copy);
@@ -121,13 +122,14 @@ void OneVsRest::mergedRowsInWalkOrder() {
 }
 
 PrivateFit OneVsRest::fitModel(int k, const MechanismSpec& spec, double eps, const NoiseDraw& noise,
-                               const Eigen::VectorXd* warm, std::stop_token stop, const NewtonCgOptions& options) const {
+                               const Eigen::VectorXd* warm, std::stop_token stop,
+                               const NewtonCgOptions& options) const {
     const PrefixTree* prefixTree = m_prefixTree ? &*m_prefixTree : nullptr;
     if (m_merged)
-        return fitPrivate(*m_merged, m_mergedPlus[static_cast<std::size_t>(k)], spec, eps, noise, warm,
-                          std::move(stop), options, &m_gram, &m_rowScale, prefixTree);
-    return fitPrivate(fittedX(), trainLabels(k), spec, eps, noise, warm, std::move(stop), options, &m_gram,
-                      &m_rowScale, prefixTree);
+        return fitPrivate(*m_merged, m_mergedPlus[static_cast<std::size_t>(k)], spec, eps, noise, warm, std::move(stop),
+                          options, &m_gram, &m_rowScale, prefixTree);
+    return fitPrivate(fittedX(), trainLabels(k), spec, eps, noise, warm, std::move(stop), options, &m_gram, &m_rowScale,
+                      prefixTree);
 }
 
 Labels OneVsRest::trainLabels(int model) const {
@@ -174,7 +176,8 @@ PrivacyGuarantee oneVsRestGuarantee(const MechanismSpec& spec, Index n, int mode
         split += ", δ/K = " + formatNumber(modelSpec.privacy.delta);
     split += " (basic composition: every row is used by all " + K + " models)";
     g.notes.insert(g.notes.begin(), split);
-    g.assumptions.push_back("the " + K + " one-vs-rest models are released together; the (ε, δ) stated is for all of "
+    g.assumptions.push_back("the " + K +
+                            " one-vs-rest models are released together; the (ε, δ) stated is for all of "
                             "them, each trained at (ε/K, δ/K)");
     return g;
 }
@@ -218,8 +221,8 @@ double OneVsRest::utility(const Models& fits) const {
     std::vector<Eigen::VectorXd> thetas;
     for (const PrivateFit& f : fits)
         thetas.push_back(f.theta);
-    return evaluateOneVsRest(m_metric, m_spec.model.loss, metricX(), usesTestSet(m_metric) ? *m_data.testY : m_data.trainY,
-                             thetas);
+    return evaluateOneVsRest(m_metric, m_spec.model.loss, metricX(),
+                             usesTestSet(m_metric) ? *m_data.testY : m_data.trainY, thetas);
 }
 
 double OneVsRest::trainLossBound(double eps, const Models& nonPrivate) const {
@@ -241,7 +244,7 @@ double OneVsRest::trainLossBound(double eps, const Models& nonPrivate) const {
         const double a = moments->extraRidge;
         const double energy = moments->linearEnergy + a * a * thetaSq;
         const double denominator = 2.0 * (2.0 * a + mu0);
-        const double perturbed = energy == 0.0 ? 0.0
+        const double perturbed = energy == 0.0       ? 0.0
                                  : denominator > 0.0 ? energy / denominator
                                                      : std::numeric_limits<double>::infinity();
         sum += objective + perturbed + 0.5 * smoothness * moments->outputEnergy;

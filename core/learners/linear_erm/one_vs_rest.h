@@ -19,14 +19,14 @@
 // Every estimator of taylor.h is linear in (F, F′, F″, anchor) after this chain rule, so
 // evaluating it per model at ε̂/K and averaging equals evaluating it on the combined point.
 
-#include "core/learners/linear_erm/erm_mechanisms.h"
-#include "core/learners/linear_erm/taylor.h"
 #include "core/learner/solver_summary.h"
 #include "core/learner/sweep_data.h"
 #include "core/learner/utility_metric.h"
+#include "core/learners/linear_erm/erm_mechanisms.h"
+#include "core/learners/linear_erm/private_fit.h"
+#include "core/learners/linear_erm/taylor.h"
 #include "core/model/merged_rows.h"
 #include "core/model/prefix_tree.h"
-#include "core/learners/linear_erm/private_fit.h"
 
 #include <cstdint>
 #include <optional>
@@ -46,7 +46,7 @@ public:
     /// data must outlive this object.
     OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMetric metric);
 
-    int models() const { return m_models; }       ///< K, or 1 for a binary classifier
+    int models() const { return m_models; }        ///< K, or 1 for a binary classifier
     int classes() const { return m_data.classes; } ///< K, or 0 for a binary classifier
     const MechanismSpec& spec() const { return m_spec; }
     const MechanismSpec& modelSpec() const { return m_modelSpec; } ///< δ/K
@@ -54,7 +54,7 @@ public:
     bool fitsSparseCopy() const {
         return !m_data.trainX.isSparse() && (m_merged ? m_merged->X.isSparse() : m_fittedX.has_value());
     }
-    double modelEps(double eps) const { return eps / m_models; }    ///< ε/K
+    double modelEps(double eps) const { return eps / m_models; } ///< ε/K
     /// Model k's training labels: ±1 read from the class indices (K ≥ 2), or the targets.
     Labels trainLabels(int model) const;
 
@@ -107,8 +107,10 @@ private:
     UtilityMetric m_metric;
     int m_models = 1;
     Eigen::MatrixXd m_gram; ///< the preconditioner's XᵀX/n, once for every fit (empty if p is large)
-    Eigen::VectorXd m_rowScale; ///< constantRowValues of the fitted rows (merged or not) when sparse, once for every fit
-    /// m_rowScale when it is the training rows' (not merged, not a CSR copy), else nullptr (the Taylor terms read the rows as given).
+    Eigen::VectorXd
+        m_rowScale; ///< constantRowValues of the fitted rows (merged or not) when sparse, once for every fit
+    /// m_rowScale when it is the training rows' (not merged, not a CSR copy), else nullptr (the Taylor terms read the
+    /// rows as given).
     const Eigen::VectorXd* trainRowScale() const { return m_merged || m_fittedX ? nullptr : &m_rowScale; }
     // Equal training rows merged for the fits (docs/MATH.md §2.1), when that removes ≥ 10 % of
     // them: the distinct rows and c⁺ per model. Metrics, Taylor points and bounds read the rows

@@ -15,8 +15,8 @@ PrivateFit solve(LinearObjective& objective, PerturbedProblem& problem, Index p,
         objective.setGram(gram);
     objective.setPrefixTree(prefixTree);
     PrivateFit fit;
-    fit.solver = minimizeNewtonCg(objective, warmStart ? *warmStart : Eigen::VectorXd::Zero(p), options,
-                                  std::move(stop));
+    fit.solver =
+        minimizeNewtonCg(objective, warmStart ? *warmStart : Eigen::VectorXd::Zero(p), options, std::move(stop));
     fit.minimiser = fit.solver.theta;
     fit.theta = fit.minimiser;
     if (problem.outputNoise.size() > 0)
@@ -32,10 +32,9 @@ PrivateFit solve(LinearObjective& objective, PerturbedProblem& problem, Index p,
 
 } // namespace
 
-PrivateFit fitPrivate(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
-                      double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart,
-                      std::stop_token stop, const NewtonCgOptions& options, const Eigen::MatrixXd* gram,
-                      const Eigen::VectorXd* rowScale, const PrefixTree* prefixTree) {
+PrivateFit fitPrivate(const FeatureMatrix& X, Labels y, const MechanismSpec& spec, double eps, const NoiseDraw& noise,
+                      const Eigen::VectorXd* warmStart, std::stop_token stop, const NewtonCgOptions& options,
+                      const Eigen::MatrixXd* gram, const Eigen::VectorXd* rowScale, const PrefixTree* prefixTree) {
     PerturbedProblem problem = perturbedProblem(spec, X.rows(), eps, noise);
     LinearObjective objective(X, y, spec.model.loss, problem.mu, problem.linear, rowScale);
     return solve(objective, problem, X.cols(), warmStart, std::move(stop), options, gram, prefixTree);

@@ -3,9 +3,9 @@
 // Newton-CG and add its output noise.
 
 #include "core/data/feature_matrix.h"
+#include "core/learner/mechanism.h"
 #include "core/model/labels.h"
 #include "core/optim/newton_cg.h"
-#include "core/learner/mechanism.h"
 #include "core/util/noise.h"
 
 #include <limits>
@@ -32,11 +32,10 @@ struct PrivateFit {
 /// or nullptr (LinearObjective computes it). prefixTree: PrefixTree of X's rows (binary rows),
 /// or nullptr (core/model/prefix_tree.h: the same preconditioner in fewer updates).
 /// Thread: any; reentrant.
-PrivateFit fitPrivate(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
-                      double eps, const NoiseDraw& noise, const Eigen::VectorXd* warmStart = nullptr,
-                      std::stop_token stop = {}, const NewtonCgOptions& options = {},
-                      const Eigen::MatrixXd* gram = nullptr, const Eigen::VectorXd* rowScale = nullptr,
-                      const PrefixTree* prefixTree = nullptr);
+PrivateFit fitPrivate(const FeatureMatrix& X, Labels y, const MechanismSpec& spec, double eps, const NoiseDraw& noise,
+                      const Eigen::VectorXd* warmStart = nullptr, std::stop_token stop = {},
+                      const NewtonCgOptions& options = {}, const Eigen::MatrixXd* gram = nullptr,
+                      const Eigen::VectorXd* rowScale = nullptr, const PrefixTree* prefixTree = nullptr);
 
 /// The same fit on merged rows (core/model/merged_rows.h, docs/MATH.md §2.1): rows.X the
 /// distinct rows of the training set, plus the count of +1 labels of each (labels ±1, margin

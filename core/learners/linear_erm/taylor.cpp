@@ -23,10 +23,9 @@ const Eigen::VectorXd* metricRowScale(const FeatureMatrix& X, const UtilityData&
 }
 } // namespace
 
-TaylorPoint taylorPoint(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
-                        double eps, const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps,
-                        const UtilityData& utility, bool secondOrder, const Eigen::MatrixXd* gram,
-                        const Eigen::VectorXd* rowScale) {
+TaylorPoint taylorPoint(const FeatureMatrix& X, Labels y, const MechanismSpec& spec, double eps,
+                        const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps, const UtilityData& utility,
+                        bool secondOrder, const Eigen::MatrixXd* gram, const Eigen::VectorXd* rowScale) {
     if (spec.kind != MechanismKind::ObjPertGauss)
         throw std::invalid_argument("the Taylor estimate is derived for Gaussian objective perturbation");
     const double n = static_cast<double>(X.rows());
@@ -74,8 +73,8 @@ TaylorPoint taylorPoint(const FeatureMatrix& X, Labels y, const MechanismSpec& s
 }
 
 TaylorAnchor taylorAnchor(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
-                          const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z,
-                          const UtilityData& utility, const Eigen::MatrixXd* gram, const Eigen::VectorXd* rowScale) {
+                          const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z, const UtilityData& utility,
+                          const Eigen::MatrixXd* gram, const Eigen::VectorXd* rowScale) {
     const double n = static_cast<double>(X.rows());
     LinearObjective training(X, y, spec.model.loss, spec.model.lambda / n, {}, rowScale);
     if (gram && gram->size() > 0)

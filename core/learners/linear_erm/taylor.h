@@ -20,15 +20,14 @@ namespace elab::core {
 /// training data (X, y) with noise z. Requires spec.kind == ObjPertGauss. gram: gramMatrix(X)
 /// for the CG preconditioner, or nullptr. rowScale: constantRowValues(X.csrRows()) computed once
 /// by the caller (also used for utility.X when it is X), or nullptr to compute it here.
-TaylorPoint taylorPoint(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
-                        double eps, const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps,
-                        const UtilityData& utility, bool secondOrder,
-                        const Eigen::MatrixXd* gram = nullptr, const Eigen::VectorXd* rowScale = nullptr);
+TaylorPoint taylorPoint(const FeatureMatrix& X, Labels y, const MechanismSpec& spec, double eps,
+                        const Eigen::VectorXd& z, const Eigen::VectorXd& thetaEps, const UtilityData& utility,
+                        bool secondOrder, const Eigen::MatrixXd* gram = nullptr,
+                        const Eigen::VectorXd* rowScale = nullptr);
 
 /// Anchor of the repetition with noise z, from the non-private minimiser of L + (Λ/2n)‖θ‖².
 TaylorAnchor taylorAnchor(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
-                          const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z,
-                          const UtilityData& utility, const Eigen::MatrixXd* gram = nullptr,
-                          const Eigen::VectorXd* rowScale = nullptr);
+                          const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z, const UtilityData& utility,
+                          const Eigen::MatrixXd* gram = nullptr, const Eigen::VectorXd* rowScale = nullptr);
 
 } // namespace elab::core

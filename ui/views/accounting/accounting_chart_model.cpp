@@ -34,8 +34,8 @@ QString shortTitle(core::AccountantKind kind) {
 
 QString setting(const core::AccountingCurves& c) {
     return QStringLiteral("q = %1 (S = %2, N = %3), T = %4 steps (%5 epochs), δ = %6")
-        .arg(num(c.inputs.q()), num(c.inputs.batchSize), QString::number(c.inputs.rows), QString::number(c.inputs.steps()),
-             QString::number(c.inputs.epochs), num(c.inputs.delta, 3));
+        .arg(num(c.inputs.q()), num(c.inputs.batchSize), QString::number(c.inputs.rows),
+             QString::number(c.inputs.steps()), QString::number(c.inputs.epochs), num(c.inputs.delta, 3));
 }
 
 /// The calibration's largest σ, as the texts write it.
@@ -91,8 +91,9 @@ QString accountingAssumptions(const core::AccountingCurves* c) {
         c && c->inputs.nPublic
             ? QStringLiteral("Adjacency: add or remove one row, N declared public (q and T the same for a dataset with "
                              "one row more or less); replacing a row is (2ε, (1 + e^ε)δ).")
-            : QStringLiteral("Adjacency: replace one row at the fixed N (N not declared public): by group privacy, "
-                             "(2ε_a, (1 + e^{ε_a})δ_a) from the accountant's add/remove (ε_a, δ_a), the least such ε at δ.");
+            : QStringLiteral(
+                  "Adjacency: replace one row at the fixed N (N not declared public): by group privacy, "
+                  "(2ε_a, (1 + e^{ε_a})δ_a) from the accountant's add/remove (ε_a, δ_a), the least such ε at δ.");
     QString text = QStringLiteral("σ is the noise multiplier: noise sd / sensitivity C (the clip norm). %1 Rows are "
                                   "sampled independently with probability q at each step (Poisson). The zCDP curve is "
                                   "the paper's procedure as published: it is not a proof.")
@@ -119,8 +120,8 @@ charts::ChartData buildSigmaChart(const AccountingSettings& s, const core::Accou
     double yMin = s.currentEps, yMax = s.currentEps;
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
         const core::AccountantKind kind = core::kAccountants[k];
-        SeriesData line = charts::makeSeries(QStringLiteral("eps:%1").arg(core::toString(kind)), shortTitle(kind), SeriesKind::Line,
-                                             accountantColor(kind));
+        SeriesData line = charts::makeSeries(QStringLiteral("eps:%1").arg(core::toString(kind)), shortTitle(kind),
+                                             SeriesKind::Line, accountantColor(kind));
         line.style = penOf(kind);
         for (std::size_t i = 0; i < c->sigmas.size(); ++i) {
             const double e = c->epsBySigma[k][i];
@@ -138,10 +139,11 @@ charts::ChartData buildSigmaChart(const AccountingSettings& s, const core::Accou
     chart.series << targetLine(s.currentEps, held);
     if (std::isfinite(c->currentSigma)) { // +∞: no σ within the calibration's limit (the status line says so)
         const QString accountant = QString::fromLatin1(core::toString(s.accountant));
-        SeriesData sigma = charts::makeSeries(QStringLiteral("current"),
-                                              held ? QStringLiteral("current σ (%1)").arg(accountant)
-                                                   : QStringLiteral("current σ = %1 (%2)").arg(num(c->currentSigma), accountant),
-                                              SeriesKind::VerticalLine, QColor(200, 30, 30));
+        SeriesData sigma =
+            charts::makeSeries(QStringLiteral("current"),
+                               held ? QStringLiteral("current σ (%1)").arg(accountant)
+                                    : QStringLiteral("current σ = %1 (%2)").arg(num(c->currentSigma), accountant),
+                               SeriesKind::VerticalLine, QColor(200, 30, 30));
         sigma.value = c->currentSigma;
         sigma.width = 1.5;
         chart.series << sigma;
@@ -153,7 +155,8 @@ charts::ChartData buildSigmaChart(const AccountingSettings& s, const core::Accou
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k)
         if (c->reached(k) && c->needed[k].sigma > 0.0)
             needed.points.append(QPointF(c->needed[k].sigma, std::max(c->needed[k].result.epsilon, 1e-12)));
-    std::sort(needed.points.begin(), needed.points.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    std::sort(needed.points.begin(), needed.points.end(),
+              [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
     chart.series << needed;
     return chart;
 }
@@ -177,8 +180,8 @@ charts::ChartData buildEpochChart(const AccountingSettings& s, const core::Accou
     double yMax = s.currentEps;
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
         const core::AccountantKind kind = core::kAccountants[k];
-        SeriesData line = charts::makeSeries(QStringLiteral("spent:%1").arg(core::toString(kind)), shortTitle(kind), SeriesKind::Line,
-                                             accountantColor(kind));
+        SeriesData line = charts::makeSeries(QStringLiteral("spent:%1").arg(core::toString(kind)), shortTitle(kind),
+                                             SeriesKind::Line, accountantColor(kind));
         line.style = penOf(kind);
         for (std::size_t i = 0; i < c->epochs.size(); ++i) {
             const double e = c->epsByEpoch[k][i];
@@ -207,8 +210,9 @@ QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost*
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='3'><tr><th align='left'>accountant</th>"
                                   "<th align='right'>σ for ε = %1</th><th align='right'>noise vs RDP</th>"
                                   "<th align='right'>ε RDP proves for that σ</th>%2</tr>")
-                       .arg(num(c->inputs.eps), sweep ? QStringLiteral("<th align='right'>%1 in the sweep (cost)</th>").arg(sweep->metric)
-                                                      : QString());
+                       .arg(num(c->inputs.eps),
+                            sweep ? QStringLiteral("<th align='right'>%1 in the sweep (cost)</th>").arg(sweep->metric)
+                                  : QString());
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
         const core::AccountantKind kind = core::kAccountants[k];
         const core::Calibration& cal = c->needed[k];
@@ -223,29 +227,31 @@ QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost*
         if (sweep) {
             const core::UtilityCost& u = (*costs)[k];
             cost = !std::isfinite(u.sigma) ? QStringLiteral("no σ ≤ %1 reaches ε").arg(sigmaLimit())
-                   : u.value ? QStringLiteral("%1 (%2%3)")
-                                 .arg(QString::number(*u.value, 'f', 3),
-                                      u.cost && *u.cost > 0.0005 ? QStringLiteral("−") : QStringLiteral("±"),
-                                      u.cost ? QString::number(std::abs(*u.cost), 'f', 3) : QStringLiteral("?"))
-                           : QStringLiteral("outside the sweep (ε' = %1)").arg(num(u.equivalentEps, 3));
+                   : u.value               ? QStringLiteral("%1 (%2%3)")
+                                   .arg(QString::number(*u.value, 'f', 3),
+                                        u.cost && *u.cost > 0.0005 ? QStringLiteral("−") : QStringLiteral("±"),
+                                        u.cost ? QString::number(std::abs(*u.cost), 'f', 3) : QStringLiteral("?"))
+                             : QStringLiteral("outside the sweep (ε' = %1)").arg(num(u.equivalentEps, 3));
             cost = QStringLiteral("<td align='right'>%1</td>").arg(cost);
         }
         html += QStringLiteral("<tr><td><span style='color:%1'>■</span> %2%3</td><td align='right'>%4</td>"
                                "<td align='right'>%5</td><td align='right'>%6</td>%7</tr>")
-                    .arg(accountantColor(kind).name(), title(kind), cal.result.proven ? QString() : QStringLiteral(" ⚠"),
-                         sigma, ratio(cal.sigma, rdpSigma), std::isfinite(c->rdpOfNeeded[k]) ? num(c->rdpOfNeeded[k]) : QStringLiteral("—"),
-                         cost);
+                    .arg(accountantColor(kind).name(), title(kind),
+                         cal.result.proven ? QString() : QStringLiteral(" ⚠"), sigma, ratio(cal.sigma, rdpSigma),
+                         std::isfinite(c->rdpOfNeeded[k]) ? num(c->rdpOfNeeded[k]) : QStringLiteral("—"), cost);
     }
     html += QStringLiteral("</table>");
     if (sweep)
-        html += QStringLiteral("<p style='color:#555'>Cost: the Utility tab's DP-SGD sweep (%1) measured with the noise each "
-                               "accountant needs for ε = %2 at the sweep's own schedule, against its value at ε "
-                               "(− is worse). ⚠: not a proof; the RDP column is what its σ really buys.</p>")
+        html += QStringLiteral(
+                    "<p style='color:#555'>Cost: the Utility tab's DP-SGD sweep (%1) measured with the noise each "
+                    "accountant needs for ε = %2 at the sweep's own schedule, against its value at ε "
+                    "(− is worse). ⚠: not a proof; the RDP column is what its σ really buys.</p>")
                     .arg(sweep->description, num(c->inputs.eps));
     else
-        html += QStringLiteral("<p style='color:#555'>More noise for the same ε costs accuracy: run the Utility tab's sweep "
-                               "with DP-SGD to see how much here. ⚠: not a proof; the last column is what its σ really "
-                               "buys.</p>");
+        html += QStringLiteral(
+            "<p style='color:#555'>More noise for the same ε costs accuracy: run the Utility tab's sweep "
+            "with DP-SGD to see how much here. ⚠: not a proof; the last column is what its σ really "
+            "buys.</p>");
     return html;
 }
 
@@ -260,7 +266,8 @@ QString accountingUnreached(const core::AccountingCurves& c) {
         .arg(sigmaLimit(), num(c.inputs.eps), names.join(QStringLiteral(", ")),
              c.reached(core::accountantIndex(c.inputs.accountant))
                  ? QStringLiteral("the others are shown")
-                 : QStringLiteral("no current σ and no spending curve (a larger ε, fewer epochs or more rows reach it)"));
+                 : QStringLiteral(
+                       "no current σ and no spending curve (a larger ε, fewer epochs or more rows reach it)"));
 }
 
 QString accountingReadout(const core::AccountingCurves& c, double sigma) {
@@ -272,11 +279,12 @@ QString accountingReadout(const core::AccountingCurves& c, double sigma) {
     const bool spent = sigma == c.currentSigma && !c.epochs.empty() && c.epochs.back() == c.inputs.epochs;
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
         const core::AccountantKind kind = core::kAccountants[k];
-        const double eps = spent            ? c.epsByEpoch[k].back()
+        const double eps = spent              ? c.epsByEpoch[k].back()
                            : c.inputs.nPublic ? core::accountEpsilon(kind, p).epsilon
                                               : core::replaceOneEpsilon(kind, p).epsilon;
-        lines << QStringLiteral("  %1: ε = %2%3").arg(QString::fromLatin1(core::toString(kind)), num(eps, 6),
-                                                      kind != core::AccountantKind::ZcdpPublished ? QString() : QStringLiteral(" (not a proof)"));
+        lines << QStringLiteral("  %1: ε = %2%3")
+                     .arg(QString::fromLatin1(core::toString(kind)), num(eps, 6),
+                          kind != core::AccountantKind::ZcdpPublished ? QString() : QStringLiteral(" (not a proof)"));
     }
     return lines.join(QLatin1Char('\n'));
 }

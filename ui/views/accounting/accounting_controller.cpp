@@ -55,10 +55,11 @@ void AccountingController::requestReadout(double sigma) {
     const std::shared_ptr<const core::AccountingCurves> curves = m_curves;
     if (!curves || !(sigma > 0.0) || !std::isfinite(sigma))
         return;
-    m_readout->start(tr("Accounting at σ = %1").arg(sigma), [this, curves, sigma](JobContext&) -> std::function<void()> {
-        const QString text = accountingReadout(*curves, sigma);
-        return [this, sigma, text] { emit readoutReady(sigma, text); };
-    });
+    m_readout->start(tr("Accounting at σ = %1").arg(sigma),
+                     [this, curves, sigma](JobContext&) -> std::function<void()> {
+                         const QString text = accountingReadout(*curves, sigma);
+                         return [this, sigma, text] { emit readoutReady(sigma, text); };
+                     });
 }
 
 void AccountingController::setSweep(std::optional<SweepForCost> sweep) {
@@ -77,29 +78,30 @@ void AccountingController::start() {
     const std::optional<SweepForCost> sweep = m_sweep;
     const int version = m_sweepVersion;
     m_running = s.inputs(n);
-    m_job->start(tr("Privacy accounting"), [this, s, n, sweep, version, previous = m_curves](JobContext& job) -> std::function<void()> {
-        auto curves = std::make_shared<const core::AccountingCurves>(
-            core::accountingCurves(s.inputs(n), job.run().stopToken(), previous.get()));
-        if (curves->stopped)
-            throw core::Cancelled();
-        std::vector<core::UtilityCost> costs;
-        if (sweep)
-            for (core::AccountantKind kind : core::kAccountants)
-                costs.push_back(core::utilityCost(sweep->curve, sweep->accountant, sweep->schedule, kind, s.currentEps,
-                                                  sweep->higherIsBetter, sweep->nPublic));
-        return [this, curves, s, n, costs = std::move(costs), version] {
-            m_curves = curves;
-            m_curvesSettings = s;
-            m_curvesRows = n;
-            m_costs = costs;
-            m_costsVersion = version;
-            emit stateChanged();
-            takeHeld();
-            if (!upToDate())
-                start();
-            updateBusy();
-        };
-    });
+    m_job->start(tr("Privacy accounting"),
+                 [this, s, n, sweep, version, previous = m_curves](JobContext& job) -> std::function<void()> {
+                     auto curves = std::make_shared<const core::AccountingCurves>(
+                         core::accountingCurves(s.inputs(n), job.run().stopToken(), previous.get()));
+                     if (curves->stopped)
+                         throw core::Cancelled();
+                     std::vector<core::UtilityCost> costs;
+                     if (sweep)
+                         for (core::AccountantKind kind : core::kAccountants)
+                             costs.push_back(core::utilityCost(sweep->curve, sweep->accountant, sweep->schedule, kind,
+                                                               s.currentEps, sweep->higherIsBetter, sweep->nPublic));
+                     return [this, curves, s, n, costs = std::move(costs), version] {
+                         m_curves = curves;
+                         m_curvesSettings = s;
+                         m_curvesRows = n;
+                         m_costs = costs;
+                         m_costsVersion = version;
+                         emit stateChanged();
+                         takeHeld();
+                         if (!upToDate())
+                             start();
+                         updateBusy();
+                     };
+                 });
 }
 
 } // namespace elab::ui

@@ -58,7 +58,7 @@ private:
     std::optional<SweepForCost> m_sweep;
     int m_sweepVersion = 0;
     std::vector<core::UtilityCost> m_costs;
-    int m_costsVersion = 0; ///< the m_sweepVersion m_costs were computed for
+    int m_costsVersion = 0;           ///< the m_sweepVersion m_costs were computed for
     core::AccountingInputs m_running; ///< the inputs of the job running (or last started)
 };
 

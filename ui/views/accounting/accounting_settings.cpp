@@ -26,12 +26,8 @@ core::AccountingInputs AccountingSettings::inputs(long long datasetRows) const {
 namespace detail {
 
 nlohmann::ordered_json toJson(const AccountingSettings& s) {
-    return {{"rows", s.rows},
-            {"batch_size", s.batchSize},
-            {"epochs", s.epochs},
-            {"delta", s.delta},
-            {"eps", s.currentEps},
-            {"accountant", core::toString(s.accountant)},
+    return {{"rows", s.rows},       {"batch_size", s.batchSize}, {"epochs", s.epochs},
+            {"delta", s.delta},     {"eps", s.currentEps},       {"accountant", core::toString(s.accountant)},
             {"n_public", s.nPublic}};
 }
 
@@ -43,7 +39,8 @@ AccountingSettings accountingSettingsFromJson(const nlohmann::json& j) {
     s.epochs = value<int>(j, path, "epochs");
     s.delta = value<double>(j, path, "delta");
     s.currentEps = value<double>(j, path, "eps");
-    s.accountant = parseName(path + ".accountant", value<std::string>(j, path, "accountant"), core::accountantKindFromString);
+    s.accountant =
+        parseName(path + ".accountant", value<std::string>(j, path, "accountant"), core::accountantKindFromString);
     if (j.contains("n_public")) // sessions written before N could be declared public have none: not declared
         s.nPublic = value<bool>(j, path, "n_public");
     if (s.rows < 0)

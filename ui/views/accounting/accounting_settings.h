@@ -19,13 +19,13 @@ namespace elab::ui {
 struct Session;
 
 struct AccountingSettings {
-    long long rows = 0;        ///< N; 0: the training rows of the loaded dataset
-    double batchSize = 100.0;  ///< S
+    long long rows = 0;       ///< N; 0: the training rows of the loaded dataset
+    double batchSize = 100.0; ///< S
     int epochs = 100;
     double delta = 1e-5;
-    double currentEps = 1.0;   ///< the slider (finite)
+    double currentEps = 1.0; ///< the slider (finite)
     core::AccountantKind accountant = core::AccountantKind::Rdp;
-    bool nPublic = false;      ///< N declared public: add/remove; else replace-one at the fixed N
+    bool nPublic = false; ///< N declared public: add/remove; else replace-one at the fixed N
 
     bool operator==(const AccountingSettings&) const = default;
     /// The core's inputs with N = rows, or datasetRows when rows is 0.
@@ -36,17 +36,17 @@ struct AccountingSettings {
 struct SweepForCost {
     core::MeasuredCurve curve;
     core::AccountantKind accountant = core::AccountantKind::Rdp; ///< the one the sweep calibrated with
-    core::SgdPrivacyParams schedule;                              ///< the sweep's q, T, δ
-    bool nPublic = false;                                         ///< the sweep's N declared public (add/remove)
+    core::SgdPrivacyParams schedule;                             ///< the sweep's q, T, δ
+    bool nPublic = false;                                        ///< the sweep's N declared public (add/remove)
     bool higherIsBetter = true;
-    QString metric;       ///< "test accuracy", …
-    QString description;  ///< its schedule in words
+    QString metric;      ///< "test accuracy", …
+    QString description; ///< its schedule in words
 
     bool operator==(const SweepForCost& o) const {
         return curve.eps == o.curve.eps && curve.value == o.curve.value && accountant == o.accountant &&
                schedule.q == o.schedule.q && schedule.steps == o.schedule.steps && schedule.delta == o.schedule.delta &&
-               nPublic == o.nPublic &&
-               higherIsBetter == o.higherIsBetter && metric == o.metric && description == o.description;
+               nPublic == o.nPublic && higherIsBetter == o.higherIsBetter && metric == o.metric &&
+               description == o.description;
     }
 };
 

@@ -60,9 +60,10 @@ Ordered curvesJson(const core::AccountingCurves& c) {
     j["epochs"] = c.inputs.epochs;
     j["delta"] = c.inputs.delta;
     j["eps"] = c.inputs.eps;
-    j["adjacency"] = c.inputs.nPublic ? "add/remove one row (N declared public); replace-one: (2ε, (1 + e^ε)δ)"
-                                      : "replace one row at the fixed N (not declared public): by group privacy from the "
-                                        "add/remove accountant at (ε/2, δ/(1 + e^{ε/2}))";
+    j["adjacency"] = c.inputs.nPublic
+                         ? "add/remove one row (N declared public); replace-one: (2ε, (1 + e^ε)δ)"
+                         : "replace one row at the fixed N (not declared public): by group privacy from the "
+                           "add/remove accountant at (ε/2, δ/(1 + e^{ε/2}))";
     j["n_public"] = c.inputs.nPublic;
     j["calibrating_accountant"] = core::toString(c.inputs.accountant);
     j["current_sigma"] = core::numberOrNull(c.currentSigma); // null: no σ ≤ 1e6 reaches ε
@@ -119,7 +120,8 @@ void AccountingTab::syncSweep() {
         m_followingUtility = true;
         // Neither the tab nor the view is captured: the utility controller emits while the window
         // is torn down, and only the two controllers are certain to exist then.
-        QObject::connect(uc, &UtilityController::stateChanged, controller, [uc, controller] { controller->setSweep(sweepOf(*uc)); });
+        QObject::connect(uc, &UtilityController::stateChanged, controller,
+                         [uc, controller] { controller->setSweep(sweepOf(*uc)); });
     }
     controller->setSweep(sweepOf(*uc));
 }
@@ -131,7 +133,9 @@ void AccountingTab::applyStartOptions(const StartOptions& options) {
     m_view->applySettings(s);
 }
 
-void AccountingTab::saveSettings(Session& session) const { storeAccountingSettings(session, m_view->composedSettings()); }
+void AccountingTab::saveSettings(Session& session) const {
+    storeAccountingSettings(session, m_view->composedSettings());
+}
 
 void AccountingTab::restoreSettings(const Session& session) {
     if (const auto s = accountingSettingsOf(session))

@@ -1,11 +1,11 @@
 #include "ui/views/accounting/accounting_view.h"
 
 #include "ui/charts/chart_view.h"
+#include "ui/views/accounting/accounting_chart_model.h"
+#include "ui/views/accounting/accounting_controller.h"
 #include "ui/views/note_label.h"
 #include "ui/views/slider_steps.h"
 #include "ui/views/throttled_text.h"
-#include "ui/views/accounting/accounting_chart_model.h"
-#include "ui/views/accounting/accounting_controller.h"
 #include "ui/views/utility/eps_slider.h"
 #include "ui/views/utility/eps_text.h"
 
@@ -53,10 +53,11 @@ AccountingPanel::AccountingPanel(QWidget* parent) : QWidget(parent) {
         m_accountant->addItem(QString::fromStdString(core::accountantTitle(kind)), int(kind));
     m_nPublic = new QCheckBox(tr("N is public (add/remove)"), box);
     m_nPublic->setObjectName(QStringLiteral("accountingPublicRowsCheck"));
-    m_nPublic->setToolTip(tr("Checked: N is public knowledge, q and T are the same for a dataset with one row more or "
-                             "less, and ε is add/remove. Unchecked: N is the private row count and ε is replace-one at "
-                             "that fixed N, by group privacy from the add/remove accountant at (ε/2, δ/(1 + e^{ε/2})) — "
-                             "as DP-SGD states its guarantee without a declared N"));
+    m_nPublic->setToolTip(
+        tr("Checked: N is public knowledge, q and T are the same for a dataset with one row more or "
+           "less, and ε is add/remove. Unchecked: N is the private row count and ε is replace-one at "
+           "that fixed N, by group privacy from the add/remove accountant at (ε/2, δ/(1 + e^{ε/2})) — "
+           "as DP-SGD states its guarantee without a declared N"));
     m_problem = noteLabel(box, "accountingProblem");
     m_problem->setStyleSheet(QStringLiteral("color: #b01e1e;"));
     auto* form = new QFormLayout(box);
@@ -163,13 +164,15 @@ AccountingView::AccountingView(AccountingController* controller, AccountingPanel
     connect(m_panel, &AccountingPanel::settingsChanged, this, &AccountingView::pushSettings);
     // While the handle is held, new curves are drawn at most every kHeldRedrawMs (each redraw
     // repaints both charts: ~10–40 ms of this thread); at rest, at once.
-    m_redraw = new Throttle(kHeldRedrawMs, [this] { refresh(); }, this);
+    m_redraw = new Throttle(
+        kHeldRedrawMs, [this] { refresh(); }, this);
     connect(m_controller, &AccountingController::stateChanged, this,
             [this] { m_redraw->request(m_controller->dragging()); });
     connect(m_controller, &AccountingController::datasetChanged, this,
             [this] { m_panel->setDatasetRows(m_controller->dataset() ? m_controller->dataset()->rows() : 0); });
     // A hovered σ is accounted off this thread (RDP at a small σ: up to 30 ms per mouse move).
-    connect(m_sigmaChart, &charts::ChartView::hovered, this, [this](QPointF v) { m_controller->requestReadout(v.x()); });
+    connect(m_sigmaChart, &charts::ChartView::hovered, this,
+            [this](QPointF v) { m_controller->requestReadout(v.x()); });
     connect(m_controller, &AccountingController::readoutReady, this,
             [this](double, const QString& text) { m_readout->setText(text); });
     m_slider->setEps(m_panel->settings().currentEps);
@@ -224,7 +227,8 @@ void AccountingView::refresh() {
     if (!std::isfinite(m_slider->eps()))
         status = tr("ε = ∞ has no noise to account for: showing ε = 100, the slider's largest finite value. ") + status;
     m_statusShown->set(status, held);
-    setStyleSheetIfChanged(m_status, error.isEmpty() ? QStringLiteral("color: #555;") : QStringLiteral("color: #b01e1e;"));
+    setStyleSheetIfChanged(m_status,
+                           error.isEmpty() ? QStringLiteral("color: #555;") : QStringLiteral("color: #b01e1e;"));
     emit redrawn();
 }
 

@@ -21,7 +21,7 @@ namespace elab::ui {
 namespace charts {
 class ChartView;
 struct ChartData;
-}
+} // namespace charts
 class AccountingController;
 class EpsSlider;
 class Throttle;

@@ -145,8 +145,10 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
         const QColor colour = !row.result ? QColor(150, 150, 150) : row.result->violated() ? kClaim : kConsistent;
         const QString key = QStringLiteral("bar:%1").arg(i);
         const QString label =
-            !row.result ? QStringLiteral("%1: %2").arg(title(row.kind), row.error.isEmpty() ? QStringLiteral("…") : QStringLiteral("not audited"))
-                        : QStringLiteral("%1: %2").arg(title(row.kind), num(row.result->bound.epsLB));
+            !row.result
+                ? QStringLiteral("%1: %2").arg(title(row.kind), row.error.isEmpty() ? QStringLiteral("…")
+                                                                                    : QStringLiteral("not audited"))
+                : QStringLiteral("%1: %2").arg(title(row.kind), num(row.result->bound.epsLB));
         chart.yCategories.prepend(label); // category k is drawn at y = k: the last row first
         if (row.result && row.result->bound.epsLB > 0.0) {
             const double lb = row.result->bound.epsLB;
@@ -187,20 +189,23 @@ QString auditVerdictText(const AuditState& state) {
 
 QString auditDetailsHtml(const AuditSettings& s, const AuditState& state) {
     if (!state.result)
-        return state.runsDone > 0 ? QStringLiteral("%1 of %2 runs done.").arg(state.runsDone).arg(2 * s.runs) : QString();
+        return state.runsDone > 0 ? QStringLiteral("%1 of %2 runs done.").arg(state.runsDone).arg(2 * s.runs)
+                                  : QString();
     const core::AuditResult& r = *state.result;
     const core::AuditBound& b = r.bound;
     QStringList lines;
     lines << QStringLiteral("<b>Canary:</b> %1").arg(QString::fromStdString(r.canary.description).toHtmlEscaped());
-    lines << QStringLiteral("<b>Neighbours:</b> %1; δ = %2").arg(QString::fromLatin1(core::toString(r.adjacency)), num(r.delta));
+    lines << QStringLiteral("<b>Neighbours:</b> %1; δ = %2")
+                 .arg(QString::fromLatin1(core::toString(r.adjacency)), num(r.delta));
     lines << QStringLiteral("<b>Runs:</b> %1 per neighbour (%2 choose τ, %3 evaluate); seed %4; %5 s")
                  .arg(r.runs)
                  .arg(r.runs - b.evaluated)
                  .arg(b.evaluated)
                  .arg(s.seed)
                  .arg(num(r.seconds));
-    lines << QStringLiteral("<b>Attack:</b> say D′ when the score ≥ τ = %1: false positives %2 (≤ %3), false negatives %4 "
-                            "(≤ %5), bounds at %6 % confidence each")
+    lines << QStringLiteral(
+                 "<b>Attack:</b> say D′ when the score ≥ τ = %1: false positives %2 (≤ %3), false negatives %4 "
+                 "(≤ %5), bounds at %6 % confidence each")
                  .arg(num(b.threshold, 4), num(b.fpr), num(b.fprUpper), num(b.fnr), num(b.fnrUpper),
                       num(100.0 * (1.0 - r.alpha / 2.0)));
     lines << QStringLiteral("<b>ε_LB = %1</b> (claimed ε = %2; at most %3 can be shown with these runs)")
@@ -211,22 +216,25 @@ QString auditDetailsHtml(const AuditSettings& s, const AuditState& state) {
 QString auditTableHtml(const AuditState& state) {
     if (state.rows.empty())
         return {};
-    QString html = QStringLiteral("<table cellspacing='0' cellpadding='3'><tr><th align='left'>Mechanism</th><th>claimed ε</th>"
-                                  "<th>δ</th><th>adjacency</th><th>ε_LB</th><th>most certifiable</th><th>verdict</th><th>time</th></tr>");
+    QString html = QStringLiteral(
+        "<table cellspacing='0' cellpadding='3'><tr><th align='left'>Mechanism</th><th>claimed ε</th>"
+        "<th>δ</th><th>adjacency</th><th>ε_LB</th><th>most certifiable</th><th>verdict</th><th>time</th></tr>");
     for (const AuditRow& row : state.rows) {
         html += QStringLiteral("<tr><td>%1</td>").arg(title(row.kind).toHtmlEscaped());
         if (!row.result) {
             html += QStringLiteral("<td colspan='7'>%1</td></tr>")
-                        .arg(row.error.isEmpty() ? QStringLiteral("waiting…") : QStringLiteral("not audited: ") + row.error.toHtmlEscaped());
+                        .arg(row.error.isEmpty() ? QStringLiteral("waiting…")
+                                                 : QStringLiteral("not audited: ") + row.error.toHtmlEscaped());
             continue;
         }
         const core::AuditResult& r = *row.result;
         const QString verdict = r.violated() ? QStringLiteral("<span style='color:#b01e1e'><b>violated</b></span>")
                                              : QStringLiteral("<span style='color:#2c8a3c'>consistent</span>");
-        html += QStringLiteral("<td align='right'>%1</td><td align='right'>%2</td><td>%3</td><td align='right'><b>%4</b></td>"
-                               "<td align='right'>%5</td><td>%6</td><td align='right'>%7 s</td></tr>")
-                    .arg(num(r.claimedEps), num(r.delta), QString::fromLatin1(core::toString(r.adjacency)), num(r.bound.epsLB),
-                         num(r.bound.maxCertifiable), verdict, num(r.seconds, 2));
+        html += QStringLiteral(
+                    "<td align='right'>%1</td><td align='right'>%2</td><td>%3</td><td align='right'><b>%4</b></td>"
+                    "<td align='right'>%5</td><td>%6</td><td align='right'>%7 s</td></tr>")
+                    .arg(num(r.claimedEps), num(r.delta), QString::fromLatin1(core::toString(r.adjacency)),
+                         num(r.bound.epsLB), num(r.bound.maxCertifiable), verdict, num(r.seconds, 2));
     }
     return html + QStringLiteral("</table>");
 }

@@ -78,7 +78,8 @@ void AuditController::start() {
         preparation.preprocess = s.preprocess;
         const core::PreparedData prepared = core::prepareExperimentData(*dataset, std::nullopt, preparation, s.seed);
         if (prepared.train.targets.kind == core::TaskKind::Regression)
-            throw std::invalid_argument("regression targets: the private mechanisms here need a classification dataset");
+            throw std::invalid_argument(
+                "regression targets: the private mechanisms here need a classification dataset");
         const core::SweepData data = core::sweepDataOf(prepared.train);
 
         // The chosen mechanism, its scores streamed at most every kStreamEvery.

@@ -91,7 +91,8 @@ void AuditPanel::connectEdits() {
         };
     };
     connect(m_runs, &QSpinBox::valueChanged, this, apply([this](AuditSettings& s) { s.runs = m_runs->value(); }));
-    connect(m_alpha, &QDoubleSpinBox::valueChanged, this, apply([this](AuditSettings& s) { s.alpha = m_alpha->value(); }));
+    connect(m_alpha, &QDoubleSpinBox::valueChanged, this,
+            apply([this](AuditSettings& s) { s.alpha = m_alpha->value(); }));
     connect(m_canary, &QComboBox::currentIndexChanged, this, apply([this](AuditSettings& s) {
                 s.canaryRow = m_canary->currentData().toBool() ? m_canaryRow->value() : -1;
             }));

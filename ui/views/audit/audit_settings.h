@@ -25,9 +25,9 @@ struct AuditSettings {
     int runs = 1000;               ///< T per neighbour
     double alpha = 0.05;           ///< ε_LB holds with confidence 1 − α
     std::uint64_t seed = 1;
-    long long canaryRow = -1;      ///< ≥ 0: this training row (label flipped against the model)
-    double currentEps = 1.0;       ///< the audited claim (finite)
-    bool compareAll = false;       ///< also audit every other private mechanism at this ε
+    long long canaryRow = -1; ///< ≥ 0: this training row (label flipped against the model)
+    double currentEps = 1.0;  ///< the audited claim (finite)
+    bool compareAll = false;  ///< also audit every other private mechanism at this ε
 
     static constexpr int kMinRuns = 20;
     static constexpr int kMaxRuns = 1000000;

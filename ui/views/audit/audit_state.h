@@ -20,13 +20,13 @@ struct AuditRow {
 };
 
 struct AuditState {
-    double eps = 0.0;                 ///< the claim being (or last) audited
-    std::vector<double> scoresD;      ///< the chosen mechanism's runs so far (NaN: not run)
+    double eps = 0.0;            ///< the claim being (or last) audited
+    std::vector<double> scoresD; ///< the chosen mechanism's runs so far (NaN: not run)
     std::vector<double> scoresDPrime;
-    int runsDone = 0;                 ///< finished runs of the chosen mechanism, both neighbours
+    int runsDone = 0;                                ///< finished runs of the chosen mechanism, both neighbours
     std::shared_ptr<const core::AuditResult> result; ///< the chosen mechanism's finished audit
-    std::vector<AuditRow> rows;       ///< compareAll: every private mechanism (chosen first)
-    bool finished = false;            ///< every audit asked for has finished
+    std::vector<AuditRow> rows;                      ///< compareAll: every private mechanism (chosen first)
+    bool finished = false;                           ///< every audit asked for has finished
 };
 
 } // namespace elab::ui

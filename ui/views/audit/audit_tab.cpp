@@ -58,7 +58,8 @@ void AuditTab::restoreSettings(const Session& session) {
 QList<ViewFigure> AuditTab::figures() const {
     const AuditController* controller = m_controller;
     auto sidecar = [controller](const Session& session, const QString& file) {
-        return auditSidecarJson(session, controller->settings(), controller->state(), controller->dataset().get(), file);
+        return auditSidecarJson(session, controller->settings(), controller->state(), controller->dataset().get(),
+                                file);
     };
     return {ViewFigure{QStringLiteral("-scores"), m_view->scoreChart(), sidecar,
                        [controller] { return auditScoresCsv(controller->state()); }},
@@ -74,7 +75,9 @@ ViewType auditViewType() {
     type.hasFigures = true;
     type.create = [](QWidget* parent, ViewHost& host) { return std::make_unique<AuditTab>(parent, host); };
     keepSettingsInSession(type, [](const nlohmann::json& block) { (void)detail::auditSettingsFromJson(block); });
-    type.readSettings = [](const nlohmann::json& j, Session& s) { storeAuditSettings(s, detail::auditSettingsFromJson(j)); };
+    type.readSettings = [](const nlohmann::json& j, Session& s) {
+        storeAuditSettings(s, detail::auditSettingsFromJson(j));
+    };
     return type;
 }
 

@@ -1,10 +1,10 @@
 #include "ui/views/audit/audit_view.h"
 
 #include "ui/charts/chart_view.h"
-#include "ui/views/note_label.h"
 #include "ui/views/audit/audit_chart_model.h"
 #include "ui/views/audit/audit_controller.h"
 #include "ui/views/audit/audit_panel.h"
+#include "ui/views/note_label.h"
 #include "ui/views/utility/eps_slider.h"
 
 #include <QHBoxLayout>
@@ -93,8 +93,12 @@ void AuditView::pushSettings() {
         m_controller->setSettings(composedSettings());
 }
 
-charts::ChartData AuditView::scoreChart() const { return buildScoreChart(m_controller->settings(), m_controller->state()); }
-charts::ChartData AuditView::boundChart() const { return buildBoundChart(m_controller->settings(), m_controller->state()); }
+charts::ChartData AuditView::scoreChart() const {
+    return buildScoreChart(m_controller->settings(), m_controller->state());
+}
+charts::ChartData AuditView::boundChart() const {
+    return buildBoundChart(m_controller->settings(), m_controller->state());
+}
 QString AuditView::verdictText() const { return m_verdict->text(); }
 QString AuditView::detailsText() const { return m_details->text(); }
 QString AuditView::tableText() const { return m_table->text(); }

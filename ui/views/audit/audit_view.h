@@ -18,7 +18,7 @@ namespace elab::ui {
 namespace charts {
 class ChartView;
 struct ChartData;
-}
+} // namespace charts
 class AuditController;
 class AuditPanel;
 class EpsSlider;

@@ -116,9 +116,10 @@ void BoundsPanel::setState(const core::PublicBounds& bounds, const std::optional
     if (bounds.empty())
         summary = tr("Public bounds: none. Type ranges in the Public lo / hi columns, or:");
     else {
-        const QString columns = bounds.columns.size() == 1 ? tr("1 numeric column")
-                                                           : tr("%1 numeric columns").arg(bounds.columns.size());
-        const QString range = bounds.target == core::BoundsTarget::Unit ? QStringLiteral("[0, 1]") : QStringLiteral("[−1, 1]");
+        const QString columns =
+            bounds.columns.size() == 1 ? tr("1 numeric column") : tr("%1 numeric columns").arg(bounds.columns.size());
+        const QString range =
+            bounds.target == core::BoundsTarget::Unit ? QStringLiteral("[0, 1]") : QStringLiteral("[−1, 1]");
         summary = tr("Public bounds: %1 mapped to %2 (%3); privacy-safe.")
                       .arg(columns, range, QString::fromStdString(bounds.source));
     }

@@ -38,7 +38,8 @@ public:
 
 signals:
     /// Load the dataset again with these bounds.
-    void changed(const elab::core::PublicBounds& bounds, const std::optional<elab::core::PrivateBoundsOptions>& estimate);
+    void changed(const elab::core::PublicBounds& bounds,
+                 const std::optional<elab::core::PrivateBoundsOptions>& estimate);
     /// A file could not be read (the message names file, line and what).
     void failed(const QString& message);
 

@@ -138,9 +138,7 @@ int ColumnTableModel::rowCount(const QModelIndex& parent) const {
     return static_cast<int>(m_data->featureCount());
 }
 
-int ColumnTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int ColumnTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant ColumnTableModel::data(const QModelIndex& index, int role) const {
     if (!m_data || !index.isValid() || index.row() >= rowCount())
@@ -154,12 +152,10 @@ QVariant ColumnTableModel::data(const QModelIndex& index, int role) const {
         return boundData(name, index.column(), role);
     }
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Name || index.column() == Kind
-                   ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == Name || index.column() == Kind ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                                : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (hasSchema())
-        return schemaData(m_data->columns[static_cast<std::size_t>(index.row())], index.column(),
-                          role);
+        return schemaData(m_data->columns[static_cast<std::size_t>(index.row())], index.column(), role);
     return featureData(index.row(), index.column(), role);
 }
 
@@ -197,11 +193,9 @@ QVariant ColumnTableModel::schemaData(const core::ColumnInfo& column, int field,
     case Kind: return QString::fromUtf8(core::toString(column.kind));
     case Missing: return QString::number(column.missing);
     case Levels:
-        return column.kind == core::ColumnKind::Categorical
-                   ? QString::number(column.levels.size())
-                   : QStringLiteral("–");
-    case Features: return column.featureCount > 0 ? QString::number(column.featureCount)
-                                                  : QStringLiteral("–");
+        return column.kind == core::ColumnKind::Categorical ? QString::number(column.levels.size())
+                                                            : QStringLiteral("–");
+    case Features: return column.featureCount > 0 ? QString::number(column.featureCount) : QStringLiteral("–");
     default: return {};
     }
 }
@@ -210,8 +204,7 @@ QVariant ColumnTableModel::featureData(core::Index feature, int field, int role)
     if (role != Qt::DisplayRole)
         return {};
     switch (field) {
-    case Name:
-        return QString::fromStdString(m_data->featureName(feature));
+    case Name: return QString::fromStdString(m_data->featureName(feature));
     case Kind: return m_data->features.isSparse() ? tr("numeric (sparse)") : tr("numeric");
     case Missing: return QStringLiteral("0");
     case Levels: return QStringLiteral("–");

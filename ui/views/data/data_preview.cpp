@@ -41,14 +41,12 @@ DataPreview::DataPreview(QWidget* parent) : QWidget(parent) {
     m_first = makeButton(QStringLiteral("«"), tr("First page"), [this] { m_model->setRowPage(0); });
     m_previous = makeButton(tr("‹ Prev"), tr("Previous page"), [this] { previousPage(); });
     m_next = makeButton(tr("Next ›"), tr("Next page"), [this] { nextPage(); });
-    m_last = makeButton(QStringLiteral("»"), tr("Last page"),
-                        [this] { m_model->setRowPage(m_model->rowPageCount() - 1); });
-    m_previousColumns = makeButton(QStringLiteral("‹"), tr("Previous feature columns"), [this] {
-        m_model->setColumnPage(m_model->columnPage() - 1);
-    });
-    m_nextColumns = makeButton(QStringLiteral("›"), tr("Next feature columns"), [this] {
-        m_model->setColumnPage(m_model->columnPage() + 1);
-    });
+    m_last =
+        makeButton(QStringLiteral("»"), tr("Last page"), [this] { m_model->setRowPage(m_model->rowPageCount() - 1); });
+    m_previousColumns = makeButton(QStringLiteral("‹"), tr("Previous feature columns"),
+                                   [this] { m_model->setColumnPage(m_model->columnPage() - 1); });
+    m_nextColumns = makeButton(QStringLiteral("›"), tr("Next feature columns"),
+                               [this] { m_model->setColumnPage(m_model->columnPage() + 1); });
     m_rowLabel = new QLabel(this);
     m_columnLabel = new QLabel(this);
 
@@ -75,8 +73,7 @@ DataPreview::DataPreview(QWidget* parent) : QWidget(parent) {
     updatePageBar();
 }
 
-QToolButton* DataPreview::makeButton(const QString& text, const QString& tip,
-                                     const std::function<void()>& onClick) {
+QToolButton* DataPreview::makeButton(const QString& text, const QString& tip, const std::function<void()>& onClick) {
     auto* button = new QToolButton(this);
     button->setText(text);
     button->setToolTip(tip);
@@ -85,9 +82,7 @@ QToolButton* DataPreview::makeButton(const QString& text, const QString& tip,
     return button;
 }
 
-void DataPreview::setDataset(std::shared_ptr<const core::Dataset> dataset) {
-    m_model->setDataset(std::move(dataset));
-}
+void DataPreview::setDataset(std::shared_ptr<const core::Dataset> dataset) { m_model->setDataset(std::move(dataset)); }
 
 void DataPreview::nextPage() { m_model->setRowPage(m_model->rowPage() + 1); }
 
@@ -100,8 +95,7 @@ QString DataPreview::rowRangeText() const {
         return tr("no rows");
     const qint64 first = m_model->firstRow() + 1;
     const qint64 last = m_model->firstRow() + m_model->rowCount();
-    return tr("rows %1–%2 of %3")
-        .arg(locale.toString(first), locale.toString(last), locale.toString(total));
+    return tr("rows %1–%2 of %3").arg(locale.toString(first), locale.toString(last), locale.toString(total));
 }
 
 void DataPreview::updatePageBar() {
@@ -121,9 +115,9 @@ void DataPreview::updatePageBar() {
     if (pagedColumns) {
         const qint64 first = m_model->firstFeature() + 1;
         const qint64 last = m_model->firstFeature() + m_model->columnCount() - 1;
-        m_columnLabel->setText(tr(" features %1–%2 of %3 ")
-                                   .arg(locale.toString(first), locale.toString(last),
-                                        locale.toString(m_model->totalFeatures())));
+        m_columnLabel->setText(
+            tr(" features %1–%2 of %3 ")
+                .arg(locale.toString(first), locale.toString(last), locale.toString(m_model->totalFeatures())));
         m_previousColumns->setEnabled(m_model->columnPage() > 0);
         m_nextColumns->setEnabled(m_model->columnPage() + 1 < m_model->columnPageCount());
     }

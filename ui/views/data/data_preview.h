@@ -37,8 +37,7 @@ public:
 
 private:
     void updatePageBar();
-    QToolButton* makeButton(const QString& text, const QString& tip,
-                            const std::function<void()>& onClick);
+    QToolButton* makeButton(const QString& text, const QString& tip, const std::function<void()>& onClick);
 
     DatasetTableModel* m_model = nullptr;
     QTableView* m_table = nullptr;

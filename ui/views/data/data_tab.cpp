@@ -9,15 +9,16 @@
 namespace elab::ui {
 
 DataTab::DataTab(QWidget* parent, ViewHost& host) : m_view(new DataView(parent)), m_host(host) {
-    QObject::connect(m_view, &DataView::boundsChanged, m_view,
-                     [this](const core::PublicBounds& bounds, const std::optional<core::PrivateBoundsOptions>& estimate) {
-                         if (m_request.spec.isEmpty())
-                             return;
-                         LoadRequest request = m_request;
-                         request.bounds = bounds;
-                         request.privateBounds = estimate;
-                         m_host.requestLoad(request);
-                     });
+    QObject::connect(
+        m_view, &DataView::boundsChanged, m_view,
+        [this](const core::PublicBounds& bounds, const std::optional<core::PrivateBoundsOptions>& estimate) {
+            if (m_request.spec.isEmpty())
+                return;
+            LoadRequest request = m_request;
+            request.bounds = bounds;
+            request.privateBounds = estimate;
+            m_host.requestLoad(request);
+        });
     QObject::connect(m_view, &DataView::schemaDeclared, m_view,
                      [this](const core::PublicSchema& schema) { declareSchema(schema); });
     QObject::connect(m_view, &DataView::message, m_view,

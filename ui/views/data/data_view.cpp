@@ -2,10 +2,10 @@
 
 #include "ui/charts/label_balance_chart.h"
 #include "ui/charts/norm_histogram_chart.h"
-#include "ui/views/data/data_preview.h"
 #include "ui/dataset/dataset_text.h"
 #include "ui/views/data/bounds_panel.h"
 #include "ui/views/data/column_table_model.h"
+#include "ui/views/data/data_preview.h"
 #include "ui/views/data/processing_log_view.h"
 #include "ui/views/data/schema_panel.h"
 

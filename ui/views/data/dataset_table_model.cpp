@@ -57,8 +57,7 @@ int DatasetTableModel::rowPageCount() const {
 }
 
 int DatasetTableModel::columnPageCount() const {
-    return static_cast<int>(
-        std::max<qint64>(1, (totalFeatures() + m_columnPageSize - 1) / m_columnPageSize));
+    return static_cast<int>(std::max<qint64>(1, (totalFeatures() + m_columnPageSize - 1) / m_columnPageSize));
 }
 
 void DatasetTableModel::setRowPage(int page) {
@@ -84,8 +83,7 @@ int DatasetTableModel::rowCount(const QModelIndex& parent) const {
 int DatasetTableModel::columnCount(const QModelIndex& parent) const {
     if (parent.isValid() || !m_data)
         return 0;
-    const qint64 features =
-        std::clamp<qint64>(totalFeatures() - firstFeature(), 0, m_columnPageSize);
+    const qint64 features = std::clamp<qint64>(totalFeatures() - firstFeature(), 0, m_columnPageSize);
     return static_cast<int>(features) + 1; // column 0 is the label
 }
 
@@ -120,9 +118,8 @@ QVariant DatasetTableModel::data(const QModelIndex& index, int role) const {
         return formatNumber(v);
     }
     case Qt::TextAlignmentRole:
-        return isLabel && m_data->targets.isClassification()
-                   ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return isLabel && m_data->targets.isClassification() ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                             : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole:
         if (isLabel) {
             QFont f;
@@ -137,8 +134,7 @@ QVariant DatasetTableModel::data(const QModelIndex& index, int role) const {
             .arg(row + 1)
             .arg(featureName(feature))
             .arg(m_data->features.value(row, feature), 0, 'g', 17);
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -163,10 +159,7 @@ QVariant DatasetTableModel::headerData(int section, Qt::Orientation orientation,
     if (role == Qt::DisplayRole)
         return featureName(feature);
     if (role == Qt::ToolTipRole)
-        return tr("Feature %1 of %2: %3")
-            .arg(feature + 1)
-            .arg(totalFeatures())
-            .arg(featureName(feature));
+        return tr("Feature %1 of %2: %3").arg(feature + 1).arg(totalFeatures()).arg(featureName(feature));
     return {};
 }
 

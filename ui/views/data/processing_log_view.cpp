@@ -36,10 +36,9 @@ void ProcessingLogView::setLog(const std::vector<core::ProcessingStep>& log) {
         const QString detail = QString::fromStdString(step.detail).toHtmlEscaped();
         if (step.leaksPrivacy) {
             ++m_leaking;
-            html += QStringLiteral(
-                        "<tr style='background-color:#fdece6; color:#b01e1e'>"
-                        "<td style='white-space:pre'><b>%1</b></td>"
-                        "<td style='white-space:pre'><img src='%2'> <b>%3</b></td><td>%4</td></tr>")
+            html += QStringLiteral("<tr style='background-color:#fdece6; color:#b01e1e'>"
+                                   "<td style='white-space:pre'><b>%1</b></td>"
+                                   "<td style='white-space:pre'><img src='%2'> <b>%3</b></td><td>%4</td></tr>")
                         .arg(name, kWarningIcon.toString(), tr("leaks privacy"), detail);
         } else {
             html += QStringLiteral("<tr><td style='white-space:pre'><b>%1</b></td>"

@@ -57,10 +57,11 @@ charts::ChartData buildPassChart(const PtrSettings& s, const PtrState& state, bo
     }
     chart.series << formula << currentLine(s.currentEps, held);
     if (state.release) {
-        SeriesData measured = charts::makeSeries(QStringLiteral("measured"),
-                                                 held ? QStringLiteral("passed in %1 runs").arg(state.runs)
-                                                      : QStringLiteral("passed in %1 runs: %2").arg(state.runs).arg(num(state.passFraction)),
-                                                 SeriesKind::Points, kMeasured);
+        SeriesData measured = charts::makeSeries(
+            QStringLiteral("measured"),
+            held ? QStringLiteral("passed in %1 runs").arg(state.runs)
+                 : QStringLiteral("passed in %1 runs: %2").arg(state.runs).arg(num(state.passFraction)),
+            SeriesKind::Points, kMeasured);
         measured.points = {{state.eps, state.passFraction}};
         measured.width = 10.0;
         chart.series << measured;
@@ -91,10 +92,11 @@ charts::ChartData buildThresholdChart(const PtrSettings& s, const PtrState& stat
     lambda.value = st.lambda;
     chart.series << threshold << lambda << currentLine(s.currentEps, held);
     if (state.release && state.release->noisyLambda > 0.0) {
-        SeriesData noisy = charts::makeSeries(QStringLiteral("noisy"),
-                                              held ? QStringLiteral("one run's Λ̂")
-                                                   : QStringLiteral("one run's Λ̂ = %1").arg(num(state.release->noisyLambda, 3)),
-                                              SeriesKind::Points, kMeasured);
+        SeriesData noisy =
+            charts::makeSeries(QStringLiteral("noisy"),
+                               held ? QStringLiteral("one run's Λ̂")
+                                    : QStringLiteral("one run's Λ̂ = %1").arg(num(state.release->noisyLambda, 3)),
+                               SeriesKind::Points, kMeasured);
         noisy.points = {{state.eps, state.release->noisyLambda}};
         noisy.width = 10.0;
         chart.series << noisy;
@@ -107,20 +109,24 @@ charts::ChartData buildThresholdChart(const PtrSettings& s, const PtrState& stat
     return chart;
 }
 
-QString ptrReadoutHtml(const PtrSettings& s, const PtrState& state, const std::function<QString(core::Index)>& featureName) {
+QString ptrReadoutHtml(const PtrSettings& s, const PtrState& state,
+                       const std::function<QString(core::Index)>& featureName) {
     if (!state.data)
         return QStringLiteral("Load a dataset: its features, binarised at the threshold, are the data of the test.");
     const core::PtrStatistic& st = state.data->statistic;
     QStringList lines;
     if (st.lambda > 0.0)
-        lines << QStringLiteral("<b>Λ = %1</b>: every feature's count of ones stays at least Λ·n = %2 rows above what one "
-                                "row could change (the tightest: %3).")
-                     .arg(num(st.lambda, 4), num(st.lambda * static_cast<double>(st.rows), 6), featureName(st.argmin).toHtmlEscaped());
+        lines << QStringLiteral(
+                     "<b>Λ = %1</b>: every feature's count of ones stays at least Λ·n = %2 rows above what one "
+                     "row could change (the tightest: %3).")
+                     .arg(num(st.lambda, 4), num(st.lambda * static_cast<double>(st.rows), 6),
+                          featureName(st.argmin).toHtmlEscaped());
     else
-        lines << QStringLiteral("<b>Λ = 0</b>: feature “%1” has a 1 in at most one row, so one person can decide what dropout "
-                                "releases. The test passes only when the noise alone clears the threshold, which it almost "
-                                "never does: nothing is released. Binarising at another (public) threshold, or leaving out "
-                                "features that are (almost) never 1, changes this.")
+        lines << QStringLiteral(
+                     "<b>Λ = 0</b>: feature “%1” has a 1 in at most one row, so one person can decide what dropout "
+                     "releases. The test passes only when the noise alone clears the threshold, which it almost "
+                     "never does: nothing is released. Binarising at another (public) threshold, or leaving out "
+                     "features that are (almost) never 1, changes this.")
                      .arg(featureName(st.argmin).toHtmlEscaped());
     if (state.release) {
         const core::PtrRelease& r = *state.release;

@@ -7,8 +7,10 @@
 
 namespace elab::ui {
 
-PtrController::PtrController(QObject* parent) : ComputeController(parent), m_job(addJobSlot(QStringLiteral("ptr"), false)) {
-    connect(this, &ComputeControllerBase::datasetChanged, this, [this] { releaseInBackground(std::exchange(m_state, PtrState{})); });
+PtrController::PtrController(QObject* parent)
+    : ComputeController(parent), m_job(addJobSlot(QStringLiteral("ptr"), false)) {
+    connect(this, &ComputeControllerBase::datasetChanged, this,
+            [this] { releaseInBackground(std::exchange(m_state, PtrState{})); });
 }
 
 PtrController::~PtrController() {
@@ -46,11 +48,14 @@ void PtrController::start() {
     m_running = s;
     auto dataset = this->dataset();
     // The binarised data is kept while the threshold is the same (the dataset change clears it).
-    std::shared_ptr<const core::PtrData> data = m_state.data && m_state.binarisedAt == s.binariseAt ? m_state.data : nullptr;
+    std::shared_ptr<const core::PtrData> data =
+        m_state.data && m_state.binarisedAt == s.binariseAt ? m_state.data : nullptr;
     m_job->start(tr("Propose-test-release"), [this, s, dataset, data](JobContext& job) -> std::function<void()> {
-        auto prepared = data ? data : std::make_shared<const core::PtrData>(core::ptrData(dataset->features, s.binariseAt));
+        auto prepared =
+            data ? data : std::make_shared<const core::PtrData>(core::ptrData(dataset->features, s.binariseAt));
         job.run().throwIfStopped();
-        const core::PtrRelease release = core::ptrRelease(*prepared, s.currentEps, s.delta, core::deriveSeed(s.seed, 0));
+        const core::PtrRelease release =
+            core::ptrRelease(*prepared, s.currentEps, s.delta, core::deriveSeed(s.seed, 0));
         int passed = 0;
         for (int r = 0; r < s.runs; ++r) {
             if (r % 4096 == 0)

@@ -26,7 +26,8 @@ std::string PtrSettings::validate() const {
 namespace detail {
 
 nlohmann::ordered_json toJson(const PtrSettings& s) {
-    return {{"binarise_at", s.binariseAt}, {"delta", s.delta}, {"eps", s.currentEps}, {"runs", s.runs}, {"seed", s.seed}};
+    return {
+        {"binarise_at", s.binariseAt}, {"delta", s.delta}, {"eps", s.currentEps}, {"runs", s.runs}, {"seed", s.seed}};
 }
 
 PtrSettings ptrSettingsFromJson(const nlohmann::json& j) {
@@ -49,6 +50,8 @@ std::optional<PtrSettings> ptrSettingsOf(const Session& session) {
     return block.is_null() ? std::nullopt : std::optional(detail::ptrSettingsFromJson(block));
 }
 
-void storePtrSettings(Session& session, const PtrSettings& settings) { session.setSettingsBlock(kId, detail::toJson(settings)); }
+void storePtrSettings(Session& session, const PtrSettings& settings) {
+    session.setSettingsBlock(kId, detail::toJson(settings));
+}
 
 } // namespace elab::ui

@@ -45,7 +45,8 @@ nlohmann::ordered_json ptrJson(const PtrSettings& s, const PtrState& state, cons
 } // namespace
 
 PtrTab::PtrTab(QWidget* parent, ViewHost& host)
-    : m_controller(new PtrController(parent)), m_panel(new PtrPanel(parent)), m_view(new PtrView(m_controller, m_panel, parent)) {
+    : m_controller(new PtrController(parent)), m_panel(new PtrPanel(parent)),
+      m_view(new PtrView(m_controller, m_panel, parent)) {
     QObject::connect(m_controller, &PtrController::failed, m_view, [&host](const QString& message) {
         host.showStatusMessage(QObject::tr("Private dropout: %1").arg(message), 8000);
     });
@@ -93,7 +94,9 @@ ViewType ptrViewType() {
     type.hasFigures = true;
     type.create = [](QWidget* parent, ViewHost& host) { return std::make_unique<PtrTab>(parent, host); };
     keepSettingsInSession(type, [](const nlohmann::json& block) { (void)detail::ptrSettingsFromJson(block); });
-    type.readSettings = [](const nlohmann::json& j, Session& s) { storePtrSettings(s, detail::ptrSettingsFromJson(j)); };
+    type.readSettings = [](const nlohmann::json& j, Session& s) {
+        storePtrSettings(s, detail::ptrSettingsFromJson(j));
+    };
     return type;
 }
 

@@ -149,7 +149,8 @@ PtrView::PtrView(PtrController* controller, PtrPanel* panel, QWidget* parent)
     // While the handle is held, a release per step would repaint both charts and lay the window
     // out again for the readout at every frame: redraws at most every kHeldRedrawMs, the readout
     // at most every kHeldTextMs, both in full on release.
-    m_redraw = new Throttle(kHeldRedrawMs, [this] { refresh(); }, this);
+    m_redraw = new Throttle(
+        kHeldRedrawMs, [this] { refresh(); }, this);
     m_readoutShown = new ThrottledText(m_readout, kHeldTextMs, this);
     connect(m_controller, &PtrController::stateChanged, this, [this] { m_redraw->request(m_controller->dragging()); });
     m_slider->setEps(m_panel->settings().currentEps);
@@ -187,10 +188,14 @@ void PtrView::refresh() {
     m_passChart->setData(buildPassChart(m_controller->settings(), m_controller->state(), held));
     m_thresholdChart->setData(buildThresholdChart(m_controller->settings(), m_controller->state(), held));
     const auto dataset = m_controller->dataset();
-    m_readoutShown->set(ptrReadoutHtml(m_controller->settings(), m_controller->state(), [dataset](core::Index j) {
-        return dataset && j >= 0 ? QString::fromStdString(dataset->featureName(j)) : QStringLiteral("–");
-    }), held);
-    m_status->setText(m_controller->lastError().isEmpty() ? QString() : tr("Problem: %1").arg(m_controller->lastError()));
+    m_readoutShown->set(ptrReadoutHtml(m_controller->settings(), m_controller->state(),
+                                       [dataset](core::Index j) {
+                                           return dataset && j >= 0 ? QString::fromStdString(dataset->featureName(j))
+                                                                    : QStringLiteral("–");
+                                       }),
+                        held);
+    m_status->setText(m_controller->lastError().isEmpty() ? QString()
+                                                          : tr("Problem: %1").arg(m_controller->lastError()));
     emit redrawn();
 }
 

@@ -23,7 +23,7 @@ class ThrottledText;
 namespace charts {
 class ChartView;
 struct ChartData;
-}
+} // namespace charts
 class EpsSlider;
 class PtrController;
 

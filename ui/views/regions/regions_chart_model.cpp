@@ -74,8 +74,8 @@ QVector<QPointF> polyline(const core::Polyline& line) {
 void addBoundaries(charts::ChartData& chart, const QString& prefix, const core::RegionsModel* model, int capacity,
                    const QColor& colour, double width, Qt::PenStyle style, const QString& name) {
     for (int c = 0; c < capacity; ++c) {
-        SeriesData s = charts::makeSeries(QStringLiteral("boundary:%1:%2").arg(prefix).arg(c), c == 0 ? name : QString(),
-                                          SeriesKind::Line, colour);
+        SeriesData s = charts::makeSeries(QStringLiteral("boundary:%1:%2").arg(prefix).arg(c),
+                                          c == 0 ? name : QString(), SeriesKind::Line, colour);
         s.width = width;
         s.style = style;
         if (model && static_cast<std::size_t>(c) < model->boundaries.size())
@@ -93,7 +93,8 @@ void addPoints(charts::ChartData& chart, const QString& prefix, const Eigen::Mat
     QVector<SeriesData> series;
     for (int c = 0; c < capacity; ++c) {
         SeriesData s = charts::makeSeries(QStringLiteral("%1:%2").arg(prefix).arg(c),
-                                          hollow || c >= k ? QString() : QString::fromStdString(names[static_cast<std::size_t>(c)]),
+                                          hollow || c >= k ? QString()
+                                                           : QString::fromStdString(names[static_cast<std::size_t>(c)]),
                                           SeriesKind::Points, regionsClassColor(c));
         s.width = kPointSize;
         s.hollow = hollow;
@@ -120,7 +121,9 @@ Eigen::Index drawnStride(Eigen::Index rows, Eigen::Index most) { return rows > m
 /// "training rows" or "1 in 5 of the 14,000 training rows".
 QString drawnRows(Eigen::Index rows, Eigen::Index most, const QString& which) {
     const Eigen::Index stride = drawnStride(rows, most);
-    return stride == 1 ? which : QStringLiteral("1 in %1 of the %2 %3").arg(stride).arg(QLocale::c().toString(qlonglong(rows)), which);
+    return stride == 1
+               ? which
+               : QStringLiteral("1 in %1 of the %2 %3").arg(stride).arg(QLocale::c().toString(qlonglong(rows)), which);
 }
 
 QString footnote(const RegionsSettings& s, const RegionsState& state, const QString& datasetName) {
@@ -128,8 +131,9 @@ QString footnote(const RegionsSettings& s, const RegionsState& state, const QStr
     const core::RegionsProblem* problem = state.resultProblem.get();
     parts << QStringLiteral("Dots: %1; small rings: %2; large red rings: misclassified by most "
                             "draws; thin grey lines: each draw's boundary; dashed: the non-private boundary.")
-                 .arg(problem ? drawnRows(problem->trainPoints().rows(), kMaxDrawnTrain, QStringLiteral("training rows"))
-                              : QStringLiteral("training rows"),
+                 .arg(problem
+                          ? drawnRows(problem->trainPoints().rows(), kMaxDrawnTrain, QStringLiteral("training rows"))
+                          : QStringLiteral("training rows"),
                       problem ? drawnRows(problem->testPoints().rows(), kMaxDrawnTest, QStringLiteral("test rows"))
                               : QStringLiteral("test rows"));
     parts << QStringLiteral("%1, %2: %3, %4 draws, seed %5, grid %6 × %6.")
@@ -158,7 +162,8 @@ QImage regionsImage(const core::RegionsResult& r, int gridSize, int classes, Reg
     const bool noDraws = r.draws.empty(); // ε = ∞: the non-private model alone, unanimous
     const std::vector<std::uint8_t>* cls = &r.nonPrivate.cellClass;
     if (!noDraws && fill == RegionsFill::Draw)
-        cls = &r.draws[static_cast<std::size_t>(std::clamp(fillDraw, 0, static_cast<int>(r.draws.size()) - 1))].cellClass;
+        cls =
+            &r.draws[static_cast<std::size_t>(std::clamp(fillDraw, 0, static_cast<int>(r.draws.size()) - 1))].cellClass;
     else if (!noDraws)
         cls = &r.majority;
     const std::vector<float>* agreement = noDraws || fill == RegionsFill::Draw ? nullptr : &r.agreement;
@@ -171,8 +176,8 @@ QImage regionsImage(const core::RegionsResult& r, int gridSize, int classes, Reg
     for (int iy = 0; iy < gridSize; ++iy) {
         auto* row = reinterpret_cast<QRgb*>(image.scanLine(gridSize - 1 - iy)); // y grows upwards
         for (int ix = 0; ix < gridSize; ++ix) {
-            const std::size_t cell = static_cast<std::size_t>(iy) * static_cast<std::size_t>(gridSize) +
-                                     static_cast<std::size_t>(ix);
+            const std::size_t cell =
+                static_cast<std::size_t>(iy) * static_cast<std::size_t>(gridSize) + static_cast<std::size_t>(ix);
             const double a = agreement ? (*agreement)[cell] : 1.0;
             if (fill == RegionsFill::Agreement) {
                 row[ix] = withOpacity(charts::sequentialColor(agreementLevel(a, classes)), kMapOpacity);
@@ -200,7 +205,8 @@ charts::ChartData buildRegionsChart(const RegionsSettings& s, const RegionsState
     else if (dragging)
         chart.title = QStringLiteral("Decision regions — %1").arg(mechanismName(s.mechanism.kind));
     else
-        chart.title = QStringLiteral("Decision regions at %1 — %2").arg(regionsEpsText(r->eps), mechanismName(s.mechanism.kind));
+        chart.title =
+            QStringLiteral("Decision regions at %1 — %2").arg(regionsEpsText(r->eps), mechanismName(s.mechanism.kind));
     chart.footnote = footnote(s, state, datasetName);
     const int classes = problem ? problem->classes() : 2;
     if (problem) {

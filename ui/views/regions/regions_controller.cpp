@@ -64,8 +64,8 @@ void RegionsController::applySettings(const RegionsSettings& next) {
     const bool evaluate = next.currentEps != m_applied.currentEps;
     // Without a prepared problem (a failure) any change but a slider step prepares again; while
     // one is prepared, its delivery evaluates at the latest ε.
-    const bool prepare = rerunRequested() || !next.sameProblem(m_applied) ||
-                         (!m_state.problem && !m_prepare->isBusy() && !evaluate);
+    const bool prepare =
+        rerunRequested() || !next.sameProblem(m_applied) || (!m_state.problem && !m_prepare->isBusy() && !evaluate);
     m_applied = next;
     if (!hasDataset()) {
         updateBusy();
@@ -127,28 +127,29 @@ void RegionsController::startEvaluation() {
     std::shared_ptr<const core::RegionsResult> warm =
         problem && m_state.resultProblem == problem ? m_state.result : nullptr;
     const RegionsSettings s = m_applied;
-    m_evaluate->start(tr("Decision regions at ε = %1").arg(eps, 0, 'g', 3),
-                      [this, dataset = dataset(), problem, warm, s, eps, coarse](JobContext& job) -> std::function<void()> {
-                          auto p = problem;
-                          if (!p) { // the drag grid, prepared on first use
-                              core::RegionsSpec spec = s.toSpec();
-                              spec.gridSize = kDragGrid;
-                              p = std::make_shared<const core::RegionsProblem>(*dataset, std::nullopt, spec);
-                          }
-                          double ms = 0.0;
-                          auto result = evaluate(*p, eps, warm, job, &ms);
-                          return [this, p, result, ms, coarse] {
-                              if (coarse)
-                                  m_state.dragProblem = p;
-                              else
-                                  m_state.evaluationMs = ms;
-                              m_state.show(result, p);
-                              emit stateChanged();
-                              // The latest step, or the full grid after a preview (released).
-                              if ((takeHeld() || !dragging()) && evaluationNeeded())
-                                  startEvaluation();
-                          };
-                      });
+    m_evaluate->start(
+        tr("Decision regions at ε = %1").arg(eps, 0, 'g', 3),
+        [this, dataset = dataset(), problem, warm, s, eps, coarse](JobContext& job) -> std::function<void()> {
+            auto p = problem;
+            if (!p) { // the drag grid, prepared on first use
+                core::RegionsSpec spec = s.toSpec();
+                spec.gridSize = kDragGrid;
+                p = std::make_shared<const core::RegionsProblem>(*dataset, std::nullopt, spec);
+            }
+            double ms = 0.0;
+            auto result = evaluate(*p, eps, warm, job, &ms);
+            return [this, p, result, ms, coarse] {
+                if (coarse)
+                    m_state.dragProblem = p;
+                else
+                    m_state.evaluationMs = ms;
+                m_state.show(result, p);
+                emit stateChanged();
+                // The latest step, or the full grid after a preview (released).
+                if ((takeHeld() || !dragging()) && evaluationNeeded())
+                    startEvaluation();
+            };
+        });
 }
 
 } // namespace elab::ui

@@ -47,14 +47,22 @@ void appendRow(QString& out, const QStringList& fields) {
 void appendPoints(QString& out, const char* kind, const Eigen::MatrixX2d& points, const Eigen::VectorXi& classes,
                   const Eigen::VectorXd& wrong, const QStringList& names) {
     for (Eigen::Index i = 0; i < points.rows(); ++i)
-        appendRow(out, {QLatin1String(kind), {}, {}, names.value(classes(i)), csvNumber(points(i, 0)),
-                        csvNumber(points(i, 1)), {}, {}, wrong.size() == points.rows() ? csvNumber(wrong(i)) : QString()});
+        appendRow(out, {QLatin1String(kind),
+                        {},
+                        {},
+                        names.value(classes(i)),
+                        csvNumber(points(i, 0)),
+                        csvNumber(points(i, 1)),
+                        {},
+                        {},
+                        wrong.size() == points.rows() ? csvNumber(wrong(i)) : QString()});
 }
 
 void appendBoundaries(QString& out, const char* kind, const QString& draw, const core::RegionsModel& model) {
     for (std::size_t c = 0; c < model.boundaries.size(); ++c)
         for (const auto& p : model.boundaries[c])
-            appendRow(out, {QLatin1String(kind), draw, QString::number(c), {}, csvNumber(p[0]), csvNumber(p[1]), {}, {}, {}});
+            appendRow(
+                out, {QLatin1String(kind), draw, QString::number(c), {}, csvNumber(p[0]), csvNumber(p[1]), {}, {}, {}});
 }
 
 } // namespace
@@ -102,10 +110,17 @@ QByteArray regionsCsv(const RegionsState& state) {
         out.reserve(static_cast<qsizetype>(cells) * 60);
         for (int iy = 0; iy < g; ++iy)
             for (int ix = 0; ix < g; ++ix) {
-                const std::size_t k = static_cast<std::size_t>(iy) * static_cast<std::size_t>(g) + static_cast<std::size_t>(ix);
-                appendRow(out, {QStringLiteral("cell"), {}, {}, names.value(majority[k]), csvNumber(p->x0() + (ix + 0.5) * dx),
-                                csvNumber(p->y0() + (iy + 0.5) * dy), csvNumber(draws ? r->agreement[k] : 1.0),
-                                names.value(r->nonPrivate.cellClass[k]), {}});
+                const std::size_t k =
+                    static_cast<std::size_t>(iy) * static_cast<std::size_t>(g) + static_cast<std::size_t>(ix);
+                appendRow(out, {QStringLiteral("cell"),
+                                {},
+                                {},
+                                names.value(majority[k]),
+                                csvNumber(p->x0() + (ix + 0.5) * dx),
+                                csvNumber(p->y0() + (iy + 0.5) * dy),
+                                csvNumber(draws ? r->agreement[k] : 1.0),
+                                names.value(r->nonPrivate.cellClass[k]),
+                                {}});
             }
     }
     appendPoints(out, "train", p->trainPoints(), p->trainClass(), r->trainMisclassified, names);

@@ -123,7 +123,8 @@ void RegionsPanel::connectEdits() {
             apply([this](RegionsSettings& s) { s.featureA = m_featureA->currentData().toInt(); }));
     connect(m_featureB, &QComboBox::currentIndexChanged, this,
             apply([this](RegionsSettings& s) { s.featureB = m_featureB->currentData().toInt(); }));
-    connect(m_quadratic, &QCheckBox::toggled, this, apply([this](RegionsSettings& s) { s.quadratic = m_quadratic->isChecked(); }));
+    connect(m_quadratic, &QCheckBox::toggled, this,
+            apply([this](RegionsSettings& s) { s.quadratic = m_quadratic->isChecked(); }));
     connect(m_draws, &QSpinBox::valueChanged, this, apply([this](RegionsSettings& s) {
                 s.draws = m_draws->value();
                 s.fillDraw = std::min(s.fillDraw, s.draws - 1);

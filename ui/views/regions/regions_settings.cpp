@@ -23,7 +23,7 @@ struct PlaneDefault {
     const char* featureB;
     bool quadratic;
     bool documentedRanges; ///< map the plane's columns by core::documentedBounds (unless the data is bounded)
-    bool pca = false; ///< binary sparse features: any two of them give four points; PCA (leaks, said)
+    bool pca = false;      ///< binary sparse features: any two of them give four points; PCA (leaks, said)
 };
 
 constexpr PlaneDefault kPlaneDefaults[] = {

@@ -31,14 +31,14 @@ struct RegionsSettings {
         p.intercept = true;
         return p;
     }();
-    double testFraction = 0.3; ///< held-out rows: the hollow points and the test accuracy
+    double testFraction = 0.3;     ///< held-out rows: the hollow points and the test accuracy
     core::MechanismSpec mechanism; ///< objective perturbation (ε, δ) by default
     int draws = 10;                ///< R noise draws, 1..kMaxDraws
     int gridSize = 256;            ///< G×G cells
     std::uint64_t seed = 1;        ///< split and noise draws
     double currentEps = 1.0;       ///< the slider's ε; +∞: the non-private model only
     RegionsFill fill = RegionsFill::Majority;
-    int fillDraw = 0;              ///< RegionsFill::Draw: which draw (0-based, < draws)
+    int fillDraw = 0; ///< RegionsFill::Draw: which draw (0-based, < draws)
 
     /// Larger datasets are pictured on a seeded subsample of this many rows (stated in the
     /// processing log and the readout): R fits per slider step stay live (issue 15).

@@ -81,7 +81,9 @@ ViewType regionsViewType() {
     type.create = [](QWidget* parent, ViewHost& host) { return std::make_unique<RegionsTab>(parent, host); };
     keepSettingsInSession(type, [](const nlohmann::json& block) { (void)detail::regionsSettingsFromJson(block); });
     // Kept as the view writes it (its key order), so that a block read back compares equal.
-    type.readSettings = [](const nlohmann::json& j, Session& s) { storeRegionsSettings(s, detail::regionsSettingsFromJson(j)); };
+    type.readSettings = [](const nlohmann::json& j, Session& s) {
+        storeRegionsSettings(s, detail::regionsSettingsFromJson(j));
+    };
     return type;
 }
 

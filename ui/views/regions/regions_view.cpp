@@ -1,13 +1,13 @@
 #include "ui/views/regions/regions_view.h"
 
 #include "ui/charts/chart_view.h"
+#include "ui/views/note_label.h"
 #include "ui/views/regions/regions_chart_model.h"
 #include "ui/views/regions/regions_controller.h"
 #include "ui/views/regions/regions_panel.h"
 #include "ui/views/regions/regions_text.h"
 #include "ui/views/throttled_text.h"
 #include "ui/views/utility/eps_slider.h"
-#include "ui/views/note_label.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -145,7 +145,9 @@ charts::ChartData RegionsView::chartData() const {
 }
 
 QString RegionsView::readoutText() const { return m_readout->text(); }
-QString RegionsView::guaranteeText() const { return regionsGuarantee(m_controller->settings(), m_controller->state()).plain; }
+QString RegionsView::guaranteeText() const {
+    return regionsGuarantee(m_controller->settings(), m_controller->state()).plain;
+}
 QString RegionsView::statusText() const { return m_status->text(); }
 
 void RegionsView::refresh() {

@@ -49,7 +49,8 @@ QString stabilitySummary(const StabilitySettings& settings, const StabilityState
     parts << (state.model == core::StabilityModel::Logistic ? QStringLiteral("logistic regression")
                                                             : QStringLiteral("linear regression"));
     parts << QStringLiteral("%1 removal").arg(QString::fromLatin1(core::toString(settings.removal)));
-    parts << QStringLiteral("dropout rate %1 (q = %2)").arg(number(settings.dropoutRate), number(1.0 - settings.dropoutRate));
+    parts << QStringLiteral("dropout rate %1 (q = %2)")
+                 .arg(number(settings.dropoutRate), number(1.0 - settings.dropoutRate));
     parts << QStringLiteral("%1 repetitions, seed %2").arg(settings.repeats).arg(settings.seed);
     parts << QStringLiteral("test fraction %1").arg(number(settings.testFraction));
     if (const core::MethodBaseline* l2 = state.baseline(core::StabilityMethod::L2))
@@ -71,7 +72,7 @@ charts::ChartData buildStabilityChart(StabilityChart which, const StabilitySetti
     // The shaded bands are ±1 sd over the repetitions, cut at the measure's range; said on the
     // axis, not once per method.
     const QString range = !marginal && state.model == core::StabilityModel::Logistic ? QStringLiteral("within [0, 1]")
-                                                                                       : QStringLiteral("cut at 0");
+                                                                                     : QStringLiteral("cut at 0");
     chart.yTitle = marginal ? QStringLiteral("|err(ρ) − err(0)|, %1 (mean ± 1 sd, %2)").arg(measure, range)
                             : QStringLiteral("test %1 (mean ± 1 sd, %2)").arg(measure, range);
     chart.logX = false;
@@ -95,8 +96,8 @@ charts::ChartData buildStabilityChart(StabilityChart which, const StabilitySetti
         QColor faint = colour; // four overlapping bands stay readable
         faint.setAlphaF(0.6f);
         SeriesData band = charts::makeSeries(QStringLiteral("band:") + key, QString(), SeriesKind::Band, faint);
-        SeriesData mean = charts::makeSeries(QStringLiteral("mean:") + key, shortMethodTitle(method),
-                                 SeriesKind::Line, colour);
+        SeriesData mean =
+            charts::makeSeries(QStringLiteral("mean:") + key, shortMethodTitle(method), SeriesKind::Line, colour);
         SeriesData points = charts::makeSeries(QStringLiteral("points:") + key, QString(), SeriesKind::Points, colour);
         points.width = 6.0;
         for (std::size_t g = 0; g < state.rho.size(); ++g) {

@@ -7,8 +7,8 @@
 // view and every export draw the same thing. Any thread.
 
 #include "ui/charts/chart_data.h"
-#include "ui/views/stability/stability_state.h"
 #include "ui/views/stability/stability_settings.h"
+#include "ui/views/stability/stability_state.h"
 
 namespace elab::ui {
 

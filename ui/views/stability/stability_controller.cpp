@@ -14,8 +14,8 @@ std::shared_ptr<const core::PreparedData> prepare(const core::Dataset& dataset, 
                                                   core::StabilityModel model) {
     if (const std::string problem = s.checkTask(dataset.targets.kind); !problem.empty())
         throw std::invalid_argument(problem);
-    auto prepared = std::make_shared<const core::PreparedData>(
-        core::prepareExperimentData(dataset, std::nullopt, s.toPreparation(model, dataset.features.isSparse()), s.seed));
+    auto prepared = std::make_shared<const core::PreparedData>(core::prepareExperimentData(
+        dataset, std::nullopt, s.toPreparation(model, dataset.features.isSparse()), s.seed));
     if (!prepared->test || prepared->test->rows() < 1)
         throw std::invalid_argument("the held-out test fraction left no test rows");
     const core::TaskKind task = prepared->train.targets.kind;

@@ -9,8 +9,8 @@
 // Threads: every function and signal is for the GUI thread.
 
 #include "ui/jobs/compute_controller.h"
-#include "ui/views/stability/stability_state.h"
 #include "ui/views/stability/stability_settings.h"
+#include "ui/views/stability/stability_state.h"
 
 namespace elab::ui {
 

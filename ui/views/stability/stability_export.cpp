@@ -42,8 +42,8 @@ QByteArray stabilitySidecarJson(const Session& session, const StabilityState& st
     return QByteArray::fromStdString(j.dump(2) + "\n");
 }
 
-QStringList exportStabilityFigure(const charts::ChartData& chart, const Session& session,
-                                  const StabilityState& state, const FigureExport& request, QString* error) {
+QStringList exportStabilityFigure(const charts::ChartData& chart, const Session& session, const StabilityState& state,
+                                  const FigureExport& request, QString* error) {
     return writeFigure(chart, request.withSidecar ? stabilitySidecarJson(session, state, request.path) : QByteArray(),
                        request, error);
 }

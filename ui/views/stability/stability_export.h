@@ -12,7 +12,7 @@ namespace elab::ui {
 QByteArray stabilitySidecarJson(const Session& session, const StabilityState& state, const QString& figureFile);
 
 /// One stability chart with its CSV and sidecar (writeFigure).
-QStringList exportStabilityFigure(const charts::ChartData& chart, const Session& session,
-                                  const StabilityState& state, const FigureExport& request, QString* error);
+QStringList exportStabilityFigure(const charts::ChartData& chart, const Session& session, const StabilityState& state,
+                                  const FigureExport& request, QString* error);
 
 } // namespace elab::ui

@@ -6,8 +6,8 @@
 // follows the CLI's defaults (app/cli/stability_command.cpp, --norm auto): logistic →
 // rows clipped to norm 1; linear → columns standardised, norms left, intercept fitted.
 
-#include "core/data/dataset.h"
 #include "core/data/data_preparation.h"
+#include "core/data/dataset.h"
 #include "core/stability/stability_sweep.h"
 
 #include <cstdint>
@@ -18,7 +18,7 @@
 namespace elab::ui {
 
 enum class StabilityModelChoice {
-    FromTask,  ///< regression target → linear, binary (or binarised) label → logistic
+    FromTask, ///< regression target → linear, binary (or binarised) label → logistic
     Logistic,
     Linear
 };
@@ -28,17 +28,17 @@ struct StabilitySettings {
     std::vector<core::StabilityMethod> methods{core::StabilityMethod::None, core::StabilityMethod::L2,
                                                core::StabilityMethod::Dropout,
                                                core::StabilityMethod::DeterministicDropout};
-    double dropoutRate = 0.5;              ///< 1 − q, q the keep probability; in [0, 0.99]
+    double dropoutRate = 0.5; ///< 1 − q, q the keep probability; in [0, 0.99]
     core::RemovalKind removal = core::RemovalKind::Random;
-    double rhoMin = 0.0;                   ///< the ρ grid: rhoPoints linearly spaced fractions
+    double rhoMin = 0.0; ///< the ρ grid: rhoPoints linearly spaced fractions
     double rhoMax = 0.9;
     int rhoPoints = 10;
-    int repeats = 20;                      ///< R, repetitions per ρ (the paper: 20)
-    std::uint64_t seed = 1;                ///< split, removal, masks, CV folds
-    double testFraction = 0.5;             ///< held-out fraction (the paper: a 50/50 split)
+    int repeats = 20;          ///< R, repetitions per ρ (the paper: 20)
+    std::uint64_t seed = 1;    ///< split, removal, masks, CV folds
+    double testFraction = 0.5; ///< held-out fraction (the paper: a 50/50 split)
     /// A multiclass label is binarised: this class → +1, the others → −1 (logistic only).
     std::optional<std::string> positiveClass;
-    int stabilitySamples = 10;             ///< rows i of ‖θ(D) − θ(D∖{i})‖ (0: skip)
+    int stabilitySamples = 10; ///< rows i of ‖θ(D) − θ(D∖{i})‖ (0: skip)
 
     bool operator==(const StabilitySettings&) const = default;
 

@@ -8,7 +8,7 @@ namespace elab::ui::detail {
 
 Ordered toJson(const StabilitySettings& s) {
     Ordered j;
-    j["model"] = s.model == StabilityModelChoice::FromTask ? "auto"
+    j["model"] = s.model == StabilityModelChoice::FromTask   ? "auto"
                  : s.model == StabilityModelChoice::Logistic ? "logistic"
                                                              : "linear";
     Ordered methods = Ordered::array();

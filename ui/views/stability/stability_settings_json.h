@@ -20,4 +20,4 @@ struct Session;
 StabilitySettings stabilitySettingsOf(const Session& session);
 void storeStabilitySettings(Session& session, const StabilitySettings& settings);
 
-} // namespace elab::ui::detail
+} // namespace elab::ui

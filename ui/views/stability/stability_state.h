@@ -13,19 +13,19 @@
 namespace elab::ui {
 
 struct StabilityState {
-    std::shared_ptr<const core::PreparedData> data;       ///< split and preprocessed; null before
+    std::shared_ptr<const core::PreparedData> data; ///< split and preprocessed; null before
     core::StabilityModel model = core::StabilityModel::Logistic;
     std::vector<double> rho;
     std::vector<core::StabilityMethod> methods;
     core::RemovalKind removal = core::RemovalKind::Random;
     /// By rhoIndex · methods.size() + methodIndex; filled as cells stream in.
     std::vector<std::optional<core::StabilityCell>> cells;
-    std::vector<core::MethodBaseline> baselines;          ///< per method, at the end (also on cancel)
-    std::vector<core::ModelStability> stability;          ///< per method; empty if skipped or cancelled
+    std::vector<core::MethodBaseline> baselines; ///< per method, at the end (also on cancel)
+    std::vector<core::ModelStability> stability; ///< per method; empty if skipped or cancelled
     bool cancelled = false;
     bool complete = false;
     int fits = 0;
-    double seconds = 0.0;                                  ///< baseline + sweep + stability
+    double seconds = 0.0; ///< baseline + sweep + stability
 
     const core::StabilityCell* cell(std::size_t rhoIndex, std::size_t methodIndex) const {
         const std::size_t k = rhoIndex * methods.size() + methodIndex;

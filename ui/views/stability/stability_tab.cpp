@@ -1,9 +1,9 @@
 #include "ui/views/stability/stability_tab.h"
 
 #include "ui/dataset/loaded_dataset.h"
-#include "ui/views/stability/stability_settings_json.h"
 #include "ui/views/stability/stability_controller.h"
 #include "ui/views/stability/stability_export.h"
+#include "ui/views/stability/stability_settings_json.h"
 #include "ui/views/stability/stability_view.h"
 
 namespace elab::ui {
@@ -49,7 +49,9 @@ ViewType stabilityViewType() {
     // Sessions saved before the stability view existed open with its defaults.
     keepSettingsInSession(type, [](const nlohmann::json& j) { (void)detail::stabilitySettingsFromJson(j); });
     // Kept as the view writes it (its key order), so that a block read back compares equal.
-    type.readSettings = [](const nlohmann::json& j, Session& s) { storeStabilitySettings(s, detail::stabilitySettingsFromJson(j)); };
+    type.readSettings = [](const nlohmann::json& j, Session& s) {
+        storeStabilitySettings(s, detail::stabilitySettingsFromJson(j));
+    };
     return type;
 }
 

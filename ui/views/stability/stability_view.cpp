@@ -1,9 +1,9 @@
 #include "ui/views/stability/stability_view.h"
 
 #include "ui/charts/chart_view.h"
-#include "ui/views/stability/stability_controller.h"
-#include "ui/views/stability/stability_chart_model.h"
 #include "ui/views/note_label.h"
+#include "ui/views/stability/stability_chart_model.h"
+#include "ui/views/stability/stability_controller.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -66,8 +66,8 @@ StabilityView::StabilityView(StabilityController* controller, QWidget* parent)
     m_status->setObjectName(QStringLiteral("statusLabel"));
     m_table = new QTableWidget(0, 5, this);
     m_table->setObjectName(QStringLiteral("summaryTable"));
-    m_table->setHorizontalHeaderLabels({tr("err(0), all data"), tr("λ (CV)"), tr("separable"),
-                                        tr("‖θ(D) − θ(D∖i)‖"), tr("relative")});
+    m_table->setHorizontalHeaderLabels(
+        {tr("err(0), all data"), tr("λ (CV)"), tr("separable"), tr("‖θ(D) − θ(D∖i)‖"), tr("relative")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -174,9 +174,11 @@ void StabilityView::buildForm(QWidget* side) {
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_recompute);
     buttons->addWidget(m_cancel);
-    auto* note = new NoteLabel(tr("Preprocessing as the CLI: logistic → columns standardised, then rows clipped to ‖x‖ ≤ 1 "
-                               "(sparse data: clipped only); linear → columns standardised, intercept fitted. "
-                               "The study is non-private."), side);
+    auto* note =
+        new NoteLabel(tr("Preprocessing as the CLI: logistic → columns standardised, then rows clipped to ‖x‖ ≤ 1 "
+                         "(sparse data: clipped only); linear → columns standardised, intercept fitted. "
+                         "The study is non-private."),
+                      side);
     note->setStyleSheet(QStringLiteral("color: #555;"));
     auto* layout = new QVBoxLayout(side);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -196,9 +198,8 @@ void StabilityView::connectEdits() {
             edited();
         };
     };
-    connect(m_model, &QComboBox::currentIndexChanged, this, apply([this](StabilitySettings& s) {
-                s.model = StabilityModelChoice(m_model->currentData().toInt());
-            }));
+    connect(m_model, &QComboBox::currentIndexChanged, this,
+            apply([this](StabilitySettings& s) { s.model = StabilityModelChoice(m_model->currentData().toInt()); }));
     connect(m_positiveClass, &QComboBox::currentIndexChanged, this, apply([this](StabilitySettings& s) {
                 if (m_positiveClass->currentIndex() >= 0)
                     s.positiveClass = m_positiveClass->currentText().toStdString();
@@ -215,10 +216,14 @@ void StabilityView::connectEdits() {
     connect(m_adversarial, &QRadioButton::toggled, this, apply([this](StabilitySettings& s) {
                 s.removal = m_adversarial->isChecked() ? core::RemovalKind::Adversarial : core::RemovalKind::Random;
             }));
-    connect(m_rhoMin, &QDoubleSpinBox::valueChanged, this, apply([this](StabilitySettings& s) { s.rhoMin = m_rhoMin->value(); }));
-    connect(m_rhoMax, &QDoubleSpinBox::valueChanged, this, apply([this](StabilitySettings& s) { s.rhoMax = m_rhoMax->value(); }));
-    connect(m_rhoPoints, &QSpinBox::valueChanged, this, apply([this](StabilitySettings& s) { s.rhoPoints = m_rhoPoints->value(); }));
-    connect(m_repeats, &QSpinBox::valueChanged, this, apply([this](StabilitySettings& s) { s.repeats = m_repeats->value(); }));
+    connect(m_rhoMin, &QDoubleSpinBox::valueChanged, this,
+            apply([this](StabilitySettings& s) { s.rhoMin = m_rhoMin->value(); }));
+    connect(m_rhoMax, &QDoubleSpinBox::valueChanged, this,
+            apply([this](StabilitySettings& s) { s.rhoMax = m_rhoMax->value(); }));
+    connect(m_rhoPoints, &QSpinBox::valueChanged, this,
+            apply([this](StabilitySettings& s) { s.rhoPoints = m_rhoPoints->value(); }));
+    connect(m_repeats, &QSpinBox::valueChanged, this,
+            apply([this](StabilitySettings& s) { s.repeats = m_repeats->value(); }));
     connect(m_testFraction, &QDoubleSpinBox::valueChanged, this,
             apply([this](StabilitySettings& s) { s.testFraction = m_testFraction->value(); }));
     connect(m_seed, &QSpinBox::valueChanged, this,
@@ -314,7 +319,10 @@ void StabilityView::refreshStatus() {
         text = tr("computing… fitting every method on all the data (CV for λ), %1 %")
                    .arg(std::lround(100.0 * m_controller->progress()));
     else if (busy)
-        text = tr("computing… %1 of %2 cells (%3 %)").arg(done).arg(total).arg(std::lround(100.0 * m_controller->progress()));
+        text = tr("computing… %1 of %2 cells (%3 %)")
+                   .arg(done)
+                   .arg(total)
+                   .arg(std::lround(100.0 * m_controller->progress()));
     else if (st.cancelled)
         text = tr("cancelled: %1 of %2 cells kept").arg(done).arg(total);
     else if (st.complete)
@@ -354,8 +362,7 @@ void StabilityView::refreshTable() {
                         ? QStringLiteral("%1 ± %2").arg(number(base->fullError.mean), number(base->fullError.sd))
                         : number(base->fullError.mean))
                  : pending,
-            method == StabilityMethod::L2 ? (base ? number(base->mu) : pending) : tr("—"),
-            separable,
+            method == StabilityMethod::L2 ? (base ? number(base->mu) : pending) : tr("—"), separable,
             stab ? QStringLiteral("%1 ± %2").arg(number(stab->distance.mean), number(stab->distance.sd)) : pending,
             stab ? number(stab->relativeMean) : pending};
         for (int c = 0; c < cells.size(); ++c)

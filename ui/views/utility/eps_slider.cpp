@@ -36,8 +36,7 @@ double clampEps(double eps) { return std::isinf(eps) && eps > 0 ? eps : std::cla
 // Through text, so that 0.0117 is the double a user typing "0.0117" gets.
 double roundSignificant(double value, int digits) {
     char buffer[32];
-    const auto written =
-        std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, digits);
+    const auto written = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, digits);
     double rounded = value;
     std::from_chars(buffer, written.ptr, rounded);
     return rounded;

@@ -1,8 +1,8 @@
 #include "ui/views/utility/mechanism_form.h"
 
+#include "ui/views/note_label.h"
 #include "ui/views/utility/settings_text.h"
 #include "ui/views/utility/sgd_form.h"
-#include "ui/views/note_label.h"
 
 #include "core/mechanisms/mechanism_catalog.h"
 
@@ -84,20 +84,17 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
         mechanism->setItemData(mechanism->count() - 1, mechanismToolTip(info.kind), Qt::ToolTipRole);
     }
     loss = newCombo(mechanismBox, "lossCombo");
-    huberWidth = newSpin<QDoubleSpinBox>(
-        mechanismBox, "huberWidthSpin",
-        tr("Width h of the quadratic region around margin 1; curvature bound 1/(2h)"));
+    huberWidth = newSpin<QDoubleSpinBox>(mechanismBox, "huberWidthSpin",
+                                         tr("Width h of the quadratic region around margin 1; curvature bound 1/(2h)"));
     huberWidth->setRange(0.001, 0.999);
     huberWidth->setDecimals(3);
     huberWidth->setSingleStep(0.05);
-    temperature =
-        newSpin<QDoubleSpinBox>(mechanismBox, "temperatureSpin",
-                                tr("Temperature t of t·log(1 + e^((1−m)/t)); curvature bound 1/(4t)"));
+    temperature = newSpin<QDoubleSpinBox>(mechanismBox, "temperatureSpin",
+                                          tr("Temperature t of t·log(1 + e^((1−m)/t)); curvature bound 1/(4t)"));
     temperature->setRange(0.01, 100.0);
     temperature->setSingleStep(0.1);
-    lambda =
-        newEdit(mechanismBox, "lambdaEdit",
-                tr("L2 regulariser Λ ≥ 0 in sum form: Σℓ + (Λ/2)‖θ‖². Output perturbation needs Λ > 0."));
+    lambda = newEdit(mechanismBox, "lambdaEdit",
+                     tr("L2 regulariser Λ ≥ 0 in sum form: Σℓ + (Λ/2)‖θ‖². Output perturbation needs Λ > 0."));
     delta = newEdit(mechanismBox, "deltaEdit", tr("δ of (ε, δ)-DP: in (0, 1) and well below 1/n"));
     mechanismForm = newForm(mechanismBox);
     mechanismForm->addRow(mechanism);
@@ -136,9 +133,8 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
     positiveClass->setToolTip(tr("All classes: one model per class (one-vs-rest); ε and δ are split "
                                  "equally across the K models. A class: binarise, this class → +1, every "
                                  "other class → −1, one model with the whole budget."));
-    testFraction =
-        newSpin<QDoubleSpinBox>(preparationBox, "testFractionSpin",
-                                tr("Stratified held-out share of the rows; test metrics need it > 0"));
+    testFraction = newSpin<QDoubleSpinBox>(preparationBox, "testFractionSpin",
+                                           tr("Stratified held-out share of the rows; test metrics need it > 0"));
     testFraction->setRange(0.0, 0.9);
     testFraction->setSingleStep(0.05);
     preparationForm = newForm(preparationBox);
@@ -151,11 +147,10 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
 
     auto* measurementBox = new QGroupBox(tr("Measurement"), panel);
     metric = newCombo(measurementBox, "metricCombo");
-    for (UtilityMetric m : {UtilityMetric::TrainLoss, UtilityMetric::TestLoss, UtilityMetric::TrainAccuracy,
-                            UtilityMetric::TestAccuracy})
+    for (UtilityMetric m :
+         {UtilityMetric::TrainLoss, UtilityMetric::TestLoss, UtilityMetric::TrainAccuracy, UtilityMetric::TestAccuracy})
         metric->addItem(metricName(m), int(m));
-    repeats = newSpin<QSpinBox>(measurementBox, "repeatsSpin",
-                                tr("Noise draws per ε: the curve is their mean ± 1 sd"));
+    repeats = newSpin<QSpinBox>(measurementBox, "repeatsSpin", tr("Noise draws per ε: the curve is their mean ± 1 sd"));
     repeats->setRange(1, 1000);
     seed = newEdit(measurementBox, "seedEdit", tr("Seed of every random stream (split, noise draws)"));
     newSeed = new QPushButton(tr("New seed"), measurementBox);
@@ -207,9 +202,8 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
     auto* gridBox = new QGroupBox(tr("Sweep grid"), panel);
     epsMin = newEdit(gridBox, "epsMinEdit", tr("Smallest ε of the sweep"));
     epsMax = newEdit(gridBox, "epsMaxEdit", tr("Largest ε of the sweep"));
-    gridPoints = newSpin<QSpinBox>(
-        gridBox, "gridPointsSpin",
-        tr("Log-spaced ε values measured by a sweep; the slider's arrow keys step on them"));
+    gridPoints = newSpin<QSpinBox>(gridBox, "gridPointsSpin",
+                                   tr("Log-spaced ε values measured by a sweep; the slider's arrow keys step on them"));
     gridPoints->setRange(2, 200);
     auto* range = new QHBoxLayout;
     range->addWidget(epsMin, 1);
@@ -221,15 +215,15 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
 
     auto* layout = new QVBoxLayout(panel);
     layout->setContentsMargins(6, 6, 6, 6);
-    for (QWidget* w : {static_cast<QWidget*>(problems), static_cast<QWidget*>(mechanismBox), static_cast<QWidget*>(sgd),
-                       static_cast<QWidget*>(guaranteeBox), static_cast<QWidget*>(preparationBox),
-                       static_cast<QWidget*>(measurementBox), static_cast<QWidget*>(taylorBox),
-                       static_cast<QWidget*>(gridBox)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(problems), static_cast<QWidget*>(mechanismBox), static_cast<QWidget*>(sgd),
+          static_cast<QWidget*>(guaranteeBox), static_cast<QWidget*>(preparationBox),
+          static_cast<QWidget*>(measurementBox), static_cast<QWidget*>(taylorBox), static_cast<QWidget*>(gridBox)})
         layout->addWidget(w);
     layout->addStretch(1);
     if (parts == MechanismFormParts::AtOneEps) {
-        for (QWidget* w : {static_cast<QWidget*>(guaranteeBox), static_cast<QWidget*>(taylorBox),
-                           static_cast<QWidget*>(gridBox)})
+        for (QWidget* w :
+             {static_cast<QWidget*>(guaranteeBox), static_cast<QWidget*>(taylorBox), static_cast<QWidget*>(gridBox)})
             w->hide();
         measurementForm->setRowVisible(metric, false);
         measurementForm->setRowVisible(repeats, false);

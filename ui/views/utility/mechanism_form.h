@@ -27,7 +27,7 @@ class SgdForm;
 
 /// Which parts of the form a view shows.
 enum class MechanismFormParts {
-    All,    ///< the utility view: everything
+    All,     ///< the utility view: everything
     AtOneEps ///< a view computed at the slider's ε only (decision regions): no metric, repetitions,
              ///< Taylor estimates, sweep grid, nor a guarantee box (it shows the guarantee of its result)
 };

@@ -86,7 +86,7 @@ void MechanismPanel::connectEdits() {
     auto setLoss = [this, apply] {
         apply([&](UtilitySettings& s) {
             s.mechanism.model.loss = core::Loss(LossKind(m_form.loss->currentData().toInt()),
-                                          m_form.huberWidth->value(), m_form.temperature->value());
+                                                m_form.huberWidth->value(), m_form.temperature->value());
         });
     };
     connect(m_form.loss, &QComboBox::currentIndexChanged, this, setLoss);
@@ -95,8 +95,7 @@ void MechanismPanel::connectEdits() {
     connect(m_form.huberWidth, &QDoubleSpinBox::valueChanged, this, setLoss);
     connect(m_form.temperature, &QDoubleSpinBox::valueChanged, this, setLoss);
     connect(m_form.norm, &QComboBox::currentIndexChanged, this, [this, apply](int) {
-        apply(
-            [&](UtilitySettings& s) { s.preprocess.norm = NormPolicy(m_form.norm->currentData().toInt()); });
+        apply([&](UtilitySettings& s) { s.preprocess.norm = NormPolicy(m_form.norm->currentData().toInt()); });
     });
     connect(m_form.standardise, &QCheckBox::toggled, this,
             [apply](bool on) { apply([&](UtilitySettings& s) { s.preprocess.standardise = on; }); });
@@ -269,8 +268,7 @@ void MechanismPanel::showSettings() {
     m_form.metric->setCurrentIndex(m_form.metric->findData(int(s.metric)));
     m_form.repeats->setValue(s.repeats);
     for (auto it = m_form.estimators.cbegin(); it != m_form.estimators.cend(); ++it)
-        it.value()->setChecked(std::find(s.estimators.begin(), s.estimators.end(), it.key()) !=
-                               s.estimators.end());
+        it.value()->setChecked(std::find(s.estimators.begin(), s.estimators.end(), it.key()) != s.estimators.end());
     m_form.gridPoints->setValue(s.gridPoints);
     // Text fields that hold an unparsed entry keep it, with its problem shown.
     auto setText = [this](QLineEdit* edit, const QString& text) {
@@ -311,8 +309,8 @@ void MechanismPanel::fillClassCombo() {
     for (const QString& name : m_shape.classNames)
         m_form.positiveClass->addItem(tr("%1 vs rest").arg(name), name);
     const auto& positive = m_settings.preprocess.positiveClass;
-    m_form.positiveClass->setCurrentIndex(
-        positive ? m_form.positiveClass->findData(QString::fromStdString(*positive)) : 0);
+    m_form.positiveClass->setCurrentIndex(positive ? m_form.positiveClass->findData(QString::fromStdString(*positive))
+                                                   : 0);
 }
 
 void MechanismPanel::refresh() {
@@ -329,8 +327,7 @@ void MechanismPanel::refresh() {
     QStringList notes;
     switch (m_settings.preprocess.norm) {
     case NormPolicy::ClipRows:
-        notes << QStringLiteral("<span style='color:%1'>%2</span>")
-                     .arg(kGreen, tr("private: data-independent"));
+        notes << QStringLiteral("<span style='color:%1'>%2</span>").arg(kGreen, tr("private: data-independent"));
         break;
     case NormPolicy::ScaleByMaxNorm:
         notes << QStringLiteral("<span style='color:%1'>⚠ %2</span>")
@@ -351,8 +348,7 @@ void MechanismPanel::refresh() {
     m_form.taylorNote->setText(reason);
     m_form.taylorNote->setVisible(!reason.isEmpty());
 
-    const QStringList problems =
-        QStringList(m_parseProblems.values()) + settingsProblems(m_settings, m_shape);
+    const QStringList problems = QStringList(m_parseProblems.values()) + settingsProblems(m_settings, m_shape);
     m_form.problems->setText(problems.join(QLatin1Char('\n')));
     m_form.problems->setVisible(!problems.isEmpty());
     refreshGuarantee();

@@ -1,8 +1,8 @@
 #include "ui/views/utility/settings_text.h"
 
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/privacy/composition.h"
 #include "core/privacy/plain_language.h"
-#include "core/mechanisms/mechanism_catalog.h"
 
 #include "ui/views/utility/eps_text.h"
 
@@ -34,13 +34,9 @@ QString red(const QString& text) {
 
 } // namespace
 
-QString mechanismName(core::MechanismKind kind) {
-    return QString::fromUtf8(core::mechanismInfo(kind).title);
-}
+QString mechanismName(core::MechanismKind kind) { return QString::fromUtf8(core::mechanismInfo(kind).title); }
 
-QString mechanismToolTip(core::MechanismKind kind) {
-    return QString::fromUtf8(core::mechanismInfo(kind).summary);
-}
+QString mechanismToolTip(core::MechanismKind kind) { return QString::fromUtf8(core::mechanismInfo(kind).summary); }
 
 QString lossName(core::LossKind kind) {
     switch (kind) {
@@ -164,15 +160,19 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
         core::PipelineFacts pipeline = shape.pipeline;
         for (std::string& step : core::plannedLeaks(settings.preprocess))
             pipeline.leakingSteps.push_back(std::move(step));
-        core::PrivacyGuarantee g = core::withSeedMode(core::withPipeline(
-            core::mechanismInfo(spec.kind).guarantee(spec, std::max(Eigen::Index{1}, static_cast<Eigen::Index>(shape.trainRows)),
-                                                     classes, eps),
-            pipeline), settings.secretSeed ? core::SeedMode::SecretRelease : core::SeedMode::Reproducible);
+        core::PrivacyGuarantee g = core::withSeedMode(
+            core::withPipeline(
+                core::mechanismInfo(spec.kind).guarantee(
+                    spec, std::max(Eigen::Index{1}, static_cast<Eigen::Index>(shape.trainRows)), classes, eps),
+                pipeline),
+            settings.secretSeed ? core::SeedMode::SecretRelease : core::SeedMode::Reproducible);
         // The Data tab estimates private bounds at load, with the public seed 1 (PrivateBoundsOptions).
         if (settings.secretSeed && g.isPrivate && shape.pipeline.preparationEpsilon > 0.0)
-            g.conditions.push_back("the privately estimated bounds were drawn when the data was loaded, with the public "
-                                   "seed 1: only the model's own noise is a private release");
-        return describePrivacyGuarantee(g, {shape.trainRows, {}, false, QString::fromUtf8(core::mechanismInfo(spec.kind).formula)});
+            g.conditions.push_back(
+                "the privately estimated bounds were drawn when the data was loaded, with the public "
+                "seed 1: only the model's own noise is a private release");
+        return describePrivacyGuarantee(
+            g, {shape.trainRows, {}, false, QString::fromUtf8(core::mechanismInfo(spec.kind).formula)});
     } catch (const std::exception& e) {
         return textOf(tr("No guarantee"), {}, {sentence(e.what())}, false);
     }
@@ -184,9 +184,8 @@ QStringList settingsProblems(const UtilitySettings& settings, const DataShape& s
     // a message whose head (up to ':') starts an earlier one is the same problem.
     auto add = [&problems](const QString& p) {
         const QString head = p.section(QLatin1Char(':'), 0, 0).trimmed();
-        if (p.isEmpty() || std::any_of(problems.cbegin(), problems.cend(), [&](const QString& q) {
-                return q.startsWith(head, Qt::CaseInsensitive);
-            }))
+        if (p.isEmpty() || std::any_of(problems.cbegin(), problems.cend(),
+                                       [&](const QString& q) { return q.startsWith(head, Qt::CaseInsensitive); }))
             return;
         problems << p;
     };

@@ -38,10 +38,10 @@ struct GuaranteeText {
 
 /// What the data preparation and the view add to a guarantee.
 struct GuaranteeContext {
-    long long trainRows = 0;           ///< n (0: unknown)
-    QStringList leaks;                  ///< the view's own steps that read the private data (turn the guarantee off)
-    bool constants = true;              ///< list the constants the mechanism used (ε', Δ, noise scale)
-    QString formula;                    ///< the mechanism in formulas (the catalog's), shown after the source
+    long long trainRows = 0; ///< n (0: unknown)
+    QStringList leaks;       ///< the view's own steps that read the private data (turn the guarantee off)
+    bool constants = true;   ///< list the constants the mechanism used (ε', Δ, noise scale)
+    QString formula;         ///< the mechanism in formulas (the catalog's), shown after the source
 };
 
 /// g in words: headline (notion, ε, δ), warnings (a large δ, the view's own leaks) and details

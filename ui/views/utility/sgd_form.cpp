@@ -4,9 +4,9 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QSpinBox>
 
 #include <algorithm>
@@ -41,7 +41,8 @@ SgdForm::SgdForm(QWidget* parent) : QGroupBox(tr("DP-SGD"), parent) {
     m_hidden = spin<QSpinBox>(this, "hiddenSpin", tr("Hidden ReLU units H; 0: a softmax-linear model"));
     m_hidden->setRange(0, 4096);
     m_hidden->setSpecialValueText(tr("none (linear)"));
-    m_epochs = spin<QSpinBox>(this, "epochsSpin", tr("Passes over the data, ⌈N/S⌉ steps each; more steps spend more ε"));
+    m_epochs =
+        spin<QSpinBox>(this, "epochsSpin", tr("Passes over the data, ⌈N/S⌉ steps each; more steps spend more ε"));
     m_epochs->setRange(1, 1000);
     m_batch = spin<QSpinBox>(this, "batchSizeSpin",
                              tr("Expected batch size S: each row joins each step's batch with probability q = S/N"));
@@ -49,8 +50,9 @@ SgdForm::SgdForm(QWidget* parent) : QGroupBox(tr("DP-SGD"), parent) {
     m_clip = spin<QDoubleSpinBox>(this, "clipSpin", tr("Clip norm C of each example's gradient: the sensitivity"));
     m_clip->setRange(0.01, 100.0);
     m_clip->setSingleStep(0.1);
-    m_clipMode = combo(this, "clipModeCombo", tr("Total: one norm over all parameters. Per layer (the paper's): "
-                                                  "C for each layer, sensitivity C·√layers"));
+    m_clipMode = combo(this, "clipModeCombo",
+                       tr("Total: one norm over all parameters. Per layer (the paper's): "
+                          "C for each layer, sensitivity C·√layers"));
     m_clipMode->addItem(tr("Total"), int(core::ClipMode::Total));
     m_clipMode->addItem(tr("Per layer"), int(core::ClipMode::PerLayer));
     m_learningRate = spin<QDoubleSpinBox>(this, "learningRateSpin", tr("Initial learning rate η₀"));
@@ -60,8 +62,9 @@ SgdForm::SgdForm(QWidget* parent) : QGroupBox(tr("DP-SGD"), parent) {
     m_decay = spin<QDoubleSpinBox>(this, "lrDecaySpin", tr("γ of η = η₀/t^γ, t the epoch; the paper uses 1"));
     m_decay->setRange(0.0, 2.0);
     m_decay->setSingleStep(0.1);
-    m_dropout = combo(this, "dropoutCombo", tr("Dropout on the hidden units (a regulariser; no effect on ε). "
-                                                "Gaussian is the paper's DPD."));
+    m_dropout = combo(this, "dropoutCombo",
+                      tr("Dropout on the hidden units (a regulariser; no effect on ε). "
+                         "Gaussian is the paper's DPD."));
     m_dropout->addItem(tr("None"), int(core::DropoutKind::None));
     m_dropout->addItem(tr("Bernoulli"), int(core::DropoutKind::Bernoulli));
     m_dropout->addItem(tr("Gaussian"), int(core::DropoutKind::Gaussian));
@@ -73,9 +76,10 @@ SgdForm::SgdForm(QWidget* parent) : QGroupBox(tr("DP-SGD"), parent) {
     m_weightDecay->setRange(0.0, 10.0);
     m_weightDecay->setDecimals(5);
     m_weightDecay->setSingleStep(0.0001);
-    m_accountant = combo(this, "accountantCombo", tr("How σ is calibrated for ε. RDP is rigorous and the tightest; "
-                                                      "advanced composition is the paper's DPD-AC; the paper's zCDP "
-                                                      "procedure is shown as published and is not a proof."));
+    m_accountant = combo(this, "accountantCombo",
+                         tr("How σ is calibrated for ε. RDP is rigorous and the tightest; "
+                            "advanced composition is the paper's DPD-AC; the paper's zCDP "
+                            "procedure is shown as published and is not a proof."));
     for (const auto& [kind, name] : core::accountantKindNames()) {
         (void)name;
         m_accountant->addItem(QString::fromStdString(core::accountantTitle(kind)), int(kind));
@@ -88,7 +92,8 @@ SgdForm::SgdForm(QWidget* parent) : QGroupBox(tr("DP-SGD"), parent) {
                                 "add/remove one row, with this N for any neighbouring dataset. Unchecked: N is the "
                                 "training rows, which are private, and the guarantee is replace-one at that fixed "
                                 "count (more noise for the same ε)."));
-    m_rows = spin<QSpinBox>(rows, "publicRowsSpin", tr("The public N (suggested: the training rows of the loaded data)"));
+    m_rows =
+        spin<QSpinBox>(rows, "publicRowsSpin", tr("The public N (suggested: the training rows of the loaded data)"));
     m_rows->setRange(1, 2000000000);
     auto* rowsLayout = new QHBoxLayout(rows);
     rowsLayout->setContentsMargins(0, 0, 0, 0);
@@ -144,7 +149,8 @@ void SgdForm::setSpec(const core::SgdSpec& s) {
     m_weightDecay->setValue(s.weightDecay);
     m_accountant->setCurrentIndex(m_accountant->findData(int(s.accountant)));
     m_publicRows->setChecked(s.publicRows > 0);
-    m_rows->setValue(static_cast<int>(std::clamp<long long>(s.publicRows > 0 ? s.publicRows : m_datasetRows, 1, 2000000000)));
+    m_rows->setValue(
+        static_cast<int>(std::clamp<long long>(s.publicRows > 0 ? s.publicRows : m_datasetRows, 1, 2000000000)));
     m_applying = false;
     refreshRows();
 }

@@ -87,13 +87,14 @@ void TrainingController::startRun(JobSlot* slot, double eps, std::vector<core::E
     const std::uint64_t seed = m_seed;
     const int epochs = m_epochs;
     slot->start(what, [this, problem, eps, seed, epochs, run](JobContext& job) {
-        problem->learner().trainEpochs(eps, seed, 0, job.run().stopToken(), [this, &job, epochs, run](const core::EpochMetrics& m) {
-            job.run().progress(double(m.epoch) / std::max(1, epochs), "epochs");
-            job.post([this, m, run] { // on the GUI thread, only if this job is still the slot's current one
-                (this->*run).push_back(m);
-                emit updated();
+        problem->learner().trainEpochs(
+            eps, seed, 0, job.run().stopToken(), [this, &job, epochs, run](const core::EpochMetrics& m) {
+                job.run().progress(double(m.epoch) / std::max(1, epochs), "epochs");
+                job.post([this, m, run] { // on the GUI thread, only if this job is still the slot's current one
+                    (this->*run).push_back(m);
+                    emit updated();
+                });
             });
-        });
         job.run().throwIfStopped();
         return std::function<void()>([this] { emit updated(); });
     });

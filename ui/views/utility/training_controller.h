@@ -48,7 +48,8 @@ private:
     void startPrivate();
     void startReference();
     /// One run at eps on slot, its epochs appended to this->*run as they arrive.
-    void startRun(JobSlot* slot, double eps, std::vector<core::EpochMetrics> TrainingController::*run, const QString& what);
+    void startRun(JobSlot* slot, double eps, std::vector<core::EpochMetrics> TrainingController::*run,
+                  const QString& what);
 
     JobSlot* m_privateJob;
     JobSlot* m_referenceJob;

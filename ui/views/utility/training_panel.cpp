@@ -2,8 +2,8 @@
 
 #include "ui/charts/chart_geometry.h"
 #include "ui/charts/chart_view.h"
-#include "ui/views/utility/training_controller.h"
 #include "ui/views/note_label.h"
+#include "ui/views/utility/training_controller.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -30,9 +30,10 @@ double valueOf(const core::EpochMetrics& m, Quantity q, bool test) {
 void addRun(charts::ChartData& chart, const std::vector<core::EpochMetrics>& run, Quantity q, const QString& prefix,
             const QString& label, const QColor& colour, Qt::PenStyle trainStyle) {
     for (bool test : {false, true}) {
-        SeriesData s = charts::makeSeries(QStringLiteral("%1:%2").arg(prefix, test ? QStringLiteral("test") : QStringLiteral("train")),
-                                          QStringLiteral("%1, %2").arg(label, test ? QStringLiteral("test") : QStringLiteral("train")),
-                                          SeriesKind::Line, colour);
+        SeriesData s = charts::makeSeries(
+            QStringLiteral("%1:%2").arg(prefix, test ? QStringLiteral("test") : QStringLiteral("train")),
+            QStringLiteral("%1, %2").arg(label, test ? QStringLiteral("test") : QStringLiteral("train")),
+            SeriesKind::Line, colour);
         s.style = test ? Qt::DashLine : trainStyle;
         s.width = test ? 2.0 : 1.5;
         for (const core::EpochMetrics& m : run) {
@@ -59,19 +60,21 @@ charts::ChartData chartOf(const TrainingController& c, Quantity q) {
         chart.yMin = 0.0;
         chart.yMax = 1.0;
     }
-    addRun(chart, c.referenceRun(), q, QStringLiteral("nonprivate"), QStringLiteral("non-private"), QColor(120, 120, 120),
-           Qt::SolidLine);
-    addRun(chart, c.privateRun(), q, QStringLiteral("private"),
-           QStringLiteral("ε = %1").arg(c.eps(), 0, 'g', 3), charts::paletteColor(0), Qt::SolidLine);
-    chart.footnote = QStringLiteral("DP-SGD at the slider's ε (seed's repetition 0) and the same run without clipping or "
-                                    "noise. Train metrics on at most 5,000 evenly spaced training rows. The curves are "
-                                    "computed on the data: only the final model is private.");
+    addRun(chart, c.referenceRun(), q, QStringLiteral("nonprivate"), QStringLiteral("non-private"),
+           QColor(120, 120, 120), Qt::SolidLine);
+    addRun(chart, c.privateRun(), q, QStringLiteral("private"), QStringLiteral("ε = %1").arg(c.eps(), 0, 'g', 3),
+           charts::paletteColor(0), Qt::SolidLine);
+    chart.footnote =
+        QStringLiteral("DP-SGD at the slider's ε (seed's repetition 0) and the same run without clipping or "
+                       "noise. Train metrics on at most 5,000 evenly spaced training rows. The curves are "
+                       "computed on the data: only the final model is private.");
     return chart;
 }
 
 } // namespace
 
-TrainingPanel::TrainingPanel(TrainingController* controller, QWidget* parent) : QWidget(parent), m_controller(controller) {
+TrainingPanel::TrainingPanel(TrainingController* controller, QWidget* parent)
+    : QWidget(parent), m_controller(controller) {
     setObjectName(QStringLiteral("trainingPanel"));
     m_accuracy = new charts::ChartView(this);
     m_loss = new charts::ChartView(this);
@@ -105,9 +108,11 @@ void TrainingPanel::refresh() {
     m_loss->setData(lossChart());
     const auto& p = m_controller->privateRun();
     const auto& r = m_controller->referenceRun();
-    QString text = std::isfinite(m_controller->eps())
-                       ? tr("Training at ε = %1: epoch %2 of %3").arg(m_controller->eps(), 0, 'g', 3).arg(p.size()).arg(m_controller->epochs())
-                       : tr("ε = ∞: the non-private run only");
+    QString text = std::isfinite(m_controller->eps()) ? tr("Training at ε = %1: epoch %2 of %3")
+                                                            .arg(m_controller->eps(), 0, 'g', 3)
+                                                            .arg(p.size())
+                                                            .arg(m_controller->epochs())
+                                                      : tr("ε = ∞: the non-private run only");
     if (!p.empty() && std::isfinite(p.back().testAccuracy))
         text += tr(", test accuracy %1").arg(p.back().testAccuracy, 0, 'f', 3);
     else if (!p.empty())
@@ -115,7 +120,9 @@ void TrainingPanel::refresh() {
     if (!r.empty())
         text += std::isfinite(r.back().testAccuracy)
                     ? tr("; non-private epoch %1, test accuracy %2").arg(r.size()).arg(r.back().testAccuracy, 0, 'f', 3)
-                    : tr("; non-private epoch %1, training accuracy %2").arg(r.size()).arg(r.back().trainAccuracy, 0, 'f', 3);
+                    : tr("; non-private epoch %1, training accuracy %2")
+                          .arg(r.size())
+                          .arg(r.back().trainAccuracy, 0, 'f', 3);
     if (m_controller->busy())
         text += tr(" — training…");
     m_status->setText(text);

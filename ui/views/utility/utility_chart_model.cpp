@@ -97,7 +97,8 @@ QString formatEps(double eps) {
 QString guaranteeSummary(const UtilitySettings& settings, const UtilityState& state) {
     QStringList parts;
     const core::PrivacyGuarantee& g = state.guaranteeAtMax;
-    parts << QStringLiteral("%1, Λ = %2").arg(QString::fromLatin1(core::toString(settings.mechanism.kind)))
+    parts << QStringLiteral("%1, Λ = %2")
+                 .arg(QString::fromLatin1(core::toString(settings.mechanism.kind)))
                  .arg(settings.mechanism.model.lambda, 0, 'g', 3);
     if (settings.mechanism.usesDelta())
         parts << QStringLiteral("δ = %1").arg(settings.mechanism.privacy.delta, 0, 'g', 3);
@@ -106,8 +107,9 @@ QString guaranteeSummary(const UtilitySettings& settings, const UtilityState& st
     parts << QStringLiteral("rows clipped to ‖x‖ ≤ 1: %1")
                  .arg(settings.preprocess.norm == core::NormPolicy::ClipRows ? QStringLiteral("yes")
                                                                              : QStringLiteral("NO (guarantee void)"));
-    parts << (settings.secretSeed ? QStringLiteral("%1 repetitions, secret seed (private release)").arg(settings.repeats)
-                                  : QStringLiteral("%1 repetitions, seed %2").arg(settings.repeats).arg(settings.seed));
+    parts << (settings.secretSeed
+                  ? QStringLiteral("%1 repetitions, secret seed (private release)").arg(settings.repeats)
+                  : QStringLiteral("%1 repetitions, seed %2").arg(settings.repeats).arg(settings.seed));
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -127,11 +129,12 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
 
     // Losses are ≥ 0 and accuracies in [0, 1]: the ±1 sd band is cut there, and the legend says so.
     const bool loss = core::isLossMetric(settings.metric);
-    SeriesData band = charts::makeSeries(QStringLiteral("band"),
-                                         loss ? QStringLiteral("±1 sd (cut at 0)") : QStringLiteral("±1 sd (within [0, 1])"),
-                                         SeriesKind::Band, kMeasured);
-    SeriesData mean = charts::makeSeries(QStringLiteral("measured"), QStringLiteral("measured (%1 reps)").arg(settings.repeats),
-                             SeriesKind::Line, kMeasured);
+    SeriesData band = charts::makeSeries(
+        QStringLiteral("band"), loss ? QStringLiteral("±1 sd (cut at 0)") : QStringLiteral("±1 sd (within [0, 1])"),
+        SeriesKind::Band, kMeasured);
+    SeriesData mean =
+        charts::makeSeries(QStringLiteral("measured"), QStringLiteral("measured (%1 reps)").arg(settings.repeats),
+                           SeriesKind::Line, kMeasured);
     for (const auto& p : state.points) {
         if (!p)
             continue;
@@ -143,7 +146,8 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     dots.points = mean.points;
     dots.width = 7.0;
     // The monotonicity self-check: a red ring around every point worse than a smaller ε's.
-    SeriesData worse = charts::makeSeries(QStringLiteral("worse-as-eps-grows"), QString(), SeriesKind::Points, kWarning);
+    SeriesData worse =
+        charts::makeSeries(QStringLiteral("worse-as-eps-grows"), QString(), SeriesKind::Points, kWarning);
     worse.width = 14.0;
     for (const core::MonotonicityViolation& v : state.monotonicity(settings.metric).violations)
         worse.points.append({v.epsWorse, v.meanWorse});
@@ -152,7 +156,7 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     chart.series << band << mean << worse << dots;
 
     SeriesData nonPrivate = charts::makeSeries(QStringLiteral("nonprivate"), QStringLiteral("non-private"),
-                                   SeriesKind::HorizontalLine, kNonPrivate);
+                                               SeriesKind::HorizontalLine, kNonPrivate);
     nonPrivate.style = Qt::DashLine;
     nonPrivate.width = 1.5;
     if (state.nonPrivate)
@@ -165,8 +169,8 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     // how loose a worst-case analysis is, and why the measured and estimated curves matter.
     int boundIndex = -1;
     if (settings.metric == core::UtilityMetric::TrainLoss && state.trainLossBound.size() == state.grid.size()) {
-        SeriesData bound = charts::makeSeries(QStringLiteral("bound"), QStringLiteral("theory's bound"),
-                                              SeriesKind::Line, kBound);
+        SeriesData bound =
+            charts::makeSeries(QStringLiteral("bound"), QStringLiteral("theory's bound"), SeriesKind::Line, kBound);
         bound.style = Qt::DashDotLine;
         bound.width = 1.5;
         for (std::size_t g = 0; g < state.grid.size(); ++g)
@@ -184,13 +188,14 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
         for (std::size_t m = 0; m < state.measuring.size(); ++m) {
             const core::MeasuringFit& fit = state.measuring[m];
             for (core::Estimator estimator : settings.estimators) {
-                SeriesData line = charts::makeSeries(QStringLiteral("estimate:%1:%2").arg(m).arg(estimatorTitle(estimator)),
-                                         QStringLiteral("%1 from ε=%2").arg(estimatorTitle(estimator), formatEps(fit.measureAt)),
-                                         SeriesKind::Line, kEstimateColours[colour++ % 4]);
+                SeriesData line = charts::makeSeries(
+                    QStringLiteral("estimate:%1:%2").arg(m).arg(estimatorTitle(estimator)),
+                    QStringLiteral("%1 from ε=%2").arg(estimatorTitle(estimator), formatEps(fit.measureAt)),
+                    SeriesKind::Line, kEstimateColours[colour++ % 4]);
                 line.style = Qt::DashLine;
                 for (int k = 0; k < kEstimateSamples; ++k) {
-                    const double eps = settings.epsMin *
-                                       std::pow(settings.epsMax / settings.epsMin, static_cast<double>(k) / (kEstimateSamples - 1));
+                    const double eps = settings.epsMin * std::pow(settings.epsMax / settings.epsMin,
+                                                                  static_cast<double>(k) / (kEstimateSamples - 1));
                     const double v = core::meanEstimate(fit, estimator, eps);
                     if (std::isfinite(v))
                         line.points.append({eps, v});
@@ -200,7 +205,8 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
             double measuredAtBar = 0.0;
             for (const auto& t : fit.points)
                 measuredAtBar += t.value / static_cast<double>(fit.points.size());
-            SeriesData anchor = charts::makeSeries(QStringLiteral("measuring:%1").arg(m), QString(), SeriesKind::Points, kNonPrivate);
+            SeriesData anchor =
+                charts::makeSeries(QStringLiteral("measuring:%1").arg(m), QString(), SeriesKind::Points, kNonPrivate);
             anchor.points.append({fit.measureAt, measuredAtBar});
             anchor.width = 10.0;
             chart.series << anchor;

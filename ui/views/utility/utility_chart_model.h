@@ -5,8 +5,8 @@
 // controller holds, so the live view and every export draw the same thing. Any thread.
 
 #include "ui/charts/chart_data.h"
-#include "ui/views/utility/utility_state.h"
 #include "ui/views/utility/utility_settings.h"
+#include "ui/views/utility/utility_state.h"
 
 #include <optional>
 #include <string>
@@ -25,8 +25,8 @@ QString formatEps(double eps); ///< "0.25", "1e-03", "∞"
 /// so the latest measured probe is drawn at its own ε even when the slider has moved on (at rest
 /// only a probe at the slider's ε is drawn).
 charts::ChartData buildUtilityChart(const UtilitySettings& settings, const UtilityState& state,
-                                    std::optional<double> proposedEps, const QString& datasetName,
-                                    bool logY = false, bool held = false);
+                                    std::optional<double> proposedEps, const QString& datasetName, bool logY = false,
+                                    bool held = false);
 
 /// One line with the guarantee, the seed and the assumptions, for footnotes and sidecars.
 QString guaranteeSummary(const UtilitySettings& settings, const UtilityState& state);

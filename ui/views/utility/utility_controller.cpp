@@ -23,8 +23,8 @@ bool sameData(const UtilitySettings& a, const UtilitySettings& b) {
 }
 
 bool sameSweep(const UtilitySettings& a, const UtilitySettings& b) {
-    return sameData(a, b) && core::sameMechanism(a.mechanism, b.mechanism) && a.metric == b.metric && a.repeats == b.repeats && a.epsMin == b.epsMin && a.epsMax == b.epsMax &&
-           a.gridPoints == b.gridPoints;
+    return sameData(a, b) && core::sameMechanism(a.mechanism, b.mechanism) && a.metric == b.metric &&
+           a.repeats == b.repeats && a.epsMin == b.epsMin && a.epsMax == b.epsMax && a.gridPoints == b.gridPoints;
 }
 
 /// Multiclass targets train one model per class (one-vs-rest, ε and δ split across them).
@@ -119,7 +119,7 @@ void UtilityController::applySettings(const UtilitySettings& next) {
     } else {
         if (measuring)
             startMeasuring();
-        requestProbe(); // a new ε, or a release that joined this change (a preview shown)
+        requestProbe();      // a new ε, or a release that joined this change (a preview shown)
         emit stateChanged(); // estimators, target or ε: drawn from what is there (the instant estimate moves now)
     }
     updateBusy();
@@ -244,7 +244,8 @@ void UtilityController::verifyTarget() {
     else if (!s.target)
         problem = tr("Enter a target utility first.");
     else if (!s.estimatesApply())
-        problem = tr("Verification refines Taylor estimates: it needs Gaussian objective perturbation and a loss metric.");
+        problem =
+            tr("Verification refines Taylor estimates: it needs Gaussian objective perturbation and a loss metric.");
     if (!problem.isEmpty()) {
         setLastError(problem);
         emit failed(problem);
@@ -256,23 +257,25 @@ void UtilityController::verifyTarget() {
     spec.target = *s.target;
     spec.tolerance = 0.01 * std::abs(*s.target) + 1e-4;
     spec.measureAt = s.measureAt.empty() ? (std::isfinite(s.currentEps) ? s.currentEps : 1.0) : s.measureAt.front();
-    spec.estimator = std::find(s.estimators.begin(), s.estimators.end(), core::Estimator::InverseEps) != s.estimators.end()
-                         ? core::Estimator::InverseEps
-                         : core::Estimator::FirstOrder;
+    spec.estimator =
+        std::find(s.estimators.begin(), s.estimators.end(), core::Estimator::InverseEps) != s.estimators.end()
+            ? core::Estimator::InverseEps
+            : core::Estimator::FirstOrder;
     spec.repeats = s.repeats;
     spec.seed = s.seed;
     spec.epsMin = UtilitySettings::kSliderMin;
     spec.epsMax = UtilitySettings::kSliderMax;
     auto prepared = m_state.problem;
     const double target = *s.target;
-    m_verify->start(tr("Verifying the target"), [this, prepared, spec, target](JobContext& job) -> std::function<void()> {
-        core::ChooseEpsResult result = core::chooseEpsilon(*prepared, spec, &job.run());
-        return [this, result = std::move(result), target] {
-            m_state.verification = result;
-            m_state.verifiedTarget = target;
-            emit stateChanged();
-        };
-    });
+    m_verify->start(tr("Verifying the target"),
+                    [this, prepared, spec, target](JobContext& job) -> std::function<void()> {
+                        core::ChooseEpsResult result = core::chooseEpsilon(*prepared, spec, &job.run());
+                        return [this, result = std::move(result), target] {
+                            m_state.verification = result;
+                            m_state.verifiedTarget = target;
+                            emit stateChanged();
+                        };
+                    });
 }
 
 double UtilityController::estimateAt(std::size_t m, core::Estimator estimator, double eps) const {

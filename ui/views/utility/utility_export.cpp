@@ -44,7 +44,8 @@ Ordered results(const UtilitySettings& settings, const UtilityState& state) {
                 Ordered values = Ordered::array();
                 for (double eps : state.grid)
                     values.push_back(jsonNumber(core::meanEstimate(fit, e, eps)));
-                estimates.push_back({{"measure_at", fit.measureAt}, {"estimator", core::toString(e)}, {"values", values}});
+                estimates.push_back(
+                    {{"measure_at", fit.measureAt}, {"estimator", core::toString(e)}, {"values", values}});
             }
     r["estimates"] = estimates;
     if (state.probe)
@@ -55,8 +56,10 @@ Ordered results(const UtilitySettings& settings, const UtilityState& state) {
     if (state.verification) {
         Ordered steps = Ordered::array();
         for (const auto& s : state.verification->steps)
-            steps.push_back({{"eps", s.eps}, {"measured", jsonNumber(s.measured)}, {"meets", s.meets}, {"trainings", s.trainings}});
-        r["verification"] = {{"target", state.verifiedTarget}, {"steps", steps},
+            steps.push_back(
+                {{"eps", s.eps}, {"measured", jsonNumber(s.measured)}, {"meets", s.meets}, {"trainings", s.trainings}});
+        r["verification"] = {{"target", state.verifiedTarget},
+                             {"steps", steps},
                              {"chosen_eps", jsonNumber(state.verification->chosenEps)}};
     }
     return r;

@@ -5,9 +5,9 @@
 // No Qt types: it is copied freely across threads.
 
 #include "core/data/preprocess.h"
-#include "core/learners/linear_erm/taylor.h"
-#include "core/learner/utility_metric.h"
 #include "core/learner/mechanism.h"
+#include "core/learner/utility_metric.h"
+#include "core/learners/linear_erm/taylor.h"
 
 #include <cstdint>
 #include <limits>
@@ -26,10 +26,10 @@ struct UtilitySettings {
         p.intercept = true;
         return p;
     }();
-    double testFraction = 0.0;            ///< > 0: held-out split by per-row coins (needed by test metrics)
+    double testFraction = 0.0; ///< > 0: held-out split by per-row coins (needed by test metrics)
 
     // Mechanism (MATH.md §3) and measurement.
-    core::MechanismSpec mechanism;        ///< kind, loss, Λ (sum form), δ
+    core::MechanismSpec mechanism; ///< kind, loss, Λ (sum form), δ
     core::UtilityMetric metric = core::UtilityMetric::TrainLoss;
     int repeats = 10;
     std::uint64_t seed = 1;

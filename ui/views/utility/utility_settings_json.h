@@ -20,4 +20,4 @@ struct Session;
 UtilitySettings utilitySettingsOf(const Session& session);
 void storeUtilitySettings(Session& session, const UtilitySettings& settings);
 
-} // namespace elab::ui::detail
+} // namespace elab::ui

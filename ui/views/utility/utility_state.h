@@ -2,11 +2,11 @@
 // What the utility explorer has computed so far, as the GUI thread holds it. Filled in by
 // UtilityController from its background jobs; read by the view and by exports.
 
-#include "core/sweeps/choose_eps.h"
 #include "core/data/data_preparation.h"
+#include "core/learner/prepared_problem.h"
+#include "core/sweeps/choose_eps.h"
 #include "core/sweeps/monotonicity.h"
 #include "core/sweeps/utility_sweep.h"
-#include "core/learner/prepared_problem.h"
 
 #include <memory>
 #include <optional>
@@ -25,19 +25,20 @@ struct ProbeResult {
 };
 
 struct UtilityState {
-    std::shared_ptr<const core::PreparedData> data;        ///< prepared (split, clipped), null before
-    std::shared_ptr<const core::PreparedProblem> problem;  ///< learner, Gram matrix, reference fit of data at these settings
+    std::shared_ptr<const core::PreparedData> data; ///< prepared (split, clipped), null before
+    std::shared_ptr<const core::PreparedProblem>
+        problem; ///< learner, Gram matrix, reference fit of data at these settings
     std::vector<double> grid;
-    std::vector<std::optional<core::SweepPoint>> points;   ///< by grid index; filled as they stream in
+    std::vector<std::optional<core::SweepPoint>> points; ///< by grid index; filled as they stream in
     std::optional<double> nonPrivate;
-    std::vector<core::MeasuringFit> measuring;              ///< Taylor data per measuring point
+    std::vector<core::MeasuringFit> measuring; ///< Taylor data per measuring point
     core::PrivacyGuarantee guaranteeAtMax;
-    std::vector<core::PrivacyGuarantee> guarantees;         ///< per grid ε (branch, constants); empty until the sweep ends
-    std::vector<double> trainLossBound;                     ///< per grid ε (MATH.md §4.5); empty until the sweep ends or without one
-    int models = 1;                                         ///< one-vs-rest models (K), or 1
+    std::vector<core::PrivacyGuarantee> guarantees; ///< per grid ε (branch, constants); empty until the sweep ends
+    std::vector<double> trainLossBound; ///< per grid ε (MATH.md §4.5); empty until the sweep ends or without one
+    int models = 1;                     ///< one-vs-rest models (K), or 1
     std::optional<ProbeResult> probe;
-    std::optional<core::ChooseEpsResult> verification;     ///< the last "verify" run
-    double verifiedTarget = 0.0;                            ///< the target it was run for
+    std::optional<core::ChooseEpsResult> verification; ///< the last "verify" run
+    double verifiedTarget = 0.0;                       ///< the target it was run for
     bool sweepCancelled = false;
     bool sweepComplete = false;
     double sweepSeconds = 0.0;

@@ -2,15 +2,15 @@
 
 #include "core/mechanisms/mechanism_catalog.h"
 #include "ui/dataset/loaded_dataset.h"
-#include "ui/views/utility/utility_settings_json.h"
-#include "ui/views/utility/mechanism_panel.h"
-#include "ui/views/utility/utility_controller.h"
-#include "ui/views/utility/utility_export.h"
-#include "ui/views/utility/utility_view.h"
+#include "ui/jobs/job_slot.h"
 #include "ui/views/utility/eps_slider.h"
+#include "ui/views/utility/mechanism_panel.h"
 #include "ui/views/utility/training_controller.h"
 #include "ui/views/utility/training_panel.h"
-#include "ui/jobs/job_slot.h"
+#include "ui/views/utility/utility_controller.h"
+#include "ui/views/utility/utility_export.h"
+#include "ui/views/utility/utility_settings_json.h"
+#include "ui/views/utility/utility_view.h"
 
 namespace elab::ui {
 
@@ -100,7 +100,9 @@ ViewType utilityViewType() {
     type.create = [](QWidget* parent, ViewHost& host) { return std::make_unique<UtilityTab>(parent, host); };
     keepSettingsInSession(type, [](const nlohmann::json& j) { (void)detail::utilitySettingsFromJson(j); });
     // Kept as the view writes it (its key order), so that a block read back compares equal.
-    type.readSettings = [](const nlohmann::json& j, Session& s) { storeUtilitySettings(s, detail::utilitySettingsFromJson(j)); };
+    type.readSettings = [](const nlohmann::json& j, Session& s) {
+        storeUtilitySettings(s, detail::utilitySettingsFromJson(j));
+    };
     return type;
 }
 

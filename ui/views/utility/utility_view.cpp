@@ -1,14 +1,13 @@
 #include "ui/views/utility/utility_view.h"
 
 #include "ui/charts/chart_view.h"
-#include "ui/views/utility/utility_controller.h"
+#include "ui/views/note_label.h"
 #include "ui/views/utility/eps_slider.h"
 #include "ui/views/utility/mechanism_panel.h"
 #include "ui/views/utility/utility_chart_model.h"
-#include "ui/views/note_label.h"
+#include "ui/views/utility/utility_controller.h"
 
 #include <QCheckBox>
-#include <QSignalBlocker>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -16,6 +15,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -284,8 +284,7 @@ void UtilityView::refreshReadout() {
         lines << tr("measured: computing…");
     if (s.estimatesApply()) {
         for (std::size_t m = 0; m < state.measuring.size(); ++m)
-            for (core::Estimator e : s.estimators)
-            {
+            for (core::Estimator e : s.estimators) {
                 const double v = m_controller->estimateAt(m, e, s.currentEps);
                 // A loss below 0 (or an accuracy outside [0, 1]) is the extrapolation leaving its range.
                 const bool impossible = core::isLossMetric(s.metric) ? v < 0.0 : (v < 0.0 || v > 1.0);
@@ -301,7 +300,8 @@ void UtilityView::refreshReadout() {
     }
     if (state.nonPrivate)
         lines << tr("non-private: %1").arg(number(*state.nonPrivate));
-    if (const double bound = boundAt(state, s.currentEps); s.metric == core::UtilityMetric::TrainLoss && std::isfinite(bound))
+    if (const double bound = boundAt(state, s.currentEps);
+        s.metric == core::UtilityMetric::TrainLoss && std::isfinite(bound))
         lines << tr("theory's bound on the expected loss (MATH.md §4.5): %1").arg(number(bound));
     const core::MonotonicityCheck check = state.monotonicity(s.metric);
     std::string note; // one (the last violation's): the box has room for a few lines only
@@ -335,13 +335,13 @@ void UtilityView::refreshTarget() {
         const bool fromEstimate = m_controller->proposalFromEstimate();
         m_proposal->setText(tr("Proposed ε = %1 (%2)")
                                 .arg(formatEps(*proposed))
-                                .arg(fromEstimate ? tr("%1 measured at ε = %2")
-                                                        .arg(estimatorTitle(s.estimators.front()),
-                                                             formatEps(m_controller->state().measuring.front().measureAt))
-                                                  : m_controller->estimatesAvailable()
-                                                        ? tr("the estimate never reaches the target; "
-                                                             "interpolated on the measured curve")
-                                                        : tr("interpolated on the measured curve")));
+                                .arg(fromEstimate
+                                         ? tr("%1 measured at ε = %2")
+                                               .arg(estimatorTitle(s.estimators.front()),
+                                                    formatEps(m_controller->state().measuring.front().measureAt))
+                                     : m_controller->estimatesAvailable() ? tr("the estimate never reaches the target; "
+                                                                               "interpolated on the measured curve")
+                                                                          : tr("interpolated on the measured curve")));
         if (fromEstimate) {
             const double ratio = *proposed / m_controller->state().measuring.front().measureAt;
             if (ratio > 10.0 || ratio < 0.1)
@@ -369,14 +369,14 @@ void UtilityView::refreshTarget() {
     const int trainings = v->steps.empty() ? 0 : v->steps.back().trainings;
     const int bisection = v->bisection.empty() ? 0 : v->bisection.back().trainings;
     m_stepsSummary->setText(
-        !v->reachable ? tr("Even the non-private model misses the target %1.").arg(number(m_controller->state().verifiedTarget))
-        : std::isfinite(v->chosenEps)
-            ? tr("Target %1 met at ε = %2 after %3 trainings (bisection: ε = %4 after %5).")
-                  .arg(number(m_controller->state().verifiedTarget), formatEps(v->chosenEps))
-                  .arg(trainings)
-                  .arg(formatEps(v->bisectionEps))
-                  .arg(bisection)
-            : tr("Not met within %1 steps.").arg(v->steps.size()));
+        !v->reachable
+            ? tr("Even the non-private model misses the target %1.").arg(number(m_controller->state().verifiedTarget))
+        : std::isfinite(v->chosenEps) ? tr("Target %1 met at ε = %2 after %3 trainings (bisection: ε = %4 after %5).")
+                                            .arg(number(m_controller->state().verifiedTarget), formatEps(v->chosenEps))
+                                            .arg(trainings)
+                                            .arg(formatEps(v->bisectionEps))
+                                            .arg(bisection)
+                                      : tr("Not met within %1 steps.").arg(v->steps.size()));
 }
 
 void UtilityView::refreshMeasuringList() {
