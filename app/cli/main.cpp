@@ -23,6 +23,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <unistd.h>
@@ -114,106 +115,124 @@ int runMerge(const app::MergeCommand& merge) {
     return status;
 }
 
+// datasets: the built-in datasets, as text or JSON.
+struct DatasetsCommand {
+    bool json = false;
+
+    void addTo(CLI::App& command) { command.add_flag("--json", json, "Print JSON"); }
+    int run() const { return runDatasets(json); }
+};
+
+// info: one dataset's summary; --write-schema writes what the load used as a schema file.
+struct InfoCommand {
+    app::DataOptions data;
+    bool json = false;
+    std::string writeSchemaPath;
+
+    void addTo(CLI::App& command) {
+        data.addTo(command);
+        command.add_flag("--json", json, "Print JSON");
+        command.add_option("--write-schema", writeSchemaPath,
+                           "Write the levels, classes and LIBSVM width of this load as a public schema file to "
+                           "review: keep what is public knowledge, then load with --schema FILE (FILE.schema beside "
+                           "the data is found without it)");
+    }
+    int run() const { return runInfo(data, json, writeSchemaPath); }
+};
+
+// One subcommand: its name and description (the top-level --help lists them in table order),
+// the example that ends its --help (it runs on a bare installation), how its options are added
+// and what runs it once parsed.
+struct Subcommand {
+    const char* name;
+    const char* description;
+    const char* example;
+    std::function<void(CLI::App&)> addOptions;
+    std::function<int()> run;
+};
+
+// The entry of a command object with addTo(CLI::App&) and run().
+template <class Command>
+Subcommand subcommand(const char* name, const char* description, const char* example, Command& command) {
+    return {name, description, example, [&command](CLI::App& app) { command.addTo(app); },
+            [&command] { return command.run(); }};
+}
+
 int runCli(int argc, char** argv) {
     CLI::App cli{"EpsilonLab: see what the privacy parameter epsilon does to a model", "epsilonlab-cli"};
     cli.set_version_flag("--version", std::string("epsilonlab-cli ") + EPSILONLAB_VERSION);
     cli.require_subcommand(1);
     cli.option_defaults()->always_capture_default(); // every --help shows the defaults (subcommands inherit this)
 
-    bool datasetsJson = false;
-    auto* datasets = cli.add_subcommand("datasets", "List the built-in datasets");
-    datasets->add_flag("--json", datasetsJson, "Print JSON");
-
-    app::DataOptions infoData;
-    bool infoAsJson = false;
-    std::string infoWriteSchema;
-    auto* info = cli.add_subcommand("info", "Rows, features, task, class balance, missing values and norms");
-    infoData.addTo(*info);
-    info->add_flag("--json", infoAsJson, "Print JSON");
-    info->add_option("--write-schema", infoWriteSchema,
-                     "Write the levels, classes and LIBSVM width of this load as a public schema file to review: "
-                     "keep what is public knowledge, then load with --schema FILE (FILE.schema beside the data is "
-                     "found without it)");
-
+    DatasetsCommand datasets;
+    InfoCommand info;
     app::UtilityCommand utility;
-    utility.addTo(
-        *cli.add_subcommand("utility", "Measured utility over an ε grid and Taylor estimates from measuring points"));
-    auto* utilityCommand = cli.get_subcommand("utility");
-
     app::ChooseEpsCommand chooseEps;
-    chooseEps.addTo(*cli.add_subcommand("choose-eps", "Smallest ε whose measured utility meets a target"));
-    auto* chooseEpsCommand = cli.get_subcommand("choose-eps");
-
     app::StabilityCommand stability;
-    auto* stabilityCommand = cli.add_subcommand(
-        "stability", "Test and marginal error vs the fraction of training data removed: none, L2, dropout, "
-                     "deterministic dropout (Jain et al.)");
-    stability.addTo(*stabilityCommand);
-
     app::RegionsCommand regions;
-    auto* regionsCommand = cli.add_subcommand(
-        "regions", "Decision regions of a private classifier in a 2-D plane at one ε: R noise draws, their agreement, "
-                   "boundaries and accuracies");
-    regions.addTo(*regionsCommand);
-
     app::AccountantCommand accountant;
-    auto* accountantCommand = cli.add_subcommand(
-        "accountant", "DP-SGD privacy accounting: ε for a noise multiplier σ, or σ for a target ε, at sampling rate q, "
-                      "T steps and δ; RDP, advanced composition and the paper's zCDP procedure side by side");
-    accountant.addTo(*accountantCommand);
-
     app::TrainCommand train;
-    auto* trainCommand = cli.add_subcommand(
-        "train", "One DP-SGD run at ε: train/test loss and accuracy per epoch, ε spent, the final guarantee");
-    train.addTo(*trainCommand);
-
     app::AuditCommand audit;
-    auto* auditCommand = cli.add_subcommand(
-        "audit", "Empirical privacy audit: T runs on a dataset and on its neighbour with a canary, a lower bound on ε "
-                 "at 95 % confidence against the claimed ε (exit status 3 when a claim is violated)");
-    audit.addTo(*auditCommand);
-
     app::MergeCommand merge;
-    auto* mergeCommand = cli.add_subcommand(
-        "merge", "Join the checkpoints of 'COMMAND … --shard i/N --checkpoint FILE' runs into the report of one run");
-    merge.addTo(*mergeCommand);
-
     app::PtrCommand ptr;
-    auto* ptrCommand = cli.add_subcommand(
-        "ptr", "Private dropout over the simplex by propose-test-release (Jain et al. Alg. 2): the statistic, the "
-               "test's pass probability against ε, the released feature, the (2ε, δ) guarantee");
-    ptr.addTo(*ptrCommand);
-
-    // Every subcommand's --help ends with an example that runs on a bare installation.
-    const std::pair<CLI::App*, const char*> examples[] = {
-        {datasets, "epsilonlab-cli datasets --json"},
-        {info, "epsilonlab-cli info --data builtin:penguins\n  epsilonlab-cli info --data adult_train.csv --label "
-               "income --json"},
-        {utilityCommand,
-         "epsilonlab-cli utility --data builtin:breast_cancer --mechanism objpert-gauss --eps 0.05:10:20 "
-         "--repeats 10 --measure-at 0.1,1 --seed 1\n"
-         "  epsilonlab-cli utility --data adult_train.csv --label income --test adult_test.csv "
-         "--bounds adult-bounds.csv --ignore fnlwgt --metric test-acc"},
-        {chooseEpsCommand, "epsilonlab-cli choose-eps --data builtin:breast_cancer --target 0.3"},
-        {stabilityCommand, "epsilonlab-cli stability --data builtin:breast_cancer --split 0.3 --removal random "
-                           "--rho 0:0.8:9 --repeats 5 --csv"},
-        {regionsCommand, "epsilonlab-cli regions --data builtin:moons --mechanism objpert-gauss --eps 1 --draws 10"},
-        {accountantCommand,
-         "epsilonlab-cli accountant --sigma 1.1 --q 0.01 --steps 20000 --delta 1e-5\n"
-         "  epsilonlab-cli accountant --target-eps 1 --q 0.01 --steps 20000 --delta 1e-5 --accountant all"},
-        {auditCommand,
-         "epsilonlab-cli audit --data builtin:moons?rows=200 --mechanism objpert-gauss --eps 1 --runs 400\n"
-         "  epsilonlab-cli audit --data builtin:breast_cancer --all --eps 2 --runs 200 --csv"},
-        {mergeCommand,
+    const Subcommand subcommands[] = {
+        subcommand("datasets", "List the built-in datasets", "epsilonlab-cli datasets --json", datasets),
+        subcommand("info", "Rows, features, task, class balance, missing values and norms",
+                   "epsilonlab-cli info --data builtin:penguins\n  epsilonlab-cli info --data adult_train.csv "
+                   "--label income --json",
+                   info),
+        subcommand("utility", "Measured utility over an ε grid and Taylor estimates from measuring points",
+                   "epsilonlab-cli utility --data builtin:breast_cancer --mechanism objpert-gauss --eps 0.05:10:20 "
+                   "--repeats 10 --measure-at 0.1,1 --seed 1\n"
+                   "  epsilonlab-cli utility --data adult_train.csv --label income --test adult_test.csv "
+                   "--bounds adult-bounds.csv --ignore fnlwgt --metric test-acc",
+                   utility),
+        subcommand("choose-eps", "Smallest ε whose measured utility meets a target",
+                   "epsilonlab-cli choose-eps --data builtin:breast_cancer --target 0.3", chooseEps),
+        subcommand("stability",
+                   "Test and marginal error vs the fraction of training data removed: none, L2, dropout, "
+                   "deterministic dropout (Jain et al.)",
+                   "epsilonlab-cli stability --data builtin:breast_cancer --split 0.3 --removal random "
+                   "--rho 0:0.8:9 --repeats 5 --csv",
+                   stability),
+        subcommand("regions",
+                   "Decision regions of a private classifier in a 2-D plane at one ε: R noise draws, their "
+                   "agreement, boundaries and accuracies",
+                   "epsilonlab-cli regions --data builtin:moons --mechanism objpert-gauss --eps 1 --draws 10", regions),
+        subcommand("accountant",
+                   "DP-SGD privacy accounting: ε for a noise multiplier σ, or σ for a target ε, at sampling rate q, "
+                   "T steps and δ; RDP, advanced composition and the paper's zCDP procedure side by side",
+                   "epsilonlab-cli accountant --sigma 1.1 --q 0.01 --steps 20000 --delta 1e-5\n"
+                   "  epsilonlab-cli accountant --target-eps 1 --q 0.01 --steps 20000 --delta 1e-5 --accountant all",
+                   accountant),
+        subcommand("train", "One DP-SGD run at ε: train/test loss and accuracy per epoch, ε spent, the final guarantee",
+                   "epsilonlab-cli train --data builtin:digits --split 0.2 --epochs 20 --eps 1 --delta 1e-4 "
+                   "--reference",
+                   train),
+        subcommand("audit",
+                   "Empirical privacy audit: T runs on a dataset and on its neighbour with a canary, a lower bound "
+                   "on ε at 95 % confidence against the claimed ε (exit status 3 when a claim is violated)",
+                   "epsilonlab-cli audit --data builtin:moons?rows=200 --mechanism objpert-gauss --eps 1 --runs 400\n"
+                   "  epsilonlab-cli audit --data builtin:breast_cancer --all --eps 2 --runs 200 --csv",
+                   audit),
+        // merge runs the stored command on the joined checkpoints (runMerge).
+        {"merge", "Join the checkpoints of 'COMMAND … --shard i/N --checkpoint FILE' runs into the report of one run",
          "epsilonlab-cli utility --data builtin:breast_cancer --repeats 20 --shard 0/2 --checkpoint part0\n"
          "  epsilonlab-cli utility --data builtin:breast_cancer --repeats 20 --shard 1/2 --checkpoint part1\n"
-         "  epsilonlab-cli merge part0 part1 --out utility.json"},
-        {ptrCommand, "epsilonlab-cli ptr --data a9a_train.libsvm --eps 0.001:1:13 --runs 1000 --csv"},
-        {trainCommand,
-         "epsilonlab-cli train --data builtin:digits --split 0.2 --epochs 20 --eps 1 --delta 1e-4 --reference"},
+         "  epsilonlab-cli merge part0 part1 --out utility.json",
+         [&merge](CLI::App& app) { merge.addTo(app); }, [&merge] { return runMerge(merge); }},
+        subcommand("ptr",
+                   "Private dropout over the simplex by propose-test-release (Jain et al. Alg. 2): the statistic, "
+                   "the test's pass probability against ε, the released feature, the (2ε, δ) guarantee",
+                   "epsilonlab-cli ptr --data a9a_train.libsvm --eps 0.001:1:13 --runs 1000 --csv", ptr),
     };
-    for (const auto& [command, example] : examples)
-        command->footer(std::string("\nExample:\n  ") + example + "\n");
+    std::vector<const CLI::App*> commands; // in table order
+    for (const Subcommand& entry : subcommands) {
+        CLI::App* command = cli.add_subcommand(entry.name, entry.description);
+        entry.addOptions(*command);
+        command->footer(std::string("\nExample:\n  ") + entry.example + "\n");
+        commands.push_back(command);
+    }
     cli.footer("\nExit status: 0 on success, 2 on invalid arguments or input (named in the message), 3 when an "
                "audit finds a claim violated, 1 on any other failure.\nRun 'epsilonlab-cli COMMAND --help' for a "
                "command's options and an example.\n");
@@ -225,28 +244,9 @@ int runCli(int argc, char** argv) {
         return cli.exit(e) == 0 ? 0 : 2;
     }
     try {
-        if (datasets->parsed())
-            return runDatasets(datasetsJson);
-        if (info->parsed())
-            return runInfo(infoData, infoAsJson, infoWriteSchema);
-        if (utilityCommand->parsed())
-            return utility.run();
-        if (chooseEpsCommand->parsed())
-            return chooseEps.run();
-        if (stabilityCommand->parsed())
-            return stability.run();
-        if (regionsCommand->parsed())
-            return regions.run();
-        if (accountantCommand->parsed())
-            return accountant.run();
-        if (trainCommand->parsed())
-            return train.run();
-        if (auditCommand->parsed())
-            return audit.run();
-        if (ptrCommand->parsed())
-            return ptr.run();
-        if (mergeCommand->parsed())
-            return runMerge(merge);
+        for (std::size_t k = 0; k < commands.size(); ++k)
+            if (commands[k]->parsed())
+                return subcommands[k].run();
     } catch (const app::CollectiveError& e) {
         if (app::ClusterSession::instance().writesOutput())
             std::cerr << "error: " << e.what() << "\n";
