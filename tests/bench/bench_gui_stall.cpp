@@ -48,9 +48,9 @@
 #include "ui/views/regions/regions_controller.h"
 #include "ui/views/regions/regions_tab.h"
 #include "ui/views/regions/regions_view.h"
-#include "ui/views/utility/eps_slider.h"
 #include "ui/views/utility/utility_controller.h"
 #include "ui/views/utility/utility_view.h"
+#include "ui/widgets/eps_slider.h"
 
 #include <QApplication>
 #include <QDateTime>

@@ -15,8 +15,8 @@
 #include "ui/views/accounting/accounting_settings.h"
 #include "ui/views/accounting/accounting_tab.h"
 #include "ui/views/accounting/accounting_view.h"
-#include "ui/views/utility/eps_slider.h"
 #include "ui/views/view_catalog.h"
+#include "ui/widgets/eps_slider.h"
 
 #include "tests/support/generated_data.h"
 #include "tests/support/gui_test_support.h"

@@ -14,8 +14,8 @@
 #include "ui/views/audit/audit_settings_json.h"
 #include "ui/views/audit/audit_tab.h"
 #include "ui/views/audit/audit_view.h"
-#include "ui/views/utility/eps_slider.h"
 #include "ui/views/view_catalog.h"
+#include "ui/widgets/eps_slider.h"
 
 #include "tests/support/generated_data.h"
 #include "tests/support/gui_test_support.h"

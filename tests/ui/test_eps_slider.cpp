@@ -1,8 +1,8 @@
 // The ε control: log mapping, the ∞ stop, field ↔ slider sync, grid keyboard steps, drag flags.
 
-#include "ui/views/utility/eps_slider.h"
-#include "ui/views/utility/eps_text.h"
-#include "ui/views/utility/utility_settings.h"
+#include "ui/widgets/eps_slider.h"
+#include "ui/widgets/eps_text.h"
+#include "ui/widgets/utility_settings.h"
 
 #include "tests/ui/gui_test_support.h"
 

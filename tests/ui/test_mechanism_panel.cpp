@@ -1,8 +1,8 @@
 // The mechanism panel: settings round trip, inline problems, privacy marks, the guarantee, the
 // Taylor group, the seed button, the positive class (the words themselves: test_settings_text).
 
-#include "ui/views/utility/eps_text.h"
-#include "ui/views/utility/mechanism_panel.h"
+#include "ui/widgets/eps_text.h"
+#include "ui/widgets/mechanism_panel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

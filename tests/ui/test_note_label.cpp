@@ -1,7 +1,7 @@
 // The word-wrapped labels of the views: NoteLabel's remembered heights are QLabel's, whatever
 // changed since; a NoteBox asks for a new layout only when its label's height changes.
 
-#include "ui/views/note_label.h"
+#include "ui/widgets/note_label.h"
 
 #include "tests/ui/gui_test_support.h"
 

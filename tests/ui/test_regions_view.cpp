@@ -15,7 +15,7 @@
 #include "ui/views/regions/regions_tab.h"
 #include "ui/views/regions/regions_text.h"
 #include "ui/views/regions/regions_view.h"
-#include "ui/views/utility/eps_slider.h"
+#include "ui/widgets/eps_slider.h"
 
 #include "core/mechanisms/mechanism_catalog.h"
 

@@ -1,8 +1,8 @@
 // Words of the utility explorer: number parsing and formatting, the guarantee's branches and
 // warnings, and the problem list (specific first, no repeats).
 
-#include "ui/views/utility/eps_text.h"
-#include "ui/views/utility/settings_text.h"
+#include "ui/widgets/eps_text.h"
+#include "ui/widgets/settings_text.h"
 
 #include "core/mechanisms/mechanism_catalog.h"
 

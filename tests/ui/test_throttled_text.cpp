@@ -1,7 +1,7 @@
 // A label following a fast-changing value: the first text at once, then at most one per interval
 // while throttled, the latest in the end; an unthrottled text at once.
 
-#include "ui/views/throttled_text.h"
+#include "ui/widgets/throttled_text.h"
 
 #include <QLabel>
 #include <QTest>

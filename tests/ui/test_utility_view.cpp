@@ -9,12 +9,12 @@
 #include "ui/dataset/load_controller.h"
 #include "ui/session/session_actions.h"
 #include "ui/shell/main_window.h"
-#include "ui/views/utility/eps_slider.h"
 #include "ui/views/utility/training_controller.h"
 #include "ui/views/utility/utility_controller.h"
 #include "ui/views/utility/utility_export.h"
 #include "ui/views/utility/utility_tab.h"
 #include "ui/views/utility/utility_view.h"
+#include "ui/widgets/eps_slider.h"
 
 #include <QCheckBox>
 #include <QFile>

@@ -1,5 +1,5 @@
 #include "ui/dataset/dataset_panel.h"
-#include "ui/views/note_label.h"
+#include "ui/widgets/note_label.h"
 
 #include "core/data/builtin_catalog.h"
 #include "core/data/generators.h"

@@ -1,9 +1,9 @@
-#include "ui/views/utility/eps_slider.h"
+#include "ui/widgets/eps_slider.h"
 
-#include "ui/views/note_label.h"
+#include "ui/widgets/note_label.h"
 
-#include "ui/views/utility/eps_text.h"
-#include "ui/views/utility/utility_settings.h"
+#include "ui/widgets/eps_text.h"
+#include "ui/widgets/utility_settings.h"
 
 #include <QEvent>
 #include <QGridLayout>

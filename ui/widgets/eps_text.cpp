@@ -1,4 +1,4 @@
-#include "ui/views/utility/eps_text.h"
+#include "ui/widgets/eps_text.h"
 
 #include <QLocale>
 #include <QRegularExpression>

@@ -1,8 +1,8 @@
-#include "ui/views/utility/mechanism_form.h"
+#include "ui/widgets/mechanism_form.h"
 
-#include "ui/views/note_label.h"
-#include "ui/views/utility/settings_text.h"
-#include "ui/views/utility/sgd_form.h"
+#include "ui/widgets/note_label.h"
+#include "ui/widgets/settings_text.h"
+#include "ui/widgets/sgd_form.h"
 
 #include "core/mechanisms/mechanism_catalog.h"
 

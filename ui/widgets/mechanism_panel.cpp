@@ -1,9 +1,9 @@
-#include "ui/views/utility/mechanism_panel.h"
+#include "ui/widgets/mechanism_panel.h"
 
 #include "core/mechanisms/mechanism_catalog.h"
 
-#include "ui/views/utility/eps_text.h"
-#include "ui/views/utility/sgd_form.h"
+#include "ui/widgets/eps_text.h"
+#include "ui/widgets/sgd_form.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -5,12 +5,12 @@
 // edits a UtilitySettings (settings() returns exactly what was set and then edited, invalid
 // combinations included) and explains every problem inline. The privacy guarantee actually
 // given at the current ε is always shown. Widgets and their objectNames (e.g. "seedEdit",
-// "newSeedButton", "mechanismCombo"): ui/views/utility/mechanism_form.h. GUI thread only.
+// "newSeedButton", "mechanismCombo"): ui/widgets/mechanism_form.h. GUI thread only.
 
-#include "ui/views/throttled_text.h"
-#include "ui/views/utility/mechanism_form.h"
-#include "ui/views/utility/settings_text.h"
-#include "ui/views/utility/utility_settings.h"
+#include "ui/widgets/mechanism_form.h"
+#include "ui/widgets/settings_text.h"
+#include "ui/widgets/throttled_text.h"
+#include "ui/widgets/utility_settings.h"
 
 #include <QMap>
 #include <QWidget>

@@ -1,4 +1,4 @@
-#include "ui/views/note_label.h"
+#include "ui/widgets/note_label.h"
 
 #include <QEvent>
 

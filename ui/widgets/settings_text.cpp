@@ -1,10 +1,10 @@
-#include "ui/views/utility/settings_text.h"
+#include "ui/widgets/settings_text.h"
 
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/privacy/composition.h"
 #include "core/privacy/plain_language.h"
 
-#include "ui/views/utility/eps_text.h"
+#include "ui/widgets/eps_text.h"
 
 #include <QCoreApplication>
 

@@ -5,7 +5,7 @@
 // Pure functions of their arguments: any thread.
 
 #include "core/privacy/composition.h"
-#include "ui/views/utility/utility_settings.h"
+#include "ui/widgets/utility_settings.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "ui/views/utility/sgd_form.h"
+#include "ui/widgets/sgd_form.h"
 
 #include "core/privacy/accountant.h"
 

@@ -1,7 +1,7 @@
-#include "ui/views/slider_steps.h"
+#include "ui/widgets/slider_steps.h"
 
 #include "ui/jobs/compute_controller.h"
-#include "ui/views/utility/eps_slider.h"
+#include "ui/widgets/eps_slider.h"
 
 namespace elab::ui {
 

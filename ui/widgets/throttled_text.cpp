@@ -1,4 +1,4 @@
-#include "ui/views/throttled_text.h"
+#include "ui/widgets/throttled_text.h"
 
 #include <QLabel>
 #include <QTimer>

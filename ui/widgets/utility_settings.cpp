@@ -1,4 +1,4 @@
-#include "ui/views/utility/utility_settings.h"
+#include "ui/widgets/utility_settings.h"
 
 #include "core/util/grid_text.h"
 

@@ -6,9 +6,9 @@
 #include "ui/views/accounting/accounting_chart_model.h"
 #include "ui/views/accounting/accounting_controller.h"
 #include "ui/views/accounting/accounting_view.h"
-#include "ui/views/utility/settings_text.h"
 #include "ui/views/utility/utility_controller.h"
 #include "ui/views/utility/utility_tab.h"
+#include "ui/widgets/settings_text.h"
 
 #include "core/report/result_json.h"
 

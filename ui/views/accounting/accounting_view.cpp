@@ -3,11 +3,11 @@
 #include "ui/charts/chart_view.h"
 #include "ui/views/accounting/accounting_chart_model.h"
 #include "ui/views/accounting/accounting_controller.h"
-#include "ui/views/note_label.h"
-#include "ui/views/slider_steps.h"
-#include "ui/views/throttled_text.h"
-#include "ui/views/utility/eps_slider.h"
-#include "ui/views/utility/eps_text.h"
+#include "ui/widgets/eps_slider.h"
+#include "ui/widgets/eps_text.h"
+#include "ui/widgets/note_label.h"
+#include "ui/widgets/slider_steps.h"
+#include "ui/widgets/throttled_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #include "ui/views/audit/audit_panel.h"
 
-#include "ui/views/utility/mechanism_panel.h"
+#include "ui/widgets/mechanism_panel.h"
 
 #include "core/data/dataset.h"
 

@@ -4,8 +4,8 @@
 #include "ui/views/audit/audit_chart_model.h"
 #include "ui/views/audit/audit_controller.h"
 #include "ui/views/audit/audit_panel.h"
-#include "ui/views/note_label.h"
-#include "ui/views/utility/eps_slider.h"
+#include "ui/widgets/eps_slider.h"
+#include "ui/widgets/note_label.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

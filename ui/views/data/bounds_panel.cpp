@@ -1,6 +1,7 @@
 #include "ui/views/data/bounds_panel.h"
-#include "ui/views/note_label.h"
+#include "ui/widgets/note_label.h"
 
+#include "core/data/bounds_file.h"
 #include "core/data/builtin_catalog.h"
 #include "core/data/load_error.h"
 

@@ -1,5 +1,5 @@
 #include "ui/views/data/schema_panel.h"
-#include "ui/views/note_label.h"
+#include "ui/widgets/note_label.h"
 
 #include <QCheckBox>
 #include <QLabel>

@@ -2,7 +2,7 @@
 
 #include "ui/charts/chart_geometry.h"
 #include "ui/views/regions/regions_text.h"
-#include "ui/views/utility/settings_text.h"
+#include "ui/widgets/settings_text.h"
 
 #include <QLocale>
 #include <QStringList>

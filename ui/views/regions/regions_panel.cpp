@@ -1,7 +1,7 @@
 #include "ui/views/regions/regions_panel.h"
 
 #include "ui/views/regions/regions_text.h"
-#include "ui/views/utility/mechanism_panel.h"
+#include "ui/widgets/mechanism_panel.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -2,7 +2,7 @@
 
 #include "core/mechanisms/mechanism_catalog.h"
 
-#include "ui/views/utility/eps_text.h"
+#include "ui/widgets/eps_text.h"
 
 #include <QCoreApplication>
 

@@ -6,7 +6,7 @@
 
 #include "ui/views/regions/regions_settings.h"
 #include "ui/views/regions/regions_state.h"
-#include "ui/views/utility/settings_text.h"
+#include "ui/widgets/settings_text.h"
 
 #include <QString>
 #include <QStringList>

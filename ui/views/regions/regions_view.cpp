@@ -1,13 +1,13 @@
 #include "ui/views/regions/regions_view.h"
 
 #include "ui/charts/chart_view.h"
-#include "ui/views/note_label.h"
 #include "ui/views/regions/regions_chart_model.h"
 #include "ui/views/regions/regions_controller.h"
 #include "ui/views/regions/regions_panel.h"
 #include "ui/views/regions/regions_text.h"
-#include "ui/views/throttled_text.h"
-#include "ui/views/utility/eps_slider.h"
+#include "ui/widgets/eps_slider.h"
+#include "ui/widgets/note_label.h"
+#include "ui/widgets/throttled_text.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>

@@ -1,9 +1,9 @@
 #include "ui/views/stability/stability_view.h"
 
 #include "ui/charts/chart_view.h"
-#include "ui/views/note_label.h"
 #include "ui/views/stability/stability_chart_model.h"
 #include "ui/views/stability/stability_controller.h"
+#include "ui/widgets/note_label.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -2,8 +2,8 @@
 
 #include "ui/charts/chart_geometry.h"
 #include "ui/charts/chart_view.h"
-#include "ui/views/note_label.h"
 #include "ui/views/utility/training_controller.h"
+#include "ui/widgets/note_label.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -5,8 +5,8 @@
 // controller holds, so the live view and every export draw the same thing. Any thread.
 
 #include "ui/charts/chart_data.h"
-#include "ui/views/utility/utility_settings.h"
 #include "ui/views/utility/utility_state.h"
+#include "ui/widgets/utility_settings.h"
 
 #include <optional>
 #include <string>

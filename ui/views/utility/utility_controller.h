@@ -13,8 +13,8 @@
 // Threads: every function and signal is for the GUI thread.
 
 #include "ui/jobs/compute_controller.h"
-#include "ui/views/utility/utility_settings.h"
 #include "ui/views/utility/utility_state.h"
+#include "ui/widgets/utility_settings.h"
 
 #include "core/data/dataset.h"
 #include "core/sweeps/proposed_eps.h"

@@ -1,7 +1,7 @@
 #pragma once
 // The utility view's block in a session file ("utility": {…}), also in export sidecars.
 
-#include "ui/views/utility/utility_settings.h"
+#include "ui/widgets/utility_settings.h"
 
 #include <nlohmann/json.hpp>
 

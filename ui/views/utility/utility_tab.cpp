@@ -3,14 +3,14 @@
 #include "core/mechanisms/mechanism_catalog.h"
 #include "ui/dataset/loaded_dataset.h"
 #include "ui/jobs/job_slot.h"
-#include "ui/views/utility/eps_slider.h"
-#include "ui/views/utility/mechanism_panel.h"
 #include "ui/views/utility/training_controller.h"
 #include "ui/views/utility/training_panel.h"
 #include "ui/views/utility/utility_controller.h"
 #include "ui/views/utility/utility_export.h"
 #include "ui/views/utility/utility_settings_json.h"
 #include "ui/views/utility/utility_view.h"
+#include "ui/widgets/eps_slider.h"
+#include "ui/widgets/mechanism_panel.h"
 
 namespace elab::ui {
 

@@ -1,11 +1,11 @@
 #include "ui/views/utility/utility_view.h"
 
 #include "ui/charts/chart_view.h"
-#include "ui/views/note_label.h"
-#include "ui/views/utility/eps_slider.h"
-#include "ui/views/utility/mechanism_panel.h"
 #include "ui/views/utility/utility_chart_model.h"
 #include "ui/views/utility/utility_controller.h"
+#include "ui/widgets/eps_slider.h"
+#include "ui/widgets/mechanism_panel.h"
+#include "ui/widgets/note_label.h"
 
 #include <QCheckBox>
 #include <QGroupBox>

@@ -6,7 +6,7 @@
 // holds. GUI thread only.
 
 #include "ui/charts/chart_data.h"
-#include "ui/views/utility/utility_settings.h"
+#include "ui/widgets/utility_settings.h"
 
 #include <QTimer>
 #include <QWidget>
