@@ -1,5 +1,7 @@
 #include "core/data/builtin_catalog.h"
 
+#include "core/data/bounds_file.h"
+
 #include <stdexcept>
 
 namespace elab::core {

@@ -2,9 +2,9 @@
 // Public bounds (docs/MATH.md §1.4): per numeric column a range [lo, hi] that the schema, not
 // the data, gives. Values are clipped to it and mapped to [0, 1] (or [−1, 1]) before the
 // row-norm step, so that no column dominates every row's norm and clipping keeps the rest.
-// The step reads nothing private, so it does not leak. Sources: a bounds file (CSV or JSON),
-// the Data tab, sessions, the ranges a built-in dataset documents, or a private estimate
-// (core/data/private_bounds.h) that spends its own ε.
+// The step reads nothing private, so it does not leak. Sources: a bounds file (CSV or JSON,
+// read by core/data/bounds_file.h), the Data tab, sessions, the ranges a built-in dataset
+// documents, or a private estimate (core/data/private_bounds.h) that spends its own ε.
 
 #include "core/data/dataset.h"
 #include "core/util/option_names.h"
@@ -20,6 +20,8 @@ struct ColumnBound {
     double lo = 0.0;
     double hi = 1.0;
 
+    /// Empty if valid; else what is wrong, naming the column (no name, not finite, lo ≥ hi).
+    std::string validate() const;
     bool operator==(const ColumnBound&) const = default;
 };
 
@@ -48,19 +50,6 @@ struct PublicBounds {
     std::string validate() const;
     bool operator==(const PublicBounds&) const = default;
 };
-
-/// Parses a bounds file: CSV "column,lo,hi" (a header line naming those three is optional;
-/// '#' comments and blank lines skipped) or JSON — an array of {"column", "lo", "hi"}, or an
-/// object {"columns": [...], "range": "unit"|"symmetric"}, or {"name": [lo, hi], ...}.
-/// Format by content (a first non-blank character '[' or '{' is JSON). Throws LoadError naming
-/// sourceName, the line (CSV) and what is wrong (bad number, lo ≥ hi, duplicate column).
-PublicBounds parseBounds(std::string_view text, const std::string& sourceName);
-
-/// Reads and parses a bounds file. Throws LoadError (unreadable file, or as parseBounds).
-PublicBounds loadBoundsFile(const std::string& path);
-
-/// The bounds as the JSON object parseBounds reads ({"range", "source", "columns"}).
-std::string boundsJsonText(const PublicBounds& bounds);
 
 /// The feature column each bound applies to, in bounds order. Throws std::invalid_argument
 /// naming every unknown column and every categorical one (one-hot columns are left as they

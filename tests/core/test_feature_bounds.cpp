@@ -3,6 +3,7 @@
 // mechanism's interval probabilities against the formula, its sampled draws checked
 // statistically, and the ε it spends carried into the prepared data.
 
+#include "core/data/bounds_file.h"
 #include "core/data/csv_loader.h"
 #include "core/data/feature_bounds.h"
 #include "core/data/libsvm_loader.h"

@@ -2,6 +2,7 @@
 
 #include "ui/session/session_json.h"
 
+#include "core/data/bounds_file.h"
 #include "core/data/load_error.h"
 #include "ui/views/view_catalog.h"
 
