@@ -1,5 +1,7 @@
 #include "core/data/libsvm_loader.h"
 
+#include "core/data/libsvm_labels.h"
+#include "core/data/libsvm_tokens.h"
 #include "core/data/load_error.h"
 
 #include <algorithm>
@@ -16,6 +18,9 @@ namespace elab::core {
 
 namespace {
 
+using libsvm::numberProblem;
+using libsvm::parseReal;
+using libsvm::quoted;
 using StorageIndex = SparseMatrix::StorageIndex;
 
 // A stray huge index must not make the loader allocate gigabytes (feature names and every
@@ -28,86 +33,6 @@ constexpr std::size_t kCheckEvery = 4096; // lines between stop checks / progres
 // Integral labels are exact in a double up to 2^53; beyond that they are reals, not classes.
 constexpr double kMaxClassLabel = 9007199254740992.0;
 constexpr const char* kStage = "reading LIBSVM";
-
-bool isBlank(char c) { return c == ' ' || c == '\t'; }
-
-// A token as shown in a message: printable and short, even for binary garbage.
-std::string quoted(std::string_view token) {
-    std::string s = "'";
-    const std::size_t n = std::min<std::size_t>(token.size(), 40);
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto c = static_cast<unsigned char>(token[i]);
-        if (c >= 0x20 && c < 0x7f)
-            s += static_cast<char>(c);
-        else
-            s += {'\\', 'x', "0123456789abcdef"[c >> 4], "0123456789abcdef"[c & 15]};
-    }
-    return s + (token.size() > n ? "...'" : "'");
-}
-
-// For a well-formed number that from_chars found out of range: true if it is too small
-// (rounds to zero) rather than too large, from its decimal magnitude.
-bool isUnderflow(std::string_view t) {
-    std::size_t i = t.empty() || (t[0] != '-' && t[0] != '+') ? 0 : 1;
-    long long intDigits = 0, zerosAfterPoint = 0;
-    bool nonzero = false, afterPoint = false;
-    for (; i < t.size() && t[i] != 'e' && t[i] != 'E'; ++i) {
-        if (t[i] == '.')
-            afterPoint = true;
-        else if (nonzero || t[i] != '0') {
-            nonzero = true;
-            intDigits += afterPoint ? 0 : 1;
-        } else if (afterPoint)
-            ++zerosAfterPoint;
-    }
-    long long exponent = 0;
-    bool negative = false; // the exponent's sign
-    if (i < t.size() && ++i < t.size() && (t[i] == '-' || t[i] == '+'))
-        negative = t[i++] == '-';
-    for (; i < t.size(); ++i)
-        exponent = std::min(exponent * 10 + (t[i] - '0'), 1'000'000'000LL);
-    return (intDigits > 0 ? intDigits : -zerosAfterPoint) + (negative ? -exponent : exponent) <= 0;
-}
-
-enum class NumberStatus { Ok, Bad, NotFinite, Overflow };
-
-// A decimal real; from_chars plus the leading '+' that LIBSVM labels use ("+1"). Underflow
-// gives a signed zero, as strtod would.
-NumberStatus parseReal(std::string_view token, double& value) {
-    const std::string_view digits = token.substr(!token.empty() && token[0] == '+' ? 1 : 0);
-    if (digits.empty() || (digits.size() < token.size() && (digits[0] == '-' || digits[0] == '+')))
-        return NumberStatus::Bad;
-    const char* last = digits.data() + digits.size();
-    // Unsigned integers (binary features, counts, labels) skip the slower floating-point
-    // parse; up to 2^53 the conversion is exact, so the value is the one from_chars gives.
-    std::uint64_t n = 0;
-    if (const auto ri = std::from_chars(digits.data(), last, n);
-        ri.ptr == last && ri.ec == std::errc() && n <= (std::uint64_t{1} << 53)) {
-        value = static_cast<double>(n);
-        return NumberStatus::Ok;
-    }
-    const auto r = std::from_chars(digits.data(), last, value);
-    if (r.ptr != last || r.ec == std::errc::invalid_argument)
-        return NumberStatus::Bad;
-    if (r.ec == std::errc::result_out_of_range) {
-        if (!isUnderflow(digits))
-            return NumberStatus::Overflow;
-        value = digits.front() == '-' ? -0.0 : 0.0;
-    }
-    return std::isfinite(value) ? NumberStatus::Ok : NumberStatus::NotFinite;
-}
-
-// Message tail for a number that did not parse; nullptr when it did.
-const char* numberProblem(NumberStatus status) {
-    switch (status) {
-    case NumberStatus::Ok: return nullptr;
-    case NumberStatus::NotFinite: return " is not finite (inf/NaN)";
-    case NumberStatus::Overflow: return " is out of range for a double";
-    default: return " is not a number";
-    }
-}
-
-std::string className(double label) { return std::to_string(static_cast<long long>(label)); }
 
 std::string shortNumber(double v) {
     char buf[32];
@@ -135,7 +60,6 @@ private:
     void parseLine(std::string_view line);
     void parseLabel(std::string_view token, std::size_t column);
     void parseFeature(std::string_view token, std::size_t column);
-    Targets buildTargets() const;
     std::string describe(const Targets& targets, Index cols) const;
     ProcessingStep schemaStep(const Targets& targets, Index cols) const;
 
@@ -166,10 +90,7 @@ private:
 
     // The first non-integral label (line 0: none), which makes the task regression, or an
     // error when a classification task was forced.
-    struct {
-        std::size_t line = 0, column = 0;
-        std::string token;
-    } m_firstReal;
+    libsvm::LabelAt m_firstReal;
 };
 
 void Parser::run() {
@@ -199,25 +120,9 @@ void Parser::run() {
 }
 
 void Parser::parseLine(std::string_view line) {
-    if (!line.empty() && line.back() == '\r')
-        line.remove_suffix(1);
-    if (const std::size_t hash = line.find('#'); hash != std::string_view::npos)
-        line = line.substr(0, hash);
-    std::size_t pos = 0;
+    libsvm::LineTokens tokens(line);
     std::string_view token;
-    // Next blank-separated token and its 1-based column, or 0 at the end of the line.
-    auto next = [&]() -> std::size_t {
-        while (pos < line.size() && isBlank(line[pos]))
-            ++pos;
-        if (pos == line.size())
-            return 0;
-        const std::size_t start = pos;
-        while (pos < line.size() && !isBlank(line[pos]))
-            ++pos;
-        token = line.substr(start, pos - start);
-        return start + 1;
-    };
-    std::size_t column = next();
+    std::size_t column = tokens.next(token);
     if (column == 0) { // blank or comment line
         ++m_skippedLines;
         return;
@@ -225,7 +130,7 @@ void Parser::parseLine(std::string_view line) {
     const std::size_t rowStart = m_nnz, beyondStart = m_beyondWidth;
     parseLabel(token, column);
     m_lastIndex = 0;
-    while ((column = next()) != 0)
+    while ((column = tokens.next(token)) != 0)
         parseFeature(token, column);
     if (m_lineOutside) { // checked like every line, then dropped as a whole
         m_lineOutside = false;
@@ -314,48 +219,6 @@ void Parser::parseFeature(std::string_view token, std::size_t column) {
     m_x.valuePtr()[m_nnz++] = value;
 }
 
-Targets Parser::buildTargets() const {
-    const std::optional<TaskKind> task = m_options.task;
-    const auto rows = static_cast<Index>(m_labels.size());
-    if (m_classes) {
-        Eigen::VectorXi classIndex(rows);
-        for (Index i = 0; i < rows; ++i)
-            classIndex[i] = static_cast<int>(m_labels[static_cast<std::size_t>(i)]);
-        return Targets::classification(std::move(classIndex), m_classes->classes, task == TaskKind::Multiclass);
-    }
-    const bool integral = m_firstReal.line == 0;
-    if (task == TaskKind::Regression || (!task && !integral))
-        return Targets::regression(Eigen::Map<const Eigen::VectorXd>(m_labels.data(), rows));
-    if (!integral)
-        fail(m_firstReal.line, m_firstReal.column,
-             "label " + m_firstReal.token + " is not an integer class, but the task was forced to " + toString(*task));
-
-    std::vector<double> classes = m_labels;
-    std::sort(classes.begin(), classes.end());
-    classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
-    if (classes.size() == 1)
-        fail(0, 0,
-             "all " + std::to_string(rows) + " rows have label " + className(classes[0]) +
-                 ": classification needs at least two classes (force the regression task "
-                 "to load it anyway)");
-    if (task == TaskKind::Binary && classes.size() > 2)
-        fail(0, 0, "the task was forced to binary, but the labels have " + std::to_string(classes.size()) + " classes");
-
-    std::vector<std::string> names;
-    if (classes.size() == 2 && classes[0] == -1.0 && classes[1] == 1.0)
-        names = {"-1", "+1"};
-    else
-        for (const double c : classes)
-            names.push_back(className(c));
-    Eigen::VectorXi classIndex(rows);
-    for (Index i = 0; i < rows; ++i) {
-        const double label = m_labels[static_cast<std::size_t>(i)];
-        classIndex[i] = static_cast<int>(std::lower_bound(classes.begin(), classes.end(), label) - classes.begin());
-    }
-    // Two classes are binary unless a multiclass task is forced.
-    return Targets::classification(std::move(classIndex), std::move(names), task == TaskKind::Multiclass);
-}
-
 std::string Parser::describe(const Targets& targets, Index cols) const {
     const double cells = static_cast<double>(m_labels.size()) * static_cast<double>(cols);
     std::string s = "LIBSVM: " + std::to_string(m_labels.size()) + " rows, " + std::to_string(cols) + " features, " +
@@ -422,7 +285,7 @@ Dataset Parser::finish() {
     if (cols == 0)
         fail(0, 0, "no features: no line has an <index>:<value> pair");
     Dataset data;
-    data.targets = buildTargets();
+    data.targets = libsvm::targetsOfLabels(m_labels, m_options.task, m_classes, m_firstReal, m_source);
     data.log.push_back({"loaded", describe(data.targets, cols), false});
     data.log.push_back(schemaStep(data.targets, cols));
 
