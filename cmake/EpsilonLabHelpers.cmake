@@ -12,10 +12,12 @@ function(epsilonlab_set_warnings target)
   endif()
 endfunction()
 
-# epsilonlab_add_test(NAME name SOURCES ... LIBS ... [LABELS ...] [GUI])
+# epsilonlab_add_test(NAME name SOURCES ... LIBS ... [LABELS ...] [GUI] [PCH_FROM target | PCH headers...])
 # One Qt Test executable per unit; GUI tests run with the offscreen platform.
+# PCH: this test precompiles these headers; PCH_FROM: it reuses the headers another test of the same
+# directory precompiled (same libraries, hence the same definitions and flags, as GCC requires).
 function(epsilonlab_add_test)
-  cmake_parse_arguments(T "GUI" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "GUI" "NAME;PCH_FROM" "SOURCES;LIBS;LABELS;PCH" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} Qt6::Test)
   target_include_directories(${T_NAME} PRIVATE ${PROJECT_SOURCE_DIR})
@@ -23,6 +25,17 @@ function(epsilonlab_add_test)
     EPSILONLAB_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     EPSILONLAB_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
   epsilonlab_set_warnings(${T_NAME})
+  if(EPSILONLAB_PRECOMPILED_HEADERS)
+    if(T_PCH)
+      target_precompile_headers(${T_NAME} PRIVATE ${T_PCH})
+    elseif(T_PCH_FROM)
+      target_precompile_headers(${T_NAME} REUSE_FROM ${T_PCH_FROM})
+    endif()
+    # AUTOMOC's mocs_compilation.cpp is empty when the test includes its own .moc: loading the
+    # precompiled header would cost more than compiling it.
+    set_source_files_properties("${CMAKE_CURRENT_BINARY_DIR}/${T_NAME}_autogen/mocs_compilation.cpp"
+                                PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+  endif()
   add_test(NAME ${T_NAME} COMMAND ${T_NAME})
   set(labels ${T_LABELS})
   if(T_GUI)
@@ -32,4 +45,36 @@ function(epsilonlab_add_test)
   if(labels)
     set_tests_properties(${T_NAME} PROPERTIES LABELS "${labels}")
   endif()
+endfunction()
+
+# Headers that most tests include, precompiled once per test directory. oneTBB comes before Qt:
+# Qt's `emit` macro would break oneTBB's profiling header included after it.
+set(EPSILONLAB_TEST_PCH_HEADERS
+    <tbb/global_control.h> <tbb/parallel_for.h> <tbb/task_arena.h>
+    <Eigen/Dense> <Eigen/SparseCore> <nlohmann/json.hpp>
+    <algorithm> <cmath> <functional> <limits> <memory> <optional> <string> <vector>
+    <QtTest>)
+
+# epsilonlab_add_tests(PREFIX p GLOB pattern LIBS ... [GUI] [PCH headers...])
+# One test executable per file matching GLOB (named PREFIX + file name); the first precompiles
+# the PCH headers and the others reuse them.
+function(epsilonlab_add_tests)
+  cmake_parse_arguments(A "GUI" "PREFIX;GLOB" "LIBS;PCH" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS "${A_GLOB}")
+  list(SORT sources)
+  set(first "")
+  set(gui "")
+  if(A_GUI)
+    set(gui GUI)
+  endif()
+  foreach(src IN LISTS sources)
+    get_filename_component(name "${src}" NAME_WE)
+    set(name "${A_PREFIX}${name}")
+    if(first STREQUAL "")
+      epsilonlab_add_test(NAME ${name} SOURCES ${src} LIBS ${A_LIBS} ${gui} PCH ${A_PCH})
+      set(first ${name})
+    else()
+      epsilonlab_add_test(NAME ${name} SOURCES ${src} LIBS ${A_LIBS} ${gui} PCH_FROM ${first})
+    endif()
+  endforeach()
 endfunction()

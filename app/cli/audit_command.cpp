@@ -62,11 +62,7 @@ namespace {
 std::vector<core::MechanismKind> auditedKinds(bool all, core::MechanismKind chosen) {
     if (!all)
         return {chosen};
-    std::vector<core::MechanismKind> kinds;
-    for (const core::MechanismInfo& info : core::mechanismCatalog())
-        if (info.kind != core::MechanismKind::NonPrivate)
-            kinds.push_back(info.kind);
-    return kinds;
+    return core::privateMechanisms();
 }
 
 // "audits": [...] (--all) or "audit": {...}, each result's JSON named by its mechanism.

@@ -73,7 +73,7 @@ core::MechanismSpec MechanismOptions::spec() const {
 
 nlohmann::ordered_json MechanismOptions::sgdJson() const {
     const core::MechanismSpec s = spec();
-    if (s.kind != core::MechanismKind::Dpsgd)
+    if (!core::mechanismInfo(s.kind).trainsInEpochs)
         return nullptr;
     return {{"hidden", s.sgd.hidden},
             {"epochs", s.sgd.epochs},

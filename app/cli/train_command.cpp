@@ -4,6 +4,7 @@
 
 #include "core/learner/sweep_data.h"
 #include "core/learners/dpsgd/dpsgd_learner.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/privacy/composition.h"
 #include "core/report/result_json.h"
 
@@ -46,7 +47,7 @@ int TrainCommand::run() const {
     if (!(e > 0.0))
         throw std::invalid_argument("--eps must be > 0 (or inf)");
     const core::MechanismSpec spec = mech.spec();
-    if (spec.kind != core::MechanismKind::Dpsgd)
+    if (!core::mechanismInfo(spec.kind).trainsInEpochs)
         throw std::invalid_argument("train: only --mechanism dpsgd trains in epochs (the ERM mechanisms solve one "
                                     "optimisation problem: use `utility` or `regions`)");
     if (std::string problem = spec.validate(); !problem.empty())

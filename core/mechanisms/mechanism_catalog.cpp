@@ -43,7 +43,7 @@ const std::vector<MechanismInfo>& mechanismCatalog() {
         {MechanismKind::NonPrivate, "Non-private (reference)",
          "Regularised ERM without noise: the utility a private model aims for", std::nullopt, false,
          "The non-private model does not depend on ε.", linearGuarantee, makeLinear, false,
-         "θ̂ = argmin L(θ) + (Λ/2n)‖θ‖², L the mean loss: no noise."},
+         "θ̂ = argmin L(θ) + (Λ/2n)‖θ‖², L the mean loss: no noise.", /*isPrivate=*/false},
         {MechanismKind::ObjPertGauss, "Objective perturbation (ε, δ)",
          "Gaussian noise in the objective (Kifer, Smith & Thakurta 2012; Li et al. Thm 1). "
          "The only mechanism with Taylor estimates.",
@@ -61,13 +61,15 @@ const std::vector<MechanismInfo>& mechanismCatalog() {
          "Noise added to the non-private minimiser (Chaudhuri et al. 2011, Alg. 1); needs Λ > 0", std::nullopt, false,
          kNoTaylorNoise, linearGuarantee, makeLinear, false,
          "θ = θ̂ + b, sensitivity ‖θ̂(D) − θ̂(D′)‖ ≤ 2ζ/(nΛ_c), ‖b‖ ~ Gamma(p, 2ζ/(nΛ_c·ε)) in a uniform direction "
-         "(Chaudhuri, Monteleoni & Sarwate 2011, Alg. 1; docs/MATH.md §3.3)."},
+         "(Chaudhuri, Monteleoni & Sarwate 2011, Alg. 1; docs/MATH.md §3.3).",
+         /*isPrivate=*/true, /*trainsInEpochs=*/false, /*needsPositiveLambda=*/true},
         {MechanismKind::OutPertGauss, "Output perturbation (ε, δ)",
          "Gaussian noise added to the minimiser, σ of the analytic Gaussian mechanism (Balle & Wang 2018); needs Λ > 0",
          std::nullopt, false, kNoTaylorNoise, linearGuarantee, makeLinear, false,
          "θ = θ̂ + N(0, σ²I), σ the smallest with Φ(Δ/(2σ) − εσ/Δ) − e^ε·Φ(−Δ/(2σ) − εσ/Δ) ≤ δ (bisection), "
          "Δ = 2ζ/(nΛ_c) the minimiser's sensitivity: the analytic Gaussian mechanism, valid at every ε "
-         "(Balle & Wang 2018, Thm 8; docs/MATH.md §3.3)."},
+         "(Balle & Wang 2018, Thm 8; docs/MATH.md §3.3).",
+         /*isPrivate=*/true, /*trainsInEpochs=*/false, /*needsPositiveLambda=*/true},
         {MechanismKind::GaussianLm, "Gaussian classifier, corrected (pure ε)",
          "Large-margin multiclass Gaussian classifier (Pathak & Raj 2010) made private by Chaudhuri et al.'s "
          "Alg. 2 on all classes at once (docs/MATH.md §3.4); quadratic boundaries, no budget split",
@@ -92,7 +94,8 @@ const std::vector<MechanismInfo>& mechanismCatalog() {
          "G = Σ clipped + N(0, σ²C²I), θ ← θ − η·G/S, T = epochs·⌈N/S⌉ steps; σ the smallest noise multiplier "
          "for which the chosen accountant proves (ε, δ) for q and T: add/remove with N declared public (Abadi et al. "
          "2016); without, replace-one at the fixed N, by group privacy from add/remove (ε/2, δ/(1 + e^{ε/2})) "
-         "(docs/MATH.md §3.6)."},
+         "(docs/MATH.md §3.6).",
+         /*isPrivate=*/true, /*trainsInEpochs=*/true},
     };
     return catalog;
 }
@@ -102,6 +105,14 @@ const MechanismInfo& mechanismInfo(MechanismKind kind) {
         if (info.kind == kind)
             return info;
     throw std::invalid_argument(std::string("mechanism ") + toString(kind) + " is not available in this build");
+}
+
+std::vector<MechanismKind> privateMechanisms() {
+    std::vector<MechanismKind> kinds;
+    for (const MechanismInfo& info : mechanismCatalog())
+        if (info.isPrivate)
+            kinds.push_back(info.kind);
+    return kinds;
 }
 
 void selectMechanism(MechanismSpec& spec, MechanismKind kind) {

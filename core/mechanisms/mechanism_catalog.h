@@ -1,8 +1,8 @@
 #pragma once
-// The one place that knows which learner implements which mechanism (issue 10): callers — the
+// The one place that knows which learner implements which mechanism callers — the
 // utility sweep, choose-ε, the regions engine, the CLI, the GUI's mechanism menu — look a
 // mechanism up here and never switch on its kind. Adding a mechanism is one entry
-// (README: "Adding a mechanism").
+// (docs/developer.md, "Adding a mechanism").
 
 #include "core/learner/mechanism.h"
 #include "core/learner/prepared_problem.h"
@@ -39,12 +39,22 @@ struct MechanismInfo {
     /// The mechanism in formulas (noise scale, sensitivity, the paper and equation), as
     /// docs/MATH.md states and the code implements it: the guarantee box's formula line.
     const char* formula = "";
+    /// It releases a private model (false only for the non-private reference, which claims no ε).
+    bool isPrivate = true;
+    /// Trained in epochs with its own settings block (MechanismSpec::sgd: network, schedule,
+    /// clipping) instead of a margin loss and Λ; `epsilonlab-cli train` and the accounting view's
+    /// live curves apply to it.
+    bool trainsInEpochs = false;
+    /// Its sensitivity needs Λ > 0 (output perturbation: 2ζ/(nΛ) is infinite at Λ = 0).
+    bool needsPositiveLambda = false;
 };
 
 /// Every mechanism, in menu order.
 const std::vector<MechanismInfo>& mechanismCatalog();
 /// The entry of kind (every MechanismKind has one).
 const MechanismInfo& mechanismInfo(MechanismKind kind);
+/// Every private mechanism (isPrivate), in menu order: what "audit all" audits.
+std::vector<MechanismKind> privateMechanisms();
 
 /// spec switched to kind: the kind's required loss (if any) replaces the loss, keeping its
 /// parameters (Huber width, temperature). Every place that changes the mechanism uses this.
