@@ -53,6 +53,23 @@ public:
     void showStatusMessage(const QString&, int) override {}
 };
 
+// A chart of the view shows the controller's current epoch curves as drawn while the handle is
+// held (the held title, the same points): the held redraw of the current result happened.
+bool heldCurvesDrawn(const ui::AccountingView& view, const AccountingController& c) {
+    const ui::charts::ChartData held = ui::buildEpochChart(c.settings(), c.curves().get(), true);
+    for (const auto* chart : view.findChildren<ui::charts::ChartView*>()) {
+        const ui::charts::ChartData& shown = chart->data();
+        if (shown.title != held.title || shown.series.size() != held.series.size())
+            continue;
+        bool same = true;
+        for (qsizetype i = 0; i < held.series.size(); ++i)
+            same = same && shown.series[i].points == held.series[i].points;
+        if (same)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 class TestAccountingView : public QObject {
@@ -152,7 +169,9 @@ private slots:
         slider->setSliderPosition(slider->value() + 150);
         QVERIFY(c.dragging());
         QVERIFY(waitIdle(c));
-        QTest::qWait(2 * ui::AccountingView::kHeldRedrawMs); // a held redraw may wait for its interval
+        // A held redraw may wait for its interval (kHeldRedrawMs): wait until the epoch chart shows
+        // the held curves, so that the readout below is the one a held redraw leaves.
+        QTRY_VERIFY(heldCurvesDrawn(view, c));
         QVERIFY(c.upToDate());
         const double heldEps = c.curves()->inputs.eps;
         QVERIFY(heldEps > 1.0);

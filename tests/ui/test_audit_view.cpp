@@ -85,7 +85,8 @@ private slots:
         QSlider* slider = tab.view()->slider()->slider();
         slider->setSliderDown(true);
         slider->setValue(ui::EpsSlider::positionForEps(0.5));
-        QTest::qWait(50);
+        // Idle: a change the drag scheduled (the one-frame coalescing) would have run its audit.
+        QVERIFY(waitIdle(*c));
         QCOMPARE(started.count(), 0);
         QCOMPARE(c->settings().currentEps, 2.0);
         slider->setSliderDown(false);

@@ -281,6 +281,10 @@ private slots:
         ChartView view;
         QVERIFY(showLaidOut(view, data(0.1)));
         QChart* chart = view.chart();
+        // A fixed wait, kept on purpose here and below: the repaints are Qt's own (scene → view →
+        // backing store, through posted events and the platform's update timer), and nothing
+        // signals that the last of them has run. This one lets the first show's paints finish
+        // before the log starts.
         QTest::qWait(50);
 
         struct PaintLog : QObject {
@@ -294,7 +298,7 @@ private slots:
         view.viewport()->installEventFilter(&log);
         view.setData(data(1.0));
         QTRY_VERIFY(!log.painted.isEmpty());
-        QTest::qWait(50);
+        QTest::qWait(50); // any further repaint of this step (no signal marks the last one) is logged too
         view.viewport()->removeEventFilter(&log);
 
         double area = 0.0;

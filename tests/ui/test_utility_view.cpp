@@ -140,7 +140,8 @@ private slots:
             slider->setSliderPosition(EpsSlider::positionForEps(0.1 * k));
             QTest::qWait(16);
         }
-        QTest::qWait(200); // the drag's probes deliver meanwhile
+        // Idle (the training slots count too): the drag's probes have delivered.
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->utilityController()->isBusy(), kTimeout);
         QCOMPARE(started.count(), 0);
         slider->setSliderDown(false);
         QTRY_COMPARE(started.count(), 1);
