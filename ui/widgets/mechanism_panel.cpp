@@ -19,13 +19,9 @@
 
 namespace elab::ui {
 
-UtilitySettings mechanismFormSettings(const core::MechanismSpec& mechanism, const core::PreprocessOptions& preprocess,
-                                      double testFraction, std::uint64_t seed, double currentEps) {
+UtilitySettings mechanismFormSettings(const TrainingChoice& training, double currentEps) {
     UtilitySettings u;
-    u.mechanism = mechanism;
-    u.preprocess = preprocess;
-    u.testFraction = testFraction;
-    u.seed = seed;
+    static_cast<TrainingChoice&>(u) = training;
     u.currentEps = currentEps;
     return u;
 }

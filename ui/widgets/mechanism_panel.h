@@ -22,10 +22,9 @@ QT_END_NAMESPACE
 
 namespace elab::ui {
 
-/// The settings a view at one ε hands the panel (mechanism, preparation, held-out fraction, seed,
-/// and the ε its guarantee is shown at): the part of a UtilitySettings the view shares with it.
-UtilitySettings mechanismFormSettings(const core::MechanismSpec& mechanism, const core::PreprocessOptions& preprocess,
-                                      double testFraction, std::uint64_t seed, double currentEps);
+/// The settings a view at one ε hands the panel: its training choice and the ε its guarantee is
+/// shown at (the rest of a UtilitySettings at its defaults).
+UtilitySettings mechanismFormSettings(const TrainingChoice& training, double currentEps);
 
 class MechanismPanel : public QWidget {
     Q_OBJECT

@@ -41,12 +41,4 @@ std::string UtilitySettings::validate() const {
     return {};
 }
 
-bool UtilitySettings::operator==(const UtilitySettings& o) const {
-    return core::sameFormSteps(preprocess, o.preprocess) && testFraction == o.testFraction &&
-           core::sameMechanism(mechanism, o.mechanism) && metric == o.metric && repeats == o.repeats &&
-           seed == o.seed && secretSeed == o.secretSeed && epsMin == o.epsMin && epsMax == o.epsMax &&
-           gridPoints == o.gridPoints && measureAt == o.measureAt && estimators == o.estimators &&
-           currentEps == o.currentEps && target == o.target;
-}
-
 } // namespace elab::ui

@@ -1,11 +1,12 @@
 #pragma once
-// Everything the utility explorer computes from, as one plain value: data preparation,
-// mechanism, sweep, measuring points, estimators, the current ε and a target. The
-// mechanism panel edits it, the controller copies it into its workers, sessions save it.
-// No Qt types: it is copied freely across threads.
+// Everything the utility explorer computes from, as one plain value: the training choice (data
+// preparation, held-out fraction, mechanism, seed), the sweep, measuring points, estimators, the
+// current ε and a target. The mechanism panel edits it (other views hand it their training
+// choice), the controller copies it into its workers, sessions save it. No Qt types: it is
+// copied freely across threads.
 
-#include "core/data/preprocess.h"
-#include "core/learner/mechanism.h"
+#include "ui/widgets/training_choice.h"
+
 #include "core/learner/utility_metric.h"
 #include "core/learners/linear_erm/taylor.h"
 
@@ -17,22 +18,11 @@
 
 namespace elab::ui {
 
-struct UtilitySettings {
-    // Data preparation (MATH.md §1); applied to the loaded dataset before any fit.
-    /// Norm (clip by default), bounds, standardise, intercept (on: a data-independent step, so
-    /// privacy-safe), positive class.
-    core::PreprocessOptions preprocess = [] {
-        core::PreprocessOptions p;
-        p.intercept = true;
-        return p;
-    }();
-    double testFraction = 0.0; ///< > 0: held-out split by per-row coins (needed by test metrics)
-
-    // Mechanism (MATH.md §3) and measurement.
-    core::MechanismSpec mechanism; ///< kind, loss, Λ (sum form), δ
+/// The training choice (TrainingChoice: preprocess, testFraction — needed by test metrics —,
+/// mechanism, seed) and the measurement.
+struct UtilitySettings : TrainingChoice {
     core::UtilityMetric metric = core::UtilityMetric::TrainLoss;
     int repeats = 10;
-    std::uint64_t seed = 1;
     /// Private release (docs/MATH.md §7: seeds): seed was drawn from the operating system's
     /// entropy and is written nowhere (sessions and exports hold null); false: a reproducible
     /// run with a public seed, whose guarantee holds for a release with secret randomness.
@@ -64,9 +54,8 @@ struct UtilitySettings {
     /// "" if valid; otherwise the first problem, in words a user can act on
     /// (e.g. "Output perturbation needs Λ > 0").
     std::string validate() const;
-    /// Every field above (the data preparation as its form steps, the mechanism as
-    /// core::sameMechanism compares it).
-    bool operator==(const UtilitySettings& other) const;
+    /// Every field (the training choice as TrainingChoice compares it).
+    bool operator==(const UtilitySettings&) const = default;
 };
 
 } // namespace elab::ui

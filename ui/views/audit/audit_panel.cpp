@@ -16,10 +16,8 @@ namespace elab::ui {
 
 namespace {
 
-/// The mechanism panel edits a UtilitySettings: the fields this view shares with it.
-UtilitySettings mechanismPart(const AuditSettings& s) {
-    return mechanismFormSettings(s.mechanism, s.preprocess, s.testFraction, s.seed, s.currentEps);
-}
+/// The mechanism panel edits a UtilitySettings: the training choice this view shares with it.
+UtilitySettings mechanismPart(const AuditSettings& s) { return mechanismFormSettings(s, s.currentEps); }
 
 } // namespace
 
@@ -108,13 +106,7 @@ void AuditPanel::connectEdits() {
     });
 }
 
-void AuditPanel::takeMechanism() {
-    const UtilitySettings u = m_mechanism->settings();
-    m_settings.mechanism = u.mechanism;
-    m_settings.preprocess = u.preprocess;
-    m_settings.testFraction = u.testFraction;
-    m_settings.seed = u.seed;
-}
+void AuditPanel::takeMechanism() { static_cast<TrainingChoice&>(m_settings) = m_mechanism->settings(); }
 
 void AuditPanel::setSettings(const AuditSettings& settings) {
     m_settings = settings;

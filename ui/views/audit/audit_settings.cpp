@@ -36,10 +36,4 @@ core::AuditSpec AuditSettings::toSpec() const {
     return spec;
 }
 
-bool AuditSettings::operator==(const AuditSettings& o) const {
-    return core::sameFormSteps(preprocess, o.preprocess) && testFraction == o.testFraction &&
-           core::sameMechanism(mechanism, o.mechanism) && runs == o.runs && alpha == o.alpha && seed == o.seed &&
-           canaryRow == o.canaryRow && currentEps == o.currentEps && compareAll == o.compareAll;
-}
-
 } // namespace elab::ui

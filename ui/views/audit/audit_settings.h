@@ -6,25 +6,19 @@
 // "audit". No Qt types: copied freely across threads.
 
 #include "core/audit/mechanism_audit.h"
-#include "core/data/preprocess.h"
+#include "ui/widgets/training_choice.h"
 
 #include <cstdint>
 #include <string>
 
 namespace elab::ui {
 
-struct AuditSettings {
-    /// As the CLI's audit: the intercept on, rows clipped.
-    core::PreprocessOptions preprocess = [] {
-        core::PreprocessOptions p;
-        p.intercept = true;
-        return p;
-    }();
-    double testFraction = 0.0;     ///< held-out rows are not used by the audit; 0 by default
-    core::MechanismSpec mechanism; ///< objective perturbation (ε, δ) by default
-    int runs = 1000;               ///< T per neighbour
-    double alpha = 0.05;           ///< ε_LB holds with confidence 1 − α
-    std::uint64_t seed = 1;
+/// The training choice (TrainingChoice: preprocess — as the CLI's audit, the intercept on, rows
+/// clipped —, testFraction — held-out rows are not used by the audit; 0 by default —, mechanism,
+/// seed) and the audit.
+struct AuditSettings : TrainingChoice {
+    int runs = 1000;          ///< T per neighbour
+    double alpha = 0.05;      ///< ε_LB holds with confidence 1 − α
     long long canaryRow = -1; ///< ≥ 0: this training row (label flipped against the model)
     double currentEps = 1.0;  ///< the audited claim (finite)
     bool compareAll = false;  ///< also audit every other private mechanism at this ε
@@ -36,7 +30,7 @@ struct AuditSettings {
     std::string validate() const;
     /// The core's spec for mechanism kind (the chosen one, or another for the table).
     core::AuditSpec toSpec() const;
-    bool operator==(const AuditSettings& other) const;
+    bool operator==(const AuditSettings&) const = default;
 };
 
 } // namespace elab::ui

@@ -23,10 +23,8 @@ namespace {
 constexpr int kMaxListedFeatures = 2000;
 constexpr int kGridSizes[] = {64, 128, 256, 512};
 
-/// The mechanism panel edits a UtilitySettings: the fields this view shares with it.
-UtilitySettings mechanismPart(const RegionsSettings& s) {
-    return mechanismFormSettings(s.mechanism, s.preprocess, s.testFraction, s.seed, s.currentEps);
-}
+/// The mechanism panel edits a UtilitySettings: the training choice this view shares with it.
+UtilitySettings mechanismPart(const RegionsSettings& s) { return mechanismFormSettings(s, s.currentEps); }
 
 QComboBox* combo(QWidget* parent, const char* name) {
     auto* c = new QComboBox(parent);
@@ -141,13 +139,7 @@ void RegionsPanel::connectEdits() {
     });
 }
 
-void RegionsPanel::takeMechanism() {
-    const UtilitySettings u = m_mechanism->settings();
-    m_settings.mechanism = u.mechanism;
-    m_settings.preprocess = u.preprocess;
-    m_settings.testFraction = u.testFraction;
-    m_settings.seed = u.seed;
-}
+void RegionsPanel::takeMechanism() { static_cast<TrainingChoice&>(m_settings) = m_mechanism->settings(); }
 
 void RegionsPanel::setSettings(const RegionsSettings& settings) {
     m_settings = settings;

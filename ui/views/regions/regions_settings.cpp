@@ -91,13 +91,7 @@ core::RegionsSpec RegionsSettings::toSpec() const {
 bool RegionsSettings::sameProblem(const RegionsSettings& o) const {
     const bool samePlane = plane == o.plane && quadratic == o.quadratic &&
                            (plane == core::PlaneKind::Pca || (featureA == o.featureA && featureB == o.featureB));
-    return samePlane && core::sameFormSteps(preprocess, o.preprocess) && testFraction == o.testFraction &&
-           core::sameMechanism(mechanism, o.mechanism) && draws == o.draws && gridSize == o.gridSize && seed == o.seed;
-}
-
-bool RegionsSettings::operator==(const RegionsSettings& o) const {
-    return sameProblem(o) && featureA == o.featureA && featureB == o.featureB && currentEps == o.currentEps &&
-           fill == o.fill && fillDraw == o.fillDraw;
+    return samePlane && TrainingChoice::operator==(o) && draws == o.draws && gridSize == o.gridSize;
 }
 
 void adaptRegionsToDataset(RegionsSettings& s, const core::Dataset& dataset) {

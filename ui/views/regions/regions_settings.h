@@ -8,6 +8,7 @@
 #include "core/data/dataset.h"
 #include "core/regions/decision_regions.h"
 #include "core/util/option_names.h"
+#include "ui/widgets/training_choice.h"
 
 #include <cstdint>
 #include <limits>
@@ -20,23 +21,20 @@ namespace elab::ui {
 enum class RegionsFill { Majority, Draw, Agreement };
 const core::OptionNames<RegionsFill>& regionsFillNames(); ///< "majority", "draw", "agreement"
 
-struct RegionsSettings {
+/// The training choice (TrainingChoice: preprocess, testFraction — the hollow points and the test
+/// accuracy, 0.3 by default —, mechanism, seed — split and noise draws) and the picture.
+struct RegionsSettings : TrainingChoice {
+    RegionsSettings() { testFraction = 0.3; }
+
     core::PlaneKind plane = core::PlaneKind::Features;
     int featureA = 0; ///< PlaneKind::Features: the two feature columns
     int featureB = 1;
     bool quadratic = false; ///< (x₁, x₂, x₁², x₁x₂, x₂²): conics for linear models
-    /// Applied in the plane; the intercept is on: a boundary through the origin teaches nothing.
-    core::PreprocessOptions preprocess = [] {
-        core::PreprocessOptions p;
-        p.intercept = true;
-        return p;
-    }();
-    double testFraction = 0.3;     ///< held-out rows: the hollow points and the test accuracy
-    core::MechanismSpec mechanism; ///< objective perturbation (ε, δ) by default
-    int draws = 10;                ///< R noise draws, 1..kMaxDraws
-    int gridSize = 256;            ///< G×G cells
-    std::uint64_t seed = 1;        ///< split and noise draws
-    double currentEps = 1.0;       ///< the slider's ε; +∞: the non-private model only
+    // The preparation is applied in the plane; the intercept is on: a boundary through the origin
+    // teaches nothing.
+    int draws = 10;          ///< R noise draws, 1..kMaxDraws
+    int gridSize = 256;      ///< G×G cells
+    double currentEps = 1.0; ///< the slider's ε; +∞: the non-private model only
     RegionsFill fill = RegionsFill::Majority;
     int fillDraw = 0; ///< RegionsFill::Draw: which draw (0-based, < draws)
 
@@ -54,7 +52,7 @@ struct RegionsSettings {
     core::RegionsSpec toSpec() const;
     /// Same plane, preparation, mechanism, draws, grid and seed: a prepared problem still holds.
     bool sameProblem(const RegionsSettings& other) const;
-    bool operator==(const RegionsSettings& other) const;
+    bool operator==(const RegionsSettings&) const = default;
 };
 
 /// The teaching defaults for dataset (README, "Decision regions"): the plane, whether it needs
