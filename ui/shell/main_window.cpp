@@ -9,6 +9,7 @@
 #include "ui/jobs/compute_controller.h"
 #include "ui/session/session_actions.h"
 #include "ui/shell/job_indicator.h"
+#include "ui/views/shared_state.h"
 #include "ui/views/view_catalog.h"
 
 #include <QAction>
@@ -62,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     keepACoreForTheGui();
     m_controller = new LoadController(this);
     m_panel = new DatasetPanel(this);
+    m_shared = new SharedState(this);
     for (const ViewType& type : viewCatalog()) {
         m_views.push_back(type.create(this, *this));
         m_types.push_back(&type);

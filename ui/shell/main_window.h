@@ -62,7 +62,7 @@ public:
     const ViewType& viewType(std::size_t index) const { return *m_types[index]; }
     /// The view with this id, or null.
     View* view(const QString& id) const;
-    View* findView(const QString& id) const override { return view(id); }
+    SharedState* sharedState() const override { return m_shared; }
     void requestLoad(const LoadRequest& request) override { load(request); }
     /// The first view of type T (a tab class, e.g. UtilityTab), or null.
     template <class T>
@@ -115,6 +115,7 @@ private:
     LoadController* m_controller = nullptr;
     DatasetPanel* m_panel = nullptr;
     QTabWidget* m_tabs = nullptr;
+    SharedState* m_shared = nullptr; ///< created before the views, so deleted before their controllers
     std::vector<std::unique_ptr<View>> m_views;
     std::vector<const ViewType*> m_types;
     SessionActions* m_sessions = nullptr;

@@ -21,6 +21,7 @@ QT_END_NAMESPACE
 namespace elab::ui {
 
 class ComputeControllerBase;
+class SharedState;
 struct LoadedDataset;
 struct LoadRequest;
 struct Session;
@@ -52,12 +53,9 @@ public:
     virtual ~ViewHost() = default;
     /// A transient message in the status bar.
     virtual void showStatusMessage(const QString& text, int milliseconds) = 0;
-    /// Another view of the window, by id (a view reading what another computed, e.g. the
-    /// accounting tab the Utility tab's DP-SGD sweep); null if absent.
-    virtual View* findView(const QString& id) const {
-        (void)id;
-        return nullptr;
-    }
+    /// What views publish for each other (ui/views/shared_state.h), owned by the host; views
+    /// read it when they are created. Null: the view stands alone (nothing to read or publish).
+    virtual SharedState* sharedState() const { return nullptr; }
     /// Load a dataset (the Data tab reloads the shown one with new public bounds).
     virtual void requestLoad(const LoadRequest& request) { (void)request; }
 };

@@ -6,8 +6,7 @@
 #include "ui/views/accounting/accounting_chart_model.h"
 #include "ui/views/accounting/accounting_controller.h"
 #include "ui/views/accounting/accounting_view.h"
-#include "ui/views/utility/utility_controller.h"
-#include "ui/views/utility/utility_tab.h"
+#include "ui/views/shared_state.h"
 #include "ui/widgets/settings_text.h"
 
 #include "core/report/result_json.h"
@@ -20,21 +19,20 @@ namespace {
 
 using Ordered = nlohmann::ordered_json;
 
-/// The Utility tab's measured DP-SGD sweep (at least two points), or nullopt.
-std::optional<SweepForCost> sweepOf(const UtilityController& uc) {
-    const UtilitySettings& s = uc.settings();
-    const UtilityState& state = uc.state();
-    if (s.mechanism.kind != core::MechanismKind::Dpsgd || !state.data)
+/// The Utility view's measured DP-SGD sweep (at least two points), or nullopt.
+std::optional<SweepForCost> sweepOf(const UtilitySweepSnapshot& utility) {
+    const UtilitySettings& s = utility.settings;
+    if (s.mechanism.kind != core::MechanismKind::Dpsgd || !utility.prepared)
         return std::nullopt;
     SweepForCost sweep;
-    for (std::size_t i = 0; i < state.grid.size() && i < state.points.size(); ++i)
-        if (state.points[i] && std::isfinite(state.grid[i]) && std::isfinite(state.points[i]->mean)) {
-            sweep.curve.eps.push_back(state.grid[i]);
-            sweep.curve.value.push_back(state.points[i]->mean);
+    for (std::size_t i = 0; i < utility.eps.size() && i < utility.mean.size(); ++i)
+        if (std::isfinite(utility.eps[i]) && std::isfinite(utility.mean[i])) {
+            sweep.curve.eps.push_back(utility.eps[i]);
+            sweep.curve.value.push_back(utility.mean[i]);
         }
     if (sweep.curve.eps.size() < 2)
         return std::nullopt;
-    const long long n = static_cast<long long>(state.data->train.rows());
+    const long long n = utility.trainRows;
     const core::SgdSpec& g = s.mechanism.sgd;
     sweep.accountant = g.accountant;
     sweep.schedule = {1.0, g.samplingRate(n), g.totalSteps(n), s.mechanism.privacy.delta};
@@ -94,8 +92,8 @@ Ordered curvesJson(const core::AccountingCurves& c) {
 } // namespace
 
 AccountingTab::AccountingTab(QWidget* parent, ViewHost& host)
-    : m_host(host), m_controller(new AccountingController(parent)), m_panel(new AccountingPanel(parent)),
-      m_view(new AccountingView(m_controller, m_panel, parent)) {
+    : m_shared(host.sharedState()), m_controller(new AccountingController(parent)),
+      m_panel(new AccountingPanel(parent)), m_view(new AccountingView(m_controller, m_panel, parent)) {
     QObject::connect(m_controller, &AccountingController::failed, m_view, [&host](const QString& message) {
         host.showStatusMessage(QObject::tr("Privacy accounting: %1").arg(message), 8000);
     });
@@ -111,19 +109,19 @@ void AccountingTab::setDataset(const LoadedDataset& loaded) { m_controller->setD
 void AccountingTab::becameCurrent() { syncSweep(); }
 
 void AccountingTab::syncSweep() {
-    auto* utility = dynamic_cast<UtilityTab*>(m_host.findView(QStringLiteral("utility")));
-    if (!utility)
+    SharedState* shared = m_shared;
+    if (!shared)
         return;
-    UtilityController* uc = utility->utilityController();
     AccountingController* controller = m_controller;
     if (!m_followingUtility) { // from now on, each new measured point updates the cost column
         m_followingUtility = true;
-        // Neither the tab nor the view is captured: the utility controller emits while the window
-        // is torn down, and only the two controllers are certain to exist then.
-        QObject::connect(uc, &UtilityController::stateChanged, controller,
-                         [uc, controller] { controller->setSweep(sweepOf(*uc)); });
+        // Neither the tab nor the view is captured: the utility view publishes while the window is
+        // torn down, and only the shared state and the controller (the context) are certain to
+        // exist then.
+        QObject::connect(shared, &SharedState::utilitySweepChanged, controller,
+                         [shared, controller] { controller->setSweep(sweepOf(shared->utilitySweep())); });
     }
-    controller->setSweep(sweepOf(*uc));
+    controller->setSweep(sweepOf(shared->utilitySweep()));
 }
 
 void AccountingTab::applyStartOptions(const StartOptions& options) {

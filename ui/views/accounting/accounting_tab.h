@@ -11,6 +11,7 @@ namespace elab::ui {
 class AccountingController;
 class AccountingPanel;
 class AccountingView;
+class SharedState;
 
 class AccountingTab : public View {
 public:
@@ -20,7 +21,8 @@ public:
     QWidget* sidePanel() override;
     ComputeControllerBase* controller() override;
     void setDataset(const LoadedDataset& loaded) override;
-    /// Reads the Utility tab's DP-SGD sweep (if any) for the table's cost column.
+    /// Reads the Utility view's DP-SGD sweep (if any, from the shared state) for the table's cost
+    /// column, and follows it from then on.
     void becameCurrent() override;
     void applyStartOptions(const StartOptions& options) override;
     void saveSettings(Session& session) const override;
@@ -34,7 +36,7 @@ public:
 private:
     void syncSweep();
 
-    ViewHost& m_host;
+    SharedState* m_shared; ///< null: no other view to read
     bool m_followingUtility = false;
     AccountingController* m_controller;
     AccountingPanel* m_panel;

@@ -3,6 +3,7 @@
 #include "core/mechanisms/mechanism_catalog.h"
 #include "ui/dataset/loaded_dataset.h"
 #include "ui/jobs/job_slot.h"
+#include "ui/views/shared_state.h"
 #include "ui/views/utility/training_controller.h"
 #include "ui/views/utility/training_panel.h"
 #include "ui/views/utility/utility_controller.h"
@@ -12,7 +13,29 @@
 #include "ui/widgets/eps_slider.h"
 #include "ui/widgets/mechanism_panel.h"
 
+#include <limits>
+
 namespace elab::ui {
+
+namespace {
+
+/// What other views read of this one: the applied settings and the measured means.
+UtilitySweepSnapshot snapshotOf(const UtilityController& controller) {
+    const UtilityState& state = controller.state();
+    UtilitySweepSnapshot sweep;
+    sweep.settings = controller.settings();
+    sweep.prepared = state.data != nullptr;
+    if (state.data)
+        sweep.trainRows = static_cast<long long>(state.data->train.rows());
+    sweep.eps = state.grid;
+    sweep.mean.assign(state.grid.size(), std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t i = 0; i < state.grid.size() && i < state.points.size(); ++i)
+        if (state.points[i])
+            sweep.mean[i] = state.points[i]->mean;
+    return sweep;
+}
+
+} // namespace
 
 UtilityTab::UtilityTab(QWidget* parent, ViewHost& host)
     : m_controller(new UtilityController(parent)), m_panel(new MechanismPanel(parent)),
@@ -45,6 +68,12 @@ UtilityTab::UtilityTab(QWidget* parent, ViewHost& host)
             request();
     });
     QObject::connect(m_view->slider(), &EpsSlider::dragFinished, m_view, [request](double) { request(); });
+    // Published for the other views; the shared state is the context, so nothing here outlives it.
+    if (SharedState* shared = host.sharedState()) {
+        shared->publishUtilitySweep(snapshotOf(*controller));
+        QObject::connect(m_controller, &UtilityController::stateChanged, shared,
+                         [controller, shared] { shared->publishUtilitySweep(snapshotOf(*controller)); });
+    }
 }
 
 QWidget* UtilityTab::widget() { return m_view; }

@@ -1,0 +1,36 @@
+# Usage: cmake -DUI_DIR=<dir> -P check_views_apart.cmake
+# Views stay apart: a file under ui/views/<A>/ includes no header of another view's folder
+# ui/views/<B>/ (views read each other's state through the shell's shared model,
+# ui/views/shared_state.h), and the shared widgets under ui/widgets/ include no view folder at
+# all. The framework at the top of ui/views/ (view.h, the registry) may name every view.
+get_filename_component(UI_DIR "${UI_DIR}" ABSOLUTE)
+file(GLOB_RECURSE files RELATIVE "${UI_DIR}" "${UI_DIR}/views/*.h" "${UI_DIR}/views/*.cpp"
+     "${UI_DIR}/widgets/*.h" "${UI_DIR}/widgets/*.cpp")
+list(LENGTH files count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no sources found under ${UI_DIR}/views or ${UI_DIR}/widgets")
+endif()
+set(violations "")
+foreach(f IN LISTS files)
+  if(f MATCHES "^views/([^/]+)/")
+    set(from "${CMAKE_MATCH_1}")
+  elseif(f MATCHES "^widgets/")
+    set(from "")
+  else()
+    continue() # the view framework (ui/views/*.h, *.cpp)
+  endif()
+  file(STRINGS "${UI_DIR}/${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"ui/views/[^/\"]+/")
+  foreach(line IN LISTS lines)
+    string(REGEX MATCH "\"ui/views/([^/\"]+)/" m "${line}")
+    set(to "${CMAKE_MATCH_1}")
+    if(from STREQUAL "")
+      string(APPEND violations "  ui/${f}: ${line}  (a shared widget may not include the view ui/views/${to}/)\n")
+    elseif(NOT to STREQUAL from)
+      string(APPEND violations "  ui/${f}: ${line}  (ui/views/${from}/ may not include ui/views/${to}/)\n")
+    endif()
+  endforeach()
+endforeach()
+if(violations)
+  message(FATAL_ERROR "ui/ includes that join views:\n${violations}")
+endif()
+message(STATUS "${count} files under ${UI_DIR}/views and ${UI_DIR}/widgets keep the views apart")
