@@ -48,6 +48,18 @@ private slots:
         QCOMPARE(ui::formatNumber(value, 4), text);
     }
 
+    // The forms the views keep: printf's exponent in readouts and chart titles, a dash for a value
+    // that is not there.
+    void formatNumberForms() {
+        QCOMPARE(ui::formatNumber(1e-5, 3, ui::NumberForm::Printf), QStringLiteral("1e-05"));
+        QCOMPARE(ui::formatNumber(2.5e6, 4, ui::NumberForm::Printf), QStringLiteral("2.5e+06"));
+        QCOMPARE(ui::formatNumber(0.123456, 3, ui::NumberForm::Printf), QStringLiteral("0.123"));
+        QCOMPARE(ui::formatNumber(-kInf, 3, ui::NumberForm::Printf), QStringLiteral("−∞"));
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        QCOMPARE(ui::formatNumber(nan, 3, ui::NumberForm::Printf, QStringLiteral("–")), QStringLiteral("–"));
+        QCOMPARE(ui::formatNumber(nan), QStringLiteral("nan"));
+    }
+
     void parseEps_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("allowInfinity");

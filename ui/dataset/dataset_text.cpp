@@ -1,5 +1,7 @@
 #include "ui/dataset/dataset_text.h"
 
+#include "ui/widgets/eps_text.h"
+
 #include <QFontMetrics>
 #include <QLocale>
 
@@ -11,7 +13,7 @@ namespace {
 
 QString count(qint64 n) { return QLocale().toString(n); }
 
-QString number(double v) { return QLocale().toString(v, 'g', 4); }
+QString number(double v) { return formatNumber(v, 4, NumberForm::Locale); }
 
 } // namespace
 

@@ -9,10 +9,16 @@
 
 namespace elab::ui {
 
-QString formatNumber(double value, int digits) {
+QString formatNumber(double value, int digits, NumberForm form, const QString& nan) {
     if (std::isinf(value))
         return value > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
+    if (std::isnan(value) && !nan.isEmpty())
+        return nan;
+    if (form == NumberForm::Locale)
+        return QLocale().toString(value, 'g', digits);
     QString text = QLocale::c().toString(value, 'g', digits);
+    if (form == NumberForm::Printf)
+        return text;
     // "1e-05" → "1e-5", "2.5e+06" → "2.5e6": the C library pads exponents, readers do not.
     static const QRegularExpression exponent(QStringLiteral("e([+-])0*(\\d)"));
     text.replace(exponent, QStringLiteral("e\\1\\2"));

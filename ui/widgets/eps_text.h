@@ -10,9 +10,17 @@
 
 namespace elab::ui {
 
-/// Shortest readable form with up to `digits` significant digits and a compact exponent:
-/// 0.25 → "0.25", 1e-5 → "1e-5", 2.5e6 → "2.5e6", +∞ → "∞".
-QString formatNumber(double value, int digits = 4);
+/// How formatNumber writes a finite number (every form: up to `digits` significant digits, %g).
+enum class NumberForm {
+    Compact, ///< C locale, exponent without padding or '+': "1e-5", "2.5e6" (typed values, guarantees)
+    Printf,  ///< C locale, printf's exponent: "1e-05", "2.5e+06" (the views' readouts and chart titles)
+    Locale,  ///< the user's locale, printf's exponent (the dataset summary)
+};
+
+/// The one number formatter of the GUI: value with up to `digits` significant digits in `form`
+/// (0.25 → "0.25", 1e-5 → "1e-5"); +∞ → "∞", −∞ → "−∞"; NaN → nan, or as the form writes it
+/// ("nan") when nan is empty.
+QString formatNumber(double value, int digits = 4, NumberForm form = NumberForm::Compact, const QString& nan = {});
 
 /// A finite number ("0.5", " 1e-2 ", "-3"); nullopt for anything else (empty, "abc", "nan").
 std::optional<double> parseNumber(const QString& text);

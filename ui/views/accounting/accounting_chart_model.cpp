@@ -1,6 +1,7 @@
 #include "ui/views/accounting/accounting_chart_model.h"
 
 #include "ui/charts/chart_geometry.h"
+#include "ui/widgets/eps_text.h"
 
 #include <QStringList>
 
@@ -14,11 +15,7 @@ using charts::SeriesKind;
 
 namespace {
 
-QString num(double v, int digits = 4) {
-    if (std::isinf(v))
-        return QStringLiteral("∞");
-    return QString::number(v, 'g', digits);
-}
+QString num(double v, int digits = 4) { return formatNumber(v, digits, NumberForm::Printf); }
 
 QString title(core::AccountantKind kind) { return QString::fromStdString(core::accountantTitle(kind)); }
 

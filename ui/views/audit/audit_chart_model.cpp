@@ -1,6 +1,7 @@
 #include "ui/views/audit/audit_chart_model.h"
 
 #include "ui/charts/chart_geometry.h"
+#include "ui/widgets/eps_text.h"
 
 #include "core/mechanisms/mechanism_catalog.h"
 
@@ -22,13 +23,7 @@ const QColor kColorDPrime(0xff, 0x7f, 0x0e);
 const QColor kClaim(0xb0, 0x1e, 0x1e);
 const QColor kConsistent(0x2c, 0x8a, 0x3c);
 
-QString num(double v, int digits = 3) {
-    if (std::isnan(v))
-        return QStringLiteral("–");
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
-    return QString::number(v, 'g', digits);
-}
+QString num(double v, int digits = 3) { return formatNumber(v, digits, NumberForm::Printf, QStringLiteral("–")); }
 
 QString title(core::MechanismKind kind) { return QString::fromUtf8(core::mechanismInfo(kind).title); }
 

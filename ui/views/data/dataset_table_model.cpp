@@ -1,5 +1,7 @@
 #include "ui/views/data/dataset_table_model.h"
 
+#include "ui/widgets/eps_text.h"
+
 #include <QFont>
 
 #include <algorithm>
@@ -9,10 +11,11 @@ namespace elab::ui {
 
 namespace {
 
-QString formatNumber(double v) {
+/// A cell: whole numbers in full, others with 6 significant digits.
+QString cellText(double v) {
     if (v == std::floor(v) && std::abs(v) < 1e15)
         return QString::number(static_cast<qint64>(v));
-    return QString::number(v, 'g', 6);
+    return formatNumber(v, 6, NumberForm::Printf);
 }
 
 } // namespace
@@ -110,12 +113,12 @@ QVariant DatasetTableModel::data(const QModelIndex& index, int role) const {
                 const int c = targets.classIndex[row];
                 return QString::fromStdString(targets.classNames[static_cast<std::size_t>(c)]);
             }
-            return formatNumber(targets.values[row]);
+            return cellText(targets.values[row]);
         }
         const double v = m_data->features.value(row, feature);
         if (v == 0.0 && m_data->features.isSparse())
             return QString(); // structural zero: blank keeps sparse rows readable
-        return formatNumber(v);
+        return cellText(v);
     }
     case Qt::TextAlignmentRole:
         return isLabel && m_data->targets.isClassification() ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)

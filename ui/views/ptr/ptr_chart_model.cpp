@@ -1,6 +1,7 @@
 #include "ui/views/ptr/ptr_chart_model.h"
 
 #include "ui/charts/chart_geometry.h"
+#include "ui/widgets/eps_text.h"
 
 #include "core/privacy/plain_language.h"
 
@@ -22,7 +23,7 @@ const QColor kMeasured(213, 94, 0);
 const QColor kCurrent(120, 120, 120);
 const QColor kLambda(0, 158, 115);
 
-QString num(double v, int digits = 3) { return QString::number(v, 'g', digits); }
+QString num(double v, int digits = 3) { return formatNumber(v, digits, NumberForm::Printf); }
 
 double sampleEps(int k) { return kEpsMin * std::pow(kEpsMax / kEpsMin, static_cast<double>(k) / (kSamples - 1)); }
 

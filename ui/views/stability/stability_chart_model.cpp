@@ -1,5 +1,7 @@
 #include "ui/views/stability/stability_chart_model.h"
 
+#include "ui/widgets/eps_text.h"
+
 #include <QStringList>
 
 #include <algorithm>
@@ -14,7 +16,7 @@ namespace {
 
 QString methodKey(core::StabilityMethod method) { return QString::fromLatin1(core::toString(method)); }
 
-QString number(double v) { return QString::number(v, 'g', 3); }
+QString number(double v) { return formatNumber(v, 3, NumberForm::Printf); }
 
 /// Legend names short enough for two charts side by side.
 QString shortMethodTitle(core::StabilityMethod method) {

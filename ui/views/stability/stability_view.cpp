@@ -3,6 +3,7 @@
 #include "ui/charts/chart_view.h"
 #include "ui/views/stability/stability_chart_model.h"
 #include "ui/views/stability/stability_controller.h"
+#include "ui/widgets/eps_text.h"
 #include "ui/widgets/note_label.h"
 
 #include <QButtonGroup>
@@ -33,7 +34,7 @@ using core::StabilityMethod;
 constexpr StabilityMethod kMethods[] = {StabilityMethod::None, StabilityMethod::L2, StabilityMethod::Dropout,
                                         StabilityMethod::DeterministicDropout};
 
-QString number(double v) { return std::isfinite(v) ? QString::number(v, 'g', 3) : QStringLiteral("—"); }
+QString number(double v) { return std::isfinite(v) ? formatNumber(v, 3, NumberForm::Printf) : QStringLiteral("—"); }
 
 QDoubleSpinBox* fractionSpin(const QString& name, double lo, double hi, double step, QWidget* parent) {
     auto* spin = new QDoubleSpinBox(parent);
