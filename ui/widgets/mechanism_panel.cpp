@@ -314,7 +314,8 @@ void MechanismPanel::refresh() {
     m_form.mechanismForm->setRowVisible(m_form.huberWidth, spec.model.loss.kind() == LossKind::HuberSvm);
     m_form.mechanismForm->setRowVisible(m_form.temperature, spec.model.loss.kind() == LossKind::SmoothHinge);
     m_form.mechanismForm->setRowVisible(m_form.delta, spec.usesDelta());
-    const bool sgd = spec.kind == MechanismKind::Dpsgd; // cross-entropy, no Λ: its own settings instead
+    // Trained in epochs (DP-SGD): cross-entropy, no Λ: its own settings instead.
+    const bool sgd = core::mechanismInfo(spec.kind).trainsInEpochs;
     m_form.mechanismForm->setRowVisible(m_form.loss, !sgd);
     m_form.mechanismForm->setRowVisible(m_form.lambda, !sgd);
     m_form.sgd->setVisible(sgd);

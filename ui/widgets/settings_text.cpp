@@ -145,7 +145,7 @@ GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const Gu
 
 GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps) {
     const core::MechanismSpec& spec = settings.mechanism;
-    if (spec.kind == core::MechanismKind::NonPrivate)
+    if (!core::mechanismInfo(spec.kind).isPrivate)
         return textOf(tr("No privacy"), {}, {tr("Non-private reference: the model is fitted without noise.")}, false);
     if (std::isinf(eps))
         return describePrivacyGuarantee(core::PrivacyGuarantee{}, {});
@@ -168,9 +168,8 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
             settings.secretSeed ? core::SeedMode::SecretRelease : core::SeedMode::Reproducible);
         // The Data tab estimates private bounds at load, with the public seed 1 (PrivateBoundsOptions).
         if (settings.secretSeed && g.isPrivate && shape.pipeline.preparationEpsilon > 0.0)
-            g.conditions.push_back(
-                "the privately estimated bounds were drawn when the data was loaded, with the public "
-                "seed 1: only the model's own noise is a private release");
+            g.conditions.emplace_back("the privately estimated bounds were drawn when the data was loaded, with the "
+                                      "public seed 1: only the model's own noise is a private release");
         return describePrivacyGuarantee(
             g, {shape.trainRows, {}, false, QString::fromUtf8(core::mechanismInfo(spec.kind).formula)});
     } catch (const std::exception& e) {
@@ -197,9 +196,7 @@ QStringList settingsProblems(const UtilitySettings& settings, const DataShape& s
     if (settings.mechanism.usesDelta() &&
         !(settings.mechanism.privacy.delta > 0.0 && settings.mechanism.privacy.delta < 1.0))
         add(tr("δ must be in (0, 1), and well below 1/n (e.g. 1e-5)."));
-    const auto kind = settings.mechanism.kind;
-    if ((kind == core::MechanismKind::OutPertPure || kind == core::MechanismKind::OutPertGauss) &&
-        !(settings.mechanism.model.lambda > 0.0))
+    if (core::mechanismInfo(settings.mechanism.kind).needsPositiveLambda && !(settings.mechanism.model.lambda > 0.0))
         add(tr("Output perturbation needs Λ > 0: its sensitivity 2ζ/(nΛ) is infinite at Λ = 0."));
     add(sentence(settings.mechanism.validate()));
     add(sentence(settings.preprocess.validate()));

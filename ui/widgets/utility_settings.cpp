@@ -1,5 +1,6 @@
 #include "ui/widgets/utility_settings.h"
 
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/util/grid_text.h"
 
 #include <cmath>
@@ -7,7 +8,7 @@
 namespace elab::ui {
 
 bool UtilitySettings::estimatesApply() const {
-    return mechanism.kind == core::MechanismKind::ObjPertGauss && core::isLossMetric(metric);
+    return core::mechanismInfo(mechanism.kind).taylor && core::isLossMetric(metric);
 }
 
 std::vector<double> UtilitySettings::grid() const {

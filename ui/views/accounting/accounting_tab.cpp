@@ -9,6 +9,7 @@
 #include "ui/views/shared_state.h"
 #include "ui/widgets/settings_text.h"
 
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/report/result_json.h"
 
 #include <cmath>
@@ -22,7 +23,7 @@ using Ordered = nlohmann::ordered_json;
 /// The Utility view's measured DP-SGD sweep (at least two points), or nullopt.
 std::optional<SweepForCost> sweepOf(const UtilitySweepSnapshot& utility) {
     const UtilitySettings& s = utility.settings;
-    if (s.mechanism.kind != core::MechanismKind::Dpsgd || !utility.prepared)
+    if (!core::mechanismInfo(s.mechanism.kind).trainsInEpochs || !utility.prepared)
         return std::nullopt;
     SweepForCost sweep;
     for (std::size_t i = 0; i < utility.eps.size() && i < utility.mean.size(); ++i)

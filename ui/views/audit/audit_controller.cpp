@@ -21,9 +21,9 @@ constexpr auto kStreamEvery = std::chrono::milliseconds(50);
 std::vector<core::MechanismKind> auditedKinds(const AuditSettings& s) {
     std::vector<core::MechanismKind> kinds{s.mechanism.kind};
     if (s.compareAll)
-        for (const core::MechanismInfo& info : core::mechanismCatalog())
-            if (info.kind != core::MechanismKind::NonPrivate && info.kind != s.mechanism.kind)
-                kinds.push_back(info.kind);
+        for (const core::MechanismKind kind : core::privateMechanisms())
+            if (kind != s.mechanism.kind)
+                kinds.push_back(kind);
     return kinds;
 }
 

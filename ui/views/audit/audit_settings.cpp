@@ -1,11 +1,13 @@
 #include "ui/views/audit/audit_settings.h"
 
+#include "core/mechanisms/mechanism_catalog.h"
+
 #include <cmath>
 
 namespace elab::ui {
 
 std::string AuditSettings::validate() const {
-    if (mechanism.kind == core::MechanismKind::NonPrivate)
+    if (!core::mechanismInfo(mechanism.kind).isPrivate)
         return "the non-private reference claims no ε: choose a private mechanism to audit";
     if (std::string e = mechanism.validate(); !e.empty())
         return e;

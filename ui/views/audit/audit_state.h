@@ -14,7 +14,7 @@
 namespace elab::ui {
 
 struct AuditRow {
-    core::MechanismKind kind = core::MechanismKind::ObjPertGauss;
+    core::MechanismKind kind = core::MechanismSpec{}.kind;
     std::shared_ptr<const core::AuditResult> result; ///< null: not audited yet (or failed)
     QString error;                                   ///< why this mechanism could not be audited
 };

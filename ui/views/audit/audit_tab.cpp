@@ -41,7 +41,7 @@ void AuditTab::becameCurrent() {
 
 void AuditTab::applyStartOptions(const StartOptions& options) {
     AuditSettings settings = m_view->composedSettings();
-    if (options.mechanism && *options.mechanism != core::MechanismKind::NonPrivate)
+    if (options.mechanism && core::mechanismInfo(*options.mechanism).isPrivate)
         core::selectMechanism(settings.mechanism, *options.mechanism);
     if (options.eps && std::isfinite(*options.eps))
         settings.currentEps = *options.eps;
