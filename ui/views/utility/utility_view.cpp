@@ -3,6 +3,7 @@
 #include "ui/charts/chart_view.h"
 #include "ui/views/utility/utility_chart_model.h"
 #include "ui/views/utility/utility_controller.h"
+#include "ui/views/utility/utility_text.h"
 #include "ui/widgets/eps_slider.h"
 #include "ui/widgets/mechanism_panel.h"
 #include "ui/widgets/note_label.h"
@@ -28,26 +29,10 @@ namespace elab::ui {
 
 namespace {
 
-QString number(double v) { return QString::number(v, 'g', 4); }
-
 QLabel* wrappingLabel(QWidget* parent) {
     auto* label = new NoteLabel(parent);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
-}
-
-/// The bound of MATH.md §4.5 at eps, interpolated log-log between the grid points it was computed at
-/// (NaN outside the grid or without one).
-double boundAt(const UtilityState& state, double eps) {
-    const auto& g = state.grid;
-    const auto& b = state.trainLossBound;
-    if (b.size() != g.size() || g.empty() || !(eps >= g.front() && eps <= g.back()))
-        return std::numeric_limits<double>::quiet_NaN();
-    const auto k = static_cast<std::size_t>(std::upper_bound(g.begin(), g.end(), eps) - g.begin());
-    if (k == 0 || k >= g.size())
-        return eps == g.back() ? b.back() : b.front();
-    const double t = std::log(eps / g[k - 1]) / std::log(g[k] / g[k - 1]);
-    return std::exp((1.0 - t) * std::log(b[k - 1]) + t * std::log(b[k]));
 }
 
 } // namespace
@@ -267,56 +252,10 @@ QString UtilityView::proposalText() const { return m_proposal->text(); }
 QString UtilityView::warningText() const { return m_warning->text(); }
 
 void UtilityView::refreshReadout() {
-    const UtilitySettings& s = m_controller->settings();
-    const UtilityState& state = m_controller->state();
-    QStringList lines;
-    lines << tr("ε = %1").arg(formatEps(s.currentEps));
-    const auto& probe = state.probe;
-    // While the handle is held the latest measurement is shown at its own ε (it follows the drag).
-    const bool held = m_controller->dragging() && probe && std::isfinite(probe->eps);
-    if (probe && (probe->eps == s.currentEps || held))
-        lines << tr("measured%1: %2 ± %3 (%4%5)")
-                     .arg(probe->eps == s.currentEps ? QString() : tr(" at ε = %1").arg(formatEps(probe->eps)))
-                     .arg(number(probe->mean), number(probe->sd))
-                     .arg(probe->repeats == 1 ? tr("1 repetition") : tr("%1 repetitions").arg(probe->repeats))
-                     .arg(probe->full ? QString() : tr(", preview while dragging; all %1 on release").arg(s.repeats));
-    else if (m_controller->hasDataset())
-        lines << tr("measured: computing…");
-    if (s.estimatesApply()) {
-        for (std::size_t m = 0; m < state.measuring.size(); ++m)
-            for (core::Estimator e : s.estimators) {
-                const double v = m_controller->estimateAt(m, e, s.currentEps);
-                // A loss below 0 (or an accuracy outside [0, 1]) is the extrapolation leaving its range.
-                const bool impossible = core::isLossMetric(s.metric) ? v < 0.0 : (v < 0.0 || v > 1.0);
-                lines << tr("%1 (measured at ε = %2): %3%4")
-                             .arg(estimatorTitle(e), formatEps(state.measuring[m].measureAt))
-                             .arg(number(v))
-                             .arg(impossible ? tr(" — impossible value: too far from ε = %1")
-                                                   .arg(formatEps(state.measuring[m].measureAt))
-                                             : QString());
-            }
-    } else {
-        lines << tr("Taylor estimates: only for Gaussian objective perturbation with a loss metric.");
-    }
-    if (state.nonPrivate)
-        lines << tr("non-private: %1").arg(number(*state.nonPrivate));
-    if (const double bound = boundAt(state, s.currentEps);
-        s.metric == core::UtilityMetric::TrainLoss && std::isfinite(bound))
-        lines << tr("theory's bound on the expected loss (MATH.md §4.5): %1").arg(number(bound));
-    const core::MonotonicityCheck check = state.monotonicity(s.metric);
-    std::string note; // one (the last violation's): the box has room for a few lines only
-    for (const core::MonotonicityViolation& v : check.violations) {
-        lines << tr("⚠ worse as ε grows: %1 at ε = %2 against %3 at ε = %4 (%5 standard errors) — "
-                    "the first sign of a broken mechanism")
-                     .arg(number(v.meanWorse), formatEps(v.epsWorse), number(v.meanBetter), formatEps(v.epsBetter))
-                     .arg(v.zScore(), 0, 'f', 1);
-        note = v.note;
-    }
-    if (!note.empty())
-        lines << QString::fromStdString(note);
-    if (!m_controller->lastError().isEmpty())
-        lines << tr("Problem: %1").arg(m_controller->lastError());
-    m_readout->setText(lines.join(QLatin1Char('\n')));
+    const UtilityReadoutContext context{m_controller->dragging(), m_controller->hasDataset(),
+                                        m_controller->lastError()};
+    m_readout->setText(
+        utilityReadoutLines(m_controller->settings(), m_controller->state(), context).join(QLatin1Char('\n')));
 }
 
 void UtilityView::refreshTarget() {
@@ -324,32 +263,11 @@ void UtilityView::refreshTarget() {
     const auto proposed = m_controller->proposedEps();
     // setText of an unchanged text does nothing, where clear() would lay the whole view out again
     // (at every ε slider step).
-    QString warning;
-    if (!s.target) {
-        m_proposal->setText(tr("Enter a target to see the smallest ε that meets it."));
-    } else if (!proposed) {
-        m_proposal->setText(tr("No ε between %1 and %2 meets %3, by the estimate or the measured curve.")
-                                .arg(formatEps(s.epsMin), formatEps(s.epsMax))
-                                .arg(number(*s.target)));
-    } else {
-        const bool fromEstimate = m_controller->proposalFromEstimate();
-        m_proposal->setText(tr("Proposed ε = %1 (%2)")
-                                .arg(formatEps(*proposed))
-                                .arg(fromEstimate
-                                         ? tr("%1 measured at ε = %2")
-                                               .arg(estimatorTitle(s.estimators.front()),
-                                                    formatEps(m_controller->state().measuring.front().measureAt))
-                                     : m_controller->estimatesAvailable() ? tr("the estimate never reaches the target; "
-                                                                               "interpolated on the measured curve")
-                                                                          : tr("interpolated on the measured curve")));
-        if (fromEstimate) {
-            const double ratio = *proposed / m_controller->state().measuring.front().measureAt;
-            if (ratio > 10.0 || ratio < 0.1)
-                warning = tr("The proposed ε is more than 10× away from the measuring point: the Taylor "
-                             "estimate may be far off. Add a measuring point nearer, or Verify.");
-        }
-    }
-    m_warning->setText(warning);
+    const ProposalText text =
+        utilityProposalText(s, m_controller->state(), proposed, proposed && m_controller->proposalFromEstimate(),
+                            m_controller->estimatesAvailable());
+    m_proposal->setText(text.proposal);
+    m_warning->setText(text.warning);
     m_useProposal->setEnabled(proposed.has_value());
     m_verify->setEnabled(s.target.has_value() && s.estimatesApply() && m_controller->state().data != nullptr);
 
@@ -360,23 +278,11 @@ void UtilityView::refreshTarget() {
         return;
     }
     for (int row = 0; row < static_cast<int>(v->steps.size()); ++row) {
-        const auto& step = v->steps[static_cast<std::size_t>(row)];
-        const QStringList cells{formatEps(step.eps), number(step.measured), step.meets ? tr("yes") : tr("no"),
-                                QString::number(step.trainings)};
+        const QStringList cells = verificationStepCells(v->steps[static_cast<std::size_t>(row)]);
         for (int c = 0; c < cells.size(); ++c)
             m_steps->setItem(row, c, new QTableWidgetItem(cells[c]));
     }
-    const int trainings = v->steps.empty() ? 0 : v->steps.back().trainings;
-    const int bisection = v->bisection.empty() ? 0 : v->bisection.back().trainings;
-    m_stepsSummary->setText(
-        !v->reachable
-            ? tr("Even the non-private model misses the target %1.").arg(number(m_controller->state().verifiedTarget))
-        : std::isfinite(v->chosenEps) ? tr("Target %1 met at ε = %2 after %3 trainings (bisection: ε = %4 after %5).")
-                                            .arg(number(m_controller->state().verifiedTarget), formatEps(v->chosenEps))
-                                            .arg(trainings)
-                                            .arg(formatEps(v->bisectionEps))
-                                            .arg(bisection)
-                                      : tr("Not met within %1 steps.").arg(v->steps.size()));
+    m_stepsSummary->setText(verificationSummary(*v, m_controller->state().verifiedTarget));
 }
 
 void UtilityView::refreshMeasuringList() {

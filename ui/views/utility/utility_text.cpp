@@ -1,0 +1,134 @@
+#include "ui/views/utility/utility_text.h"
+
+#include "ui/views/utility/utility_chart_model.h"
+#include "ui/widgets/eps_text.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace elab::ui {
+
+namespace {
+
+// The view's translation context: the texts were the view's before they were functions.
+QString tr(const char* text) { return QCoreApplication::translate("elab::ui::UtilityView", text); }
+
+QString number(double v) { return formatNumber(v, 4, NumberForm::Printf); }
+
+} // namespace
+
+double trainLossBoundAt(const UtilityState& state, double eps) {
+    const auto& g = state.grid;
+    const auto& b = state.trainLossBound;
+    if (b.size() != g.size() || g.empty() || !(eps >= g.front() && eps <= g.back()))
+        return std::numeric_limits<double>::quiet_NaN();
+    const auto k = static_cast<std::size_t>(std::upper_bound(g.begin(), g.end(), eps) - g.begin());
+    if (k == 0 || k >= g.size())
+        return eps == g.back() ? b.back() : b.front();
+    const double t = std::log(eps / g[k - 1]) / std::log(g[k] / g[k - 1]);
+    return std::exp((1.0 - t) * std::log(b[k - 1]) + t * std::log(b[k]));
+}
+
+QStringList utilityReadoutLines(const UtilitySettings& s, const UtilityState& state,
+                                const UtilityReadoutContext& context) {
+    QStringList lines;
+    lines << tr("ε = %1").arg(formatEps(s.currentEps));
+    const auto& probe = state.probe;
+    // While the handle is held the latest measurement is shown at its own ε (it follows the drag).
+    const bool held = context.dragging && probe && std::isfinite(probe->eps);
+    if (probe && (probe->eps == s.currentEps || held))
+        lines << tr("measured%1: %2 ± %3 (%4%5)")
+                     .arg(probe->eps == s.currentEps ? QString() : tr(" at ε = %1").arg(formatEps(probe->eps)))
+                     .arg(number(probe->mean), number(probe->sd))
+                     .arg(probe->repeats == 1 ? tr("1 repetition") : tr("%1 repetitions").arg(probe->repeats))
+                     .arg(probe->full ? QString() : tr(", preview while dragging; all %1 on release").arg(s.repeats));
+    else if (context.hasDataset)
+        lines << tr("measured: computing…");
+    if (s.estimatesApply()) {
+        for (const core::MeasuringFit& fit : state.measuring)
+            for (core::Estimator e : s.estimators) {
+                const double v = core::meanEstimate(fit, e, s.currentEps);
+                // A loss below 0 (or an accuracy outside [0, 1]) is the extrapolation leaving its range.
+                const bool impossible = core::isLossMetric(s.metric) ? v < 0.0 : (v < 0.0 || v > 1.0);
+                lines << tr("%1 (measured at ε = %2): %3%4")
+                             .arg(estimatorTitle(e), formatEps(fit.measureAt))
+                             .arg(number(v))
+                             .arg(impossible
+                                      ? tr(" — impossible value: too far from ε = %1").arg(formatEps(fit.measureAt))
+                                      : QString());
+            }
+    } else {
+        lines << tr("Taylor estimates: only for Gaussian objective perturbation with a loss metric.");
+    }
+    if (state.nonPrivate)
+        lines << tr("non-private: %1").arg(number(*state.nonPrivate));
+    if (const double bound = trainLossBoundAt(state, s.currentEps);
+        s.metric == core::UtilityMetric::TrainLoss && std::isfinite(bound))
+        lines << tr("theory's bound on the expected loss (MATH.md §4.5): %1").arg(number(bound));
+    const core::MonotonicityCheck check = state.monotonicity(s.metric);
+    std::string note; // one (the last violation's): the box has room for a few lines only
+    for (const core::MonotonicityViolation& v : check.violations) {
+        lines << tr("⚠ worse as ε grows: %1 at ε = %2 against %3 at ε = %4 (%5 standard errors) — "
+                    "the first sign of a broken mechanism")
+                     .arg(number(v.meanWorse), formatEps(v.epsWorse), number(v.meanBetter), formatEps(v.epsBetter))
+                     .arg(v.zScore(), 0, 'f', 1);
+        note = v.note;
+    }
+    if (!note.empty())
+        lines << QString::fromStdString(note);
+    if (!context.lastError.isEmpty())
+        lines << tr("Problem: %1").arg(context.lastError);
+    return lines;
+}
+
+ProposalText utilityProposalText(const UtilitySettings& s, const UtilityState& state, std::optional<double> proposed,
+                                 bool fromEstimate, bool estimatesAvailable) {
+    ProposalText text;
+    if (!s.target) {
+        text.proposal = tr("Enter a target to see the smallest ε that meets it.");
+    } else if (!proposed) {
+        text.proposal = tr("No ε between %1 and %2 meets %3, by the estimate or the measured curve.")
+                            .arg(formatEps(s.epsMin), formatEps(s.epsMax))
+                            .arg(number(*s.target));
+    } else {
+        text.proposal = tr("Proposed ε = %1 (%2)")
+                            .arg(formatEps(*proposed))
+                            .arg(fromEstimate ? tr("%1 measured at ε = %2")
+                                                    .arg(estimatorTitle(s.estimators.front()),
+                                                         formatEps(state.measuring.front().measureAt))
+                                 : estimatesAvailable
+                                     ? tr("the estimate never reaches the target; interpolated on the measured curve")
+                                     : tr("interpolated on the measured curve"));
+        if (fromEstimate) {
+            const double ratio = *proposed / state.measuring.front().measureAt;
+            if (ratio > 10.0 || ratio < 0.1)
+                text.warning = tr("The proposed ε is more than 10× away from the measuring point: the Taylor "
+                                  "estimate may be far off. Add a measuring point nearer, or Verify.");
+        }
+    }
+    return text;
+}
+
+QStringList verificationStepCells(const core::ChooseEpsStep& step) {
+    return {formatEps(step.eps), number(step.measured), step.meets ? tr("yes") : tr("no"),
+            QString::number(step.trainings)};
+}
+
+QString verificationSummary(const core::ChooseEpsResult& v, double target) {
+    const int trainings = v.steps.empty() ? 0 : v.steps.back().trainings;
+    const int bisection = v.bisection.empty() ? 0 : v.bisection.back().trainings;
+    if (!v.reachable)
+        return tr("Even the non-private model misses the target %1.").arg(number(target));
+    if (std::isfinite(v.chosenEps))
+        return tr("Target %1 met at ε = %2 after %3 trainings (bisection: ε = %4 after %5).")
+            .arg(number(target), formatEps(v.chosenEps))
+            .arg(trainings)
+            .arg(formatEps(v.bisectionEps))
+            .arg(bisection);
+    return tr("Not met within %1 steps.").arg(v.steps.size());
+}
+
+} // namespace elab::ui

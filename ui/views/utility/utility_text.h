@@ -1,0 +1,49 @@
+#pragma once
+// Words for the Utility vs ε view: the readout at the slider's ε (the measured utility, the
+// Taylor estimates, the non-private value, the theory's bound, the monotonicity warnings), the
+// target box (the proposed ε and its warning) and the verification's steps and summary. The
+// view shows them; tests read them. Pure functions of their arguments: any thread.
+
+#include "ui/views/utility/utility_state.h"
+#include "ui/widgets/utility_settings.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace elab::ui {
+
+/// What the readout needs of the controller besides its settings and state.
+struct UtilityReadoutContext {
+    bool dragging = false;   ///< the slider's handle is held: the latest probe is shown at its own ε
+    bool hasDataset = false; ///< a dataset is loaded ("computing…" until the probe arrives)
+    QString lastError;       ///< the last failure ("" after a success)
+};
+
+/// The readout's lines at settings.currentEps, one per line of the box.
+QStringList utilityReadoutLines(const UtilitySettings& settings, const UtilityState& state,
+                                const UtilityReadoutContext& context);
+
+/// The target box: the proposed ε (or why there is none) and a warning ("" if none).
+struct ProposalText {
+    QString proposal;
+    QString warning;
+};
+
+/// proposed: the smallest ε that meets settings.target (UtilityController::proposedEps);
+/// fromEstimate: it comes from a Taylor estimate; estimatesAvailable: estimates exist.
+ProposalText utilityProposalText(const UtilitySettings& settings, const UtilityState& state,
+                                 std::optional<double> proposed, bool fromEstimate, bool estimatesAvailable);
+
+/// One row of the verification table: ε, measured, meets, trainings.
+QStringList verificationStepCells(const core::ChooseEpsStep& step);
+
+/// Under the verification table: met where, after how many trainings, against the bisection.
+QString verificationSummary(const core::ChooseEpsResult& result, double target);
+
+/// The bound of MATH.md §4.5 at eps, interpolated log-log between the grid points it was
+/// computed at (NaN outside the grid or without one).
+double trainLossBoundAt(const UtilityState& state, double eps);
+
+} // namespace elab::ui
