@@ -18,7 +18,7 @@
 namespace elab::core {
 
 std::string AuditSpec::validate() const {
-    if (mechanism.kind == MechanismKind::NonPrivate)
+    if (!mechanismInfo(mechanism.kind).isPrivate)
         return "the non-private reference claims no ε: there is nothing to audit";
     if (!(eps > 0.0) || !std::isfinite(eps))
         return "the audited ε must be a finite number > 0";

@@ -48,11 +48,13 @@ struct MechanismSpec {
     PrivacySpec privacy;
     SgdSpec sgd{}; ///< the network and schedule of Dpsgd (ignored otherwise)
 
-    /// "" if valid; else why (e.g. output perturbation needs Λ > 0).
+    /// "" if valid; else why (e.g. output perturbation needs Λ > 0): the model's checks, then the
+    /// mechanism's own (MechanismInfo::validate). This and usesDelta are defined by the catalog
+    /// (core/mechanisms/mechanism_catalog.cpp), which knows every mechanism: code below the
+    /// catalog (a learner's folder) checks with its own folder's function instead.
     std::string validate() const;
-    /// The kind's guarantee is (ε, δ), so privacy.delta is used.
+    /// The kind's guarantee is (ε, δ), so privacy.delta is used (MechanismInfo::usesDelta).
     bool usesDelta() const;
-    /// δ as guaranteed: privacy.delta for the (ε, δ) mechanisms, 0 for the pure-ε ones.
     double effectiveDelta() const { return usesDelta() ? privacy.delta : 0.0; }
 };
 

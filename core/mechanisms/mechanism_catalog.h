@@ -47,6 +47,11 @@ struct MechanismInfo {
     bool trainsInEpochs = false;
     /// Its sensitivity needs Λ > 0 (output perturbation: 2ζ/(nΛ) is infinite at Λ = 0).
     bool needsPositiveLambda = false;
+    /// Its guarantee is (ε, δ): MechanismSpec::privacy.delta is used (else pure ε, δ = 0).
+    bool usesDelta = false;
+    /// "" if a spec of this kind is valid, else why (the model's checks included): the check of
+    /// the mechanism's own folder. MechanismSpec::validate() calls it.
+    std::string (*validate)(const MechanismSpec& spec) = nullptr;
 };
 
 /// Every mechanism, in menu order.

@@ -17,6 +17,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -144,6 +145,37 @@ private slots:
         mspec.model.loss = Loss(LossKind::SmoothHinge, 0.25, 1.0);
         selectMechanism(mspec, MechanismKind::ObjPertPure); // any margin loss: kept
         QCOMPARE(mspec.model.loss.kind(), LossKind::SmoothHinge);
+    }
+
+    // What the catalog says of each mechanism agrees with what the mechanism does: its guarantee
+    // (private or not, δ used or not), its validation (δ out of range, Λ = 0) and its learner.
+    void catalogFlagsAgreeWithTheMechanisms() {
+        for (const MechanismInfo& info : mechanismCatalog()) {
+            const QByteArray name = toString(info.kind);
+            QVERIFY2(info.validate && info.guarantee && info.make, name);
+            MechanismSpec mspec;
+            selectMechanism(mspec, info.kind);
+            mspec.model.lambda = 1.0;
+            QVERIFY2(mspec.validate().empty(), name);
+            const PrivacyGuarantee g = info.guarantee(mspec, 1000, 0, 1.0);
+            QCOMPARE(g.isPrivate, info.isPrivate);
+            QCOMPARE(mspec.usesDelta(), info.usesDelta);
+            if (info.isPrivate)
+                QCOMPARE(g.delta > 0.0, info.usesDelta);
+            // δ outside (0, 1) is refused exactly by the mechanisms that use it.
+            MechanismSpec badDelta = mspec;
+            badDelta.privacy.delta = 1.5;
+            QCOMPARE(!badDelta.validate().empty(), info.usesDelta);
+            // Λ = 0 is refused exactly by those whose sensitivity needs Λ > 0.
+            MechanismSpec noLambda = mspec;
+            noLambda.model.lambda = 0.0;
+            QCOMPARE(!noLambda.validate().empty(), info.needsPositiveLambda);
+        }
+        const std::vector<MechanismKind> audited = privateMechanisms();
+        QVERIFY(std::find(audited.begin(), audited.end(), MechanismKind::NonPrivate) == audited.end());
+        QCOMPARE(audited.size() + 1, mechanismCatalog().size());
+        QVERIFY(mechanismInfo(MechanismKind::Dpsgd).trainsInEpochs);
+        QVERIFY(!mechanismInfo(MechanismKind::ObjPertGauss).trainsInEpochs);
     }
 
     void preparedProblemKeepsReference() {

@@ -130,6 +130,14 @@ double DpsgdLearner::utility(const TrainedModel& model) const {
     return isLossMetric(m_metric) ? c.loss : c.accuracy;
 }
 
+std::string DpsgdLearner::validateSpec(const MechanismSpec& spec) {
+    if (std::string e = spec.model.validate(); !e.empty())
+        return e;
+    if (!(spec.privacy.delta > 0.0 && spec.privacy.delta < 1.0))
+        return "δ must be in (0, 1)";
+    return spec.sgd.validate();
+}
+
 PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, int classes, double eps) {
     (void)classes;
     PrivacyGuarantee g;

@@ -69,6 +69,9 @@ public:
     /// group privacy — is ≤ the asked (ε, δ); stated: the least replace-one ε at δ of that σ
     /// (replaceOneEpsilon), its add/remove (ε_a, δ_a) as parameters.
     static PrivacyGuarantee guaranteeFor(const MechanismSpec& spec, Index n, int classes, double eps);
+    /// "" if spec is valid for DP-SGD (the model's checks, δ ∈ (0, 1), the SGD settings); else why.
+    /// The catalog's validate for this kind.
+    static std::string validateSpec(const MechanismSpec& spec);
     /// The ε spent after `steps` steps at σ, in the guarantee's terms (with N public: the
     /// accountant's add/remove ε at δ; else replaceOneEpsilon at δ): after the last step of a run
     /// calibrated for ε, the guarantee's ε.

@@ -79,9 +79,21 @@ Eigen::MatrixXd GaussianLmModel::matrix(int c, Index q) const {
     return glm::smat(m_phi.segment(c * m, m), q);
 }
 
+std::string GaussianLmLearner::validateSpec(const MechanismSpec& spec) {
+    if (std::string e = spec.model.validate(); !e.empty())
+        return e;
+    if (!spec.model.loss.isMargin())
+        return "the private mechanisms need a bounded loss gradient ζ; squared loss has none "
+               "without a label bound, so use a margin loss (logistic, huber, smooth-hinge)";
+    if (spec.model.loss.kind() != LossKind::HuberSvm)
+        return "the Gaussian classifier (gaussian-lm) is trained with the Huber SVM loss of docs/MATH.md §3.4: "
+               "choose the huber loss";
+    return {};
+}
+
 GaussianLmLearner::GaussianLmLearner(const SweepData& data, const MechanismSpec& spec, UtilityMetric metric)
     : m_data(data), m_spec(spec), m_metric(metric), m_C(modelClasses(data)) {
-    if (std::string e = spec.validate(); !e.empty())
+    if (std::string e = validateSpec(spec); !e.empty())
         throw std::invalid_argument(e);
     if (spec.model.loss.kind() != LossKind::HuberSvm)
         throw std::invalid_argument("the Gaussian classifier is trained with the Huber SVM loss (docs/MATH.md §3.4)");

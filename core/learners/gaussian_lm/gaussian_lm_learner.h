@@ -85,6 +85,9 @@ public:
 
     /// The guarantee without data (n rows, C classes).
     static PrivacyGuarantee guaranteeFor(const MechanismSpec& spec, Index n, int classes, double eps);
+    /// "" if spec is valid for the Gaussian classifier (a margin loss, the Huber SVM loss of
+    /// docs/MATH.md §3.4); else why. The catalog's validate for this kind.
+    static std::string validateSpec(const MechanismSpec& spec);
 
     Index dimension() const { return m_W.cols() * m_C; }
 

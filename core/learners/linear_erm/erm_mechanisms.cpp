@@ -70,8 +70,25 @@ PrivacyGuarantee privateGuarantee(double eps, double delta, const std::string& s
 
 } // namespace
 
+std::string validateLinearErm(const MechanismSpec& spec) {
+    if (std::string e = spec.model.validate(); !e.empty())
+        return e;
+    const MechanismKind kind = spec.kind;
+    if (kind == MechanismKind::NonPrivate)
+        return {};
+    if (!spec.model.loss.isMargin())
+        return "the private mechanisms need a bounded loss gradient ζ; squared loss has none "
+               "without a label bound, so use a margin loss (logistic, huber, smooth-hinge)";
+    const bool gaussian = kind == MechanismKind::ObjPertGauss || kind == MechanismKind::OutPertGauss;
+    if (gaussian && !(spec.privacy.delta > 0.0 && spec.privacy.delta < 1.0))
+        return "δ must be in (0, 1)";
+    if ((kind == MechanismKind::OutPertPure || kind == MechanismKind::OutPertGauss) && !(spec.model.lambda > 0.0))
+        return "output perturbation needs Λ > 0: its sensitivity 2ζ/(nΛ) is infinite at Λ = 0";
+    return {};
+}
+
 PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, double eps, const NoiseDraw& noise) {
-    if (std::string e = spec.validate(); !e.empty())
+    if (std::string e = validateLinearErm(spec); !e.empty())
         throw std::invalid_argument(e);
     const double n = static_cast<double>(rows);
     PerturbedProblem problem;
@@ -144,7 +161,7 @@ PerturbedProblem perturbedProblem(const MechanismSpec& spec, Eigen::Index rows, 
 
 std::optional<NoiseMoments> noiseMoments(const MechanismSpec& spec, Eigen::Index rows, Eigen::Index features,
                                          double eps) {
-    if (std::string e = spec.validate(); !e.empty())
+    if (std::string e = validateLinearErm(spec); !e.empty())
         throw std::invalid_argument(e);
     if (!(eps > 0.0) || !std::isfinite(eps))
         throw std::invalid_argument("ε must be a finite number > 0");

@@ -17,6 +17,11 @@
 
 namespace elab::core {
 
+/// "" if spec is valid for the linear ERM mechanisms (and the non-private reference); else why:
+/// the model's checks, a margin loss (a bounded ζ), δ ∈ (0, 1) for the Gaussian ones, Λ > 0 for
+/// output perturbation. The catalog's validate for these kinds.
+std::string validateLinearErm(const MechanismSpec& spec);
+
 /// The problem to solve at ε for one repetition's noise draw.
 struct PerturbedProblem {
     double mu = 0.0;             ///< mean-form L2 coefficient

@@ -50,7 +50,7 @@ void requirePlusMinusOne(const Labels labels, const char* set) {
 
 OneVsRest::OneVsRest(const SweepData& data, const MechanismSpec& spec, UtilityMetric metric)
     : m_data(data), m_spec(spec), m_modelSpec(spec), m_metric(metric) {
-    if (std::string e = spec.validate(); !e.empty())
+    if (std::string e = validateLinearErm(spec); !e.empty())
         throw std::invalid_argument(e);
     if (usesTestSet(metric) && (!data.testX || !data.testY))
         throw std::invalid_argument(std::string("metric ") + toString(metric) + " needs a test set");
