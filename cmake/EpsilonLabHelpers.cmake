@@ -19,6 +19,21 @@ endfunction()
 function(epsilonlab_add_test)
   cmake_parse_arguments(T "GUI" "NAME;PCH_FROM" "SOURCES;LIBS;LABELS;PCH" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
+  # A test's QObject is in its .cpp, which includes its own NAME.moc: moc runs on that file alone,
+  # instead of AUTOMOC's scan of the target and its extra (empty) translation unit per test.
+  set(automoc ON)
+  foreach(src IN LISTS T_SOURCES)
+    get_filename_component(base "${src}" NAME_WE)
+    file(STRINGS "${src}" own_moc REGEX "^#include \"${base}\\.moc\"")
+    if(own_moc)
+      set(moc_dir "${CMAKE_CURRENT_BINARY_DIR}/${T_NAME}_moc")
+      qt_generate_moc("${src}" "${moc_dir}/${base}.moc" TARGET ${T_NAME})
+      target_sources(${T_NAME} PRIVATE "${moc_dir}/${base}.moc")
+      target_include_directories(${T_NAME} PRIVATE "${moc_dir}")
+      set(automoc OFF)
+    endif()
+  endforeach()
+  set_target_properties(${T_NAME} PROPERTIES AUTOMOC ${automoc})
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} Qt6::Test)
   target_include_directories(${T_NAME} PRIVATE ${PROJECT_SOURCE_DIR})
   target_compile_definitions(${T_NAME} PRIVATE
@@ -31,10 +46,6 @@ function(epsilonlab_add_test)
     elseif(T_PCH_FROM)
       target_precompile_headers(${T_NAME} REUSE_FROM ${T_PCH_FROM})
     endif()
-    # AUTOMOC's mocs_compilation.cpp is empty when the test includes its own .moc: loading the
-    # precompiled header would cost more than compiling it.
-    set_source_files_properties("${CMAKE_CURRENT_BINARY_DIR}/${T_NAME}_autogen/mocs_compilation.cpp"
-                                PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
   endif()
   add_test(NAME ${T_NAME} COMMAND ${T_NAME})
   set(labels ${T_LABELS})
