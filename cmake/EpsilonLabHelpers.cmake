@@ -89,3 +89,21 @@ function(epsilonlab_add_tests)
     endif()
   endforeach()
 endfunction()
+
+# epsilonlab_sanitizer_environment(): in a sanitizer build (CMAKE_CXX_FLAGS has -fsanitize=),
+# gives every test of the calling directory the sanitizers' options: the documented suppression
+# files of tests/sanitizers/ and stack traces for UndefinedBehaviorSanitizer. Call it at the end
+# of each test directory's CMakeLists.txt (test properties are per directory).
+function(epsilonlab_sanitizer_environment)
+  if(NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize=")
+    return()
+  endif()
+  set(supp "${PROJECT_SOURCE_DIR}/tests/sanitizers")
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  if(tests)
+    set_property(TEST ${tests} APPEND PROPERTY ENVIRONMENT
+      "LSAN_OPTIONS=suppressions=${supp}/lsan.supp"
+      "TSAN_OPTIONS=suppressions=${supp}/tsan.supp"
+      "UBSAN_OPTIONS=print_stacktrace=1")
+  endif()
+endfunction()
