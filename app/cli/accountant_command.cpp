@@ -25,13 +25,14 @@ void AccountantCommand::addTo(CLI::App& command) {
     command.add_option("--delta", delta, "δ")->check(CLI::Range(1e-300, 0.999999))->required();
     std::vector<std::string> names = core::optionNameList(core::accountantKindNames());
     names.push_back("all");
-    command.add_option("--accountant", accountant, "rdp, ac, zcdp-published, or all (side by side)")
+    command.add_option("--accountant", accountant, "rdp, ac, zcdp-published, pld, or all (side by side)")
         ->check(CLI::IsMember(names));
     command
         .add_option("--adjacency", adjacency,
                     "add-remove (default: q and T as given, i.e. N public) or replace-one: the guarantee at a fixed, "
                     "private N, as DP-SGD states it without --public-rows (σ for ε by the add/remove accountant at "
-                    "(ε/2, δ/(1 + e^{ε/2})); ε for σ: the least ε with 2ε_a(δ/(1 + e^{ε/2})) ≤ ε)")
+                    "(ε/2, δ/(1 + e^{ε/2})); ε for σ: the least ε with 2ε_a(δ/(1 + e^{ε/2})) ≤ ε; pld: the PLD of "
+                    "the replace pair directly)")
         ->check(CLI::IsMember({"add-remove", "replace-one"}));
     command.add_flag("--csv", csv,
                      "CSV instead of JSON: accountant,sigma,epsilon,delta,proven,eps_replace_one,delta_replace_one");

@@ -45,7 +45,9 @@ void MechanismOptions::addTo(CLI::App& command) {
     command.add_option("--weight-decay", sgd.weightDecay, "L2 weight decay")
         ->check(CLI::NonNegativeNumber)
         ->group(sgdGroup);
-    command.add_option("--accountant", accountant, "Accountant calibrating σ for ε: rdp (default), ac, zcdp-published")
+    command
+        .add_option("--accountant", accountant,
+                    "Accountant calibrating σ for ε: rdp (default), ac, zcdp-published, pld")
         ->check(CLI::IsMember(core::optionNameList(core::accountantKindNames())))
         ->group(sgdGroup);
     command

@@ -4,6 +4,7 @@
 #include "core/privacy/accountant.h"
 
 #include "core/privacy/accountant_detail.h"
+#include "core/privacy/pld.h"
 #include "core/privacy/rdp.h"
 
 #include <algorithm>
@@ -17,6 +18,7 @@ namespace {
 
 using detail::check;
 using detail::kInf;
+using detail::pldResult;
 
 // --- Advanced composition with amplification --------------------------------------------
 
@@ -137,10 +139,25 @@ AccountantResult zcdpEpsilon(const SgdPrivacyParams& p) {
 
 } // namespace
 
+AccountantResult detail::pldResult(const PldEpsilon& e, bool replaceOne) {
+    AccountantResult r;
+    r.kind = AccountantKind::Pld;
+    r.epsilon = e.epsilon;
+    r.delta = e.delta;
+    r.parameters = {{"discretization", "h", e.discretization},
+                    {"infinity_mass", "mass at +∞", e.infinityMass},
+                    {"fft_length", "FFT length", static_cast<double>(e.fftLength)}};
+    if (replaceOne)
+        r.notes.push_back("replace-one from the PLD of the replace pair (1−q)N(0, σ²) + qN(∓1, σ²), not by group "
+                          "privacy");
+    return r;
+}
+
 const OptionNames<AccountantKind>& accountantKindNames() {
     static const OptionNames<AccountantKind> names{{AccountantKind::Rdp, "rdp"},
                                                    {AccountantKind::AdvancedComposition, "ac"},
-                                                   {AccountantKind::ZcdpPublished, "zcdp-published"}};
+                                                   {AccountantKind::ZcdpPublished, "zcdp-published"},
+                                                   {AccountantKind::Pld, "pld"}};
     return names;
 }
 
@@ -155,6 +172,7 @@ std::string accountantTitle(AccountantKind kind) {
     case AccountantKind::Rdp: return "RDP, Poisson-subsampled Gaussian (Mironov et al. 2019)";
     case AccountantKind::AdvancedComposition: return "advanced composition + amplification (the paper's DPD-AC)";
     case AccountantKind::ZcdpPublished: return "zCDP procedure as published (the paper's DPD-zCDP; not a proof)";
+    case AccountantKind::Pld: return "PLD, Poisson-subsampled Gaussian (pessimistic connect-the-dots, FFT composition)";
     }
     return "?";
 }
@@ -217,6 +235,10 @@ std::vector<AccountantResult> accountEpsilons(AccountantKind kind, SgdPrivacyPar
             r.parameters = {{"order", "α", c.order}};
             results.push_back(std::move(r));
         }
+        return results;
+    case AccountantKind::Pld:
+        for (long long t : steps)
+            results.push_back(pldResult(pldEpsilon(params.sigma, params.q, t, params.delta)));
         return results;
     case AccountantKind::AdvancedComposition:
     case AccountantKind::ZcdpPublished:

@@ -1,5 +1,5 @@
 #pragma once
-// The three DP-SGD accountants of docs/MATH.md §3.6, side by side, behind one interface: ε for
+// The DP-SGD accountants of docs/MATH.md §3.6, side by side, behind one interface: ε for
 // a noise multiplier σ, sampling rate q, T steps and δ; and σ for a target ε (calibration that
 // never overshoots: bracket, then bisect on the accountant's own ε, returning a σ whose ε is
 // ≤ the target).
@@ -17,6 +17,10 @@
 //    ε = √(2T log(1/δ'))ε₁ + Tε₁(e^{ε₁} − 1), δ = Tδ₁ + δ'. The split of δ between δ' and the
 //    steps is free; we take the one giving the smallest ε (any split is a valid guarantee). Where
 //    no split keeps ε_it < 1 (σ too small), there is no guarantee: ε = +∞.
+//  - Pld: the privacy loss distribution of the subsampled Gaussian, discretised pessimistically
+//    and composed by FFT (core/privacy/pld.h). Rigorous up to floating point, and the tightest:
+//    its ε is within ~1e-4 relative above the exact ε. Replace-one directly from the PLD of the
+//    replace pair (not by group privacy, which would double ε).
 //  - ZcdpPublished (the paper's DPD-zCDP, "as published"): maps a total (ε, δ) to σ by
 //    ρ + 2√(ρ log(1/δ)) = ε, τ/Δ² = T/(2ρ), ε' = Δ√(2 log(1.25/δ')/τ) with δ' = δ (the paper
 //    does not say which δ'; this is our reading), then "amplification" backwards:
@@ -33,9 +37,9 @@
 
 namespace elab::core {
 
-enum class AccountantKind { Rdp, AdvancedComposition, ZcdpPublished };
+enum class AccountantKind { Rdp, AdvancedComposition, ZcdpPublished, Pld };
 
-const OptionNames<AccountantKind>& accountantKindNames(); ///< "rdp", "ac", "zcdp-published"
+const OptionNames<AccountantKind>& accountantKindNames(); ///< "rdp", "ac", "zcdp-published", "pld"
 const char* toString(AccountantKind kind);
 /// Throws std::invalid_argument for an unknown name.
 AccountantKind accountantKindFromString(const std::string& name);
@@ -114,13 +118,15 @@ EpsDelta addRemoveTargetForReplaceOne(double epsilon, double delta);
 /// figures kept as the parameters "eps_add_remove" and "delta_add_remove".
 AccountantResult asReplaceOne(const AccountantResult& addRemove);
 /// calibrateSigma for a replace-one target (ε, δ): σ for addRemoveTargetForReplaceOne(ε, δ),
-/// result restated by asReplaceOne (result.epsilon ≤ ε, result.delta ≤ δ).
+/// result restated by asReplaceOne (result.epsilon ≤ ε, result.delta ≤ δ). Pld: σ for (ε, δ)
+/// under the replace pair's PLD directly (no add/remove figures in the result).
 std::optional<Calibration> calibrateSigmaReplaceOneWithinLimit(AccountantKind kind, double targetEps,
                                                                const SgdPrivacyParams& params);
 /// The replace-one ε at δ = params.delta that group privacy gives for params.sigma: the least ε
 /// (to 1e-9 relative) with 2·ε_a(σ, δ/(1 + e^{ε/2})) ≤ ε, restated by asReplaceOne (epsilon ≤
 /// that ε, delta ≤ params.delta). The same as calibration's: σ meets a replace-one target ε iff
-/// this ε is ≤ it. For every entry of steps (params.steps ignored), like accountEpsilons.
+/// this ε is ≤ it. For every entry of steps (params.steps ignored), like accountEpsilons. Pld:
+/// ε at δ of the replace pair's PLD directly (tighter than group privacy; no add/remove figures).
 std::vector<AccountantResult> replaceOneEpsilons(AccountantKind kind, SgdPrivacyParams params,
                                                  const std::vector<long long>& steps);
 AccountantResult replaceOneEpsilon(AccountantKind kind, const SgdPrivacyParams& params);

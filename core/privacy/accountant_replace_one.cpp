@@ -4,6 +4,7 @@
 
 #include "core/privacy/accountant.h"
 #include "core/privacy/accountant_detail.h"
+#include "core/privacy/pld.h"
 #include "core/privacy/rdp.h"
 
 #include <cmath>
@@ -122,6 +123,12 @@ std::vector<AccountantResult> replaceOneEpsilons(AccountantKind kind, SgdPrivacy
     }
     std::vector<AccountantResult> results;
     results.reserve(steps.size());
+    if (kind == AccountantKind::Pld) { // the replace pair's PLD directly (pld.h), not group privacy
+        for (long long t : steps)
+            results.push_back(detail::pldResult(
+                pldEpsilon(params.sigma, params.q, t, params.delta, PldNeighbours::ReplaceOne), true));
+        return results;
+    }
     if (kind == AccountantKind::Rdp) {
         // One step's RDP per order once; each δ_a then costs one conversion.
         const std::vector<double>& orders = defaultRdpOrders();

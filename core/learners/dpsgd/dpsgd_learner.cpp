@@ -182,9 +182,12 @@ PrivacyGuarantee DpsgdLearner::guaranteeFor(const MechanismSpec& spec, Index n, 
             "adjacency: replace one training row, the row count |D| = " + std::to_string(rows) +
                 " fixed (N = |D| sets q = S/N and the number of steps; adding or removing a row would change them, so "
                 "no add/remove guarantee is claimed: declare N public for one)",
-            "replace-one by group privacy (remove a row, add another, q and T unchanged) from the accountant's "
-            "add/remove (ε_a, δ_a) = (" +
-                formatNumber(epsA) + ", " + formatNumber(deltaA) + "): (2ε_a, (1 + e^{ε_a})δ_a)",
+            s.accountant == AccountantKind::Pld
+                ? std::string("replace-one directly: the privacy loss distribution of one row's gradient replaced by "
+                              "another's (the pair (1−q)N(0, σ²C²) + qN(∓C, σ²C²) per step), not group privacy")
+                : "replace-one by group privacy (remove a row, add another, q and T unchanged) from the accountant's "
+                  "add/remove (ε_a, δ_a) = (" +
+                      formatNumber(epsA) + ", " + formatNumber(deltaA) + "): (2ε_a, (1 + e^{ε_a})δ_a)",
             "each row is in each step's batch independently with probability q = S/N (Poisson sampling)"};
     g.assumptions.push_back(clipping);
     g.assumptions.push_back(

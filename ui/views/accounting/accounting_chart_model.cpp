@@ -25,6 +25,7 @@ QString shortTitle(core::AccountantKind kind) {
     case core::AccountantKind::Rdp: return QStringLiteral("RDP");
     case core::AccountantKind::AdvancedComposition: return QStringLiteral("advanced composition (DPD-AC)");
     case core::AccountantKind::ZcdpPublished: return QStringLiteral("zCDP as published (no proof)");
+    case core::AccountantKind::Pld: return QStringLiteral("PLD");
     }
     return {};
 }
@@ -79,6 +80,7 @@ QColor accountantColor(core::AccountantKind kind) {
     case core::AccountantKind::Rdp: return charts::paletteColor(0);
     case core::AccountantKind::AdvancedComposition: return charts::paletteColor(1);
     case core::AccountantKind::ZcdpPublished: return QColor(110, 110, 110);
+    case core::AccountantKind::Pld: return charts::paletteColor(2);
     }
     return {};
 }

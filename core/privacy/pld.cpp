@@ -1,0 +1,620 @@
+// The PLD accountant (pld.h; docs/MATH.md §3.6, accountant 4).
+
+#include "core/privacy/pld.h"
+
+#include "core/privacy/analytic_gaussian.h"
+#include "core/util/fft.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace elab::core {
+
+namespace {
+
+using mechanism_constants::logNormalCdf;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+/// The mass each tail of the noise may leave outside the discretised range of one step's loss:
+/// x is cut where Φ = e^{−50}/2 (dp_accounting's default). What lies beyond is not lost: the
+/// connect-the-dots construction puts the mass above the top grid point at +∞.
+constexpr double kLogNoiseTail = -50.0;
+/// The composed PMF's tail mass left outside the FFT window (Chernoff bounds), half each side.
+constexpr double kComposedTail = 1e-15;
+/// Limits on the grid: one step's grid points and the FFT length (h grows to fit them).
+constexpr std::size_t kMaxStepPoints = std::size_t{1} << 20;
+constexpr std::size_t kMaxFftLength = std::size_t{1} << 22;
+
+double logAddExp(double a, double b) {
+    if (a == -kInf)
+        return b;
+    if (b == -kInf)
+        return a;
+    const double m = std::max(a, b);
+    return m + std::log1p(std::exp(-std::abs(a - b)));
+}
+
+/// z with Φ(z) = e^{kLogNoiseTail}/2, by bisection on log Φ.
+double noiseTailQuantile() {
+    static const double z = [] {
+        const double target = kLogNoiseTail - std::log(2.0);
+        double lo = -40.0, hi = 0.0;
+        for (int it = 0; it < 200; ++it) {
+            const double mid = 0.5 * (lo + hi);
+            (logNormalCdf(mid) < target ? lo : hi) = mid;
+        }
+        return hi;
+    }();
+    return z;
+}
+
+/// asinh(e^{lw}) without overflow.
+double asinhExp(double lw) {
+    if (lw < 20.0)
+        return std::asinh(std::exp(lw));
+    return lw + std::log(2.0) + 0.25 * std::exp(-2.0 * lw);
+}
+
+/// log sinh(a), a > 0.
+double logSinh(double a) {
+    if (a < 10.0)
+        return std::log(std::sinh(a));
+    return a - std::log(2.0) + std::log1p(-std::exp(-2.0 * a));
+}
+
+enum class Pair { Remove, Add, Replace };
+
+/// One step's dominating pair: the loss L(x) = log P(x)/Q(x) (decreasing in x), its inverse,
+/// and the hockey-stick divergence δ(ε) = P(X ≤ x_ε) − e^ε Q(X ≤ x_ε), x_ε = L⁻¹(ε).
+struct StepPair {
+    double sigma, q;
+    Pair pair;
+    double log1mq, logq; // log(1 − q), log q
+
+    StepPair(double s, double rate, Pair p)
+        : sigma(s), q(rate), pair(p), log1mq(std::log1p(-rate)), logq(std::log(rate)) {}
+
+    double s2() const { return sigma * sigma; }
+
+    double lossRemove(double x) const { return logAddExp(log1mq, logq + (-0.5 - x) / s2()); }
+    double lossAdd(double x) const { return -logAddExp(log1mq, logq + (x - 0.5) / s2()); }
+    double loss(double x) const {
+        switch (pair) {
+        case Pair::Remove: return lossRemove(x);
+        case Pair::Add: return lossAdd(x);
+        case Pair::Replace: return lossRemove(x) + lossAdd(x);
+        }
+        return 0.0;
+    }
+
+    /// The range of x whose loss is discretised: both noise tails cut at e^{−50}/2, shifted as
+    /// dp_accounting does (so that q = 1 gives the same grid for remove and add).
+    std::array<double, 2> xRange() const {
+        const double z = noiseTailQuantile() * sigma; // < 0
+        if (pair == Pair::Add)
+            return {z, -z + 1.0};
+        return {z - 1.0, -z};
+    }
+
+    /// log of the CDFs of P and Q at x.
+    double logCdfP(double x) const {
+        const double base = logNormalCdf(x / sigma);
+        if (pair == Pair::Add)
+            return base;
+        return logAddExp(log1mq + base, logq + logNormalCdf((x + 1.0) / sigma));
+    }
+    double logCdfQ(double x) const {
+        const double base = logNormalCdf(x / sigma);
+        if (pair == Pair::Remove)
+            return base;
+        return logAddExp(log1mq + base, logq + logNormalCdf((x - 1.0) / sigma));
+    }
+
+    /// x_ε, or nullopt-like flags: returns false where δ(ε) is known without it (set in d).
+    bool inverseLoss(double eps, double& x, double& d) const {
+        switch (pair) {
+        case Pair::Remove: {
+            if (q < 1.0 && eps <= log1mq) {
+                d = -std::expm1(eps); // every outcome has loss ≥ log(1 − q) ≥ ε
+                return false;
+            }
+            // e^ℓ = 1 + (e^ε − 1)/q, ℓ the loss of the unsampled Gaussian.
+            const double l = q == 1.0    ? eps
+                             : eps > 1.0 ? eps - logq + std::log1p(-(1.0 - q) * std::exp(-eps))
+                                         : std::log1p(std::expm1(eps) / q);
+            x = -0.5 - s2() * l;
+            return true;
+        }
+        case Pair::Add: {
+            if (q < 1.0 && eps >= -log1mq) {
+                d = 0.0; // no outcome has loss above −log(1 − q)
+                return false;
+            }
+            const double u = q == 1.0     ? -eps
+                             : eps < -1.0 ? -eps - logq + std::log1p(-(1.0 - q) * std::exp(eps))
+                                          : std::log1p(std::expm1(-eps) / q);
+            x = 0.5 + s2() * u;
+            return true;
+        }
+        case Pair::Replace: {
+            if (eps == 0.0) {
+                x = 0.0;
+                return true;
+            }
+            // e^{x/σ²} = e^{−ε/2}·z, z² + 2c·sinh(ε/2)·z − 1 = 0, c = (1−q)/q·e^{1/(2σ²)}.
+            if (q == 1.0) {
+                x = -0.5 * s2() * eps;
+                return true;
+            }
+            const double logC = log1mq - logq + 0.5 / s2();
+            const double a = asinhExp(logC + logSinh(0.5 * std::abs(eps)));
+            x = s2() * ((eps > 0.0 ? -a : a) - 0.5 * eps);
+            return true;
+        }
+        }
+        return false;
+    }
+
+    double delta(double eps) const {
+        if (eps == kInf)
+            return 0.0;
+        double x = 0.0, d = 0.0;
+        if (!inverseLoss(eps, x, d))
+            return std::clamp(d, 0.0, 1.0);
+        const double lp = logCdfP(x), lq = logCdfQ(x);
+        if (lp == -kInf)
+            return 0.0;
+        return std::clamp(std::exp(lp) * -std::expm1(std::min(0.0, eps + lq - lp)), 0.0, 1.0);
+    }
+
+    /// The sd of L under P, by Simpson's rule over the x range (P's density (1−q)φ + qφ(·+1)).
+    double lossSd() const {
+        const auto [a, b] = xRange();
+        const int n = 4000; // even
+        const double step = (b - a) / n;
+        double m0 = 0.0, m1 = 0.0, m2 = 0.0;
+        for (int i = 0; i <= n; ++i) {
+            const double x = a + step * i;
+            const double w = (i == 0 || i == n) ? 1.0 : (i % 2 == 1 ? 4.0 : 2.0);
+            const double phi0 = std::exp(-0.5 * (x / sigma) * (x / sigma));
+            const double phiShift = std::exp(-0.5 * ((x + 1.0) / sigma) * ((x + 1.0) / sigma));
+            const double density = pair == Pair::Add ? phi0 : (1.0 - q) * phi0 + q * phiShift;
+            const double l = loss(x);
+            m0 += w * density;
+            m1 += w * density * l;
+            m2 += w * density * l * l;
+        }
+        const double mean = m1 / m0;
+        return std::sqrt(std::max(0.0, m2 / m0 - mean * mean));
+    }
+};
+
+/// A PMF on the grid: p[j] the mass at loss (lo + j)·h, inf the mass at +∞.
+struct GridPmf {
+    long long lo = 0;
+    std::vector<double> p;
+    double inf = 0.0;
+};
+
+/// Connect the dots (Doroshenko et al. 2022, Alg. 1, fixed gap): the PMF on kLo·h … kHi·h whose
+/// δ(ε) equals the pair's at every grid point and interpolates pessimistically in between.
+GridPmf connectTheDots(const StepPair& pair, double h) {
+    const auto [xa, xb] = pair.xRange();
+    const double epsUpper = pair.loss(xa), epsLower = pair.loss(xb);
+    GridPmf g;
+    g.lo = static_cast<long long>(std::floor(epsLower / h));
+    const long long hi = static_cast<long long>(std::ceil(epsUpper / h));
+    const std::size_t n = static_cast<std::size_t>(hi - g.lo + 1);
+    std::vector<double> d(n);
+    for (std::size_t i = 0; i < n; ++i)
+        d[i] = pair.delta(static_cast<double>(g.lo + static_cast<long long>(i)) * h);
+    for (std::size_t i = 1; i < n; ++i) // δ(ε) is non-increasing; remove round-off wiggles
+        d[i] = std::min(d[i], d[i - 1]);
+    g.p.assign(n, 0.0);
+    g.inf = d[n - 1];
+    if (n == 1) {
+        g.p[0] = 1.0 - d[0];
+        return g;
+    }
+    const double em1 = std::expm1(h), eh = std::exp(h);
+    g.p[0] = 1.0 - d[0] + (d[1] - d[0]) / em1;
+    for (std::size_t i = 1; i + 1 < n; ++i)
+        g.p[i] = ((d[i + 1] - d[i]) - eh * (d[i] - d[i - 1])) / em1;
+    g.p[n - 1] = (d[n - 1] - d[n - 2]) / std::expm1(-h);
+    for (double& v : g.p)
+        v = std::max(0.0, v);
+    return g;
+}
+
+/// The window [jLo, jHi] of the T-fold sum of grid indices (0 … T(n−1)) outside which the
+/// composed PMF has mass ≤ kComposedTail/2 on each side (Chernoff: P(S ≥ a) ≤ e^{T·K(λ) − λa}).
+std::array<long long, 2> chernoffWindow(const GridPmf& g, long long steps, double spreadBins) {
+    const std::size_t n = g.p.size();
+    const long long maxSum = static_cast<long long>(n - 1) * steps;
+    long long jLo = 0, jHi = maxSum;
+    if (steps == 1 || n == 1)
+        return {jLo, jHi};
+    const double t = static_cast<double>(steps);
+    const double logTail = std::log(2.0 / kComposedTail);
+    const double scale = 1.0 / std::max(1.0, spreadBins * std::sqrt(t)); // λ per bin
+    // λ on two scales: the composed spread (for a bell-shaped sum) and the step's grid width n
+    // (for a step whose loss has a long thin tail, as small q and σ give).
+    static constexpr std::array<double, 10> kOrders{0.5, 1, 2, 3, 4, 6, 8, 12, 16, 32};
+    static constexpr std::array<double, 6> kTailOrders{1, 2, 5, 10, 20, 40};
+    std::vector<double> lambdas;
+    for (double c : kOrders)
+        lambdas.push_back(c * scale);
+    for (double c : kTailOrders)
+        lambdas.push_back(c / static_cast<double>(n));
+    for (double sign : {1.0, -1.0})
+        for (double magnitude : lambdas) {
+            const double lambda = sign * magnitude;
+            // K(λ) = log Σ p_j e^{λj}: by a running product where e^{λj} stays in range, else by
+            // log-sum-exp.
+            double k = 0.0;
+            if (std::abs(lambda) * static_cast<double>(n) < 600.0) {
+                const double r = std::exp(lambda);
+                double w = 1.0, s = 0.0;
+                for (std::size_t j = 0; j < n; ++j, w *= r)
+                    s += g.p[j] * w;
+                k = std::log(s);
+            } else {
+                double mx = -kInf;
+                for (std::size_t j = 0; j < n; ++j)
+                    if (g.p[j] > 0.0)
+                        mx = std::max(mx, std::log(g.p[j]) + lambda * static_cast<double>(j));
+                double s = 0.0;
+                for (std::size_t j = 0; j < n; ++j)
+                    if (g.p[j] > 0.0)
+                        s += std::exp(std::log(g.p[j]) + lambda * static_cast<double>(j) - mx);
+                k = mx + std::log(s);
+            }
+            const double bound = (t * k + logTail) / lambda;
+            if (!std::isfinite(bound))
+                continue;
+            if (sign > 0.0)
+                jHi = std::min(jHi, static_cast<long long>(std::ceil(bound)));
+            else
+                jLo = std::max(jLo, static_cast<long long>(std::floor(bound)));
+        }
+    if (jHi < jLo)
+        jHi = jLo;
+    return {jLo, jHi};
+}
+
+/// The T-fold composition of one or two grid PMFs (two real sequences share one complex FFT:
+/// the first in the real part, the second in the imaginary part).
+struct Composed {
+    long long lo = 0; ///< grid index of out[0]
+    std::vector<double> p;
+    double inf = 0.0;
+};
+
+/// ε at δ of a composed PMF: the smallest ε ≥ 0 with Σ_{L>ε} p(L)(1 − e^{ε−L}) + p(∞) ≤ δ
+/// (dp_accounting's scan from the top).
+double epsilonOf(const Composed& c, double h, double delta) {
+    if (c.inf > delta)
+        return kInf;
+    double upper = c.inf, lower = 0.0;
+    for (std::size_t i = c.p.size(); i-- > 0;) {
+        const double loss = static_cast<double>(c.lo + static_cast<long long>(i)) * h;
+        if (upper > delta && lower > 0.0 && std::log((upper - delta) / lower) >= loss)
+            break;
+        upper += c.p[i];
+        lower += c.p[i] * std::exp(-loss);
+        if (upper >= delta && lower == 0.0)
+            return std::max(0.0, loss);
+    }
+    if (upper <= lower + delta)
+        return 0.0;
+    return std::max(0.0, std::log((upper - delta) / lower));
+}
+
+/// δ at ε of a composed PMF.
+double deltaOf(const Composed& c, double h, double eps) {
+    double d = c.inf;
+    for (std::size_t i = c.p.size(); i-- > 0;) {
+        const double loss = static_cast<double>(c.lo + static_cast<long long>(i)) * h;
+        if (loss <= eps)
+            break;
+        d += c.p[i] * -std::expm1(eps - loss);
+    }
+    return std::min(1.0, d);
+}
+
+/// The plan for length n, kept per thread (calibration transforms at one length many times).
+const Fft& fftPlan(std::size_t n) {
+    thread_local std::vector<std::unique_ptr<Fft>> plans;
+    for (const std::unique_ptr<Fft>& p : plans)
+        if (p->size() == n)
+            return *p;
+    if (plans.size() >= 4)
+        plans.erase(plans.begin());
+    plans.push_back(std::make_unique<Fft>(n));
+    return *plans.back();
+}
+
+std::vector<Composed> compose(const std::vector<GridPmf>& pmfs, long long steps, double spreadBins,
+                              std::size_t& fftLength) {
+    std::vector<Composed> out(pmfs.size());
+    fftLength = 0;
+    if (steps == 1) {
+        for (std::size_t k = 0; k < pmfs.size(); ++k)
+            out[k] = {pmfs[k].lo, pmfs[k].p, pmfs[k].inf};
+        return out;
+    }
+    std::vector<std::array<long long, 2>> windows;
+    std::size_t width = 1;
+    for (const GridPmf& g : pmfs) {
+        windows.push_back(chernoffWindow(g, steps, spreadBins));
+        width = std::max(width, static_cast<std::size_t>(windows.back()[1] - windows.back()[0] + 1));
+    }
+    const std::size_t n = Fft::nextPowerOfTwo(width);
+    if (n > kMaxFftLength)
+        throw std::length_error("PLD: the composed window needs an FFT longer than 2^22");
+    fftLength = n;
+    const Fft& fft = fftPlan(n);
+    std::vector<std::complex<double>> x(n);
+    for (std::size_t k = 0; k < pmfs.size(); ++k)
+        for (std::size_t j = 0; j < pmfs[k].p.size(); ++j) // folded modulo n: the sums fold alike
+            x[j % n] += k == 0 ? std::complex<double>(pmfs[k].p[j], 0.0) : std::complex<double>(0.0, pmfs[k].p[j]);
+    fft.forward(x);
+    // |z|^T underflows for most frequencies: skip where T·log|z| < −700.
+    const double t = static_cast<double>(steps);
+    const double minAbs2 = std::exp(-1400.0 / t);
+    const auto power = [&](std::complex<double> z) -> std::complex<double> {
+        const double a2 = z.real() * z.real() + z.imag() * z.imag();
+        if (!(a2 >= minAbs2))
+            return {0.0, 0.0};
+        return std::exp(t * std::log(z));
+    };
+    if (pmfs.size() == 1) {
+        for (std::complex<double>& z : x)
+            z = power(z);
+    } else {
+        // X = A + iB with A, B the transforms of two real sequences: A_k = (X_k + conj X_{−k})/2,
+        // B_k = (X_k − conj X_{−k})/(2i). The composed pair is A^T + iB^T.
+        std::vector<std::complex<double>> y(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::complex<double> xk = x[k], xm = std::conj(x[(n - k) % n]);
+            const std::complex<double> a = 0.5 * (xk + xm);
+            const std::complex<double> b = std::complex<double>(0.0, -0.5) * (xk - xm);
+            y[k] = power(a) + std::complex<double>(0.0, 1.0) * power(b);
+        }
+        x.swap(y);
+    }
+    fft.inverse(x);
+    for (std::size_t k = 0; k < pmfs.size(); ++k) {
+        const auto [jLo, jHi] = windows[k];
+        Composed& c = out[k];
+        const std::size_t len = static_cast<std::size_t>(jHi - jLo + 1);
+        c.lo = pmfs[k].lo * steps + jLo;
+        c.p.resize(len);
+        const std::size_t start = static_cast<std::size_t>(jLo % static_cast<long long>(n));
+        for (std::size_t i = 0; i < len; ++i) {
+            const std::complex<double>& v = x[(start + i) % n];
+            c.p[i] = std::max(0.0, k == 0 ? v.real() : v.imag());
+        }
+        // Mass at +∞: 1 − (1 − inf)^T, and the upper tail beyond the window (≤ kComposedTail/2).
+        c.inf = -std::expm1(t * std::log1p(-pmfs[k].inf)) + 0.5 * kComposedTail;
+    }
+    return out;
+}
+
+void checkParams(double sigma, double q, long long steps) {
+    if (!(sigma >= 0.0) || !std::isfinite(sigma))
+        throw std::invalid_argument("PLD accountant: the noise multiplier σ must be a finite number ≥ 0");
+    if (!(q > 0.0 && q <= 1.0))
+        throw std::invalid_argument("PLD accountant: the sampling rate q must lie in (0, 1]");
+    if (steps < 0)
+        throw std::invalid_argument("PLD accountant: the number of steps must be ≥ 0");
+}
+
+std::vector<Pair> pairsOf(double q, PldNeighbours neighbours) {
+    if (neighbours == PldNeighbours::ReplaceOne)
+        return {Pair::Replace};
+    if (q == 1.0)
+        return {Pair::Remove}; // q = 1: the add pair's PLD is the remove pair's
+    return {Pair::Remove, Pair::Add};
+}
+
+/// The composed PMFs of a run (sigma > 0, steps ≥ 1) and the h used.
+struct Run {
+    std::vector<Composed> composed;
+    PldEpsilon info;
+};
+
+Run run(double sigma, double q, long long steps, PldNeighbours neighbours, const PldSettings& settings) {
+    std::vector<StepPair> pairs;
+    for (Pair p : pairsOf(q, neighbours))
+        pairs.emplace_back(sigma, q, p);
+    double sd = 0.0, range = 0.0;
+    for (const StepPair& p : pairs) {
+        sd = std::max(sd, p.lossSd());
+        const auto [xa, xb] = p.xRange();
+        range = std::max(range, p.loss(xa) - p.loss(xb));
+    }
+    double h = settings.discretization;
+    if (!(h > 0.0)) {
+        if (!(settings.relativeAccuracy > 0.0))
+            throw std::invalid_argument("PLD accountant: the relative accuracy must be > 0");
+        h = sd * std::sqrt(8.0 * settings.relativeAccuracy);
+    }
+    if (!std::isfinite(h) || !(h > 0.0))
+        h = range / 1024.0;
+    h = std::max(h, range / static_cast<double>(kMaxStepPoints));
+    Run r;
+    for (int attempt = 0;; ++attempt) {
+        std::vector<GridPmf> grids;
+        for (const StepPair& p : pairs)
+            grids.push_back(connectTheDots(p, h));
+        try {
+            r.composed = compose(grids, steps, sd / h, r.info.fftLength);
+            break;
+        } catch (const std::length_error&) {
+            if (attempt >= 8)
+                throw std::runtime_error("PLD accountant: no grid step fits the composition of " +
+                                         std::to_string(steps) + " steps in an FFT of 2^22");
+            h *= 2.0;
+        }
+    }
+    r.info.discretization = h;
+    r.info.stepLossSd = sd;
+    for (const Composed& c : r.composed)
+        r.info.infinityMass = std::max(r.info.infinityMass, c.inf);
+    return r;
+}
+
+} // namespace
+
+PldEpsilon pldEpsilon(double sigma, double q, long long steps, double delta, PldNeighbours neighbours,
+                      const PldSettings& settings) {
+    checkParams(sigma, q, steps);
+    if (!(delta > 0.0 && delta < 1.0))
+        throw std::invalid_argument("PLD accountant: δ must lie in (0, 1)");
+    PldEpsilon e;
+    e.delta = delta;
+    if (steps == 0)
+        return e;
+    if (sigma == 0.0) {
+        e.epsilon = kInf;
+        e.infinityMass = 1.0;
+        return e;
+    }
+    Run r = run(sigma, q, steps, neighbours, settings);
+    e = r.info;
+    e.delta = delta;
+    e.epsilon = 0.0;
+    for (const Composed& c : r.composed)
+        e.epsilon = std::max(e.epsilon, epsilonOf(c, e.discretization, delta));
+    return e;
+}
+
+double pldDelta(double sigma, double q, long long steps, double epsilon, PldNeighbours neighbours,
+                const PldSettings& settings) {
+    checkParams(sigma, q, steps);
+    if (std::isnan(epsilon))
+        throw std::invalid_argument("PLD accountant: ε must be a number");
+    if (steps == 0)
+        return 0.0;
+    if (sigma == 0.0)
+        return 1.0;
+    const Run r = run(sigma, q, steps, neighbours, settings);
+    double d = 0.0;
+    for (const Composed& c : r.composed)
+        d = std::max(d, deltaOf(c, r.info.discretization, epsilon));
+    return d;
+}
+
+double pldStepDelta(double sigma, double q, double epsilon, PldNeighbours neighbours) {
+    checkParams(sigma, q, 1);
+    if (!(sigma > 0.0))
+        throw std::invalid_argument("PLD accountant: the step's δ needs σ > 0");
+    double d = 0.0;
+    for (Pair p : pairsOf(q, neighbours))
+        d = std::max(d, StepPair(sigma, q, p).delta(epsilon));
+    return d;
+}
+
+std::optional<PldCalibration> pldCalibrateSigma(double targetEps, double q, long long steps, double delta,
+                                                PldNeighbours neighbours, double maxSigma,
+                                                const PldSettings& settings) {
+    if (!(targetEps > 0.0) || !std::isfinite(targetEps))
+        throw std::invalid_argument("PLD calibration: the target ε must be a finite number > 0");
+    if (!(maxSigma > 0.0) || !std::isfinite(maxSigma))
+        throw std::invalid_argument("PLD calibration: the largest σ must be a finite number > 0");
+    checkParams(1.0, q, steps);
+    if (!(delta > 0.0 && delta < 1.0))
+        throw std::invalid_argument("PLD calibration: δ must lie in (0, 1)");
+    const auto at = [&](double sigma) { return pldEpsilon(sigma, q, steps, delta, neighbours, settings); };
+    if (steps == 0)
+        return PldCalibration{0.0, at(0.0), true};
+    const double logTarget = std::log(targetEps);
+    // f(σ) = log ε(σ) − log target, decreasing in σ; ±∞ where ε is +∞ or 0.
+    const auto f = [&](const PldEpsilon& e) { return std::log(e.epsilon) - logTarget; };
+    double lo = 0.0, hi = 0.0; // ε(lo) > target ≥ ε(hi), once bracketed
+    PldEpsilon atLo, atHi;
+    double s = std::min(1.0, maxSigma);
+    PldEpsilon e = at(s);
+    // Bracket: jump by the secant slope of log ε against log σ (−1 until two points are known),
+    // limited to a factor 16 per jump.
+    double prevS = 0.0, prevF = 0.0;
+    for (int it = 0; it < 100; ++it) {
+        const double fs = f(e);
+        if (fs <= 0.0) {
+            hi = s;
+            atHi = e;
+        } else {
+            lo = s;
+            atLo = e;
+        }
+        if (lo > 0.0 && hi > 0.0)
+            break;
+        double slope = -1.0;
+        if (prevS > 0.0 && std::isfinite(fs) && std::isfinite(prevF) && s != prevS) {
+            const double g = (fs - prevF) / (std::log(s) - std::log(prevS));
+            if (g < -0.05)
+                slope = g;
+        }
+        double stepLog = std::isfinite(fs) ? -fs / slope : (fs > 0.0 ? std::log(16.0) : -std::log(16.0));
+        stepLog = std::clamp(stepLog * 1.05, -std::log(16.0), std::log(16.0)); // overshoot a little to bracket
+        if (fs > 0.0 && stepLog < 1e-3)
+            stepLog = 1e-3;
+        if (fs <= 0.0 && stepLog > -1e-3)
+            stepLog = -1e-3;
+        prevS = s;
+        prevF = fs;
+        s *= std::exp(stepLog);
+        if (hi == 0.0 && s >= maxSigma) {
+            if (prevS >= maxSigma)
+                return std::nullopt;
+            s = maxSigma;
+        }
+        if (lo == 0.0 && s < 1e-6) {
+            // almost no noise already meets the target
+            return PldCalibration{hi, atHi, true};
+        }
+        e = at(s);
+    }
+    if (!(lo > 0.0 && hi > 0.0))
+        return std::nullopt;
+    // Illinois regula falsi in (log σ, f), falling back to bisection where f is infinite.
+    double fLo = f(atLo), fHi = f(atHi);
+    int side = 0;
+    for (int it = 0; it < 100; ++it) {
+        if (targetEps - atHi.epsilon <= 1e-5 * targetEps || hi / lo - 1.0 < 1e-12)
+            break;
+        const double a = std::log(lo), b = std::log(hi);
+        double m = 0.5 * (a + b);
+        if (std::isfinite(fLo) && std::isfinite(fHi) && fLo != fHi)
+            m = std::clamp(a + (b - a) * fLo / (fLo - fHi), a + 1e-3 * (b - a), b - 1e-3 * (b - a));
+        const double mid = std::exp(m);
+        const PldEpsilon atMid = at(mid);
+        const double fm = f(atMid);
+        if (fm <= 0.0) {
+            hi = mid;
+            atHi = atMid;
+            fHi = fm;
+            if (side == 1)
+                fLo *= 0.5;
+            side = 1;
+        } else {
+            lo = mid;
+            atLo = atMid;
+            fLo = fm;
+            if (side == -1)
+                fHi *= 0.5;
+            side = -1;
+        }
+    }
+    return PldCalibration{hi, atHi, targetEps - atHi.epsilon <= 1e-3 * targetEps};
+}
+
+} // namespace elab::core
