@@ -11,6 +11,7 @@
 #include <complex>
 #include <limits>
 #include <memory>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,12 +23,24 @@ namespace {
 using mechanism_constants::logNormalCdf;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-/// The mass each tail of the noise may leave outside the discretised range of one step's loss:
-/// x is cut where Φ = e^{−50}/2 (dp_accounting's default). What lies beyond is not lost: the
-/// connect-the-dots construction puts the mass above the top grid point at +∞.
-constexpr double kLogNoiseTail = -50.0;
-/// The composed PMF's tail mass left outside the FFT window (Chernoff bounds), half each side.
-constexpr double kComposedTail = 1e-15;
+/// How much mass the truncations may move. Per step, the noise is cut where Φ = stepTail on each
+/// side: the loss range discretised. Nothing is lost: connect the dots puts the mass above the
+/// top grid point at +∞ and lumps the mass below the bottom one on it (both only raise δ, by at
+/// most stepTail per step each). The composed PMF: the mass outside the FFT window (Chernoff
+/// bounds) ≤ composedTail/2 per side; the upper part is counted at +∞, the lower part wraps
+/// around into the window (raising δ by at most its mass).
+struct Tails {
+    double stepTail = 0.5 * std::exp(-50.0); ///< dp_accounting's default
+    double composedTail = 1e-15;
+
+    /// For ε at δ after T steps: the truncations together raise δ by at most ~1e-6·δ.
+    static Tails forDelta(double delta, long long steps) {
+        Tails t;
+        t.stepTail = std::max(t.stepTail, 1e-7 * delta / static_cast<double>(std::max(1LL, steps)));
+        t.composedTail = std::max(t.composedTail, 1e-6 * delta);
+        return t;
+    }
+};
 /// Limits on the grid: one step's grid points and the FFT length (h grows to fit them).
 constexpr std::size_t kMaxStepPoints = std::size_t{1} << 20;
 constexpr std::size_t kMaxFftLength = std::size_t{1} << 22;
@@ -41,18 +54,15 @@ double logAddExp(double a, double b) {
     return m + std::log1p(std::exp(-std::abs(a - b)));
 }
 
-/// z with Φ(z) = e^{kLogNoiseTail}/2, by bisection on log Φ.
-double noiseTailQuantile() {
-    static const double z = [] {
-        const double target = kLogNoiseTail - std::log(2.0);
-        double lo = -40.0, hi = 0.0;
-        for (int it = 0; it < 200; ++it) {
-            const double mid = 0.5 * (lo + hi);
-            (logNormalCdf(mid) < target ? lo : hi) = mid;
-        }
-        return hi;
-    }();
-    return z;
+/// z with Φ(z) = tail, by bisection on log Φ.
+double noiseTailQuantile(double tail) {
+    const double target = std::log(tail);
+    double lo = -40.0, hi = 0.0;
+    for (int it = 0; it < 100; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        (logNormalCdf(mid) < target ? lo : hi) = mid;
+    }
+    return hi;
 }
 
 /// asinh(e^{lw}) without overflow.
@@ -77,9 +87,11 @@ struct StepPair {
     double sigma, q;
     Pair pair;
     double log1mq, logq; // log(1 − q), log q
+    double tailZ;        // the noise quantile where the range is cut (< 0)
 
-    StepPair(double s, double rate, Pair p)
-        : sigma(s), q(rate), pair(p), log1mq(std::log1p(-rate)), logq(std::log(rate)) {}
+    StepPair(double s, double rate, Pair p, double stepTail)
+        : sigma(s), q(rate), pair(p), log1mq(std::log1p(-rate)), logq(std::log(rate)),
+          tailZ(noiseTailQuantile(stepTail)) {}
 
     double s2() const { return sigma * sigma; }
 
@@ -94,24 +106,22 @@ struct StepPair {
         return 0.0;
     }
 
-    /// The range of x whose loss is discretised: both noise tails cut at e^{−50}/2, shifted as
+    /// The range of x whose loss is discretised: both noise tails cut at Φ = stepTail, shifted as
     /// dp_accounting does (so that q = 1 gives the same grid for remove and add).
     std::array<double, 2> xRange() const {
-        const double z = noiseTailQuantile() * sigma; // < 0
+        const double z = tailZ * sigma; // < 0
         if (pair == Pair::Add)
             return {z, -z + 1.0};
         return {z - 1.0, -z};
     }
 
-    /// log of the CDFs of P and Q at x.
-    double logCdfP(double x) const {
-        const double base = logNormalCdf(x / sigma);
+    /// log of the CDFs of P and Q at x, given base = log Φ(x/σ).
+    double logCdfP(double x, double base) const {
         if (pair == Pair::Add)
             return base;
         return logAddExp(log1mq + base, logq + logNormalCdf((x + 1.0) / sigma));
     }
-    double logCdfQ(double x) const {
-        const double base = logNormalCdf(x / sigma);
+    double logCdfQ(double x, double base) const {
         if (pair == Pair::Remove)
             return base;
         return logAddExp(log1mq + base, logq + logNormalCdf((x - 1.0) / sigma));
@@ -168,7 +178,8 @@ struct StepPair {
         double x = 0.0, d = 0.0;
         if (!inverseLoss(eps, x, d))
             return std::clamp(d, 0.0, 1.0);
-        const double lp = logCdfP(x), lq = logCdfQ(x);
+        const double base = logNormalCdf(x / sigma);
+        const double lp = logCdfP(x, base), lq = logCdfQ(x, base);
         if (lp == -kInf)
             return 0.0;
         return std::clamp(std::exp(lp) * -std::expm1(std::min(0.0, eps + lq - lp)), 0.0, 1.0);
@@ -234,15 +245,15 @@ GridPmf connectTheDots(const StepPair& pair, double h) {
 }
 
 /// The window [jLo, jHi] of the T-fold sum of grid indices (0 … T(n−1)) outside which the
-/// composed PMF has mass ≤ kComposedTail/2 on each side (Chernoff: P(S ≥ a) ≤ e^{T·K(λ) − λa}).
-std::array<long long, 2> chernoffWindow(const GridPmf& g, long long steps, double spreadBins) {
+/// composed PMF has mass ≤ composedTail/2 on each side (Chernoff: P(S ≥ a) ≤ e^{T·K(λ) − λa}).
+std::array<long long, 2> chernoffWindow(const GridPmf& g, long long steps, double spreadBins, double composedTail) {
     const std::size_t n = g.p.size();
     const long long maxSum = static_cast<long long>(n - 1) * steps;
     long long jLo = 0, jHi = maxSum;
     if (steps == 1 || n == 1)
         return {jLo, jHi};
     const double t = static_cast<double>(steps);
-    const double logTail = std::log(2.0 / kComposedTail);
+    const double logTail = std::log(2.0 / composedTail);
     const double scale = 1.0 / std::max(1.0, spreadBins * std::sqrt(t)); // λ per bin
     // λ on two scales: the composed spread (for a bell-shaped sum) and the step's grid width n
     // (for a step whose loss has a long thin tail, as small q and σ give).
@@ -253,37 +264,48 @@ std::array<long long, 2> chernoffWindow(const GridPmf& g, long long steps, doubl
         lambdas.push_back(c * scale);
     for (double c : kTailOrders)
         lambdas.push_back(c / static_cast<double>(n));
-    for (double sign : {1.0, -1.0})
-        for (double magnitude : lambdas) {
-            const double lambda = sign * magnitude;
-            // K(λ) = log Σ p_j e^{λj}: by a running product where e^{λj} stays in range, else by
-            // log-sum-exp.
-            double k = 0.0;
-            if (std::abs(lambda) * static_cast<double>(n) < 600.0) {
-                const double r = std::exp(lambda);
-                double w = 1.0, s = 0.0;
-                for (std::size_t j = 0; j < n; ++j, w *= r)
-                    s += g.p[j] * w;
-                k = std::log(s);
-            } else {
-                double mx = -kInf;
-                for (std::size_t j = 0; j < n; ++j)
-                    if (g.p[j] > 0.0)
-                        mx = std::max(mx, std::log(g.p[j]) + lambda * static_cast<double>(j));
-                double s = 0.0;
-                for (std::size_t j = 0; j < n; ++j)
-                    if (g.p[j] > 0.0)
-                        s += std::exp(std::log(g.p[j]) + lambda * static_cast<double>(j) - mx);
-                k = mx + std::log(s);
-            }
-            const double bound = (t * k + logTail) / lambda;
-            if (!std::isfinite(bound))
-                continue;
-            if (sign > 0.0)
-                jHi = std::min(jHi, static_cast<long long>(std::ceil(bound)));
-            else
-                jLo = std::max(jLo, static_cast<long long>(std::floor(bound)));
+    const std::size_t m = lambdas.size();
+    // K(±λ) = log Σ p_j e^{±λj} for all λ at once: running products where e^{λn} stays in range
+    // (independent chains, one pass over p), log-sum-exp for the others.
+    std::vector<double> k(2 * m, 0.0), ratio(2 * m), weight(2 * m, 1.0), sum(2 * m, 0.0);
+    std::vector<std::size_t> logSumExp;
+    for (std::size_t i = 0; i < 2 * m; ++i) {
+        const double lambda = (i < m ? 1.0 : -1.0) * lambdas[i % m];
+        ratio[i] = std::exp(lambda);
+        if (std::abs(lambda) * static_cast<double>(n) >= 600.0)
+            logSumExp.push_back(i);
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+        const double pj = g.p[j];
+        for (std::size_t i = 0; i < 2 * m; ++i) {
+            sum[i] += pj * weight[i];
+            weight[i] *= ratio[i];
         }
+    }
+    for (std::size_t i = 0; i < 2 * m; ++i)
+        k[i] = std::log(sum[i]);
+    for (std::size_t i : logSumExp) {
+        const double lambda = (i < m ? 1.0 : -1.0) * lambdas[i % m];
+        double mx = -kInf;
+        for (std::size_t j = 0; j < n; ++j)
+            if (g.p[j] > 0.0)
+                mx = std::max(mx, std::log(g.p[j]) + lambda * static_cast<double>(j));
+        double s = 0.0;
+        for (std::size_t j = 0; j < n; ++j)
+            if (g.p[j] > 0.0)
+                s += std::exp(std::log(g.p[j]) + lambda * static_cast<double>(j) - mx);
+        k[i] = mx + std::log(s);
+    }
+    for (std::size_t i = 0; i < 2 * m; ++i) {
+        const double lambda = (i < m ? 1.0 : -1.0) * lambdas[i % m];
+        const double bound = (t * k[i] + logTail) / lambda;
+        if (!std::isfinite(bound))
+            continue;
+        if (lambda > 0.0)
+            jHi = std::min(jHi, static_cast<long long>(std::ceil(bound)));
+        else
+            jLo = std::max(jLo, static_cast<long long>(std::floor(bound)));
+    }
     if (jHi < jLo)
         jHi = jLo;
     return {jLo, jHi};
@@ -341,7 +363,7 @@ const Fft& fftPlan(std::size_t n) {
     return *plans.back();
 }
 
-std::vector<Composed> compose(const std::vector<GridPmf>& pmfs, long long steps, double spreadBins,
+std::vector<Composed> compose(const std::vector<GridPmf>& pmfs, long long steps, double spreadBins, double composedTail,
                               std::size_t& fftLength) {
     std::vector<Composed> out(pmfs.size());
     fftLength = 0;
@@ -353,7 +375,7 @@ std::vector<Composed> compose(const std::vector<GridPmf>& pmfs, long long steps,
     std::vector<std::array<long long, 2>> windows;
     std::size_t width = 1;
     for (const GridPmf& g : pmfs) {
-        windows.push_back(chernoffWindow(g, steps, spreadBins));
+        windows.push_back(chernoffWindow(g, steps, spreadBins, composedTail));
         width = std::max(width, static_cast<std::size_t>(windows.back()[1] - windows.back()[0] + 1));
     }
     const std::size_t n = Fft::nextPowerOfTwo(width);
@@ -402,8 +424,8 @@ std::vector<Composed> compose(const std::vector<GridPmf>& pmfs, long long steps,
             const std::complex<double>& v = x[(start + i) % n];
             c.p[i] = std::max(0.0, k == 0 ? v.real() : v.imag());
         }
-        // Mass at +∞: 1 − (1 − inf)^T, and the upper tail beyond the window (≤ kComposedTail/2).
-        c.inf = -std::expm1(t * std::log1p(-pmfs[k].inf)) + 0.5 * kComposedTail;
+        // Mass at +∞: 1 − (1 − inf)^T, and the upper tail beyond the window (≤ composedTail/2).
+        c.inf = -std::expm1(t * std::log1p(-pmfs[k].inf)) + 0.5 * composedTail;
     }
     return out;
 }
@@ -431,10 +453,11 @@ struct Run {
     PldEpsilon info;
 };
 
-Run run(double sigma, double q, long long steps, PldNeighbours neighbours, const PldSettings& settings) {
+Run run(double sigma, double q, long long steps, PldNeighbours neighbours, const PldSettings& settings,
+        const Tails& tails) {
     std::vector<StepPair> pairs;
     for (Pair p : pairsOf(q, neighbours))
-        pairs.emplace_back(sigma, q, p);
+        pairs.emplace_back(sigma, q, p, tails.stepTail);
     double sd = 0.0, range = 0.0;
     for (const StepPair& p : pairs) {
         sd = std::max(sd, p.lossSd());
@@ -450,13 +473,29 @@ Run run(double sigma, double q, long long steps, PldNeighbours neighbours, const
     if (!std::isfinite(h) || !(h > 0.0))
         h = range / 1024.0;
     h = std::max(h, range / static_cast<double>(kMaxStepPoints));
+    if (!(settings.discretization > 0.0) && steps > 1) {
+        // The FFT length is a power of two: let h grow by up to √2 (the excess by up to 2) so that
+        // the composed window fills one instead of leaving up to half of the next unused. The
+        // window's extent in loss units, from a grid 8 times coarser (cheap, and a little wider).
+        const double coarse = 8.0 * h;
+        double extent = 0.0;
+        for (const StepPair& p : pairs) {
+            const GridPmf g = connectTheDots(p, coarse);
+            const auto [jLo, jHi] = chernoffWindow(g, steps, sd / coarse, tails.composedTail);
+            extent = std::max(extent, static_cast<double>(jHi - jLo + 1) * coarse);
+        }
+        const double bins = 1.15 * extent / h; // the final grid's window comes out a little wider
+        const std::size_t n = Fft::nextPowerOfTwo(static_cast<std::size_t>(std::ceil(bins / std::numbers::sqrt2)));
+        if (static_cast<double>(n) < bins)
+            h = std::min(std::numbers::sqrt2 * h, std::max(h, 1.15 * extent / static_cast<double>(n)));
+    }
     Run r;
     for (int attempt = 0;; ++attempt) {
         std::vector<GridPmf> grids;
         for (const StepPair& p : pairs)
             grids.push_back(connectTheDots(p, h));
         try {
-            r.composed = compose(grids, steps, sd / h, r.info.fftLength);
+            r.composed = compose(grids, steps, sd / h, tails.composedTail, r.info.fftLength);
             break;
         } catch (const std::length_error&) {
             if (attempt >= 8)
@@ -488,7 +527,7 @@ PldEpsilon pldEpsilon(double sigma, double q, long long steps, double delta, Pld
         e.infinityMass = 1.0;
         return e;
     }
-    Run r = run(sigma, q, steps, neighbours, settings);
+    Run r = run(sigma, q, steps, neighbours, settings, Tails::forDelta(delta, steps));
     e = r.info;
     e.delta = delta;
     e.epsilon = 0.0;
@@ -506,7 +545,7 @@ double pldDelta(double sigma, double q, long long steps, double epsilon, PldNeig
         return 0.0;
     if (sigma == 0.0)
         return 1.0;
-    const Run r = run(sigma, q, steps, neighbours, settings);
+    const Run r = run(sigma, q, steps, neighbours, settings, Tails{});
     double d = 0.0;
     for (const Composed& c : r.composed)
         d = std::max(d, deltaOf(c, r.info.discretization, epsilon));
@@ -519,7 +558,7 @@ double pldStepDelta(double sigma, double q, double epsilon, PldNeighbours neighb
         throw std::invalid_argument("PLD accountant: the step's δ needs σ > 0");
     double d = 0.0;
     for (Pair p : pairsOf(q, neighbours))
-        d = std::max(d, StepPair(sigma, q, p).delta(epsilon));
+        d = std::max(d, StepPair(sigma, q, p, Tails{}.stepTail).delta(epsilon));
     return d;
 }
 

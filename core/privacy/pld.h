@@ -14,10 +14,15 @@
 //    it reports for a composition is ≥ the exact one.
 //  - T steps: the T-fold convolution of the grid PMF by FFT (one forward transform, the
 //    spectrum raised to the T-th power, one inverse), on a window that Chernoff bounds show holds
-//    all but 10⁻¹⁵ of the mass; the upper tail's share is counted at +∞ (pessimistic).
+//    all but max(10⁻¹⁵, 10⁻⁶δ) of the mass; the upper tail's share is counted at +∞ and the lower
+//    one wraps into the window (both only raise δ). One step's loss range is cut where the noise
+//    tail is max(e^{−50}/2, 10⁻⁷δ/T); connect the dots keeps that pessimistic (the mass above the
+//    range at +∞, below it on the bottom grid point). Together the truncations raise δ by at most
+//    ~10⁻⁶δ.
 //  - h (the grid step) is chosen from the spread s₁ of one step's loss: h = s₁·√(8r) with r =
 //    1e-4, the relative excess of ε that the discretisation's added variance T·h²/4 causes
-//    (≈ h²/(8s₁²)), unless given.
+//    (≈ h²/(8s₁²)), then raised by up to √2 where that lets the composed window fit an FFT of half
+//    the length (so the excess stays below ~2r), unless given.
 //
 // The same construction as Google's dp_accounting PLD accountant (connect the dots, pessimistic),
 // with the grid step chosen per run instead of fixed at 1e-4.

@@ -327,6 +327,26 @@ private slots:
             for (std::size_t j = 0; j < n; ++j)
                 ELAB_FUZZY(std::abs(y[j] - x[j]), 0.0, 1e-13);
         }
+        // Lengths past the cache block (2048), where stages run fused in pairs (an even and an odd
+        // count of them): some outputs against the direct sum, and the round trip.
+        for (const std::size_t n : {std::size_t{8192}, std::size_t{16384}}) {
+            std::vector<std::complex<double>> x(n);
+            for (std::size_t j = 0; j < n; ++j)
+                x[j] = {std::sin(0.37 * static_cast<double>(j)), std::cos(1e-3 * static_cast<double>(j * j % 9973))};
+            std::vector<std::complex<double>> y = x;
+            const Fft fft(n);
+            fft.forward(y);
+            for (const std::size_t k : {std::size_t{0}, std::size_t{1}, std::size_t{777}, n / 2 + 3, n - 1}) {
+                std::complex<double> direct = 0.0;
+                for (std::size_t j = 0; j < n; ++j)
+                    direct += x[j] * std::polar(1.0, -2.0 * std::numbers::pi * static_cast<double>((j * k) % n) /
+                                                         static_cast<double>(n));
+                ELAB_FUZZY(std::abs(y[k] - direct), 0.0, 1e-9);
+            }
+            fft.inverse(y);
+            for (std::size_t j = 0; j < n; ++j)
+                ELAB_FUZZY(std::abs(y[j] - x[j]), 0.0, 1e-12);
+        }
         QCOMPARE(Fft::nextPowerOfTwo(1000), std::size_t{1024});
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Fft(12));
     }
