@@ -351,8 +351,16 @@ double deltaOf(const Composed& c, double h, double eps) {
     return std::min(1.0, d);
 }
 
-/// The plan for length n, kept per thread (calibration transforms at one length many times).
-const Fft& fftPlan(std::size_t n) {
+constexpr std::size_t kCachedFftLength = std::size_t{1} << 18;
+
+/// The plan for length n, kept per thread (calibration transforms at one length many times):
+/// plans up to kCachedFftLength only (~10 MB each), at most four per thread; a longer one is made
+/// for the call, in uncached (its cost is small beside the transforms of that length).
+const Fft& fftPlan(std::size_t n, std::unique_ptr<Fft>& uncached) {
+    if (n > kCachedFftLength) {
+        uncached = std::make_unique<Fft>(n);
+        return *uncached;
+    }
     thread_local std::vector<std::unique_ptr<Fft>> plans;
     for (const std::unique_ptr<Fft>& p : plans)
         if (p->size() == n)
@@ -382,7 +390,8 @@ std::vector<Composed> compose(const std::vector<GridPmf>& pmfs, long long steps,
     if (n > kMaxFftLength)
         throw std::length_error("PLD: the composed window needs an FFT longer than 2^22");
     fftLength = n;
-    const Fft& fft = fftPlan(n);
+    std::unique_ptr<Fft> uncached;
+    const Fft& fft = fftPlan(n, uncached);
     std::vector<std::complex<double>> x(n);
     for (std::size_t k = 0; k < pmfs.size(); ++k)
         for (std::size_t j = 0; j < pmfs[k].p.size(); ++j) // folded modulo n: the sums fold alike
