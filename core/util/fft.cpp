@@ -75,11 +75,12 @@ void Fft::transform(std::vector<std::complex<double>>& x, bool inverse) const {
             }
     };
     // Two stages fused (half h, then 2h) in one pass over the data: the same butterflies, half
-    // the trips through memory for the stages too long for the cache.
-    const auto twoStages = [&](std::size_t half) {
+    // the loads and stores (and, for the stages too long for the cache, half the trips through
+    // memory).
+    const auto twoStages = [&](std::size_t half, std::size_t from, std::size_t to) {
         const double* t1 = w + 2 * (half - 1);
         const double* t2 = w + 2 * (2 * half - 1);
-        for (std::size_t start = 0; start < m_n; start += 4 * half)
+        for (std::size_t start = from; start < to; start += 4 * half)
             for (std::size_t k = 0; k < half; ++k) {
                 double* p0 = d + 2 * (start + k);
                 double* p1 = p0 + 2 * half;
@@ -109,12 +110,16 @@ void Fft::transform(std::vector<std::complex<double>>& x, bool inverse) const {
     };
     constexpr std::size_t kBlock = 2048;
     const std::size_t block = std::min(m_n, kBlock);
-    for (std::size_t base = 0; base < m_n; base += block)
-        for (std::size_t len = 2; len <= block; len <<= 1)
+    for (std::size_t base = 0; base < m_n; base += block) {
+        std::size_t len = 2;
+        for (; 2 * len <= block; len <<= 2)
+            twoStages(len / 2, base, base + block);
+        if (len <= block)
             stage(len, base, base + block);
+    }
     std::size_t len = 2 * block;
     for (; 2 * len <= m_n; len <<= 2)
-        twoStages(len / 2);
+        twoStages(len / 2, 0, m_n);
     if (len <= m_n)
         stage(len, 0, m_n);
 }
