@@ -298,7 +298,8 @@ std::array<long long, 2> chernoffWindow(const GridPmf& g, long long steps, doubl
     }
     for (std::size_t i = 0; i < 2 * m; ++i) {
         const double lambda = (i < m ? 1.0 : -1.0) * lambdas[i % m];
-        const double bound = (t * k[i] + logTail) / lambda;
+        // Clamped to [0, maxSum] before the conversion (a double beyond long long's range is UB).
+        const double bound = std::clamp((t * k[i] + logTail) / lambda, 0.0, static_cast<double>(maxSum));
         if (!std::isfinite(bound))
             continue;
         if (lambda > 0.0)
@@ -439,13 +440,16 @@ std::vector<Composed> compose(const std::vector<GridPmf>& pmfs, long long steps,
     return out;
 }
 
+/// More steps than any training takes; keeps every index sum (grid index × T) within long long.
+constexpr long long kMaxSteps = 1'000'000'000'000LL;
+
 void checkParams(double sigma, double q, long long steps) {
     if (!(sigma >= 0.0) || !std::isfinite(sigma))
         throw std::invalid_argument("PLD accountant: the noise multiplier σ must be a finite number ≥ 0");
     if (!(q > 0.0 && q <= 1.0))
         throw std::invalid_argument("PLD accountant: the sampling rate q must lie in (0, 1]");
-    if (steps < 0)
-        throw std::invalid_argument("PLD accountant: the number of steps must be ≥ 0");
+    if (steps < 0 || steps > kMaxSteps)
+        throw std::invalid_argument("PLD accountant: the number of steps must lie in [0, 10¹²]");
 }
 
 std::vector<Pair> pairsOf(double q, PldNeighbours neighbours) {

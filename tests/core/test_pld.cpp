@@ -303,6 +303,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pldEpsilon(1.0, 1.5, 10, 1e-5));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pldEpsilon(1.0, 0.1, -1, 1e-5));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pldEpsilon(1.0, 0.1, 10, 0.0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pldEpsilon(1.0, 0.1, 2'000'000'000'000LL, 1e-5));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  pldCalibrateSigma(0.0, 0.1, 10, 1e-5, PldNeighbours::AddRemove, 1e6));
     }
