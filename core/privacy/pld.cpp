@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <complex>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <numbers>
@@ -524,6 +525,96 @@ Run run(double sigma, double q, long long steps, PldNeighbours neighbours, const
     return r;
 }
 
+/// The search of pldCalibrateSigma on one grid setting: from σ = start, secant steps in
+/// (log σ, log ε) (the slope guessed as `slope` until two points are known, at most ×16 a step,
+/// overshooting by 5 % to bracket), then the Illinois variant of regula falsi keeping
+/// ε(hi) ≤ target, until target − ε(hi) ≤ tolerance·target.
+struct Solved {
+    enum class Status { Bracketed, NoneUpToMax, AlmostNoNoise } status = Status::NoneUpToMax;
+    double lo = 0.0, hi = 0.0; ///< ε(lo) > target ≥ ε(hi)
+    PldEpsilon atLo, atHi;
+};
+
+Solved solveForSigma(const std::function<PldEpsilon(double)>& at, double targetEps, double start, double slope0,
+                     double tolerance, double maxSigma) {
+    const double logTarget = std::log(targetEps);
+    // f(σ) = log ε(σ) − log target, decreasing in σ; ±∞ where ε is +∞ or 0.
+    const auto f = [&](const PldEpsilon& e) { return std::log(e.epsilon) - logTarget; };
+    Solved r;
+    double s = start;
+    PldEpsilon e = at(s);
+    double prevS = 0.0, prevF = 0.0;
+    for (int it = 0; it < 100; ++it) {
+        const double fs = f(e);
+        if (fs <= 0.0) {
+            r.hi = s;
+            r.atHi = e;
+        } else {
+            r.lo = s;
+            r.atLo = e;
+        }
+        if (r.lo > 0.0 && r.hi > 0.0)
+            break;
+        double slope = slope0;
+        if (prevS > 0.0 && std::isfinite(fs) && std::isfinite(prevF) && s != prevS) {
+            const double g = (fs - prevF) / (std::log(s) - std::log(prevS));
+            if (g < -0.05)
+                slope = g;
+        }
+        double stepLog = std::isfinite(fs) ? -fs / slope : (fs > 0.0 ? std::log(16.0) : -std::log(16.0));
+        stepLog = std::clamp(stepLog * 1.05, -std::log(16.0), std::log(16.0));
+        if (fs > 0.0 && stepLog < 1e-4)
+            stepLog = 1e-4;
+        if (fs <= 0.0 && stepLog > -1e-4)
+            stepLog = -1e-4;
+        prevS = s;
+        prevF = fs;
+        s *= std::exp(stepLog);
+        if (r.hi == 0.0 && s >= maxSigma) {
+            if (prevS >= maxSigma)
+                return r; // NoneUpToMax
+            s = maxSigma;
+        }
+        if (r.lo == 0.0 && s < 1e-6) {
+            r.status = Solved::Status::AlmostNoNoise; // almost no noise already meets the target
+            return r;
+        }
+        e = at(s);
+    }
+    if (!(r.lo > 0.0 && r.hi > 0.0))
+        return r;
+    r.status = Solved::Status::Bracketed;
+    double fLo = f(r.atLo), fHi = f(r.atHi);
+    int side = 0;
+    for (int it = 0; it < 100; ++it) {
+        if (targetEps - r.atHi.epsilon <= tolerance * targetEps || r.hi / r.lo - 1.0 < 1e-12)
+            break;
+        const double a = std::log(r.lo), b = std::log(r.hi);
+        double m = 0.5 * (a + b); // bisection where f is infinite
+        if (std::isfinite(fLo) && std::isfinite(fHi) && fLo != fHi)
+            m = std::clamp(a + (b - a) * fLo / (fLo - fHi), a + 1e-3 * (b - a), b - 1e-3 * (b - a));
+        const double mid = std::exp(m);
+        const PldEpsilon atMid = at(mid);
+        const double fm = f(atMid);
+        if (fm <= 0.0) {
+            r.hi = mid;
+            r.atHi = atMid;
+            fHi = fm;
+            if (side == 1)
+                fLo *= 0.5;
+            side = 1;
+        } else {
+            r.lo = mid;
+            r.atLo = atMid;
+            fLo = fm;
+            if (side == -1)
+                fHi *= 0.5;
+            side = -1;
+        }
+    }
+    return r;
+}
+
 } // namespace
 
 PldEpsilon pldEpsilon(double sigma, double q, long long steps, double delta, PldNeighbours neighbours,
@@ -585,88 +676,32 @@ std::optional<PldCalibration> pldCalibrateSigma(double targetEps, double q, long
     checkParams(1.0, q, steps);
     if (!(delta > 0.0 && delta < 1.0))
         throw std::invalid_argument("PLD calibration: δ must lie in (0, 1)");
-    const auto at = [&](double sigma) { return pldEpsilon(sigma, q, steps, delta, neighbours, settings); };
+    const auto atWith = [&](const PldSettings& st) {
+        return [&, st](double sigma) { return pldEpsilon(sigma, q, steps, delta, neighbours, st); };
+    };
     if (steps == 0)
-        return PldCalibration{0.0, at(0.0), true};
-    const double logTarget = std::log(targetEps);
-    // f(σ) = log ε(σ) − log target, decreasing in σ; ±∞ where ε is +∞ or 0.
-    const auto f = [&](const PldEpsilon& e) { return std::log(e.epsilon) - logTarget; };
-    double lo = 0.0, hi = 0.0; // ε(lo) > target ≥ ε(hi), once bracketed
-    PldEpsilon atLo, atHi;
-    double s = std::min(1.0, maxSigma);
-    PldEpsilon e = at(s);
-    // Bracket: jump by the secant slope of log ε against log σ (−1 until two points are known),
-    // limited to a factor 16 per jump.
-    double prevS = 0.0, prevF = 0.0;
-    for (int it = 0; it < 100; ++it) {
-        const double fs = f(e);
-        if (fs <= 0.0) {
-            hi = s;
-            atHi = e;
-        } else {
-            lo = s;
-            atLo = e;
-        }
-        if (lo > 0.0 && hi > 0.0)
-            break;
-        double slope = -1.0;
-        if (prevS > 0.0 && std::isfinite(fs) && std::isfinite(prevF) && s != prevS) {
-            const double g = (fs - prevF) / (std::log(s) - std::log(prevS));
-            if (g < -0.05)
-                slope = g;
-        }
-        double stepLog = std::isfinite(fs) ? -fs / slope : (fs > 0.0 ? std::log(16.0) : -std::log(16.0));
-        stepLog = std::clamp(stepLog * 1.05, -std::log(16.0), std::log(16.0)); // overshoot a little to bracket
-        if (fs > 0.0 && stepLog < 1e-3)
-            stepLog = 1e-3;
-        if (fs <= 0.0 && stepLog > -1e-3)
-            stepLog = -1e-3;
-        prevS = s;
-        prevF = fs;
-        s *= std::exp(stepLog);
-        if (hi == 0.0 && s >= maxSigma) {
-            if (prevS >= maxSigma)
-                return std::nullopt;
-            s = maxSigma;
-        }
-        if (lo == 0.0 && s < 1e-6) {
-            // almost no noise already meets the target
-            return PldCalibration{hi, atHi, true};
-        }
-        e = at(s);
-    }
-    if (!(lo > 0.0 && hi > 0.0))
-        return std::nullopt;
-    // Illinois regula falsi in (log σ, f), falling back to bisection where f is infinite.
-    double fLo = f(atLo), fHi = f(atHi);
-    int side = 0;
-    for (int it = 0; it < 100; ++it) {
-        if (targetEps - atHi.epsilon <= 1e-5 * targetEps || hi / lo - 1.0 < 1e-12)
-            break;
-        const double a = std::log(lo), b = std::log(hi);
-        double m = 0.5 * (a + b);
-        if (std::isfinite(fLo) && std::isfinite(fHi) && fLo != fHi)
-            m = std::clamp(a + (b - a) * fLo / (fLo - fHi), a + 1e-3 * (b - a), b - 1e-3 * (b - a));
-        const double mid = std::exp(m);
-        const PldEpsilon atMid = at(mid);
-        const double fm = f(atMid);
-        if (fm <= 0.0) {
-            hi = mid;
-            atHi = atMid;
-            fHi = fm;
-            if (side == 1)
-                fLo *= 0.5;
-            side = 1;
-        } else {
-            lo = mid;
-            atLo = atMid;
-            fLo = fm;
-            if (side == -1)
-                fHi *= 0.5;
-            side = -1;
+        return PldCalibration{0.0, atWith(settings)(0.0), true};
+    double start = std::min(1.0, maxSigma), slope = -1.0;
+    if (!(settings.discretization > 0.0)) {
+        // First on a grid 10 times coarser (excess ~100r, a tenth of the grid points): its root is
+        // a little above the fine one, and with its slope the fine search needs 3–4 evaluations.
+        PldSettings coarse = settings;
+        coarse.relativeAccuracy *= 100.0;
+        const Solved c = solveForSigma(atWith(coarse), targetEps, start, slope, 1e-4, maxSigma);
+        if (c.status == Solved::Status::Bracketed) {
+            start = c.hi;
+            const double fLo = std::log(c.atLo.epsilon / targetEps), fHi = std::log(c.atHi.epsilon / targetEps);
+            if (std::isfinite(fLo) && std::isfinite(fHi) && c.lo < c.hi)
+                slope = std::min(-0.05, (fHi - fLo) / (std::log(c.hi) - std::log(c.lo)));
         }
     }
-    return PldCalibration{hi, atHi, targetEps - atHi.epsilon <= 1e-3 * targetEps};
+    const Solved r = solveForSigma(atWith(settings), targetEps, start, slope, 1e-5, maxSigma);
+    switch (r.status) {
+    case Solved::Status::NoneUpToMax: return std::nullopt;
+    case Solved::Status::AlmostNoNoise: return PldCalibration{r.hi, r.atHi, true};
+    case Solved::Status::Bracketed: break;
+    }
+    return PldCalibration{r.hi, r.atHi, targetEps - r.atHi.epsilon <= 1e-3 * targetEps};
 }
 
 } // namespace elab::core

@@ -78,8 +78,9 @@ struct PldCalibration {
 };
 
 /// σ ≤ maxSigma with ε(σ) ≤ targetEps, within 1e-5 relative of the target in ε: a bracket found
-/// from two evaluations and a secant step in (log σ, log ε), then the Illinois variant of regula
-/// falsi in those coordinates (a few evaluations, where bisection needs twenty). nullopt if even
+/// by secant steps in (log σ, log ε), then the Illinois variant of regula falsi in those
+/// coordinates — first on a grid 10 times coarser (to 1e-4), then on the grid of `settings` from
+/// the coarse root and slope (3–4 evaluations, where bisection needs twenty). nullopt if even
 /// maxSigma does not reach the target. Throws std::invalid_argument for invalid parameters.
 std::optional<PldCalibration> pldCalibrateSigma(double targetEps, double q, long long steps, double delta,
                                                 PldNeighbours neighbours, double maxSigma,
