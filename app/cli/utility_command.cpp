@@ -78,9 +78,12 @@ void UtilityCommand::addTo(CLI::App& command, bool utilityOnly) {
     scale.addTo(command);
     command.add_flag("--no-reference", noReference,
                      "Skip the non-private reference fit (\"nonprivate\": null); measuring points fit it anyway");
-    command.add_option("--target", target,
-                       "Also report the proposed ε for this utility: the smallest grid-range ε where the first "
-                       "estimator from the first measuring point meets it, else the measured curve (the GUI's rule)");
+    command.add_option(
+        "--target", target,
+        "Also report the proposed ε for this utility: the smallest grid-range ε where the first "
+        "estimator from the first measuring point meets it, unless the measured curve contradicts it, its "
+        "line passes the non-private level or it lies 10× from the measuring point (then set aside "
+        "for the measured curve; the GUI's rule)");
 }
 
 core::MechanismSpec UtilityCommand::mechanismSpec() const { return mech.spec(); }
@@ -196,6 +199,13 @@ int UtilityCommand::run() const {
                              {"from", !proposal.eps           ? "none"
                                       : proposal.fromEstimate ? "estimate"
                                                               : "measured curve"},
+                             {"estimate_set_aside",
+                              proposal.setAside
+                                  ? nlohmann::ordered_json{{"eps", *proposal.setAside},
+                                                           {"measure_at", proposal.measureAt},
+                                                           {"reason", core::toString(proposal.doubt)},
+                                                           {"text", core::doubtText(proposal, !higherIsBetter)}}
+                                  : nlohmann::ordered_json()},
                              {"guarantee", proposedGuarantee}};
         }
         j["nonprivate"] = numberOrNull(r.nonPrivate);

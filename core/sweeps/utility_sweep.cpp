@@ -110,6 +110,11 @@ std::string UtilitySweepSpec::validate() const {
 }
 
 double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps) {
+    const double v = unboundedEstimate(fit, estimator, eps);
+    return v < fit.nonPrivate ? fit.nonPrivate : v; // false for NaN: an unknown level holds nothing
+}
+
+double unboundedEstimate(const MeasuringFit& fit, Estimator estimator, double eps) {
     const bool anchored = estimator == Estimator::Anchored;
     if (fit.points.empty() || (anchored && fit.anchors.size() != fit.points.size()))
         return NAN;
@@ -282,6 +287,7 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
     if (result.cancelled)
         return result;
     for (MeasuringFit& fit : measuring) {
+        fit.nonPrivate = result.nonPrivate;
         if (needAnchor) {
             fit.anchors = anchors;
             fit.modelAnchors = modelAnchors;

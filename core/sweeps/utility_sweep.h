@@ -81,12 +81,19 @@ struct MeasuringFit {
     int models = 1;                                      ///< K one-vs-rest models (1: a binary classifier)
     std::vector<std::vector<TaylorPoint>> modelPoints;   ///< [repetition][model]; empty if models = 1
     std::vector<std::vector<TaylorAnchor>> modelAnchors; ///< [repetition][model]; empty unless Anchored and models > 1
+    /// The loss of the non-private model (NaN: unknown): the level the estimates approach as ε grows.
+    /// A mechanism that adds noise does not do better in expectation; an estimate past this level is
+    /// its line extrapolated outside its model, so meanEstimate holds it there.
+    double nonPrivate = NAN;
 };
 
-/// Mean over repetitions of the estimator's value at eps (eps = +∞: the non-private limit).
+/// Mean over repetitions of the estimator's value at eps (eps = +∞: the non-private limit), held
+/// at fit.nonPrivate when it passes it (estimates exist for losses only: never below it).
 /// One-vs-rest: (1/R) Σ_r (1/K) Σ_k F̂_k(eps/K), each model's estimator at eps/K.
 /// Anchored needs anchors; NaN if they are missing. Thread: any (reads fit only).
 double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps);
+/// The same, not held at the non-private level: the estimator's own line (to see where it passes it).
+double unboundedEstimate(const MeasuringFit& fit, Estimator estimator, double eps);
 
 struct UtilitySweepResult {
     std::vector<double> grid;

@@ -94,8 +94,11 @@ private slots:
         QVERIFY(state.sweepComplete && state.nonPrivate);
         QCOMPARE(state.measuring.empty(), from != QStringLiteral("estimate"));
 
-        // A target between the loss at the smallest ε and the non-private loss.
-        const double target = 0.5 * (state.points.front()->mean + *state.nonPrivate);
+        // A target the estimate meets at ε = 1.25, near its measuring point (far from it, the estimate
+        // is set aside: test_proposed_eps); without estimates, one between the loss at the smallest
+        // ε and the non-private loss.
+        const double target = state.measuring.empty() ? 0.5 * (state.points.front()->mean + *state.nonPrivate)
+                                                      : c.estimateAt(0, core::Estimator::InverseEps, 1.25);
         UtilitySettings s = c.settings();
         s.target = target;
         c.setSettings(s);

@@ -78,26 +78,47 @@ private slots:
     void proposal() {
         UtilitySettings s;
         UtilityState state;
-        core::MeasuringFit fit;
-        fit.measureAt = 1.0;
-        state.measuring.push_back(fit);
-        QCOMPARE(ui::utilityProposalText(s, state, std::nullopt, false, false).proposal,
+        core::ProposedEps none;
+        QCOMPARE(ui::utilityProposalText(s, state, none, false).proposal,
                  QStringLiteral("Enter a target to see the smallest ε that meets it."));
         s.target = 0.35; // the grid is 1e-3 … 100: ε below 0.01 in scientific form
-        QCOMPARE(ui::utilityProposalText(s, state, std::nullopt, false, true).proposal,
+        QCOMPARE(ui::utilityProposalText(s, state, none, true).proposal,
                  QStringLiteral("No ε between 1.0e-03 and 100 meets 0.35, by the estimate or the measured curve."));
-        const ui::ProposalText far = ui::utilityProposalText(s, state, 50.0, true, true);
-        QCOMPARE(far.proposal, QStringLiteral("Proposed ε = 50 (inverse-eps measured at ε = 1)"));
-        QCOMPARE(far.warning,
-                 QStringLiteral("The proposed ε is more than 10× away from the measuring point: the "
-                                "Taylor estimate may be far off. Add a measuring point nearer, or Verify."));
-        const ui::ProposalText near = ui::utilityProposalText(s, state, 2.0, true, true);
+        core::ProposedEps estimate;
+        estimate.eps = 2.0;
+        estimate.fromEstimate = true;
+        estimate.measureAt = 1.0;
+        const ui::ProposalText near = ui::utilityProposalText(s, state, estimate, true);
+        QCOMPARE(near.proposal, QStringLiteral("Proposed ε = 2 (inverse-eps measured at ε = 1)"));
         QVERIFY(near.warning.isEmpty());
-        QCOMPARE(ui::utilityProposalText(s, state, 2.0, false, true).proposal,
+        core::ProposedEps measured;
+        measured.eps = 2.0;
+        QCOMPARE(ui::utilityProposalText(s, state, measured, true).proposal,
                  QStringLiteral("Proposed ε = 2 (the estimate never reaches the target; interpolated on the measured "
                                 "curve)"));
-        QCOMPARE(ui::utilityProposalText(s, state, 2.0, false, false).proposal,
+        QCOMPARE(ui::utilityProposalText(s, state, measured, false).proposal,
                  QStringLiteral("Proposed ε = 2 (interpolated on the measured curve)"));
+
+        // An estimate set aside: the measured curve's ε, and why in the warning; while the sweep
+        // runs and nothing measured meets the target, the proposal waits for the measurements.
+        core::ProposedEps doubted;
+        doubted.measureAt = 1.0;
+        doubted.setAside = 2.5;
+        doubted.doubt = core::EstimateDoubt::PassesNonPrivate;
+        doubted.doubtEps = 3.3;
+        state.sweepComplete = false;
+        const ui::ProposalText waiting = ui::utilityProposalText(s, state, doubted, true);
+        QCOMPARE(waiting.proposal, QStringLiteral("Measuring before proposing: the estimate is in doubt."));
+        QCOMPARE(waiting.warning, QStringLiteral("The estimate's ε = 2.5 (measured at ε = 1) is set aside: its line "
+                                                 "passes the non-private loss at ε = 3.3, which no noisy model does."));
+        doubted.eps = 31.0;
+        doubted.setAside = 25.0;
+        doubted.doubt = core::EstimateDoubt::FarFromMeasuringPoint;
+        const ui::ProposalText far = ui::utilityProposalText(s, state, doubted, true);
+        QCOMPARE(far.proposal,
+                 QStringLiteral("Proposed ε = 31 (interpolated on the measured curve; the estimate is set aside)"));
+        QCOMPARE(far.warning, QStringLiteral("The estimate's ε = 25 (measured at ε = 1) is set aside: more than 10× "
+                                             "from the measuring point, too far for a Taylor expansion."));
     }
 
     void verification() {

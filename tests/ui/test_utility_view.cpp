@@ -168,7 +168,7 @@ private slots:
         QCOMPARE(seriesByKey(view->chartView()->data(), QStringLiteral("current"))->value, grid[5]);
     }
 
-    void targetProposesEpsAndWarnsWhenFar() {
+    void targetProposesEpsAndSetsAsideFarEstimates() {
         UtilityView* view = m_window->utilityView();
         UtilityController* c = m_window->utilityController();
         const double atTwo = c->estimateAt(0, core::Estimator::InverseEps, 2.0);
@@ -182,11 +182,15 @@ private slots:
         const charts::ChartData shown = view->chartView()->data();
         QCOMPARE(seriesByKey(shown, QStringLiteral("proposed"))->value, proposed);
         QCOMPARE(seriesByKey(shown, QStringLiteral("target"))->value, QString::number(atTwo, 'g', 10).toDouble());
-        // A target the estimate meets only beyond 10 × ε̄: a visible warning.
+        // A target the estimate meets only at 50 × ε̄: set aside, visibly, for the measured curve.
         const double atFifty = c->estimateAt(0, core::Estimator::InverseEps, 50.0);
         view->targetEdit()->setText(QString::number(atFifty, 'g', 10));
         QTRY_VERIFY(!view->warningText().isEmpty());
-        QVERIFY(view->warningText().contains(QStringLiteral("10×")));
+        QVERIFY2(
+            view->warningText().startsWith(QStringLiteral("The estimate's ε = 50 (measured at ε = 1) is set aside: ")),
+            qPrintable(view->warningText()));
+        QVERIFY(!c->proposalFromEstimate());
+        QVERIFY2(!view->proposalText().contains(QStringLiteral("measured at ε = 1")), qPrintable(view->proposalText()));
     }
 
     void verifyListsTheRefinementSteps() {

@@ -45,6 +45,8 @@ public:
     std::optional<double> proposedEps() const;
     /// Whether proposedEps() comes from a Taylor estimate (else from the measured curve).
     bool proposalFromEstimate() const;
+    /// The proposal by the CLI's rule (core/sweeps/proposed_eps.h): ε, its source, an estimate set aside.
+    core::ProposedEps proposal() const;
     /// Taylor estimates exist for the current settings.
     bool estimatesAvailable() const;
 
@@ -69,7 +71,6 @@ private:
     /// The shown probe is not at the applied ε, or is a preview and the handle was let go.
     bool probeNeeded() const;
     void startProbe();
-    core::ProposedEps proposal() const; ///< core/sweeps/proposed_eps.h, the CLI's rule
 
     JobSlot* m_sweep = nullptr;
     JobSlot* m_measuring = nullptr;

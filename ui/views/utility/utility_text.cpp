@@ -51,14 +51,12 @@ QStringList utilityReadoutLines(const UtilitySettings& s, const UtilityState& st
         for (const core::MeasuringFit& fit : state.measuring)
             for (core::Estimator e : s.estimators) {
                 const double v = core::meanEstimate(fit, e, s.currentEps);
-                // A loss below 0 (or an accuracy outside [0, 1]) is the extrapolation leaving its range.
-                const bool impossible = core::isLossMetric(s.metric) ? v < 0.0 : (v < 0.0 || v > 1.0);
+                // The line past the non-private level is its extrapolation leaving its model: held there.
+                const bool atLevel = core::unboundedEstimate(fit, e, s.currentEps) < v;
                 lines << tr("%1 (measured at ε = %2): %3%4")
                              .arg(estimatorTitle(e), formatEps(fit.measureAt))
                              .arg(number(v))
-                             .arg(impossible
-                                      ? tr(" — impossible value: too far from ε = %1").arg(formatEps(fit.measureAt))
-                                      : QString());
+                             .arg(atLevel ? tr(" — held at the non-private level (the line passes it)") : QString());
             }
     } else {
         lines << tr("Taylor estimates: only for Gaussian objective perturbation with a loss metric.");
@@ -84,30 +82,32 @@ QStringList utilityReadoutLines(const UtilitySettings& s, const UtilityState& st
     return lines;
 }
 
-ProposalText utilityProposalText(const UtilitySettings& s, const UtilityState& state, std::optional<double> proposed,
-                                 bool fromEstimate, bool estimatesAvailable) {
+ProposalText utilityProposalText(const UtilitySettings& s, const UtilityState& state, const core::ProposedEps& proposal,
+                                 bool estimatesAvailable) {
     ProposalText text;
+    const bool setAside = proposal.setAside.has_value();
     if (!s.target) {
         text.proposal = tr("Enter a target to see the smallest ε that meets it.");
-    } else if (!proposed) {
+        return text;
+    }
+    if (setAside)
+        text.warning = QString::fromStdString(core::doubtText(proposal, core::isLossMetric(s.metric)));
+    if (!proposal.eps && setAside && !state.sweepComplete) {
+        text.proposal = tr("Measuring before proposing: the estimate is in doubt.");
+    } else if (!proposal.eps) {
         text.proposal = tr("No ε between %1 and %2 meets %3, by the estimate or the measured curve.")
                             .arg(formatEps(s.epsMin), formatEps(s.epsMax))
                             .arg(number(*s.target));
     } else {
         text.proposal = tr("Proposed ε = %1 (%2)")
-                            .arg(formatEps(*proposed))
-                            .arg(fromEstimate ? tr("%1 measured at ε = %2")
-                                                    .arg(estimatorTitle(s.estimators.front()),
-                                                         formatEps(state.measuring.front().measureAt))
+                            .arg(formatEps(*proposal.eps))
+                            .arg(proposal.fromEstimate
+                                     ? tr("%1 measured at ε = %2")
+                                           .arg(estimatorTitle(s.estimators.front()), formatEps(proposal.measureAt))
+                                 : setAside ? tr("interpolated on the measured curve; the estimate is set aside")
                                  : estimatesAvailable
                                      ? tr("the estimate never reaches the target; interpolated on the measured curve")
                                      : tr("interpolated on the measured curve"));
-        if (fromEstimate) {
-            const double ratio = *proposed / state.measuring.front().measureAt;
-            if (ratio > 10.0 || ratio < 0.1)
-                text.warning = tr("The proposed ε is more than 10× away from the measuring point: the Taylor "
-                                  "estimate may be far off. Add a measuring point nearer, or Verify.");
-        }
     }
     return text;
 }

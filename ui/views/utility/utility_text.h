@@ -7,6 +7,8 @@
 #include "ui/views/utility/utility_state.h"
 #include "ui/widgets/utility_settings.h"
 
+#include "core/sweeps/proposed_eps.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -31,10 +33,11 @@ struct ProposalText {
     QString warning;
 };
 
-/// proposed: the smallest ε that meets settings.target (UtilityController::proposedEps);
-/// fromEstimate: it comes from a Taylor estimate; estimatesAvailable: estimates exist.
+/// proposal: the smallest ε that meets settings.target by the CLI's rule (UtilityController::proposal,
+/// core/sweeps/proposed_eps.h); estimatesAvailable: estimates exist. An estimate set aside is said in
+/// the warning, and while the sweep runs the proposal waits for the measurements.
 ProposalText utilityProposalText(const UtilitySettings& settings, const UtilityState& state,
-                                 std::optional<double> proposed, bool fromEstimate, bool estimatesAvailable);
+                                 const core::ProposedEps& proposal, bool estimatesAvailable);
 
 /// One row of the verification table: ε, measured, meets, trainings.
 QStringList verificationStepCells(const core::ChooseEpsStep& step);

@@ -260,12 +260,12 @@ void UtilityView::refreshReadout() {
 
 void UtilityView::refreshTarget() {
     const UtilitySettings& s = m_controller->settings();
-    const auto proposed = m_controller->proposedEps();
+    const core::ProposedEps proposal = m_controller->proposal();
+    const std::optional<double> proposed = proposal.eps;
     // setText of an unchanged text does nothing, where clear() would lay the whole view out again
     // (at every ε slider step).
     const ProposalText text =
-        utilityProposalText(s, m_controller->state(), proposed, proposed && m_controller->proposalFromEstimate(),
-                            m_controller->estimatesAvailable());
+        utilityProposalText(s, m_controller->state(), proposal, m_controller->estimatesAvailable());
     m_proposal->setText(text.proposal);
     m_warning->setText(text.warning);
     m_useProposal->setEnabled(proposed.has_value());
