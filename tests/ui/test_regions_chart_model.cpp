@@ -5,10 +5,19 @@
 
 #include "ui/views/regions/regions_chart_model.h"
 
+#include "ui/charts/chart_builder.h"
 #include "ui/charts/chart_geometry.h"
 
 #include "tests/support/generated_data.h"
 
+#include <algorithm>
+
+#include <QChart>
+#include <QGraphicsScene>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QTextDocument>
+#include <QValueAxis>
 #include <QtTest>
 
 using namespace elab;
@@ -52,6 +61,13 @@ RegionsState computed(RegionsSettings& s, double eps, const char* generator = "m
 }
 
 } // namespace
+
+/// What Qt Charts shows for a text it was given: it renders titles and legend labels as rich text.
+QString shownText(const QString& html) {
+    QTextDocument document;
+    document.setHtml(html);
+    return document.toPlainText();
+}
 
 class TestRegionsChartModel : public QObject {
     Q_OBJECT
@@ -185,6 +201,48 @@ private slots:
         for (int k = 0; k < 4; ++k)
             drawn += byKey(three, QStringLiteral("train:%1").arg(k))->points.size();
         QCOMPARE(drawn, static_cast<qsizetype>(threeState.problem->trainPoints().rows()));
+    }
+
+    // Class and column names with markup characters ("<=50K", XOR's "x1·x2 < 0", "a & b") show as
+    // written in the legend, the axis titles and the title — in the window and in exports, which
+    // both go through buildChart. They vanished before: Qt Charts took them for HTML.
+    void userNamesWithMarkupShowAsWritten() {
+        auto data = std::make_shared<core::Dataset>(*test::generated("moons", 120, 2, 0.25, 3));
+        const std::vector<std::string> classes{"x1·x2 < 0", "<=50K & >50K"};
+        data->targets.classNames = classes;
+        data->featureNames = {"a<b>", "c & d"};
+        RegionsSettings s;
+        s.draws = 2;
+        s.gridSize = 24;
+        s.currentEps = 1.0;
+        RegionsState state;
+        state.problem = std::make_shared<const core::RegionsProblem>(*data, std::nullopt, s.toSpec());
+        state.problemSettings = s;
+        state.resultProblem = state.problem;
+        state.result = std::make_shared<const core::RegionsResult>(core::evaluateRegions(*state.problem, 1.0));
+        const charts::ChartData chart = buildRegionsChart(s, state, QStringLiteral("data <&> set"), false);
+
+        QGraphicsScene scene;
+        auto* qchart = new QChart;
+        scene.addItem(qchart);
+        charts::buildChart(qchart, chart, QFont());
+        QStringList legend;
+        for (QLegendMarker* marker : qchart->legend()->markers())
+            legend << shownText(marker->label());
+        for (const std::string& name : classes)
+            QVERIFY2(std::any_of(legend.begin(), legend.end(),
+                                 [&](const QString& label) { return label.contains(QString::fromStdString(name)); }),
+                     qPrintable(QStringLiteral("%1 not in the legend: %2")
+                                    .arg(QString::fromStdString(name), legend.join(QStringLiteral(" | ")))));
+        const auto axes = qchart->axes();
+        QStringList titles;
+        for (QAbstractAxis* axis : axes)
+            titles << shownText(axis->titleText());
+        QVERIFY2(titles.contains(QStringLiteral("a<b>")) && titles.contains(QStringLiteral("c & d")),
+                 qPrintable(titles.join(QStringLiteral(" | "))));
+        QCOMPARE(shownText(qchart->title()), chart.title);
+        // The chart data keeps the names as written (CSV and JSON exports read it, not Qt's HTML).
+        QVERIFY(chart.footnote.contains(QStringLiteral("data <&> set")));
     }
 
     void fillModes() {

@@ -45,7 +45,7 @@ QString tickFormat(const ValueTicks& ticks, AxisRange range) {
 }
 
 void styleAxis(QAbstractAxis* axis, const QString& title) {
-    axis->setTitleText(title);
+    axis->setTitleText(chartText(title));
     axis->setTitleBrush(kText);
     axis->setLabelsBrush(kText);
     axis->setLinePenColor(kAxisLine);
@@ -102,12 +102,12 @@ void setRanges(QChart* chart, const ChartData& data, AxisRange x, AxisRange y) {
         setValueAxis(linear, y);
     // Only changes are set: Qt Charts invalidates the chart's layout at every setTitle, and
     // the relayout repaints every axis and grid line (a slider step must repaint only what moved).
-    if (QAbstractAxis* axis = xAxisOf(chart); axis && axis->titleText() != data.xTitle)
-        axis->setTitleText(data.xTitle);
-    if (QAbstractAxis* axis = yAxisOf(chart); axis && axis->titleText() != data.yTitle)
-        axis->setTitleText(data.yTitle);
-    if (chart->title() != data.title)
-        chart->setTitle(data.title);
+    if (QAbstractAxis* axis = xAxisOf(chart); axis && axis->titleText() != chartText(data.xTitle))
+        axis->setTitleText(chartText(data.xTitle));
+    if (QAbstractAxis* axis = yAxisOf(chart); axis && axis->titleText() != chartText(data.yTitle))
+        axis->setTitleText(chartText(data.yTitle));
+    if (chart->title() != chartText(data.title))
+        chart->setTitle(chartText(data.title));
 }
 
 /// One marker as an image: a filled disc with a thin white border, or a ring (hollow), the
@@ -172,7 +172,7 @@ QVector<PointLayer> pointLayers(const ChartData& data, MarkerPainting markers, A
 // Pen, brush and name of the Qt series for series number `index`.
 void applyLook(const SeriesItems& items, const SeriesData& series, int index, MarkerPainting markers) {
     const QColor colour = seriesColor(series, index);
-    items.series->setName(series.name);
+    items.series->setName(chartText(series.name));
     if (auto* area = qobject_cast<QAreaSeries*>(items.series)) {
         area->setPen(Qt::NoPen);
         area->setBrush(bandFillColor(series, index));
@@ -272,6 +272,8 @@ SeriesItems createSeries(const SeriesData& series) {
 
 } // namespace
 
+QString chartText(const QString& text) { return text.toHtmlEscaped(); }
+
 QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFont& font, MarkerPainting markers) {
     removeEverything(chart);
     applyChartStyle(chart);
@@ -303,7 +305,7 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
         auto* rows = new QCategoryAxis;
         rows->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         for (qsizetype k = 0; k < data.yCategories.size(); ++k)
-            rows->append(data.yCategories[k], static_cast<qreal>(k));
+            rows->append(chartText(data.yCategories[k]), static_cast<qreal>(k));
         rows->setGridLineVisible(false);
         y = rows;
     } else {

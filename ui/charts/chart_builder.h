@@ -47,6 +47,11 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
 void updateChart(QChart* chart, const QVector<SeriesItems>& items, const ChartData& shown, const ChartData& data,
                  MarkerPainting markers = MarkerPainting::Vector);
 
+/// A plain text as Qt Charts shows it: titles, axis titles, category labels and legend names are
+/// rich text there, so a class or column name such as "<=50K" or "x1·x2 < 0" would vanish or be
+/// cut. Every text buildChart and updateChart hand to Qt Charts goes through this (HTML-escaped).
+QString chartText(const QString& text);
+
 /// Sets every text of the chart from font: tick labels, axis titles and legend as given,
 /// title bold and a little larger.
 void setChartFonts(QChart* chart, const QFont& font);
