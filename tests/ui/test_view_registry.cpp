@@ -17,14 +17,19 @@
 #include "ui/views/stability/stability_settings_json.h"
 #include "ui/views/utility/utility_settings_json.h"
 #include "ui/views/view_catalog.h"
+#include "ui/widgets/eps_slider.h"
 
 #include <QFileInfo>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
 
 using namespace elab;
 using namespace elab::ui;
@@ -217,6 +222,40 @@ private slots:
                 QCOMPARE(session->view, type.id);
                 QCOMPARE(session->dataset.spec, kData);
             }
+        }
+    }
+
+    // `--eps inf`: every view that follows ε puts its slider at ∞ and either shows the non-private
+    // end or says, in a text on its page, why ∞ has nothing for it (it showed ε = 1 silently before).
+    void infiniteEpsIsShownOrExplained() {
+        MainWindow w;
+        w.setErrorDialogsEnabled(false);
+        StartOptions start;
+        start.eps = std::numeric_limits<double>::infinity();
+        const Session small = smallSession();
+        for (const auto& view : w.views()) {
+            view->restoreSettings(small);
+            view->applyStartOptions(start);
+        }
+        QVERIFY(loadAndWait(w, kData));
+        for (std::size_t i = 0; i < w.views().size(); ++i) {
+            View& view = *w.views()[i];
+            const auto sliders = view.widget()->findChildren<EpsSlider*>();
+            if (sliders.isEmpty())
+                continue; // the view does not follow ε
+            w.showView(w.viewType(i).id);
+            QTRY_VERIFY_WITH_TIMEOUT(settled(view) || !view.controller()->lastError().isEmpty(), kTimeout);
+            for (EpsSlider* slider : sliders)
+                QVERIFY2(std::isinf(slider->eps()), qPrintable(w.viewType(i).id));
+            QStringList texts;
+            for (QLabel* label : view.widget()->findChildren<QLabel*>())
+                if (label->isVisibleTo(view.widget()))
+                    texts << label->text();
+            if (view.controller())
+                texts << view.controller()->lastError();
+            const QString all = texts.join(QLatin1Char('\n'));
+            QVERIFY2(all.contains(QStringLiteral("∞")) && !all.contains(QStringLiteral("ε = 1 ")),
+                     qPrintable(w.viewType(i).id + QStringLiteral(": ") + all.left(2000)));
         }
     }
 

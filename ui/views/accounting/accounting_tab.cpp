@@ -127,7 +127,7 @@ void AccountingTab::syncSweep() {
 
 void AccountingTab::applyStartOptions(const StartOptions& options) {
     AccountingSettings s = m_view->composedSettings();
-    if (options.eps && std::isfinite(*options.eps))
+    if (options.eps) // ∞ too: the view shows why it has nothing to compute there
         s.currentEps = *options.eps;
     m_view->applySettings(s);
 }

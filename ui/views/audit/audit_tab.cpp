@@ -43,7 +43,7 @@ void AuditTab::applyStartOptions(const StartOptions& options) {
     AuditSettings settings = m_view->composedSettings();
     if (options.mechanism && core::mechanismInfo(*options.mechanism).isPrivate)
         core::selectMechanism(settings.mechanism, *options.mechanism);
-    if (options.eps && std::isfinite(*options.eps))
+    if (options.eps) // ∞ too: the view shows why it has nothing to compute there
         settings.currentEps = *options.eps;
     m_view->applySettings(settings);
 }

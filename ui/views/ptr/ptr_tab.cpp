@@ -60,7 +60,7 @@ void PtrTab::setDataset(const LoadedDataset& loaded) { m_controller->setDataset(
 
 void PtrTab::applyStartOptions(const StartOptions& options) {
     PtrSettings s = m_view->composedSettings();
-    if (options.eps && std::isfinite(*options.eps))
+    if (options.eps) // ∞ too: the view shows why it has nothing to compute there
         s.currentEps = *options.eps;
     m_view->applySettings(s);
 }
