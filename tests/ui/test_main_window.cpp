@@ -107,7 +107,7 @@ private slots:
                  QStringLiteral("rows 1–100 of %1").arg(QLocale().toString(rows)));
         QCOMPARE(m_window->dataView()->columnModel()->rowCount(), sourceColumns);
         QCOMPARE(m_window->dataView()->labelChart()->categories(), classes);
-        QVERIFY(m_window->dataView()->normChart()->clipText().contains(QStringLiteral("rows above 1 will be clipped")));
+        QVERIFY(m_window->dataView()->normChart()->clipText().contains(QStringLiteral("rows clipped (norm > 1)")));
         QVERIFY(m_window->dataView()->provenanceText().contains(spec));
         QVERIFY(m_window->dataView()->provenanceText().contains(QStringLiteral("sha256")));
         QVERIFY2(m_window->datasetStatusText().contains(
@@ -320,7 +320,7 @@ private slots:
         QCOMPARE(model->columnPageCount(), 500);
         QCOMPARE(cell(*m_window, 0, 1), QStringLiteral("0.5"));
         QCOMPARE(cell(*m_window, 0, 2), QString());
-        QCOMPARE(m_window->dataView()->normChart()->clipText(), QStringLiteral("2 of 3 rows above 1 will be clipped"));
+        QCOMPARE(m_window->dataView()->normChart()->clipText(), QStringLiteral("2 of 3 rows clipped (norm > 1)"));
         QVERIFY(!m_window->datasetPanel()->labelCombo()->isEnabled());
     }
 
@@ -376,7 +376,7 @@ private slots:
         QCOMPARE(m_window->dataView()->labelChart()->categories(), (QStringList{"a", "b"}));
         // Every row has norm sqrt(20 * 0.25) ≈ 2.24.
         QCOMPARE(m_window->dataView()->normChart()->clipText(),
-                 QStringLiteral("%1 of %1 rows above 1 will be clipped").arg(QLocale().toString(rows)));
+                 QStringLiteral("%1 of %1 rows clipped (norm > 1)").arg(QLocale().toString(rows)));
     }
 
     void declaringTheSchemaWritesItAndReloads() {

@@ -131,7 +131,7 @@ void NormHistogramChart::setNorms(const core::DatasetSummary& summary, const cor
         m_clipText = tr("all %1 rows have norm ≤ 1: clipping changes none").arg(locale.toString(qint64(summary.rows)));
     else
         m_clipText =
-            tr("%1 of %2 rows above 1 will be clipped")
+            tr("%1 of %2 rows clipped (norm > 1)")
                 .arg(locale.toString(qint64(summary.rowsAboveUnitNorm)), locale.toString(qint64(summary.rows)));
     chart()->setTitle(m_clipText);
     setToolTip(tr("Row L2 norms: min %1, median %2, max %3. The default preprocessing "

@@ -27,7 +27,7 @@ public:
     void setNorms(const core::DatasetSummary& summary, const core::Histogram& logHistogram);
     void clear();
 
-    /// The title, e.g. "569 of 569 rows above 1 will be clipped".
+    /// The title, e.g. "569 of 569 rows clipped (norm > 1)".
     QString clipText() const { return m_clipText; }
     bool isLogScale() const { return m_log; }
 

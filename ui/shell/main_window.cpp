@@ -71,8 +71,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_sessions = new SessionActions(this);
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
-    for (std::size_t i = 0; i < m_views.size(); ++i)
-        m_tabs->addTab(m_views[i]->widget(), m_types[i]->title);
+    // Each page in a frameless scroll area: the window is never wider or taller than asked (a tab
+    // widget asks for its largest page, shown or not); a page larger than the window scrolls.
+    // test_window_sizes holds every page to 1280 × 720 without scrolling.
+    for (std::size_t i = 0; i < m_views.size(); ++i) {
+        auto* page = new QScrollArea(m_tabs);
+        page->setWidget(m_views[i]->widget());
+        page->setWidgetResizable(true);
+        page->setFrameShape(QFrame::NoFrame);
+        m_tabs->addTab(page, m_types[i]->title);
+    }
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::syncCurrentView);
 
     m_splitter = new QSplitter(Qt::Horizontal, this);

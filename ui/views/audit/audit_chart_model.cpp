@@ -63,7 +63,7 @@ QString auditAssumptions() {
 
 charts::ChartData buildScoreChart(const AuditSettings& s, const AuditState& state) {
     charts::ChartData chart;
-    chart.title = QStringLiteral("The canary's score over %1 runs per neighbour at ε = %2")
+    chart.title = QStringLiteral("Canary's score, %1 runs per neighbour, ε = %2") // fits half a 1280-px window
                       .arg(s.runs)
                       .arg(num(state.eps > 0 ? state.eps : s.currentEps));
     chart.xTitle = QStringLiteral("score: the canary's margin under the released model");

@@ -53,16 +53,19 @@ BoundsPanel::BoundsPanel(QWidget* parent) : QWidget(parent) {
     buttons->addWidget(m_file);
     buttons->addWidget(m_documented);
     buttons->addWidget(m_clear);
-    buttons->addSpacing(12);
-    buttons->addWidget(m_estimate);
-    buttons->addWidget(m_estimateEps);
     buttons->addStretch(1);
+    auto* estimateRow = new QHBoxLayout; // a row of its own: one row of both was 610 px, too wide for a laptop
+    estimateRow->setContentsMargins(0, 0, 0, 0);
+    estimateRow->addWidget(m_estimate);
+    estimateRow->addWidget(m_estimateEps);
+    estimateRow->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 2, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_summary);
     layout->addWidget(m_hint);
     layout->addLayout(buttons);
+    layout->addLayout(estimateRow);
 
     connect(m_file, &QPushButton::clicked, this, &BoundsPanel::loadFile);
     connect(m_documented, &QPushButton::clicked, this, [this] {

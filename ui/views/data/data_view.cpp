@@ -28,6 +28,8 @@ DataView::DataView(QWidget* parent) : QWidget(parent) {
     m_provenance = new QLabel(this);
     m_provenance->setTextFormat(Qt::RichText);
     m_provenance->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_shape->setWordWrap(true); // a long file name or provenance must not widen the window
+    m_provenance->setWordWrap(true);
 
     m_preview = new DataPreview(this);
 
@@ -82,9 +84,9 @@ DataView::DataView(QWidget* parent) : QWidget(parent) {
     vertical->addWidget(group(tr("Preview"), m_preview));
     vertical->addWidget(lower);
     vertical->addWidget(group(tr("Processing log"), m_log));
-    vertical->setStretchFactor(0, 5);
-    vertical->setStretchFactor(1, 5);
-    vertical->setStretchFactor(2, 3);
+    vertical->setStretchFactor(0, 3); // the preview pages and scrolls; the columns, bounds and charts
+    vertical->setStretchFactor(1, 6); // below it need the height on a 720-px screen
+    vertical->setStretchFactor(2, 2);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);

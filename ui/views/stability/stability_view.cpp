@@ -5,6 +5,7 @@
 #include "ui/views/stability/stability_controller.h"
 #include "ui/widgets/eps_text.h"
 #include "ui/widgets/note_label.h"
+#include "ui/widgets/side_column.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -57,12 +58,11 @@ QSpinBox* intSpin(const QString& name, int lo, int hi, QWidget* parent) {
 StabilityView::StabilityView(StabilityController* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller), m_settings(controller->pendingSettings()) {
     auto* side = new QWidget(this);
-    side->setFixedWidth(290);
     buildForm(side);
     m_testChart = new charts::ChartView(this);
     m_marginalChart = new charts::ChartView(this);
     for (charts::ChartView* chart : {m_testChart, m_marginalChart})
-        chart->setMinimumSize(380, 300);
+        chart->setMinimumSize(300, 260); // two side by side beside the form on a 1280 × 720 screen
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("statusLabel"));
     m_table = new QTableWidget(0, 5, this);
@@ -85,7 +85,7 @@ StabilityView::StabilityView(StabilityController* controller, QWidget* parent)
     right->addWidget(m_status);
     right->addWidget(m_table);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(side);
+    layout->addWidget(scrollingColumn(side, 290, this));
     layout->addLayout(right, 1);
 
     connectEdits();

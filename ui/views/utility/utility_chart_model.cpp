@@ -127,14 +127,12 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     chart.xMax = settings.epsMax;
     chart.footnote = guaranteeSummary(settings, state);
 
-    // Losses are ≥ 0 and accuracies in [0, 1]: the ±1 sd band is cut there, and the legend says so.
+    // Losses are ≥ 0 and accuracies in [0, 1]: the ±1 sd band is cut there. Legend names stay short:
+    // the legend is one row under the plot, and Qt Charts cuts what does not fit at 1280 × 720.
     const bool loss = core::isLossMetric(settings.metric);
-    SeriesData band = charts::makeSeries(
-        QStringLiteral("band"), loss ? QStringLiteral("±1 sd (cut at 0)") : QStringLiteral("±1 sd (within [0, 1])"),
-        SeriesKind::Band, kMeasured);
+    SeriesData band = charts::makeSeries(QStringLiteral("band"), QStringLiteral("±1 sd"), SeriesKind::Band, kMeasured);
     SeriesData mean =
-        charts::makeSeries(QStringLiteral("measured"), QStringLiteral("measured (%1 reps)").arg(settings.repeats),
-                           SeriesKind::Line, kMeasured);
+        charts::makeSeries(QStringLiteral("measured"), QStringLiteral("measured"), SeriesKind::Line, kMeasured);
     for (const auto& p : state.points) {
         if (!p)
             continue;
@@ -190,7 +188,7 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
             for (core::Estimator estimator : settings.estimators) {
                 SeriesData line = charts::makeSeries(
                     QStringLiteral("estimate:%1:%2").arg(m).arg(estimatorTitle(estimator)),
-                    QStringLiteral("%1 from ε=%2").arg(estimatorTitle(estimator), formatEps(fit.measureAt)),
+                    QStringLiteral("%1 (ε̄=%2)").arg(estimatorTitle(estimator), formatEps(fit.measureAt)),
                     SeriesKind::Line, kEstimateColours[colour++ % 4]);
                 line.style = Qt::DashLine;
                 for (int k = 0; k < kEstimateSamples; ++k) {

@@ -7,6 +7,7 @@
 #include "ui/widgets/eps_slider.h"
 #include "ui/widgets/mechanism_panel.h"
 #include "ui/widgets/note_label.h"
+#include "ui/widgets/side_column.h"
 
 #include <QCheckBox>
 #include <QGroupBox>
@@ -139,7 +140,6 @@ void UtilityView::buildLayout() {
     side->addWidget(measuringBox);
     auto* sideWidget = new QWidget(this);
     sideWidget->setLayout(side);
-    sideWidget->setFixedWidth(320);
     side->setContentsMargins(0, 0, 0, 0);
 
     m_logY = new QCheckBox(tr("Log scale (utility axis)"), this);
@@ -153,7 +153,7 @@ void UtilityView::buildLayout() {
     chartColumn->addWidget(m_logY);
     auto* middle = new QHBoxLayout;
     middle->addLayout(chartColumn, 1);
-    middle->addWidget(sideWidget);
+    middle->addWidget(scrollingColumn(sideWidget, 320, this));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_slider);
     layout->addLayout(middle, 1);
