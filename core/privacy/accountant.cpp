@@ -177,6 +177,18 @@ std::string accountantTitle(AccountantKind kind) {
     return "?";
 }
 
+std::string accountantShortTitle(AccountantKind kind) {
+    switch (kind) {
+    case AccountantKind::Rdp: return "RDP";
+    case AccountantKind::AdvancedComposition: return "advanced composition (DPD-AC)";
+    case AccountantKind::ZcdpPublished: return "zCDP as published (no proof)";
+    case AccountantKind::Pld: return "PLD";
+    }
+    return "?";
+}
+
+bool accountantIsProof(AccountantKind kind) { return kind != AccountantKind::ZcdpPublished; }
+
 std::string SgdPrivacyParams::validate() const {
     if (!(sigma >= 0.0) || !std::isfinite(sigma))
         return "the noise multiplier σ must be a finite number ≥ 0";

@@ -31,6 +31,7 @@
 #include "core/privacy/mechanism_parameter.h"
 #include "core/util/option_names.h"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,12 +40,22 @@ namespace elab::core {
 
 enum class AccountantKind { Rdp, AdvancedComposition, ZcdpPublished, Pld };
 
+/// Every accountant, in the order accountantKindNames() lists them: what the CLI's `--accountant
+/// all`, the GUI's menus and the Privacy accounting tab show. A new accountant is added here (and
+/// named, titled below); the tab follows this list.
+inline constexpr std::array kAccountantKinds{AccountantKind::Rdp, AccountantKind::AdvancedComposition,
+                                             AccountantKind::ZcdpPublished, AccountantKind::Pld};
+
 const OptionNames<AccountantKind>& accountantKindNames(); ///< "rdp", "ac", "zcdp-published", "pld"
 const char* toString(AccountantKind kind);
 /// Throws std::invalid_argument for an unknown name.
 AccountantKind accountantKindFromString(const std::string& name);
 /// For people: "RDP (Mironov et al. 2019)", "advanced composition (paper's DPD-AC)", ...
 std::string accountantTitle(AccountantKind kind);
+/// For a chart legend: "RDP", "PLD", "advanced composition (DPD-AC)", "zCDP as published (no proof)".
+std::string accountantShortTitle(AccountantKind kind);
+/// Whether its ε is a proven guarantee (false for the published zCDP procedure).
+bool accountantIsProof(AccountantKind kind);
 
 /// What an accountant needs to know of a DP-SGD run.
 struct SgdPrivacyParams {

@@ -37,6 +37,16 @@ std::size_t accountantIndex(AccountantKind kind) {
     return 0;
 }
 
+std::string accountantAbbreviation(AccountantKind kind) {
+    switch (kind) {
+    case AccountantKind::Rdp: return "RDP";
+    case AccountantKind::AdvancedComposition: return "AC";
+    case AccountantKind::ZcdpPublished: return "zCDP (no proof)";
+    case AccountantKind::Pld: return "PLD";
+    }
+    return toString(kind);
+}
+
 bool sameSigmaCurves(const AccountingInputs& a, const AccountingInputs& b) {
     return a.rows == b.rows && a.batchSize == b.batchSize && a.epochs == b.epochs && a.delta == b.delta &&
            a.nPublic == b.nPublic && a.sigmaPoints == b.sigmaPoints && a.sigmaMin == b.sigmaMin &&
@@ -57,7 +67,7 @@ Calibration neededSigma(std::size_t k, const AccountingInputs& in, const SgdPriv
     none.result.kind = kAccountants[k];
     none.result.epsilon = kNaN;
     none.result.delta = in.delta;
-    none.result.proven = kAccountants[k] != AccountantKind::ZcdpPublished;
+    none.result.proven = accountantIsProof(kAccountants[k]);
     none.reachedTarget = false;
     return none;
 }
@@ -91,11 +101,12 @@ AccountingCurves accountingCurves(const AccountingInputs& in, std::stop_token st
     }
     // ε(σ) per accountant and point (unless reused), and each accountant's calibration:
     // independent tasks, the calibrations first (the longest).
-    const int pointTasks = reused ? 0 : n * 3;
-    tbb::parallel_for(0, pointTasks + 3, [&](int t) {
+    constexpr int kinds = static_cast<int>(kAccountantCount);
+    const int pointTasks = reused ? 0 : n * kinds;
+    tbb::parallel_for(0, pointTasks + kinds, [&](int t) {
         if (stop.stop_requested())
             return;
-        if (t < 3) {
+        if (t < kinds) {
             const std::size_t k = static_cast<std::size_t>(t);
             c.needed[k] = neededSigma(k, in, base);
             SgdPrivacyParams p = base;
@@ -107,8 +118,8 @@ AccountingCurves accountingCurves(const AccountingInputs& in, std::stop_token st
                                    : epsilonsOf(in, AccountantKind::Rdp, p, {p.steps}).front().epsilon;
             return;
         }
-        const std::size_t k = static_cast<std::size_t>((t - 3) / n);
-        const std::size_t i = static_cast<std::size_t>((t - 3) % n);
+        const std::size_t k = static_cast<std::size_t>((t - kinds) / n);
+        const std::size_t i = static_cast<std::size_t>((t - kinds) % n);
         SgdPrivacyParams p = base;
         p.sigma = c.sigmas[i];
         c.epsBySigma[k][i] = epsilonsOf(in, kAccountants[k], p, {p.steps}).front().epsilon;
@@ -127,7 +138,7 @@ AccountingCurves accountingCurves(const AccountingInputs& in, std::stop_token st
     for (int e : c.epochs)
         steps.push_back(in.stepsPerEpoch() * e);
     // Per accountant, every epoch at once (RDP: one step's orders once, then a conversion per epoch).
-    tbb::parallel_for(0, 3, [&](int t) {
+    tbb::parallel_for(0, static_cast<int>(kAccountantCount), [&](int t) {
         const std::size_t k = static_cast<std::size_t>(t);
         c.epsByEpoch[k].assign(c.epochs.size(), kNaN);
         if (stop.stop_requested() || !std::isfinite(c.currentSigma))

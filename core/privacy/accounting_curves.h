@@ -1,6 +1,6 @@
 #pragma once
-// What the Privacy accounting view draws (issue 12), Qt-free: ε against σ for the three
-// accountants at one q, T, δ; the σ each accountant needs for the current ε (and what RDP
+// What the Privacy accounting view draws (issue 12), Qt-free: ε against σ for every accountant
+// (kAccountantKinds) at one q, T, δ; the σ each accountant needs for the current ε (and what RDP
 // proves for that σ); and ε spent epoch by epoch at the current σ (the chosen accountant's
 // calibration). Add/remove with N public, else replace-one at the fixed N (docs/MATH.md §3.6). Independent points are
 // computed in parallel; the result does not depend on the thread count.
@@ -14,8 +14,9 @@
 
 namespace elab::core {
 
-inline constexpr std::array<AccountantKind, 3> kAccountants{AccountantKind::Rdp, AccountantKind::AdvancedComposition,
-                                                            AccountantKind::ZcdpPublished};
+/// The accountants the curves hold, in this order: every one there is.
+inline constexpr std::array kAccountants = kAccountantKinds;
+inline constexpr std::size_t kAccountantCount = kAccountants.size();
 
 struct AccountingInputs {
     long long rows = 1000;   ///< N training rows
@@ -41,16 +42,17 @@ struct AccountingInputs {
 
 struct AccountingCurves {
     AccountingInputs inputs;
-    std::vector<double> sigmas;                    ///< log-spaced
-    std::array<std::vector<double>, 3> epsBySigma; ///< per kAccountants entry (+∞: none)
+    std::vector<double> sigmas;                                   ///< log-spaced
+    std::array<std::vector<double>, kAccountantCount> epsBySigma; ///< per kAccountants entry (+∞: none)
     /// σ for inputs.eps, per accountant. sigma = +∞ (reachedTarget false, result.epsilon NaN):
     /// no σ up to calibrateSigma's limit (10⁶) reaches inputs.eps with that accountant (e.g. RDP
     /// below ≈ 0.004 on a small dataset with many steps); the other accountants are unaffected.
-    std::array<Calibration, 3> needed;
-    std::array<double, 3> rdpOfNeeded{};           ///< what RDP proves for each needed σ (NaN: σ = +∞)
-    double currentSigma = 0.0;                     ///< needed[inputs.accountant] (may be +∞)
-    std::vector<int> epochs;                       ///< 1 … inputs.epochs (at most 200 points)
-    std::array<std::vector<double>, 3> epsByEpoch; ///< ε spent after each epoch at currentSigma (NaN if +∞)
+    std::array<Calibration, kAccountantCount> needed;
+    std::array<double, kAccountantCount> rdpOfNeeded{}; ///< what RDP proves for each needed σ (NaN: σ = +∞)
+    double currentSigma = 0.0;                          ///< needed[inputs.accountant] (may be +∞)
+    std::vector<int> epochs;                            ///< 1 … inputs.epochs (at most 200 points)
+    /// ε spent after each epoch at currentSigma (NaN if +∞), per accountant.
+    std::array<std::vector<double>, kAccountantCount> epsByEpoch;
     bool stopped = false;
 
     /// Whether needed[k] found a σ (false: none up to the limit reaches inputs.eps).
@@ -69,5 +71,9 @@ bool sameSigmaCurves(const AccountingInputs& a, const AccountingInputs& b);
 
 /// Index of kind in kAccountants.
 std::size_t accountantIndex(AccountantKind kind);
+
+/// The fewest words that tell the accountants apart, for a legend below a narrow chart beside one
+/// with accountantShortTitle's: "RDP", "AC", "zCDP (no proof)", "PLD".
+std::string accountantAbbreviation(AccountantKind kind);
 
 } // namespace elab::core

@@ -313,7 +313,8 @@ private slots:
         // nothing between 0 and ≈ 0.004 at δ = 10⁻⁵, and ε = 0 (the KL bound) only beyond
         // σ = 10⁶. AC and the published zCDP procedure reach ε = 0.001.
         AccountingInputs in;
-        in.nPublic = true; // the add/remove calibrations, as calibrateSigma gives them
+        in.nPublic = true;                   // the add/remove calibrations, as calibrateSigma gives them
+        in.accountant = AccountantKind::Rdp; // calibrating with the one that reaches no σ
         in.rows = 120;
         in.batchSize = 100;
         in.epochs = 100;
@@ -459,6 +460,23 @@ private slots:
         ELAB_EXACT(batch[2].epsilon, r.epsilon);
         ELAB_EXACT(batch[1].epsilon,
                    replaceOneEpsilon(AccountantKind::Rdp, params(sigma, q, steps / 2, delta)).epsilon);
+    }
+
+    // The curves hold every accountant there is, in the order of the names the CLI, the sessions
+    // and the menus use: a new accountant appears in the Privacy accounting tab without an edit there.
+    void theCurvesHoldEveryNamedAccountant() {
+        const auto& names = accountantKindNames();
+        QCOMPARE(kAccountants.size(), names.size());
+        for (std::size_t k = 0; k < names.size(); ++k) {
+            QCOMPARE(kAccountants[k], names[k].first);
+            QCOMPARE(accountantIndex(names[k].first), k);
+            QVERIFY(!accountantShortTitle(names[k].first).empty());
+            for (std::size_t j = 0; j < k; ++j) // the narrow chart's legend still tells them apart
+                QVERIFY(accountantAbbreviation(names[j].first) != accountantAbbreviation(names[k].first));
+        }
+        QVERIFY(!accountantIsProof(AccountantKind::ZcdpPublished));
+        for (AccountantKind k : {AccountantKind::Rdp, AccountantKind::AdvancedComposition, AccountantKind::Pld})
+            QVERIFY(accountantIsProof(k));
     }
 
     void badInputIsRefusedWithAReason() {

@@ -1,10 +1,10 @@
 // The Privacy accounting view (issue 12): the controller computes the core's curves off the GUI
 // thread (the same numbers as the core), follows the slider (a step waits for the running
 // computation instead of cancelling it, so a drag shows pictures) and the form, asks for
-// N when there is no dataset; the charts draw three accountants on log axes with the current σ
-// marked; the table and readout show exact values; the settings survive a session round trip
-// and a bad block is refused naming the field; the tab exports two figures with sidecars; an ε
-// one accountant cannot reach with σ ≤ 10⁶ is shown for the others and said, not failed.
+// N when there is no dataset; the charts draw every accountant of the core's list (PLD among them) on log axes with the
+// current σ marked; the table and readout show exact values; the settings survive a session round trip and a bad block
+// is refused naming the field; the tab exports two figures with sidecars; an ε one accountant cannot reach with σ ≤ 10⁶
+// is shown for the others and said, not failed.
 
 #include <tbb/global_control.h>
 
@@ -24,11 +24,13 @@
 #include "tests/ui/gui_test_support.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace elab;
@@ -87,13 +89,21 @@ private slots:
         QCOMPARE(curves->currentSigma, direct.currentSigma);
         QCOMPARE(curves->epsBySigma[0], direct.epsBySigma[0]);
         QCOMPARE(curves->inputs.steps(), 1500LL);
-        // RDP needs the least noise; each accountant's σ gives ε ≤ 1.
-        for (std::size_t k = 0; k < 3; ++k) {
+        // Every accountant of the core's list is there; PLD needs the least noise, RDP the least of
+        // the others; each accountant's σ gives ε ≤ 1.
+        QCOMPARE(curves->needed.size(), core::kAccountantKinds.size());
+        const std::size_t pld = core::accountantIndex(core::AccountantKind::Pld);
+        const std::size_t rdp = core::accountantIndex(core::AccountantKind::Rdp);
+        QCOMPARE(core::kAccountants[pld], core::AccountantKind::Pld);
+        for (std::size_t k = 0; k < curves->needed.size(); ++k) {
             QVERIFY(curves->needed[k].result.epsilon <= 1.0);
-            QVERIFY(curves->needed[k].sigma >= curves->needed[0].sigma);
+            QVERIFY(curves->needed[k].sigma >= curves->needed[pld].sigma);
+            if (k != pld)
+                QVERIFY(curves->needed[k].sigma >= curves->needed[rdp].sigma);
         }
+        QVERIFY(curves->needed[pld].sigma < curves->needed[rdp].sigma);
         // ε spent grows with the epochs and ends at the target for the calibrating accountant.
-        const auto& spent = curves->epsByEpoch[0];
+        const auto& spent = curves->epsByEpoch[core::accountantIndex(digits().accountant)];
         QVERIFY(std::is_sorted(spent.begin(), spent.end()));
         ELAB_RELATIVE(spent.back(), 1.0, 1e-3);
     }
@@ -225,8 +235,9 @@ private slots:
         ui::AccountingPanel panel;
         ui::AccountingView view(&c, &panel);
         AccountingSettings s = digits();
-        s.nPublic = true; // the add/remove accountants' own ε(σ), whose jumps this is about
-        s.rows = 120;     // q = 0.83, T = 200: RDP reaches no ε in (0, ≈ 0.004) with σ ≤ 10⁶
+        s.accountant = core::AccountantKind::Rdp; // calibrating with the accountant that reaches no σ
+        s.nPublic = true;                         // the add/remove accountants' own ε(σ), whose jumps this is about
+        s.rows = 120; // q = 0.83, T = 200: RDP reaches no ε in (0, ≈ 0.004) with σ ≤ 10⁶
         s.delta = 1e-5;
         s.currentEps = 0.001;
         view.applySettings(s);
@@ -319,6 +330,74 @@ private slots:
         QCOMPARE(epochs.xMax, 100.0);
     }
 
+    // PLD beside the others, with the core accountant's own numbers, computed here directly (not
+    // through accountingCurves): its ε(σ) curve, its σ for ε in the table with its noise against
+    // RDP's, its spending curve, its readout line, and the panel calibrating with it.
+    void pldIsShownWithTheCoresValues() {
+        AccountingController c;
+        ui::AccountingPanel panel;
+        ui::AccountingView view(&c, &panel);
+        AccountingSettings s = digits();
+        s.accountant = core::AccountantKind::Rdp;
+        view.applySettings(s);
+        QVERIFY(waitIdle(c));
+        const core::SgdPrivacyParams base{1.0, 100.0 / 1439.0, 1500, 1e-4};
+        const auto pld = core::calibrateSigmaReplaceOneWithinLimit(core::AccountantKind::Pld, 1.0, base);
+        const auto rdp = core::calibrateSigmaReplaceOneWithinLimit(core::AccountantKind::Rdp, 1.0, base);
+        QVERIFY(pld && rdp);
+        QVERIFY2(pld->sigma < rdp->sigma,
+                 qPrintable(QStringLiteral("PLD σ %1, RDP σ %2").arg(pld->sigma).arg(rdp->sigma)));
+
+        const ui::charts::ChartData sigma = view.sigmaChart();
+        const auto line = std::find_if(sigma.series.begin(), sigma.series.end(),
+                                       [](const auto& series) { return series.key == QStringLiteral("eps:pld"); });
+        QVERIFY(line != sigma.series.end());
+        QCOMPARE(line->name, QStringLiteral("PLD"));
+        QCOMPARE(line->points.size(), qsizetype(c.curves()->sigmas.size()));
+        for (const QPointF& point : line->points) {
+            core::SgdPrivacyParams p = base;
+            p.sigma = point.x();
+            QCOMPARE(point.y(), core::replaceOneEpsilon(core::AccountantKind::Pld, p).epsilon);
+        }
+        // Its row: title, σ for ε = 1 and the noise against RDP's σ.
+        const QString table = view.tableText();
+        const QString title = QString::fromStdString(core::accountantTitle(core::AccountantKind::Pld));
+        const qsizetype at = table.indexOf(title);
+        QVERIFY2(at >= 0, qPrintable(table));
+        const QString row = table.mid(at, table.indexOf(QStringLiteral("</tr>"), at) - at);
+        QVERIFY2(row.contains(QStringLiteral(">%1<").arg(QString::number(pld->sigma, 'g', 4))), qPrintable(row));
+        QVERIFY2(row.contains(QStringLiteral(">%1×<").arg(QString::number(pld->sigma / rdp->sigma, 'g', 3))),
+                 qPrintable(row));
+        core::SgdPrivacyParams atPld = base;
+        atPld.sigma = pld->sigma;
+        const double rdpOfPld = core::replaceOneEpsilon(core::AccountantKind::Rdp, atPld).epsilon;
+        QVERIFY(rdpOfPld > 1.0); // RDP cannot prove ε = 1 for PLD's σ
+        QVERIFY2(row.contains(QStringLiteral(">%1<").arg(QString::number(rdpOfPld, 'g', 4))), qPrintable(row));
+        // Its spending curve at RDP's σ (the calibrating accountant) ends at PLD's ε for that σ.
+        core::SgdPrivacyParams atRdp = base;
+        atRdp.sigma = c.curves()->currentSigma;
+        QCOMPARE(c.curves()->currentSigma, rdp->sigma);
+        const ui::charts::ChartData epochs = view.epochChart();
+        const auto spent = std::find_if(epochs.series.begin(), epochs.series.end(),
+                                        [](const auto& series) { return series.key == QStringLiteral("spent:pld"); });
+        QVERIFY(spent != epochs.series.end() && !spent->points.isEmpty());
+        const double pldOfRdp = core::replaceOneEpsilon(core::AccountantKind::Pld, atRdp).epsilon;
+        QCOMPARE(spent->points.back().y(), pldOfRdp);
+        QVERIFY(pldOfRdp < 1.0); // RDP's σ buys less ε than RDP says
+        QVERIFY2(view.readoutText().contains(QStringLiteral("pld: ε = %1").arg(QString::number(pldOfRdp, 'g', 6))),
+                 qPrintable(view.readoutText()));
+        // The panel offers PLD for calibration; chosen, the current σ is PLD's.
+        auto* combo = panel.findChild<QComboBox*>(QStringLiteral("accountingAccountantCombo"));
+        QVERIFY(combo);
+        QCOMPARE(combo->count(), qsizetype(core::kAccountantKinds.size()));
+        const int item = combo->findText(title);
+        QVERIFY(item >= 0);
+        combo->setCurrentIndex(item);
+        QCOMPARE(panel.settings().accountant, core::AccountantKind::Pld);
+        QVERIFY(waitIdle(c));
+        QCOMPARE(c.curves()->currentSigma, pld->sigma);
+    }
+
     void tableShowsTheSweepsCost() {
         AccountingController c;
         ui::AccountingPanel panel;
@@ -334,10 +413,11 @@ private slots:
         sweep.schedule = {1.0, 100.0 / 1439.0, 1500, 1e-4};
         sweep.metric = QStringLiteral("test accuracy");
         sweep.description = QStringLiteral("N = 1439");
-        c.setSweep(sweep); // the costs are computed with the curves, off the GUI thread
+        sweep.accountant = core::AccountantKind::Rdp; // the sweep calibrated with RDP
+        c.setSweep(sweep);                            // the costs are computed with the curves, off the GUI thread
         QVERIFY(waitIdle(c));
         QVERIFY(c.upToDate());
-        QCOMPARE(c.costs().size(), std::size_t(3));
+        QCOMPARE(c.costs().size(), core::kAccountantKinds.size());
         const QString table = view.tableText();
         QVERIFY(table.contains(QStringLiteral("test accuracy in the sweep")));
         QVERIFY2(table.contains(QStringLiteral("0.600 (±0.000)")), qPrintable(table)); // RDP against itself: no cost
@@ -394,7 +474,11 @@ private slots:
         QCOMPARE(figures.size(), 2);
         const QByteArray sidecar = figures[0].sidecar(ui::Session{}, QStringLiteral("a.png"));
         const auto j = nlohmann::json::parse(sidecar.toStdString());
-        QCOMPARE(j["export"]["accounting"]["accountants"].size(), std::size_t(3));
+        const auto& accountants = j["export"]["accounting"]["accountants"];
+        QCOMPARE(accountants.size(), core::kAccountantKinds.size());
+        QVERIFY(std::any_of(accountants.begin(), accountants.end(), [](const nlohmann::json& a) {
+            return a["accountant"] == "pld" && a["proven"] == true && a["sigma_for_eps"].is_number();
+        }));
         QCOMPARE(j["export"]["accounting"]["steps"].get<long long>(), 1500LL);
         QVERIFY(!tab->view()->tableText().isEmpty());
     }

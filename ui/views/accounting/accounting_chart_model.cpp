@@ -20,15 +20,7 @@ QString num(double v, int digits = 4) { return formatNumber(v, digits, NumberFor
 QString title(core::AccountantKind kind) { return QString::fromStdString(core::accountantTitle(kind)); }
 
 /// Legend names: short enough for a legend under a half-width chart.
-QString shortTitle(core::AccountantKind kind) {
-    switch (kind) {
-    case core::AccountantKind::Rdp: return QStringLiteral("RDP");
-    case core::AccountantKind::AdvancedComposition: return QStringLiteral("advanced composition (DPD-AC)");
-    case core::AccountantKind::ZcdpPublished: return QStringLiteral("zCDP as published (no proof)");
-    case core::AccountantKind::Pld: return QStringLiteral("PLD");
-    }
-    return {};
-}
+QString shortTitle(core::AccountantKind kind) { return QString::fromStdString(core::accountantShortTitle(kind)); }
 
 QString setting(const core::AccountingCurves& c) {
     return QStringLiteral("q = %1 (S = %2, N = %3), T = %4 steps (%5 epochs), δ = %6")
@@ -58,9 +50,7 @@ QString ratio(double sigma, double rdpSigma) {
     return num(sigma / rdpSigma, 3) + QStringLiteral("×");
 }
 
-Qt::PenStyle penOf(core::AccountantKind kind) {
-    return kind == core::AccountantKind::ZcdpPublished ? Qt::DashLine : Qt::SolidLine;
-}
+Qt::PenStyle penOf(core::AccountantKind kind) { return core::accountantIsProof(kind) ? Qt::SolidLine : Qt::DashLine; }
 
 /// The current ε as a dotted horizontal line (held: its legend without the number).
 SeriesData targetLine(double eps, bool held) {
@@ -76,13 +66,15 @@ SeriesData targetLine(double eps, bool held) {
 } // namespace
 
 QColor accountantColor(core::AccountantKind kind) {
-    switch (kind) {
-    case core::AccountantKind::Rdp: return charts::paletteColor(0);
-    case core::AccountantKind::AdvancedComposition: return charts::paletteColor(1);
-    case core::AccountantKind::ZcdpPublished: return QColor(110, 110, 110);
-    case core::AccountantKind::Pld: return charts::paletteColor(2);
+    if (!core::accountantIsProof(kind))
+        return QColor(110, 110, 110);
+    int proofsBefore = 0; // the palette's colours in list order, for the proofs only
+    for (core::AccountantKind other : core::kAccountants) {
+        if (other == kind)
+            break;
+        proofsBefore += core::accountantIsProof(other) ? 1 : 0;
     }
-    return {};
+    return charts::paletteColor(proofsBefore);
 }
 
 QString accountingAssumptions(const core::AccountingCurves* c) {
@@ -92,7 +84,8 @@ QString accountingAssumptions(const core::AccountingCurves* c) {
                              "one row more or less); replacing a row is (2ε, (1 + e^ε)δ).")
             : QStringLiteral(
                   "Adjacency: replace one row at the fixed N (N not declared public): by group privacy, "
-                  "(2ε_a, (1 + e^{ε_a})δ_a) from the accountant's add/remove (ε_a, δ_a), the least such ε at δ.");
+                  "(2ε_a, (1 + e^{ε_a})δ_a) from the accountant's add/remove (ε_a, δ_a), the least such ε at δ "
+                  "(PLD: from the replace pair's loss distribution directly).");
     QString text = QStringLiteral("σ is the noise multiplier: noise sd / sensitivity C (the clip norm). %1 Rows are "
                                   "sampled independently with probability q at each step (Poisson). The zCDP curve is "
                                   "the paper's procedure as published: it is not a proof.")
@@ -179,7 +172,9 @@ charts::ChartData buildEpochChart(const AccountingSettings& s, const core::Accou
     double yMax = s.currentEps;
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
         const core::AccountantKind kind = core::kAccountants[k];
-        SeriesData line = charts::makeSeries(QStringLiteral("spent:%1").arg(core::toString(kind)), shortTitle(kind),
+        // Below a chart narrower than the σ chart beside it, whose legend names them in full.
+        SeriesData line = charts::makeSeries(QStringLiteral("spent:%1").arg(core::toString(kind)),
+                                             QString::fromStdString(core::accountantAbbreviation(kind)),
                                              SeriesKind::Line, accountantColor(kind));
         line.style = penOf(kind);
         for (std::size_t i = 0; i < c->epochs.size(); ++i) {
@@ -244,13 +239,14 @@ QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost*
         html += QStringLiteral(
                     "<p style='color:#555'>Cost: the Utility tab's DP-SGD sweep (%1) measured with the noise each "
                     "accountant needs for ε = %2 at the sweep's own schedule, against its value at ε "
-                    "(− is worse). ⚠: not a proof; the RDP column is what its σ really buys.</p>")
+                    "(− is worse). ⚠: not a proof. The RDP column is what RDP proves for each σ: more than ε "
+                    "for a tighter accountant's σ (PLD proves ε with less noise).</p>")
                     .arg(sweep->description, num(c->inputs.eps));
     else
         html += QStringLiteral(
             "<p style='color:#555'>More noise for the same ε costs accuracy: run the Utility tab's sweep "
-            "with DP-SGD to see how much here. ⚠: not a proof; the last column is what its σ really "
-            "buys.</p>");
+            "with DP-SGD to see how much here. ⚠: not a proof. The last column is what RDP proves for each "
+            "σ: more than ε for a tighter accountant's σ (PLD proves ε with less noise).</p>");
     return html;
 }
 
@@ -283,7 +279,7 @@ QString accountingReadout(const core::AccountingCurves& c, double sigma) {
                                               : core::replaceOneEpsilon(kind, p).epsilon;
         lines << QStringLiteral("  %1: ε = %2%3")
                      .arg(QString::fromLatin1(core::toString(kind)), num(eps, 6),
-                          kind != core::AccountantKind::ZcdpPublished ? QString() : QStringLiteral(" (not a proof)"));
+                          core::accountantIsProof(kind) ? QString() : QStringLiteral(" (not a proof)"));
     }
     return lines.join(QLatin1Char('\n'));
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The Privacy accounting view's figures and texts, pure functions of its settings and curves
-// (the live view and every export draw the same): ε against σ for the three accountants (log
+// (the live view and every export draw the same): ε against σ for every accountant (log
 // axes) with the current σ and ε marked and the σ each accountant needs; ε spent epoch by epoch
 // at the current σ; the table of σ per accountant; the readout at a hovered σ. Any thread.
 

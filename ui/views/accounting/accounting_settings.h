@@ -4,6 +4,7 @@
 // ε, the accountant that calibrates the current σ, and whether N is declared public (add/remove)
 // or not (replace-one at that N). Its session block is "accounting".
 
+#include "core/learner/sgd_spec.h"
 #include "core/privacy/accounting_curves.h"
 #include "core/privacy/utility_cost.h"
 
@@ -23,8 +24,8 @@ struct AccountingSettings {
     double batchSize = 100.0; ///< S
     int epochs = 100;
     double delta = 1e-5;
-    double currentEps = 1.0; ///< the slider (finite)
-    core::AccountantKind accountant = core::AccountantKind::Rdp;
+    double currentEps = 1.0;                                      ///< the slider (finite)
+    core::AccountantKind accountant = core::SgdSpec{}.accountant; ///< DP-SGD's default
     bool nPublic = false; ///< N declared public: add/remove; else replace-one at the fixed N
 
     bool operator==(const AccountingSettings&) const = default;

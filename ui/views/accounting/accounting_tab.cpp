@@ -62,7 +62,8 @@ Ordered curvesJson(const core::AccountingCurves& c) {
     j["adjacency"] = c.inputs.nPublic
                          ? "add/remove one row (N declared public); replace-one: (2ε, (1 + e^ε)δ)"
                          : "replace one row at the fixed N (not declared public): by group privacy from the "
-                           "add/remove accountant at (ε/2, δ/(1 + e^{ε/2}))";
+                           "add/remove accountant at (ε/2, δ/(1 + e^{ε/2})); PLD: from the replace pair's loss "
+                           "distribution directly";
     j["n_public"] = c.inputs.nPublic;
     j["calibrating_accountant"] = core::toString(c.inputs.accountant);
     j["current_sigma"] = core::numberOrNull(c.currentSigma); // null: no σ ≤ 1e6 reaches ε

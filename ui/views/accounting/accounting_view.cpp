@@ -218,7 +218,7 @@ void AccountingView::refresh() {
     const auto curves = m_controller->curves();
     const auto& sweep = m_controller->sweep();
     m_tableShown->set(accountingTableHtml(curves.get(), sweep ? &*sweep : nullptr, &m_controller->costs()), held);
-    if (curves && !held) // three accountings on this thread: on release
+    if (curves && !held) // an accounting per accountant on this thread: on release
         showReadout(curves->currentSigma);
     const QString error = m_controller->lastError();
     QString status = error.isEmpty() ? accountingAssumptions(curves.get()) : tr("Problem: %1").arg(error);

@@ -1,5 +1,5 @@
 #pragma once
-// The Privacy accounting tab (issue 12): an ε slider; ε against σ for the three accountants
+// The Privacy accounting tab (issue 12): an ε slider; ε against σ for every accountant
 // (log axes) with the current σ and ε and the σ each accountant needs; ε spent epoch by epoch
 // at the current σ; the table of σ per accountant; an exact readout at the hovered σ. The form
 // (N, S, epochs, δ, accountant) is the tab's side panel (AccountingPanel). GUI thread only.
