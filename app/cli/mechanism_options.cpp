@@ -47,7 +47,7 @@ void MechanismOptions::addTo(CLI::App& command) {
         ->group(sgdGroup);
     command
         .add_option("--accountant", accountant,
-                    "Accountant calibrating σ for ε: rdp (default), ac, zcdp-published, pld")
+                    "Accountant calibrating σ for ε: pld (default), rdp, ac, zcdp-published")
         ->check(CLI::IsMember(core::optionNameList(core::accountantKindNames())))
         ->group(sgdGroup);
     command

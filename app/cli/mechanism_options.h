@@ -22,7 +22,7 @@ struct MechanismOptions {
     core::SgdSpec sgd;
     std::string clipMode = "total";
     std::string dropout = "none";
-    std::string accountant = "rdp";
+    std::string accountant = core::toString(core::SgdSpec{}.accountant); ///< pld
     CLI::Option* lossOption = nullptr;
 
     void addTo(CLI::App& command);

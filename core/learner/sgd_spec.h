@@ -29,7 +29,8 @@ struct SgdSpec {
     DropoutKind dropout = DropoutKind::None;
     double dropoutRate = 0.5; ///< Bernoulli: the drop probability p; Gaussian: noise variance p/(1−p)
     double weightDecay = 0.0; ///< L2 coefficient added to the mean gradient (data-independent)
-    AccountantKind accountant = AccountantKind::Rdp;
+    /// PLD: it proves the least ε for a σ (hence the least noise for an ε) of the proven accountants.
+    AccountantKind accountant = AccountantKind::Pld;
     int threads = 0; ///< inside one run (0: all cores); results do not depend on it
     /// N of q = S/N and of the step count, declared public by the user (--public-rows, the GUI's
     /// "N is public"); 0: none declared, N is the training set's own row count. The add/remove

@@ -304,9 +304,47 @@ private slots:
         QVERIFY2(high > 0.85, qPrintable(QString::number(high)));
     }
 
+    // PLD is the default: it proves less ε than RDP for the same σ, so it needs less noise for ε;
+    // the guarantee names it and states its own ε for the σ (recomputed here by the accountants).
+    void pldCalibratesByDefault_data() {
+        QTest::addColumn<long long>("publicRows");
+        QTest::addColumn<double>("eps");
+        for (long long rows : {0LL, 1439LL})
+            for (double eps : {0.5, 1.0, 8.0})
+                QTest::addRow("%s eps %g", rows > 0 ? "add-remove" : "replace-one", eps) << rows << eps;
+    }
+    void pldCalibratesByDefault() {
+        QFETCH(long long, publicRows);
+        QFETCH(double, eps);
+        QCOMPARE(SgdSpec{}.accountant, AccountantKind::Pld);
+        MechanismSpec spec;
+        selectMechanism(spec, MechanismKind::Dpsgd);
+        spec.sgd.epochs = 100;
+        spec.sgd.batchSize = 100;
+        spec.sgd.publicRows = publicRows;
+        spec.privacy.delta = 1e-4;
+        const PrivacyGuarantee g = mechanismInfo(MechanismKind::Dpsgd).guarantee(spec, 1439, 10, eps);
+        QCOMPARE(g.branch, std::string("pld"));
+        QVERIFY2(g.source.find("σ by PLD") != std::string::npos, g.source.c_str());
+        const SgdPrivacyParams p{g.parameter("sigma"), 100.0 / 1439.0, 1500, 1e-4};
+        const auto at = [&](AccountantKind k) {
+            return publicRows > 0 ? accountEpsilon(k, p).epsilon : replaceOneEpsilon(k, p).epsilon;
+        };
+        ELAB_EXACT(g.epsilon, at(AccountantKind::Pld));
+        QVERIFY(g.epsilon <= eps && g.epsilon >= 0.99 * eps);
+        QVERIFY2(at(AccountantKind::Rdp) > eps,
+                 qPrintable(QString("RDP ε %1 at PLD's σ").arg(at(AccountantKind::Rdp))));
+        MechanismSpec rdp = spec;
+        rdp.sgd.accountant = AccountantKind::Rdp;
+        const PrivacyGuarantee r = mechanismInfo(MechanismKind::Dpsgd).guarantee(rdp, 1439, 10, eps);
+        QVERIFY2(r.source.find("σ by RDP") != std::string::npos, r.source.c_str());
+        QVERIFY(g.parameter("sigma") < r.parameter("sigma"));
+    }
+
     void withPublicNTheGuaranteeIsAddRemove() {
         MechanismSpec spec;
         selectMechanism(spec, MechanismKind::Dpsgd);
+        spec.sgd.accountant = AccountantKind::Rdp; // the RDP accountant's own figure below
         spec.sgd.epochs = 100;
         spec.sgd.batchSize = 100;
         spec.sgd.publicRows = 1439;

@@ -183,6 +183,20 @@ private slots:
         QVERIFY2(error.contains(expected), qPrintable(QStringLiteral("expected '%1' in '%2'").arg(expected, error)));
     }
 
+    // DP-SGD calibrates with PLD by default, and a session keeps the accountant it saved: one saved
+    // when RDP was the default names "rdp" and opens with RDP.
+    void aSessionKeepsItsAccountant() {
+        const QByteArray saved = ui::sessionToJson(sample());
+        QVERIFY(saved.contains("\"accountant\": \"pld\""));
+        QString error;
+        const auto opened =
+            ui::sessionFromJson(replaced(saved, "\"accountant\": \"pld\"", "\"accountant\": \"rdp\""), &error);
+        QVERIFY2(opened.has_value(), qPrintable(error));
+        QCOMPARE(ui::utilitySettingsOf(*opened).mechanism.sgd.accountant, core::AccountantKind::Rdp);
+        QCOMPARE(ui::utilitySettingsOf(*ui::sessionFromJson(saved, &error)).mechanism.sgd.accountant,
+                 core::AccountantKind::Pld);
+    }
+
     void fileRoundTripAndMissingFile() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("s.epsilonlab.json"));

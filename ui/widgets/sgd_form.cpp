@@ -77,9 +77,9 @@ SgdForm::SgdForm(QWidget* parent) : QGroupBox(tr("DP-SGD"), parent) {
     m_weightDecay->setDecimals(5);
     m_weightDecay->setSingleStep(0.0001);
     m_accountant = combo(this, "accountantCombo",
-                         tr("How σ is calibrated for ε. RDP is rigorous and the tightest; "
-                            "advanced composition is the paper's DPD-AC; the paper's zCDP "
-                            "procedure is shown as published and is not a proof."));
+                         tr("How σ is calibrated for ε. PLD (the default) is rigorous and the tightest: the "
+                            "least noise for ε; RDP is rigorous and close behind; advanced composition is the "
+                            "paper's DPD-AC; the paper's zCDP procedure is shown as published and is not a proof."));
     for (const auto& [kind, name] : core::accountantKindNames()) {
         (void)name;
         m_accountant->addItem(QString::fromStdString(core::accountantTitle(kind)), int(kind));
