@@ -48,6 +48,19 @@ private slots:
                               QStringLiteral("Problem: out of memory")}));
     }
 
+    // One feature dominating the rows' norms: a warning naming it, before any failure line.
+    void readoutWarnsOfADominantFeature() {
+        UtilitySettings s;
+        UtilityState state;
+        state.dominance = core::NormDominance{"fnlwgt", 0.998};
+        const QStringList lines = ui::utilityReadoutLines(s, state, UtilityReadoutContext{false, true, "failed"});
+        QVERIFY2(lines.value(lines.size() - 2)
+                     .startsWith(QStringLiteral("⚠ Feature 'fnlwgt' holds ≥ 90 % of the "
+                                                "squared norm of 99.8 % of the rows")),
+                 qPrintable(lines.join(QLatin1Char('\n'))));
+        QCOMPARE(lines.back(), QStringLiteral("Problem: failed"));
+    }
+
     // A probe at another ε once the handle rests is not shown: the new one is on its way.
     void readoutWaitsForTheProbe() {
         UtilitySettings s;

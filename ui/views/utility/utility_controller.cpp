@@ -144,8 +144,10 @@ void UtilityController::startSweep() {
             core::prepareExperimentData(*dataset, std::nullopt, preparation, s.seed));
         checkSupported(*prepared, s);
         auto problem = core::prepareProblem(sweepData(*prepared), s.mechanism, s.metric, prepared);
-        job.post([this, prepared, problem] {
+        auto dominance = core::dominantFeature(prepared->train);
+        job.post([this, prepared, problem, dominance] {
             m_state.data = prepared;
+            m_state.dominance = dominance;
             m_state.problem = problem;
             emit sweepStarted();
             startMeasuring();

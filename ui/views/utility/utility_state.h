@@ -3,6 +3,7 @@
 // UtilityController from its background jobs; read by the view and by exports.
 
 #include "core/data/data_preparation.h"
+#include "core/data/norm_dominance.h"
 #include "core/learner/prepared_problem.h"
 #include "core/sweeps/choose_eps.h"
 #include "core/sweeps/monotonicity.h"
@@ -26,6 +27,8 @@ struct ProbeResult {
 
 struct UtilityState {
     std::shared_ptr<const core::PreparedData> data; ///< prepared (split, clipped), null before
+    /// One feature dominating the prepared rows' norms (core/data/norm_dominance.h): the readout warns.
+    std::optional<core::NormDominance> dominance;
     std::shared_ptr<const core::PreparedProblem>
         problem; ///< learner, Gram matrix, reference fit of data at these settings
     std::vector<double> grid;

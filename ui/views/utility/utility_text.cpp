@@ -77,6 +77,8 @@ QStringList utilityReadoutLines(const UtilitySettings& s, const UtilityState& st
     }
     if (!note.empty())
         lines << QString::fromStdString(note);
+    if (state.dominance)
+        lines << QStringLiteral("⚠ ") + QString::fromStdString(core::dominanceNote(*state.dominance));
     if (!context.lastError.isEmpty())
         lines << tr("Problem: %1").arg(context.lastError);
     return lines;
