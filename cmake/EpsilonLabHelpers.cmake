@@ -92,18 +92,29 @@ endfunction()
 
 # epsilonlab_sanitizer_environment(): in a sanitizer build (CMAKE_CXX_FLAGS has -fsanitize=),
 # gives every test of the calling directory the sanitizers' options: the documented suppression
-# files of tests/sanitizers/ and stack traces for UndefinedBehaviorSanitizer. Call it at the end
+# files of tests/sanitizers/, stack traces for UndefinedBehaviorSanitizer and, under
+# ThreadSanitizer, the instrumented libtbb of EPSILONLAB_TSAN_TBB_DIR. Call it at the end
 # of each test directory's CMakeLists.txt (test properties are per directory).
 function(epsilonlab_sanitizer_environment)
   if(NOT CMAKE_CXX_FLAGS MATCHES "-fsanitize=")
     return()
   endif()
   set(supp "${PROJECT_SOURCE_DIR}/tests/sanitizers")
+  set(env "LSAN_OPTIONS=suppressions=${supp}/lsan.supp" "TSAN_OPTIONS=suppressions=${supp}/tsan.supp"
+      "UBSAN_OPTIONS=print_stacktrace=1")
+  # ThreadSanitizer: the tests load an instrumented libtbb (scripts/build_tbb_tsan.sh) when given.
+  if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=thread" AND EPSILONLAB_TSAN_TBB_DIR)
+    file(GLOB_RECURSE tbb_lib "${EPSILONLAB_TSAN_TBB_DIR}/libtbb.so.12")
+    if(NOT tbb_lib)
+      message(FATAL_ERROR "EPSILONLAB_TSAN_TBB_DIR=${EPSILONLAB_TSAN_TBB_DIR} holds no libtbb.so.12 "
+                          "(build it with scripts/build_tbb_tsan.sh)")
+    endif()
+    list(GET tbb_lib 0 tbb_lib)
+    get_filename_component(tbb_dir "${tbb_lib}" DIRECTORY)
+    list(APPEND env "LD_LIBRARY_PATH=${tbb_dir}")
+  endif()
   get_property(tests DIRECTORY PROPERTY TESTS)
   if(tests)
-    set_property(TEST ${tests} APPEND PROPERTY ENVIRONMENT
-      "LSAN_OPTIONS=suppressions=${supp}/lsan.supp"
-      "TSAN_OPTIONS=suppressions=${supp}/tsan.supp"
-      "UBSAN_OPTIONS=print_stacktrace=1")
+    set_property(TEST ${tests} APPEND PROPERTY ENVIRONMENT ${env})
   endif()
 endfunction()
