@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,44 @@ std::vector<std::string> splitFields(const std::string& line) {
     return fields;
 }
 
+// The offset of the first byte that is not part of well-formed UTF-8 (RFC 3629: no overlong
+// form, no surrogate, nothing past U+10FFFF), or npos. Column names must be UTF-8: the
+// bounds are written back as JSON (boundsJsonText, saved sessions), which holds nothing else.
+std::size_t invalidUtf8At(std::string_view s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto byte = [&](std::size_t k) { return unsigned{static_cast<unsigned char>(s[k])}; };
+        const unsigned b = byte(i);
+        std::size_t n = 0;
+        unsigned lo = 0x80, hi = 0xBF; // the range of the second byte
+        if (b < 0x80) {
+            ++i;
+            continue;
+        } else if (b >= 0xC2 && b <= 0xDF) {
+            n = 1;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            n = 2;
+            lo = b == 0xE0 ? 0xA0 : 0x80;
+            hi = b == 0xED ? 0x9F : 0xBF;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            n = 3;
+            lo = b == 0xF0 ? 0x90 : 0x80;
+            hi = b == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return i;
+        }
+        if (i + n >= s.size()) // truncated sequence
+            return i;
+        if (byte(i + 1) < lo || byte(i + 1) > hi)
+            return i;
+        for (std::size_t k = 2; k <= n; ++k)
+            if (byte(i + k) < 0x80 || byte(i + k) > 0xBF)
+                return i;
+        i += n + 1;
+    }
+    return std::string_view::npos;
+}
+
 void addChecked(PublicBounds& out, ColumnBound bound, const std::string& source, std::size_t line) {
     if (std::string p = bound.validate(); !p.empty())
         throw LoadError(source, line, 0, p);
@@ -75,6 +114,13 @@ PublicBounds parseCsvBounds(std::string_view text, const std::string& source) {
         const std::vector<std::string> f = splitFields(line);
         if (f.size() != 3)
             throw LoadError(source, lineNo, 0, "expected 3 fields (column, lo, hi), found " + std::to_string(f.size()));
+        if (const std::size_t at = invalidUtf8At(f[0]); at != std::string_view::npos) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(f[0][at])));
+            throw LoadError(source, lineNo, 1,
+                            "the column name is not UTF-8 text (byte " + std::string(hex) + " at offset " +
+                                std::to_string(at) + " of the name); save the file as UTF-8");
+        }
         ColumnBound b{f[0], 0.0, 0.0};
         const bool loOk = parseNumber(f[1], b.lo), hiOk = parseNumber(f[2], b.hi);
         if (first && !loOk && !hiOk && (f[1] == "lo" || f[1] == "low" || f[1] == "min")) {
@@ -114,7 +160,7 @@ PublicBounds parseJsonBounds(std::string_view text, const std::string& source) {
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range for a number like 1e400
         throw LoadError(source, 0, 0, std::string("not valid JSON: ") + e.what());
     }
     PublicBounds out;
