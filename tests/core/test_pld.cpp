@@ -93,15 +93,6 @@ double integratedStepDelta(double sigma, double q, double eps, double shiftP, do
     return sum * step / 3.0;
 }
 
-SgdPrivacyParams params(double sigma, double q, long long steps, double delta) {
-    SgdPrivacyParams p;
-    p.sigma = sigma;
-    p.q = q;
-    p.steps = steps;
-    p.delta = delta;
-    return p;
-}
-
 } // namespace
 
 class TestPld : public QObject {
@@ -142,7 +133,7 @@ private slots:
             const double rdp =
                 v.neighbours == PldNeighbours::AddRemove
                     ? rdpEpsilon(v.sigma, v.q, v.steps, v.delta).epsilon
-                    : replaceOneEpsilon(AccountantKind::Rdp, params(v.sigma, v.q, v.steps, v.delta)).epsilon;
+                    : replaceOneEpsilon(AccountantKind::Rdp, SgdPrivacyParams{v.sigma, v.q, v.steps, v.delta}).epsilon;
             QVERIFY2(pld <= rdp, qPrintable(QStringLiteral("σ = %1, q = %2, T = %3: PLD %4 > RDP %5")
                                                 .arg(v.sigma)
                                                 .arg(v.q)
@@ -259,13 +250,13 @@ private slots:
         };
         for (const Case& c : {Case{10.0, 0.01, 20000, 1e-5}, Case{1.0, 0.01, 20000, 1e-5}, Case{0.5, 0.01, 20000, 1e-5},
                               Case{2.0, 0.05, 300, 1e-6}, Case{0.2, 1.0, 1, 1e-5}}) {
-            const SgdPrivacyParams p = params(1.0, c.q, c.steps, c.delta);
+            const SgdPrivacyParams p{1.0, c.q, c.steps, c.delta};
             const Calibration cal = calibrateSigma(AccountantKind::Pld, c.eps, p);
             QCOMPARE(cal.result.kind, AccountantKind::Pld);
             QVERIFY(cal.reachedTarget);
             QVERIFY(cal.result.epsilon <= c.eps);
             QVERIFY(cal.result.epsilon >= c.eps * (1.0 - 1e-5));
-            ELAB_EXACT(accountEpsilon(AccountantKind::Pld, params(cal.sigma, c.q, c.steps, c.delta)).epsilon,
+            ELAB_EXACT(accountEpsilon(AccountantKind::Pld, SgdPrivacyParams{cal.sigma, c.q, c.steps, c.delta}).epsilon,
                        cal.result.epsilon);
             QVERIFY(pldEpsilon(cal.sigma * (1.0 - 1e-3), c.q, c.steps, c.delta).epsilon > c.eps);
             QVERIFY(cal.sigma < calibrateSigma(AccountantKind::Rdp, c.eps, p).sigma);
@@ -274,8 +265,9 @@ private slots:
             const std::optional<Calibration> rep = calibrateSigmaReplaceOneWithinLimit(AccountantKind::Pld, c.eps, p);
             QVERIFY(rep.has_value());
             QVERIFY(rep->result.epsilon <= c.eps);
-            ELAB_EXACT(replaceOneEpsilon(AccountantKind::Pld, params(rep->sigma, c.q, c.steps, c.delta)).epsilon,
-                       rep->result.epsilon);
+            ELAB_EXACT(
+                replaceOneEpsilon(AccountantKind::Pld, SgdPrivacyParams{rep->sigma, c.q, c.steps, c.delta}).epsilon,
+                rep->result.epsilon);
             QVERIFY(rep->sigma < calibrateSigmaReplaceOneWithinLimit(AccountantKind::Rdp, c.eps, p)->sigma);
         }
         // A target no σ ≤ the limit reaches: none.
@@ -285,15 +277,15 @@ private slots:
     void registeredAsAnAccountant() {
         QCOMPARE(accountantKindFromString("pld"), AccountantKind::Pld);
         QCOMPARE(std::string(toString(AccountantKind::Pld)), std::string("pld"));
-        const AccountantResult r = accountEpsilon(AccountantKind::Pld, params(1.1, 0.01, 1000, 1e-5));
+        const AccountantResult r = accountEpsilon(AccountantKind::Pld, SgdPrivacyParams{1.1, 0.01, 1000, 1e-5});
         ELAB_EXACT(r.epsilon, pldEpsilon(1.1, 0.01, 1000, 1e-5).epsilon);
         QVERIFY(r.proven);
         QVERIFY(r.parameter("discretization") > 0.0);
         const std::vector<AccountantResult> many =
-            accountEpsilons(AccountantKind::Pld, params(1.1, 0.01, 1, 1e-5), {10, 100});
+            accountEpsilons(AccountantKind::Pld, SgdPrivacyParams{1.1, 0.01, 1, 1e-5}, {10, 100});
         QCOMPARE(many.size(), std::size_t{2});
         ELAB_EXACT(many[1].epsilon, pldEpsilon(1.1, 0.01, 100, 1e-5).epsilon);
-        const AccountantResult rep = replaceOneEpsilon(AccountantKind::Pld, params(1.1, 0.01, 1000, 1e-5));
+        const AccountantResult rep = replaceOneEpsilon(AccountantKind::Pld, SgdPrivacyParams{1.1, 0.01, 1000, 1e-5});
         ELAB_EXACT(rep.epsilon, pldEpsilon(1.1, 0.01, 1000, 1e-5, PldNeighbours::ReplaceOne).epsilon);
     }
 
