@@ -4,11 +4,13 @@
 #include "app/cli/write_output.h"
 
 #include "core/audit/mechanism_audit.h"
+#include "core/audit/one_run_audit.h"
 #include "core/audit/pipeline_audit.h"
 #include "core/data/dataset_loader.h"
 #include "core/learner/sweep_data.h"
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/report/audit_json.h"
+#include "core/report/one_run_audit_json.h"
 #include "core/report/pipeline_audit_json.h"
 #include "core/report/result_json.h"
 #include "resources/builtin_resources.h"
@@ -24,8 +26,18 @@ void AuditCommand::addTo(CLI::App& command) {
     data.addTo(command);
     mech.addTo(command);
     command.add_option("--eps", eps, "The claimed ε to audit")->check(CLI::PositiveNumber);
-    command.add_option("--runs", runs, "Runs per neighbour T (half choose the threshold, half evaluate)")
-        ->check(CLI::Range(4, 10000000));
+    runsOption = command.add_option("--runs", runs, "Runs per neighbour T (half choose the threshold, half evaluate)")
+                     ->check(CLI::Range(4, 10000000));
+    command
+        .add_option("--method", method,
+                    "two-dataset: T runs on D and T on its neighbour; one-run: one training with m canaries, each "
+                    "included by its own coin, and the bound of Steinke, Nasr & Jagielski from the correct guesses")
+        ->check(CLI::IsMember({"two-dataset", "one-run"}));
+    command
+        .add_option("--canaries", canaries,
+                    "m of --method one-run: unit rows along the least-covered feature columns, one per column "
+                    "(capped at the number of columns)")
+        ->check(CLI::Range(1, 10000000));
     command.add_option("--alpha", alpha, "ε_LB holds with confidence 1 - alpha")->check(CLI::Range(1e-6, 0.5));
     command.add_option("--seed", seed, "Seed of every run's noise (and the split)");
     command.add_option("--threads", threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
@@ -93,6 +105,8 @@ int exitStatus(const std::vector<std::pair<core::MechanismKind, Result>>& result
 } // namespace
 
 int AuditCommand::run() const {
+    if (method == "one-run")
+        return runOneRun();
     if (neighbour != "canary")
         return runPipeline();
     if (row >= 0)
@@ -141,6 +155,55 @@ int AuditCommand::run() const {
     for (const auto& [kind, r] : results)
         if (ClusterSession::instance().writesOutput())
             std::cerr << core::toString(kind) << ": " << core::auditVerdict(r) << " [" << r.seconds << " s]\n";
+    return exitStatus(results);
+}
+
+int AuditCommand::runOneRun() const {
+    if (neighbour != "canary" || row >= 0 || canaryRow >= 0)
+        throw std::invalid_argument("--method one-run places its own canaries: --neighbour, --row and --canary-row are "
+                                    "for the two-dataset audit");
+    if (runsOption && runsOption->count() > 0)
+        throw std::invalid_argument("--method one-run trains once: --runs is for the two-dataset audit (the one-run "
+                                    "audit takes --canaries)");
+    const ExperimentData prepared = data.prepare(seed);
+    const core::SweepData sweep = core::sweepDataOf(prepared.train);
+    core::OneRunAuditSpec spec;
+    spec.mechanism = mech.spec();
+    spec.eps = eps;
+    spec.canaries = canaries;
+    spec.alpha = alpha;
+    spec.seed = seed;
+    spec.threads = threads;
+    std::vector<std::pair<core::MechanismKind, core::OneRunAuditResult>> results;
+    for (core::MechanismKind kind : auditedKinds(all, spec.mechanism.kind)) {
+        core::OneRunAuditSpec s = spec;
+        if (all)
+            core::selectMechanism(s.mechanism, kind);
+        if (std::string problem = s.validate(); !problem.empty())
+            throw std::invalid_argument(problem);
+        results.emplace_back(kind, core::runOneRunAudit(sweep, s));
+    }
+    if (csv) {
+        std::ostringstream o;
+        o << "mechanism,method,eps,delta,adjacency,canaries,guesses,correct,eps_lb,max_certifiable,violated,seconds\n";
+        for (const auto& [kind, r] : results)
+            o << core::toString(kind) << ",one-run," << r.claimedEps << ',' << r.delta << ','
+              << core::toString(r.adjacency) << ',' << r.bound.canaries << ',' << r.bound.best.guesses << ','
+              << r.bound.best.correct << ',' << r.bound.epsLB << ',' << r.bound.maxCertifiable << ','
+              << (r.violated() ? "true" : "false") << ',' << r.seconds << '\n';
+        writeOutput(out, o.str());
+    } else {
+        nlohmann::ordered_json j;
+        j["command"] = "audit";
+        j["version"] = EPSILONLAB_VERSION;
+        j["seed"] = seed;
+        j["data"] = dataJson(prepared);
+        addAudits(j, results, all, [](const auto& r) { return core::oneRunAuditJson(r); });
+        writeOutput(out, j.dump(1) + "\n");
+    }
+    for (const auto& [kind, r] : results)
+        if (ClusterSession::instance().writesOutput())
+            std::cerr << core::toString(kind) << ": " << core::oneRunAuditVerdict(r) << " [" << r.seconds << " s]\n";
     return exitStatus(results);
 }
 

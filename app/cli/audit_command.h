@@ -4,7 +4,8 @@
 // with a canary, the lower bound ε_LB at confidence 1 − α against the claimed ε, and the verdict,
 // as JSON (with every run's score) or a CSV table. With --neighbour input-label|input-level|
 // input-add, the audit of the whole pipeline instead (core/audit/pipeline_audit.h): D and D′
-// differ in one row of the file, and every run loads, splits, preprocesses and fits.
+// differ in one row of the file, and every run loads, splits, preprocesses and fits. With
+// --method one-run, the audit from one training run with m canaries (core/audit/one_run_audit.h).
 
 #include "app/cli/experiment_data.h"
 #include "app/cli/mechanism_options.h"
@@ -26,8 +27,11 @@ struct AuditCommand {
     int threads = 0;
     ScaleOptions scale;
     long long canaryRow = -1;
-    std::string neighbour = "canary"; ///< or input-label, input-level, input-add (core/audit/input_neighbour.h)
-    long long row = -1;               ///< the file's data row the input neighbours change (-1: chosen)
+    std::string neighbour = "canary";   ///< or input-label, input-level, input-add (core/audit/input_neighbour.h)
+    long long row = -1;                 ///< the file's data row the input neighbours change (-1: chosen)
+    std::string method = "two-dataset"; ///< or one-run (core/audit/one_run_audit.h)
+    int canaries = 1000;                ///< m of the one-run audit (capped at the feature columns)
+    CLI::Option* runsOption = nullptr;
     CLI::Option* splitOption = nullptr;
     bool all = false;
     std::string out;
@@ -38,6 +42,7 @@ struct AuditCommand {
 
 private:
     int runPipeline() const;
+    int runOneRun() const;
 };
 
 } // namespace elab::app
