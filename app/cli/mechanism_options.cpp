@@ -4,6 +4,65 @@
 
 namespace elab::app {
 
+namespace {
+
+using Parameter = MechanismOptions::Parameter;
+
+// The command line's check of a number field (CLI11's validators, typed as the field's value).
+template <typename T>
+CLI::Validator numberCheck(const core::ParameterField& field) {
+    switch (field.bound) {
+    case core::ParameterBound::Positive: return CLI::PositiveNumber;
+    case core::ParameterBound::NonNegative: return CLI::NonNegativeNumber;
+    case core::ParameterBound::Range: break;
+    }
+    return CLI::Range(static_cast<T>(field.min), static_cast<T>(field.max));
+}
+
+void addParameter(CLI::App& command, const core::ParameterField& field, const std::string& group, Parameter& p) {
+    p.field = &field;
+    const core::ParameterValue initial = core::defaultValue(field);
+    CLI::Option* option = nullptr;
+    switch (field.type) {
+    case core::ParameterType::Integer:
+    case core::ParameterType::OptionalCount:
+        p.integer = std::get<long long>(initial);
+        option = command.add_option(field.flag, p.integer, field.help)->check(numberCheck<long long>(field));
+        break;
+    case core::ParameterType::Real:
+        p.real = std::get<double>(initial);
+        option = command.add_option(field.flag, p.real, field.help)->check(numberCheck<double>(field));
+        break;
+    case core::ParameterType::Choice: {
+        p.name = std::get<std::string>(initial);
+        std::vector<std::string> names;
+        for (const core::ParameterChoice& c : field.choices)
+            names.push_back(c.name);
+        option = command.add_option(field.flag, p.name, field.help)->check(CLI::IsMember(names));
+        break;
+    }
+    }
+    option->group(group);
+}
+
+core::ParameterValue valueOf(const Parameter& p) {
+    switch (p.field->type) {
+    case core::ParameterType::Integer:
+    case core::ParameterType::OptionalCount: return p.integer;
+    case core::ParameterType::Real: return p.real;
+    case core::ParameterType::Choice: break;
+    }
+    return p.name;
+}
+
+nlohmann::ordered_json reportValue(const core::ParameterField* field, const core::ParameterValue& value) {
+    if (field != nullptr && field->type == core::ParameterType::OptionalCount && std::get<long long>(value) <= 0)
+        return nullptr; // none declared
+    return std::visit([](const auto& v) { return nlohmann::ordered_json(v); }, value);
+}
+
+} // namespace
+
 void MechanismOptions::addTo(CLI::App& command) {
     std::string described = "Mechanism:";
     for (const core::MechanismInfo& info : core::mechanismCatalog())
@@ -15,47 +74,12 @@ void MechanismOptions::addTo(CLI::App& command) {
     command.add_option("--huber-width", huberWidth, "Huber SVM width h")->check(CLI::Range(1e-6, 0.999));
     command.add_option("--lambda", lambda, "Λ of L(θ) + (Λ/2n)‖θ‖² (Li et al. eq. 1)")->check(CLI::NonNegativeNumber);
     command.add_option("--delta", delta, "δ of the (ε, δ) mechanisms");
-    const std::string sgdGroup = "DP-SGD (--mechanism dpsgd)";
-    command.add_option("--hidden", sgd.hidden, "Hidden ReLU units H (0: softmax-linear model)")
-        ->check(CLI::Range(0, 100000))
-        ->group(sgdGroup);
-    command.add_option("--epochs", sgd.epochs, "Epochs of ⌈N/S⌉ steps")->check(CLI::Range(1, 100000))->group(sgdGroup);
-    command.add_option("--batch-size", sgd.batchSize, "Expected batch size S (Poisson sampling at q = S/N)")
-        ->check(CLI::Range(1.0, 1e9))
-        ->group(sgdGroup);
-    command.add_option("--clip", sgd.clip, "Clip norm C of each example's gradient (per layer: each layer's C_l)")
-        ->check(CLI::PositiveNumber)
-        ->group(sgdGroup);
-    command.add_option("--clip-mode", clipMode, "total, or per-layer (the paper's; sensitivity C·√layers)")
-        ->check(CLI::IsMember(core::optionNameList(core::clipModeNames())))
-        ->group(sgdGroup);
-    command.add_option("--learning-rate", sgd.learningRate, "Initial learning rate η₀")
-        ->check(CLI::PositiveNumber)
-        ->group(sgdGroup);
-    command.add_option("--lr-decay", sgd.gamma, "γ of η_t = η₀/t^γ, t the epoch (the paper: 1)")
-        ->check(CLI::Range(0.0, 2.0))
-        ->group(sgdGroup);
-    command
-        .add_option("--dropout", dropout, "Dropout on the hidden units: none, bernoulli, gaussian (the paper's DPD)")
-        ->check(CLI::IsMember(core::optionNameList(core::dropoutKindNames())))
-        ->group(sgdGroup);
-    command.add_option("--dropout-rate", sgd.dropoutRate, "Bernoulli: drop probability p; Gaussian: variance p/(1−p)")
-        ->check(CLI::Range(1e-6, 0.999))
-        ->group(sgdGroup);
-    command.add_option("--weight-decay", sgd.weightDecay, "L2 weight decay")
-        ->check(CLI::NonNegativeNumber)
-        ->group(sgdGroup);
-    command
-        .add_option("--accountant", accountant,
-                    "Accountant calibrating σ for ε: pld (default), rdp, ac, zcdp-published")
-        ->check(CLI::IsMember(core::optionNameList(core::accountantKindNames())))
-        ->group(sgdGroup);
-    command
-        .add_option("--public-rows", sgd.publicRows,
-                    "N of q = S/N and of the step count, declared public: the guarantee is add/remove one row. "
-                    "Without it N is the training rows and the guarantee is replace-one at that fixed count")
-        ->check(CLI::Range(1LL, 1000000000000LL))
-        ->group(sgdGroup);
+    for (const core::MechanismInfo& info : core::mechanismCatalog())
+        if (info.parameters != nullptr)
+            for (const core::ParameterField& field : info.parameters->fields)
+                addParameter(command, field,
+                             std::string(info.parameters->title) + " (--mechanism " + core::toString(info.kind) + ")",
+                             parameters.emplace_back());
 }
 
 core::MechanismSpec MechanismOptions::spec() const {
@@ -66,32 +90,24 @@ core::MechanismSpec MechanismOptions::spec() const {
     spec.model.loss = core::Loss(required && !lossGiven ? *required : core::lossKindFromString(loss), huberWidth);
     spec.model.lambda = lambda;
     spec.privacy.delta = delta;
-    spec.sgd = sgd;
-    spec.sgd.clipMode = core::parseOptionName(core::clipModeNames(), clipMode, "clip mode");
-    spec.sgd.dropout = core::parseOptionName(core::dropoutKindNames(), dropout, "dropout");
-    spec.sgd.accountant = core::accountantKindFromString(accountant);
+    for (const Parameter& p : parameters)
+        p.field->set(spec, valueOf(p));
     return spec;
 }
 
-nlohmann::ordered_json MechanismOptions::sgdJson() const {
+nlohmann::ordered_json MechanismOptions::parametersJson() const {
     const core::MechanismSpec s = spec();
-    if (!core::mechanismInfo(s.kind).trainsInEpochs)
+    const core::ParameterSchema* schema = core::mechanismInfo(s.kind).parameters;
+    if (schema == nullptr)
         return nullptr;
-    return {{"hidden", s.sgd.hidden},
-            {"epochs", s.sgd.epochs},
-            {"batch_size", s.sgd.batchSize},
-            {"clip", s.sgd.clip},
-            {"clip_mode", core::optionName(core::clipModeNames(), s.sgd.clipMode)},
-            {"sensitivity", s.sgd.sensitivity()},
-            {"learning_rate", s.sgd.learningRate},
-            {"lr_decay", s.sgd.gamma},
-            {"dropout", core::optionName(core::dropoutKindNames(), s.sgd.dropout)},
-            {"dropout_rate", s.sgd.dropoutRate},
-            {"weight_decay", s.sgd.weightDecay},
-            {"accountant", core::toString(s.sgd.accountant)},
-            {"public_rows", s.sgd.publicRows > 0 ? nlohmann::ordered_json(s.sgd.publicRows) : nlohmann::ordered_json()},
-            {"adjacency", s.sgd.publicRows > 0 ? "add/remove one row (N declared public)"
-                                               : "replace one row (N = the training rows, not declared public)"}};
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const core::ParameterField& field : schema->fields) {
+        j[field.key] = reportValue(&field, field.get(s));
+        for (const core::DerivedParameter& d : schema->derived)
+            if (std::string(d.after) == field.key)
+                j[d.key] = reportValue(nullptr, d.value(s));
+    }
+    return j;
 }
 
 } // namespace elab::app

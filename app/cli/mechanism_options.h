@@ -1,14 +1,16 @@
 #pragma once
 // The mechanism options every command that trains a private model shares: --mechanism, --loss,
-// --huber-width, --lambda, --delta (utility, choose-eps, regions, train), and DP-SGD's settings
-// (--hidden, --epochs, --batch-size, --clip, --clip-mode, --learning-rate, --lr-decay, --dropout,
-// --dropout-rate, --weight-decay, --accountant, --public-rows; docs/MATH.md §3.6).
+// --huber-width, --lambda, --delta (utility, choose-eps, regions, train), and the options of every
+// mechanism's own parameters, built from its catalog entry's ParameterSchema (DP-SGD's --hidden,
+// --epochs, --batch-size, …, --public-rows; docs/MATH.md §3.6), one option group per mechanism.
 
 #include "core/learner/mechanism.h"
+#include "core/learner/parameter_schema.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <list>
 #include <string>
 
 namespace elab::app {
@@ -19,17 +21,23 @@ struct MechanismOptions {
     double huberWidth = 0.1;
     double lambda = 1e-2;
     double delta = 1e-5;
-    core::SgdSpec sgd;
-    std::string clipMode = "total";
-    std::string dropout = "none";
-    std::string accountant = core::toString(core::SgdSpec{}.accountant); ///< pld
+    /// One option of a mechanism's own parameters: the field and the value as given (its default
+    /// when absent) in the member of its type.
+    struct Parameter {
+        const core::ParameterField* field = nullptr;
+        long long integer = 0;
+        double real = 0.0;
+        std::string name;
+    };
+    std::list<Parameter> parameters; ///< every catalog schema's fields (a list: the options bind to them)
     CLI::Option* lossOption = nullptr;
 
     void addTo(CLI::App& command);
     /// The spec as given (the mechanism catalog's required loss when --loss is absent).
     core::MechanismSpec spec() const;
-    /// DP-SGD's settings for JSON outputs (null for the other mechanisms).
-    nlohmann::ordered_json sgdJson() const;
+    /// The chosen mechanism's own parameters for JSON outputs, with the values derived from them
+    /// (null for a mechanism without parameters of its own).
+    nlohmann::ordered_json parametersJson() const;
 };
 
 } // namespace elab::app

@@ -157,7 +157,7 @@ int RegionsCommand::run() const {
         {"name", mech.mechanism},
         {"loss", core::toString(spec.mechanism.model.loss.kind())},
         {"lambda", mech.lambda},
-        {"sgd", mech.sgdJson()},
+        {"sgd", mech.parametersJson()},
         {"delta", spec.mechanism.effectiveDelta()},
         {"capabilities", {{"taylor", learner.capabilities().taylor}, {"warm_start", learner.capabilities().warmStart}}},
         {"guarantee", std::isfinite(e) ? core::guaranteeJson(seed.guarantee(r.guarantee)) : nlohmann::ordered_json()},

@@ -123,7 +123,7 @@ int TrainCommand::run() const {
                       {"q", params.q},
                       {"steps", params.steps},
                       {"delta", spec.privacy.delta},
-                      {"sgd", mech.sgdJson()}};
+                      {"sgd", mech.parametersJson()}};
     j["eps"] = core::numberOrNull(e);
     j["sigma"] = run.sigma;
     j["guarantee"] = std::isfinite(e) ? core::guaranteeJson(seed.guarantee(core::withPipeline(

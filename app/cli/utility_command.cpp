@@ -163,7 +163,7 @@ int UtilityCommand::run() const {
             {"loss", core::toString(spec.mechanism.model.loss.kind())},
             {"lambda", mech.lambda},
             {"lambda_convention", "L(θ) + (Λ/2n)‖θ‖²"},
-            {"sgd", mech.sgdJson()},
+            {"sgd", mech.parametersJson()},
             {"delta", spec.mechanism.usesDelta() ? mech.delta : 0.0},
             {"one_vs_rest", oneVsRestJson(r.classes, r.models, prepared.train.targets.classNames, spec.mechanism)},
             {"guarantee", guaranteeJson(seed.guarantee(r.guaranteeAtMax))},

@@ -1,6 +1,7 @@
 #include "core/mechanisms/mechanism_catalog.h"
 
 #include "core/learners/dpsgd/dpsgd_learner.h"
+#include "core/learners/dpsgd/dpsgd_parameters.h"
 #include "core/learners/gaussian_lm/gaussian_lm_learner.h"
 #include "core/learners/linear_erm/erm_mechanisms.h"
 #include "core/learners/linear_erm/linear_erm_learner.h"
@@ -166,7 +167,8 @@ const std::vector<MechanismInfo>& mechanismCatalog() {
          .isPrivate = true,
          .trainsInEpochs = true,
          .usesDelta = true,
-         .validate = DpsgdLearner::validateSpec},
+         .validate = DpsgdLearner::validateSpec,
+         .parameters = &dpsgdParameters()},
     };
     return catalog;
 }

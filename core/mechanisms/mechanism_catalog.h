@@ -5,6 +5,7 @@
 // (docs/developer.md, "Adding a mechanism").
 
 #include "core/learner/mechanism.h"
+#include "core/learner/parameter_schema.h"
 #include "core/learner/prepared_problem.h"
 #include "core/learner/private_learner.h"
 #include "core/learner/sweep_data.h"
@@ -52,6 +53,10 @@ struct MechanismInfo {
     /// "" if a spec of this kind is valid, else why (the model's checks included): the check of
     /// the mechanism's own folder. MechanismSpec::validate() calls it.
     std::string (*validate)(const MechanismSpec& spec) = nullptr;
+    /// Its own parameters beyond ε, δ, the loss and Λ, described in its folder (nullptr: none):
+    /// the command line's options, the GUI's form, the session block and the reports' block are
+    /// built from this description.
+    const ParameterSchema* parameters = nullptr;
 };
 
 /// Every mechanism, in menu order.
