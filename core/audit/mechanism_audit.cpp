@@ -159,7 +159,7 @@ AuditResult runAudit(const SweepData& data, const AuditSpec& spec, RunContext* c
     result.runs = spec.runs;
     result.alpha = spec.alpha;
     const std::stop_token stop = ctx ? ctx->stopToken() : std::stop_token();
-    const NewtonCgOptions solver{};
+    const FitOptions solver{};
 
     // The canary.
     const std::shared_ptr<const TrainedModel> reference = onD->reference(stop, solver);

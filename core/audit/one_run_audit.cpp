@@ -133,7 +133,7 @@ OneRunAuditResult runOneRunAudit(const SweepData& data, const OneRunAuditSpec& s
     const UtilityMetric metric = UtilityMetric::TrainLoss;
     const MechanismSpec& mechanism = spec.mechanism;
     const std::stop_token stop = ctx ? ctx->stopToken() : std::stop_token();
-    const NewtonCgOptions solver{};
+    const FitOptions solver{};
 
     OneRunAuditResult result;
     result.claimedEps = spec.eps;

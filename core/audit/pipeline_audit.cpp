@@ -270,7 +270,7 @@ PipelineAuditResult runPipelineAudit(const PipelineInput& input, const PipelineA
     ParallelGrid grid(spec.audit.threads, ctx, "pipeline audit");
     grid.setUnits(2 * (T + S));
     const double trainEps = spec.audit.eps * spec.audit.noiseDivisor;
-    const NewtonCgOptions solver{};
+    const FitOptions solver{};
     CellStage stage;
     stage.name = std::string("pipeline-audit.") + toString(spec.audit.mechanism.kind) + "." + toString(spec.neighbour);
     stage.count = 2 * (T + S);

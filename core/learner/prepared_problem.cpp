@@ -2,19 +2,9 @@
 
 namespace elab::core {
 
-namespace {
-
-bool sameOptions(const NewtonCgOptions& a, const NewtonCgOptions& b) {
-    return a.gradientTolerance == b.gradientTolerance && a.relativeTolerance == b.relativeTolerance &&
-           a.maxIterations == b.maxIterations && a.maxCgIterations == b.maxCgIterations;
-}
-
-} // namespace
-
-std::shared_ptr<const TrainedModel> PreparedProblem::reference(std::stop_token stop,
-                                                               const NewtonCgOptions& options) const {
+std::shared_ptr<const TrainedModel> PreparedProblem::reference(std::stop_token stop, const FitOptions& options) const {
     const std::lock_guard lock(m_mutex);
-    if (m_reference && sameOptions(options, m_referenceOptions))
+    if (m_reference && options == m_referenceOptions)
         return m_reference;
     std::shared_ptr<const TrainedModel> fit = m_learner->fitNonPrivate(std::move(stop), options);
     if (!fit->stopped()) {

@@ -31,10 +31,10 @@ public:
     /// step). Every report uses this one.
     PrivacyGuarantee guarantee(double eps) const { return withPipeline(m_learner->guarantee(eps), m_pipeline); }
 
-    /// The non-private reference fit, fitted on the first call (per solver options) and kept.
+    /// The non-private reference fit, fitted on the first call (per fit options) and kept.
     /// A fit cut short by stop is returned (stopped()) but not kept. Thread: any; concurrent
     /// callers wait for one fit.
-    std::shared_ptr<const TrainedModel> reference(std::stop_token stop, const NewtonCgOptions& options) const;
+    std::shared_ptr<const TrainedModel> reference(std::stop_token stop, const FitOptions& options) const;
 
 private:
     std::shared_ptr<const PrivateLearner> m_learner;
@@ -42,7 +42,7 @@ private:
     PipelineFacts m_pipeline;
     mutable std::mutex m_mutex;
     mutable std::shared_ptr<const TrainedModel> m_reference;
-    mutable NewtonCgOptions m_referenceOptions;
+    mutable FitOptions m_referenceOptions;
 };
 
 /// Built by prepareProblem (core/mechanisms/mechanism_catalog.h).

@@ -12,11 +12,11 @@
 // A learner is built for one training set and one utility metric and is immutable: every
 // const member may be called from any thread at once.
 
+#include "core/learner/fit_options.h"
 #include "core/learner/mechanism.h"
 #include "core/learner/trained_model.h"
 #include "core/learner/utility_estimate.h"
 #include "core/learner/utility_metric.h"
-#include "core/optim/newton_cg.h"
 #include "core/util/noise.h"
 
 #include <cstdint>
@@ -69,10 +69,10 @@ public:
     virtual std::shared_ptr<const LearnerNoise> drawNoise(std::uint64_t seed, int repetition) const = 0;
     /// The model released at ε > 0 with this noise. warm: see above (nullptr: cold start).
     virtual std::shared_ptr<const TrainedModel> fit(double eps, const LearnerNoise& noise, const TrainedModel* warm,
-                                                    std::stop_token stop, const NewtonCgOptions& options) const = 0;
+                                                    std::stop_token stop, const FitOptions& options) const = 0;
     /// The non-private model (ε = ∞, no noise): the reference line and the Taylor anchor's θ.
     virtual std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop,
-                                                              const NewtonCgOptions& options) const = 0;
+                                                              const FitOptions& options) const = 0;
     /// What fit() at ε guarantees (for every model it trains together).
     virtual PrivacyGuarantee guarantee(double eps) const = 0;
     /// metric() of a model of this learner, from its scores (core/learner/prediction.h).

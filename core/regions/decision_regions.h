@@ -17,6 +17,7 @@
 
 #include "core/data/data_preparation.h"
 #include "core/data/dataset.h"
+#include "core/learner/fit_options.h"
 #include "core/learner/mechanism.h"
 #include "core/learner/prepared_problem.h"
 #include "core/optim/newton_cg.h"
@@ -59,7 +60,7 @@ struct RegionsSpec {
     int gridSize = 256;     ///< G, 16..1024
     double margin = 0.1;    ///< grid extent: the data's bounding box grown by this fraction per side
     std::uint64_t seed = 1; ///< noise draw r from the learner's stream (seed, r); also the split
-    NewtonCgOptions solver;
+    FitOptions solver;
     int threads = 0; ///< worker threads over the draws, 0 = all cores (results identical for any)
     /// > 0: a dataset (or given test set) with more rows is first cut to this many, seeded and
     /// uniform, and the picture is trained and drawn on those (logged: the noise is then scaled

@@ -11,6 +11,7 @@
 // (SweepData::classes = K) is one-vs-rest with the budget split (one_vs_rest.h): the ε searched for is the whole
 // classifier's, each model trained at ε/K.
 
+#include "core/learner/fit_options.h"
 #include "core/learner/solver_summary.h"
 #include "core/learners/linear_erm/taylor.h"
 #include "core/sweeps/utility_sweep.h"
@@ -31,7 +32,7 @@ struct ChooseEpsSpec {
     double epsMin = 1e-3, epsMax = 1e2;
     std::uint64_t seed = 1;
     int threads = 0;
-    NewtonCgOptions solverOptions; ///< every fit's tolerances and iteration limits
+    FitOptions solverOptions; ///< every fit's tolerances and iteration limits
 
     /// "" if valid; else why. Checks the mechanism too (for the convenience overload).
     std::string validate() const;

@@ -7,6 +7,7 @@
 // models (core/learners/linear_erm/one_vs_rest.h): every "fit" of a repetition at ε is then K fits at ε/K, model k of
 // repetition r with noise from deriveSeed(seed, r, k).
 
+#include "core/learner/fit_options.h"
 #include "core/learner/mechanism.h"
 #include "core/learner/solver_summary.h"
 #include "core/learner/sweep_data.h"
@@ -35,8 +36,8 @@ struct UtilitySweepSpec {
     std::vector<double> measureAt; ///< measuring points ε̄ (objpert-gauss and a loss metric only)
     std::vector<Estimator> estimators{Estimator::FirstOrder};
     std::uint64_t seed = 1;
-    int threads = 0;               ///< 0: all cores
-    NewtonCgOptions solverOptions; ///< every fit's tolerances and iteration limits
+    int threads = 0;          ///< 0: all cores
+    FitOptions solverOptions; ///< every fit's tolerances and iteration limits
     /// Fit the non-private reference (ε = ∞) for UtilitySweepResult::nonPrivate. Needed anyway
     /// (and then fitted regardless) for measuring points, which warm-start from it; a single
     /// slider probe or `--no-reference` skips it.

@@ -86,7 +86,7 @@ SgdResult DpsgdLearner::train(double eps, std::uint64_t seed, int repetition, st
 }
 
 std::shared_ptr<const TrainedModel> DpsgdLearner::fit(double eps, const LearnerNoise& noise, const TrainedModel*,
-                                                      std::stop_token stop, const NewtonCgOptions&) const {
+                                                      std::stop_token stop, const FitOptions&) const {
     const auto& n = dynamic_cast<const DpsgdNoise&>(noise);
     const double sigma = sigmaFor(eps);
     SgdRun run{sigma, true, n.seed, n.repetition};
@@ -94,7 +94,7 @@ std::shared_ptr<const TrainedModel> DpsgdLearner::fit(double eps, const LearnerN
     return std::make_shared<DpsgdModel>(std::move(r.net), m_data.classes < 2, sigma, r.stopped);
 }
 
-std::shared_ptr<const TrainedModel> DpsgdLearner::fitNonPrivate(std::stop_token stop, const NewtonCgOptions&) const {
+std::shared_ptr<const TrainedModel> DpsgdLearner::fitNonPrivate(std::stop_token stop, const FitOptions&) const {
     SgdRun run{0.0, false, 0, 0};
     SgdResult r = trainSgd(m_data.trainX, m_cls, m_K, m_spec.sgd, run, std::move(stop));
     return std::make_shared<DpsgdModel>(std::move(r.net), m_data.classes < 2, 0.0, r.stopped);

@@ -52,10 +52,9 @@ public:
 
     std::shared_ptr<const LearnerNoise> drawNoise(std::uint64_t seed, int repetition) const override;
     std::shared_ptr<const TrainedModel> fit(double eps, const LearnerNoise& noise, const TrainedModel* warm,
-                                            std::stop_token stop, const NewtonCgOptions& options) const override;
+                                            std::stop_token stop, const FitOptions& options) const override;
     /// SGD with the same schedule and samples, no clipping, no noise (seed 0, repetition 0).
-    std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop,
-                                                      const NewtonCgOptions& options) const override;
+    std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop, const FitOptions& options) const override;
     PrivacyGuarantee guarantee(double eps) const override;
     std::vector<EpochMetrics> trainEpochs(double eps, std::uint64_t seed, int repetition, std::stop_token stop,
                                           const std::function<void(const EpochMetrics&)>& onEpoch) const override;

@@ -118,7 +118,7 @@ std::shared_ptr<const LearnerNoise> GaussianLmLearner::drawNoise(std::uint64_t s
 
 std::shared_ptr<const TrainedModel> GaussianLmLearner::fit(double eps, const LearnerNoise& noise,
                                                            const TrainedModel* warm, std::stop_token stop,
-                                                           const NewtonCgOptions& options) const {
+                                                           const FitOptions& options) const {
     const auto* draw = dynamic_cast<const GaussianLmNoise*>(&noise);
     if (!draw)
         throw std::invalid_argument("not the noise of the Gaussian classifier");
@@ -133,13 +133,13 @@ std::shared_ptr<const TrainedModel> GaussianLmLearner::fit(double eps, const Lea
     Eigen::VectorXd start = Eigen::VectorXd::Zero(dimension());
     if (warm)
         start = glmModel(*warm).phi();
-    NewtonCgResult result = minimizeNewtonCg(objective, std::move(start), options, std::move(stop));
+    NewtonCgResult result = minimizeNewtonCg(objective, std::move(start), newtonCgOptions(options), std::move(stop));
     Eigen::VectorXd phi = result.theta;
     return std::make_shared<GaussianLmModel>(std::move(phi), m_C, m_data.classes < 2, std::move(result), true);
 }
 
 std::shared_ptr<const TrainedModel> GaussianLmLearner::fitNonPrivate(std::stop_token stop,
-                                                                     const NewtonCgOptions& options) const {
+                                                                     const FitOptions& options) const {
     // Projected gradient with a backtracking step (Beck & Teboulle's sufficient-decrease test):
     // f = (1/n) Σ L_i + λ_tr Σ_c tr(Ψ_c), tr(Ψ_c) = eᵀφ_c with e = svec(diag(1, …, 1, 0)).
     const Index q = m_data.trainX.cols() + 1, m = glm::svecSize(q);

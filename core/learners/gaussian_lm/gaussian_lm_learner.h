@@ -76,10 +76,9 @@ public:
 
     std::shared_ptr<const LearnerNoise> drawNoise(std::uint64_t seed, int repetition) const override;
     std::shared_ptr<const TrainedModel> fit(double eps, const LearnerNoise& noise, const TrainedModel* warm,
-                                            std::stop_token stop, const NewtonCgOptions& options) const override;
+                                            std::stop_token stop, const FitOptions& options) const override;
     /// Sha & Saul's model: (1/n) Σ L_i + λ_tr Σ_c tr(Ψ_c) over Φ_c ⪰ 0, λ_tr = Λ/n (the same Λ).
-    std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop,
-                                                      const NewtonCgOptions& options) const override;
+    std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop, const FitOptions& options) const override;
     PrivacyGuarantee guarantee(double eps) const override;
     double utility(const TrainedModel& model) const override;
 

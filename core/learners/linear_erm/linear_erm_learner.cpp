@@ -106,7 +106,7 @@ std::vector<Eigen::VectorXd> extrapolatedStart(double eps, const std::vector<Pat
 
 std::shared_ptr<const TrainedModel> LinearErmLearner::fit(double eps, const LearnerNoise& noise,
                                                           const TrainedModel* warm, std::stop_token stop,
-                                                          const NewtonCgOptions& options) const {
+                                                          const FitOptions& options) const {
     std::vector<PathPoint> path;
     std::vector<Eigen::VectorXd> start;
     if (warm) {
@@ -121,12 +121,13 @@ std::shared_ptr<const TrainedModel> LinearErmLearner::fit(double eps, const Lear
                     points.begin() + static_cast<std::ptrdiff_t>(std::min(points.size(), kPathPoints - 1)));
     }
     return std::make_shared<LinearErmModel>(
-        m_problem.fit(eps, draws(noise), warm ? &start : nullptr, std::move(stop), options), eps, std::move(path));
+        m_problem.fit(eps, draws(noise), warm ? &start : nullptr, std::move(stop), newtonCgOptions(options)), eps,
+        std::move(path));
 }
 
 std::shared_ptr<const TrainedModel> LinearErmLearner::fitNonPrivate(std::stop_token stop,
-                                                                    const NewtonCgOptions& options) const {
-    return std::make_shared<LinearErmModel>(m_problem.fitNonPrivate(std::move(stop), options));
+                                                                    const FitOptions& options) const {
+    return std::make_shared<LinearErmModel>(m_problem.fitNonPrivate(std::move(stop), newtonCgOptions(options)));
 }
 
 double LinearErmLearner::utility(const TrainedModel& model) const {

@@ -57,9 +57,8 @@ public:
 
     std::shared_ptr<const LearnerNoise> drawNoise(std::uint64_t seed, int repetition) const override;
     std::shared_ptr<const TrainedModel> fit(double eps, const LearnerNoise& noise, const TrainedModel* warm,
-                                            std::stop_token stop, const NewtonCgOptions& options) const override;
-    std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop,
-                                                      const NewtonCgOptions& options) const override;
+                                            std::stop_token stop, const FitOptions& options) const override;
+    std::shared_ptr<const TrainedModel> fitNonPrivate(std::stop_token stop, const FitOptions& options) const override;
     PrivacyGuarantee guarantee(double eps) const override { return m_problem.guarantee(eps); }
     double utility(const TrainedModel& model) const override;
     double trainLossBound(double eps, const TrainedModel& nonPrivate) const override;
