@@ -4,6 +4,7 @@
 
 #include "core/data/bounds_file.h"
 #include "core/data/load_error.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "ui/views/view_catalog.h"
 
 #include <QDateTime>
@@ -11,8 +12,10 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <variant>
 
 namespace elab::ui {
 
@@ -92,25 +95,22 @@ core::PreprocessOptions preprocessFromJson(const Json& j, const std::string& pat
 }
 
 Ordered mechanismJson(const core::MechanismSpec& m) {
-    return {{"kind", core::toString(m.kind)},
-            {"loss", core::toString(m.model.loss.kind())},
-            {"huber_width", m.model.loss.huberWidth()},
-            {"temperature", m.model.loss.temperature()},
-            {"lambda", m.model.lambda},
-            {"delta", m.privacy.delta},
-            {"sgd",
-             {{"hidden", m.sgd.hidden},
-              {"epochs", m.sgd.epochs},
-              {"batch_size", m.sgd.batchSize},
-              {"clip", m.sgd.clip},
-              {"clip_mode", core::optionName(core::clipModeNames(), m.sgd.clipMode)},
-              {"learning_rate", m.sgd.learningRate},
-              {"lr_decay", m.sgd.gamma},
-              {"dropout", core::optionName(core::dropoutKindNames(), m.sgd.dropout)},
-              {"dropout_rate", m.sgd.dropoutRate},
-              {"weight_decay", m.sgd.weightDecay},
-              {"accountant", core::toString(m.sgd.accountant)},
-              {"public_rows", m.sgd.publicRows}}}};
+    Ordered j = {{"kind", core::toString(m.kind)},
+                 {"loss", core::toString(m.model.loss.kind())},
+                 {"huber_width", m.model.loss.huberWidth()},
+                 {"temperature", m.model.loss.temperature()},
+                 {"lambda", m.model.lambda},
+                 {"delta", m.privacy.delta}};
+    // Every mechanism's own parameters, whichever is chosen (switching back keeps them).
+    for (const core::MechanismInfo& info : core::mechanismCatalog()) {
+        if (info.parameters == nullptr)
+            continue;
+        Ordered block = Ordered::object();
+        for (const core::ParameterField& field : info.parameters->fields)
+            block[field.key] = std::visit([](const auto& v) { return Ordered(v); }, field.get(m));
+        j[info.parameters->id] = std::move(block);
+    }
+    return j;
 }
 
 core::MechanismSpec mechanismFromJson(const Json& j, const std::string& path) {
@@ -121,24 +121,33 @@ core::MechanismSpec mechanismFromJson(const Json& j, const std::string& path) {
     m.model.loss = core::Loss(loss, value<double>(j, path, "huber_width"), value<double>(j, path, "temperature"));
     m.model.lambda = value<double>(j, path, "lambda");
     m.privacy.delta = value<double>(j, path, "delta");
-    if (j.contains("sgd")) { // sessions written before DP-SGD (issue 12) have none: the defaults
-        const Json& g = member(j, path, "sgd");
-        const std::string p = path + ".sgd";
-        m.sgd.hidden = value<int>(g, p, "hidden");
-        m.sgd.epochs = value<int>(g, p, "epochs");
-        m.sgd.batchSize = value<double>(g, p, "batch_size");
-        m.sgd.clip = value<double>(g, p, "clip");
-        m.sgd.clipMode = parseOption(core::clipModeNames(), p + ".clip_mode", value<std::string>(g, p, "clip_mode"));
-        m.sgd.learningRate = value<double>(g, p, "learning_rate");
-        m.sgd.gamma = value<double>(g, p, "lr_decay");
-        m.sgd.dropout = parseOption(core::dropoutKindNames(), p + ".dropout", value<std::string>(g, p, "dropout"));
-        m.sgd.dropoutRate = value<double>(g, p, "dropout_rate");
-        m.sgd.weightDecay = value<double>(g, p, "weight_decay");
-        m.sgd.accountant =
-            parseName(p + ".accountant", value<std::string>(g, p, "accountant"), core::accountantKindFromString);
-        if (g.contains("public_rows")) // sessions written before N could be declared public have none: not declared
-            m.sgd.publicRows = value<long long>(g, p, "public_rows");
-        if (std::string problem = m.sgd.validate(); !problem.empty())
+    for (const core::MechanismInfo& info : core::mechanismCatalog()) {
+        const core::ParameterSchema* schema = info.parameters;
+        // Sessions written before a mechanism existed have no block of its own: its defaults.
+        if (schema == nullptr || !j.contains(schema->id))
+            continue;
+        const Json& g = member(j, path, schema->id);
+        const std::string p = path + "." + schema->id;
+        for (const core::ParameterField& field : schema->fields) {
+            switch (field.type) {
+            case core::ParameterType::Integer: field.set(m, value<long long>(g, p, field.key)); break;
+            case core::ParameterType::OptionalCount:
+                // Sessions written before the count could be declared have none: not declared.
+                if (g.is_object() && g.contains(field.key))
+                    field.set(m, value<long long>(g, p, field.key));
+                break;
+            case core::ParameterType::Real: field.set(m, value<double>(g, p, field.key)); break;
+            case core::ParameterType::Choice: {
+                const std::string name = value<std::string>(g, p, field.key);
+                const auto& choices = field.choices;
+                if (std::none_of(choices.begin(), choices.end(), [&](const auto& c) { return c.name == name; }))
+                    fail(p + "." + field.key, "unknown value '" + name + "' (" + core::choiceNames(field) + ")");
+                field.set(m, name);
+                break;
+            }
+            }
+        }
+        if (std::string problem = schema->validate(m); !problem.empty())
             throw std::runtime_error(p + ": " + problem);
     }
     return m;

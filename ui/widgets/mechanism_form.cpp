@@ -1,8 +1,8 @@
 #include "ui/widgets/mechanism_form.h"
 
 #include "ui/widgets/note_label.h"
+#include "ui/widgets/parameter_form.h"
 #include "ui/widgets/settings_text.h"
-#include "ui/widgets/sgd_form.h"
 
 #include "core/mechanisms/mechanism_catalog.h"
 
@@ -104,7 +104,9 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
     mechanismForm->addRow(tr("Λ (L2)"), lambda);
     mechanismForm->addRow(tr("δ"), delta);
 
-    sgd = new SgdForm(panel);
+    for (const core::MechanismInfo& info : core::mechanismCatalog())
+        if (info.parameters != nullptr)
+            parameters.push_back(new ParameterForm(*info.parameters, panel));
 
     guaranteeBox = new QGroupBox(tr("Privacy guarantee"), panel);
     guaranteeBox->setObjectName(QStringLiteral("guaranteeGroup"));
@@ -215,9 +217,12 @@ MechanismForm::MechanismForm(QWidget* panel, MechanismFormParts parts) {
 
     auto* layout = new QVBoxLayout(panel);
     layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(problems);
+    layout->addWidget(mechanismBox);
+    for (ParameterForm* form : parameters)
+        layout->addWidget(form);
     for (QWidget* w :
-         {static_cast<QWidget*>(problems), static_cast<QWidget*>(mechanismBox), static_cast<QWidget*>(sgd),
-          static_cast<QWidget*>(guaranteeBox), static_cast<QWidget*>(preparationBox),
+         {static_cast<QWidget*>(guaranteeBox), static_cast<QWidget*>(preparationBox),
           static_cast<QWidget*>(measurementBox), static_cast<QWidget*>(taylorBox), static_cast<QWidget*>(gridBox)})
         layout->addWidget(w);
     layout->addStretch(1);

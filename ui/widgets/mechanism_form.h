@@ -8,6 +8,8 @@
 #include <QMap>
 #include <QtGlobal>
 
+#include <vector>
+
 QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
@@ -23,7 +25,7 @@ QT_END_NAMESPACE
 
 namespace elab::ui {
 
-class SgdForm;
+class ParameterForm;
 
 /// Which parts of the form a view shows.
 enum class MechanismFormParts {
@@ -46,9 +48,11 @@ struct MechanismForm {
     QDoubleSpinBox* temperature = nullptr; ///< "temperatureSpin"
     QLineEdit* lambda = nullptr;           ///< "lambdaEdit"
     QLineEdit* delta = nullptr;            ///< "deltaEdit"
-    SgdForm* sgd = nullptr;                ///< "sgdGroup": DP-SGD's settings, shown for dpsgd only
-    QGroupBox* guaranteeBox = nullptr;     ///< "guaranteeGroup"
-    QLabel* guarantee = nullptr;           ///< "guaranteeLabel"
+    /// One per catalog mechanism with parameters of its own, in catalog order: "<id>Group"
+    /// (DP-SGD: "sgdGroup"), each shown for its mechanism only.
+    std::vector<ParameterForm*> parameters;
+    QGroupBox* guaranteeBox = nullptr; ///< "guaranteeGroup"
+    QLabel* guarantee = nullptr;       ///< "guaranteeLabel"
     QFormLayout* preparationForm = nullptr;
     QComboBox* norm = nullptr;              ///< "normCombo", data: int(NormPolicy)
     QLabel* normNote = nullptr;             ///< "normNote"

@@ -3,7 +3,7 @@
 #include "core/mechanisms/mechanism_catalog.h"
 
 #include "ui/widgets/eps_text.h"
-#include "ui/widgets/sgd_form.h"
+#include "ui/widgets/parameter_form.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -86,8 +86,9 @@ void MechanismPanel::connectEdits() {
         });
     };
     connect(m_form.loss, &QComboBox::currentIndexChanged, this, setLoss);
-    connect(m_form.sgd, &SgdForm::edited, this,
-            [this, apply] { apply([&](UtilitySettings& s) { s.mechanism.sgd = m_form.sgd->spec(); }); });
+    for (ParameterForm* form : m_form.parameters)
+        connect(form, &ParameterForm::edited, this,
+                [form, apply] { apply([&](UtilitySettings& s) { s.mechanism = form->applyTo(s.mechanism); }); });
     connect(m_form.huberWidth, &QDoubleSpinBox::valueChanged, this, setLoss);
     connect(m_form.temperature, &QDoubleSpinBox::valueChanged, this, setLoss);
     connect(m_form.norm, &QComboBox::currentIndexChanged, this, [this, apply](int) {
@@ -227,7 +228,8 @@ void MechanismPanel::setSettings(const UtilitySettings& settings) {
 void MechanismPanel::setDataShape(long long trainRows, long long features, bool multiclass,
                                   const QStringList& classNames, bool regression, const core::PipelineFacts& pipeline) {
     m_shape = DataShape{trainRows, features, multiclass, regression, classNames, pipeline};
-    m_form.sgd->setDatasetRows(trainRows); // DP-SGD's suggested public N
+    for (ParameterForm* form : m_form.parameters)
+        form->setDatasetRows(trainRows); // suggested for an optional count (DP-SGD's public N)
     std::optional<std::string>& positive = m_settings.preprocess.positiveClass;
     if (!multiclass || (positive && !classNames.contains(QString::fromStdString(*positive))))
         positive.reset(); // default for multiclass data: all classes, one-vs-rest
@@ -255,7 +257,8 @@ void MechanismPanel::showSettings() {
     m_form.temperature->setValue(s.mechanism.model.loss.temperature());
     m_form.lambda->setText(formatNumber(s.mechanism.model.lambda, 6));
     m_form.delta->setText(formatNumber(s.mechanism.privacy.delta, 6));
-    m_form.sgd->setSpec(s.mechanism.sgd);
+    for (ParameterForm* form : m_form.parameters)
+        form->setSpec(s.mechanism);
     m_form.norm->setCurrentIndex(m_form.norm->findData(int(s.preprocess.norm)));
     m_form.standardise->setChecked(s.preprocess.standardise);
     m_form.intercept->setChecked(s.preprocess.intercept);
@@ -315,10 +318,11 @@ void MechanismPanel::refresh() {
     m_form.mechanismForm->setRowVisible(m_form.temperature, spec.model.loss.kind() == LossKind::SmoothHinge);
     m_form.mechanismForm->setRowVisible(m_form.delta, spec.usesDelta());
     // Trained in epochs (DP-SGD): cross-entropy, no Λ: its own settings instead.
-    const bool sgd = core::mechanismInfo(spec.kind).trainsInEpochs;
-    m_form.mechanismForm->setRowVisible(m_form.loss, !sgd);
-    m_form.mechanismForm->setRowVisible(m_form.lambda, !sgd);
-    m_form.sgd->setVisible(sgd);
+    const bool inEpochs = core::mechanismInfo(spec.kind).trainsInEpochs;
+    m_form.mechanismForm->setRowVisible(m_form.loss, !inEpochs);
+    m_form.mechanismForm->setRowVisible(m_form.lambda, !inEpochs);
+    for (ParameterForm* form : m_form.parameters)
+        form->setVisible(core::mechanismInfo(spec.kind).parameters == &form->schema());
     m_form.preparationForm->setRowVisible(m_form.positiveClass, m_shape.multiclass);
 
     QStringList notes;
