@@ -6,6 +6,7 @@
 #include "core/audit/mechanism_audit.h"
 #include "core/audit/one_run_audit.h"
 #include "core/audit/pipeline_audit.h"
+#include "core/audit/whitebox_dpsgd_audit.h"
 #include "core/data/dataset_loader.h"
 #include "core/learner/sweep_data.h"
 #include "core/mechanisms/mechanism_catalog.h"
@@ -13,6 +14,7 @@
 #include "core/report/one_run_audit_json.h"
 #include "core/report/pipeline_audit_json.h"
 #include "core/report/result_json.h"
+#include "core/report/whitebox_audit_json.h"
 #include "resources/builtin_resources.h"
 
 #include <nlohmann/json.hpp>
@@ -31,13 +33,22 @@ void AuditCommand::addTo(CLI::App& command) {
     command
         .add_option("--method", method,
                     "two-dataset: T runs on D and T on its neighbour; one-run: one training with m canaries, each "
-                    "included by its own coin, and the bound of Steinke, Nasr & Jagielski from the correct guesses")
-        ->check(CLI::IsMember({"two-dataset", "one-run"}));
+                    "included by its own coin, and the bound of Steinke, Nasr & Jagielski from the correct guesses; "
+                    "whitebox (DP-SGD only): T trainings with gradient canaries in the weights of features that no "
+                    "training row uses, every step's noisy sum seen, scored by the likelihood ratio")
+        ->check(CLI::IsMember({"two-dataset", "one-run", "whitebox"}));
+    canariesOption = command
+                         .add_option("--canaries", canaries,
+                                     "m of --method one-run: unit rows along the least-covered feature columns, one "
+                                     "per column (capped at the number of columns); of --method whitebox: at most "
+                                     "this many canary coordinates per run (default: every one found)")
+                         ->check(CLI::Range(1, 10000000));
     command
-        .add_option("--canaries", canaries,
-                    "m of --method one-run: unit rows along the least-covered feature columns, one per column "
-                    "(capped at the number of columns)")
-        ->check(CLI::Range(1, 10000000));
+        .add_option("--view", view,
+                    "What --method whitebox observes of each step: iterates (the noisy sum at the weights of features "
+                    "no training row uses, as the released iterates show it) or residual (the noisy sum minus the "
+                    "sampled rows' clipped sum at every weight: an auditor who also knows the batch)")
+        ->check(CLI::IsMember({"iterates", "residual"}));
     command.add_option("--alpha", alpha, "ε_LB holds with confidence 1 - alpha")->check(CLI::Range(1e-6, 0.5));
     command.add_option("--seed", seed, "Seed of every run's noise (and the split)");
     command.add_option("--threads", threads, "Worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
@@ -105,8 +116,12 @@ int exitStatus(const std::vector<std::pair<core::MechanismKind, Result>>& result
 } // namespace
 
 int AuditCommand::run() const {
+    if (method != "whitebox" && view != "iterates")
+        throw std::invalid_argument("--view is for --method whitebox");
     if (method == "one-run")
         return runOneRun();
+    if (method == "whitebox")
+        return runWhitebox();
     if (neighbour != "canary")
         return runPipeline();
     if (row >= 0)
@@ -205,6 +220,55 @@ int AuditCommand::runOneRun() const {
         if (ClusterSession::instance().writesOutput())
             std::cerr << core::toString(kind) << ": " << core::oneRunAuditVerdict(r) << " [" << r.seconds << " s]\n";
     return exitStatus(results);
+}
+
+int AuditCommand::runWhitebox() const {
+    if (neighbour != "canary" || row >= 0 || canaryRow >= 0)
+        throw std::invalid_argument("--method whitebox places its own gradient canaries: --neighbour, --row and "
+                                    "--canary-row are for the two-dataset audit");
+    if (all)
+        throw std::invalid_argument("--method whitebox audits DP-SGD only: --all is for the two-dataset and one-run "
+                                    "audits");
+    const ExperimentData prepared = data.prepare(seed);
+    const core::SweepData sweep = core::sweepDataOf(prepared.train);
+    core::WhiteboxAuditSpec spec;
+    spec.mechanism = mech.spec();
+    spec.eps = eps;
+    spec.runs = runs;
+    spec.alpha = alpha;
+    spec.seed = seed;
+    spec.threads = threads;
+    if (canariesOption && canariesOption->count() > 0)
+        spec.maxCanaries = canaries;
+    spec.view = view == "residual" ? core::WhiteboxView::Residual : core::WhiteboxView::Iterates;
+    if (std::string problem = spec.validate(); !problem.empty())
+        throw std::invalid_argument(problem);
+    const core::WhiteboxAuditResult r = core::runWhiteboxAudit(sweep, spec);
+    if (csv) {
+        std::ostringstream o;
+        o << "mechanism,method,view,eps,delta,adjacency,sigma,q,steps,runs,canaries,evaluated,eps_lb,max_certifiable,"
+             "fpr,fnr,violated,seconds\n";
+        o << core::toString(spec.mechanism.kind) << ",whitebox," << core::toString(r.view) << ',' << r.claimedEps << ','
+          << r.delta << ',' << core::toString(r.adjacency) << ',' << r.sigma << ',' << r.q << ',' << r.steps << ','
+          << r.runs << ',' << r.canaries.size() << ',' << r.bound.evaluated << ',' << r.bound.epsLB << ','
+          << r.bound.maxCertifiable << ',' << r.bound.fpr << ',' << r.bound.fnr << ','
+          << (r.violated() ? "true" : "false") << ',' << r.seconds << '\n';
+        writeOutput(out, o.str());
+    } else {
+        nlohmann::ordered_json j;
+        j["command"] = "audit";
+        j["version"] = EPSILONLAB_VERSION;
+        j["seed"] = seed;
+        j["data"] = dataJson(prepared);
+        nlohmann::ordered_json a = core::whiteboxAuditJson(r);
+        a["mechanism"] = core::toString(spec.mechanism.kind);
+        j["audit"] = std::move(a);
+        writeOutput(out, j.dump(1) + "\n");
+    }
+    if (ClusterSession::instance().writesOutput())
+        std::cerr << core::toString(spec.mechanism.kind) << ": " << core::whiteboxAuditVerdict(r) << " [" << r.seconds
+                  << " s]\n";
+    return r.violated() ? 3 : 0;
 }
 
 int AuditCommand::runPipeline() const {

@@ -6,6 +6,8 @@
 // input-add, the audit of the whole pipeline instead (core/audit/pipeline_audit.h): D and D′
 // differ in one row of the file, and every run loads, splits, preprocesses and fits. With
 // --method one-run, the audit from one training run with m canaries (core/audit/one_run_audit.h).
+// With --method whitebox (DP-SGD only), the white-box audit with gradient canaries in the trainer's
+// steps (core/audit/whitebox_dpsgd_audit.h).
 
 #include "app/cli/experiment_data.h"
 #include "app/cli/mechanism_options.h"
@@ -29,9 +31,11 @@ struct AuditCommand {
     long long canaryRow = -1;
     std::string neighbour = "canary";   ///< or input-label, input-level, input-add (core/audit/input_neighbour.h)
     long long row = -1;                 ///< the file's data row the input neighbours change (-1: chosen)
-    std::string method = "two-dataset"; ///< or one-run (core/audit/one_run_audit.h)
+    std::string method = "two-dataset"; ///< or one-run, whitebox
     int canaries = 1000;                ///< m of the one-run audit (capped at the feature columns)
+    std::string view = "iterates";      ///< of the white-box audit: iterates or residual
     CLI::Option* runsOption = nullptr;
+    CLI::Option* canariesOption = nullptr;
     CLI::Option* splitOption = nullptr;
     bool all = false;
     std::string out;
@@ -43,6 +47,7 @@ struct AuditCommand {
 private:
     int runPipeline() const;
     int runOneRun() const;
+    int runWhitebox() const;
 };
 
 } // namespace elab::app

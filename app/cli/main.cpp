@@ -209,12 +209,14 @@ int runCli(int argc, char** argv) {
                    "epsilonlab-cli train --data builtin:digits --split 0.2 --epochs 20 --eps 1 --delta 1e-4 "
                    "--reference",
                    train),
-        subcommand("audit",
-                   "Empirical privacy audit: T runs on a dataset and on its neighbour with a canary, a lower bound "
-                   "on ε at 95 % confidence against the claimed ε (exit status 3 when a claim is violated)",
-                   "epsilonlab-cli audit --data builtin:moons?rows=200 --mechanism objpert-gauss --eps 1 --runs 400\n"
-                   "  epsilonlab-cli audit --data builtin:breast_cancer --all --eps 2 --runs 200 --csv",
-                   audit),
+        subcommand(
+            "audit",
+            "Empirical privacy audit: T runs on a dataset and on its neighbour with a canary, a lower bound "
+            "on ε at 95 % confidence against the claimed ε (exit status 3 when a claim is violated)",
+            "epsilonlab-cli audit --data builtin:moons?rows=200 --mechanism objpert-gauss --eps 1 --runs 400\n"
+            "  epsilonlab-cli audit --data builtin:breast_cancer --all --eps 2 --runs 200 --csv\n"
+            "  epsilonlab-cli audit --data builtin:digits --mechanism dpsgd --eps 2 --method whitebox --runs 400",
+            audit),
         // merge runs the stored command on the joined checkpoints (runMerge).
         {"merge", "Join the checkpoints of 'COMMAND … --shard i/N --checkpoint FILE' runs into the report of one run",
          "epsilonlab-cli utility --data builtin:breast_cancer --repeats 20 --shard 0/2 --checkpoint part0\n"

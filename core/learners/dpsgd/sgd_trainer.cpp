@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace elab::core {
 
@@ -23,6 +24,7 @@ constexpr std::uint64_t kStepStream = 2;
 constexpr std::uint64_t kSampleStream = 0;
 constexpr std::uint64_t kDropoutStream = 1;
 constexpr std::uint64_t kNoiseStream = 2;
+constexpr std::uint64_t kCanaryStream = 3; // the audit hook's canaries only
 constexpr Index kNoiseChunk = 1 << 13;
 
 std::uint64_t stepSeed(std::uint64_t seed, int repetition, long long step, std::uint64_t stream) {
@@ -77,6 +79,29 @@ Eigen::VectorXi selectClasses(const Eigen::VectorXi& y, const std::vector<Index>
     return out;
 }
 
+/// A gradient canary's one coordinate after the run's clipping (a one-coordinate vector's norm
+/// is its absolute value; PerLayer clips it to its own layer's threshold).
+double clippedCanary(double gradient, const ClipRule& rule) {
+    if (!rule.clip || std::abs(gradient) <= rule.threshold)
+        return gradient;
+    return std::copysign(rule.threshold, gradient);
+}
+
+void checkCanaries(const SgdAuditHook& hook, const Network& net) {
+    for (const SgdAuditHook::GradientCanary& c : hook.canaries) {
+        if (c.layer < 0 || c.layer >= static_cast<int>(net.layers.size()))
+            throw std::invalid_argument("DP-SGD audit hook: a canary names layer " + std::to_string(c.layer) +
+                                        " of a network with " + std::to_string(net.layers.size()));
+        const Eigen::MatrixXd& W = net.layers[static_cast<std::size_t>(c.layer)].W;
+        if (c.row < 0 || c.row >= W.rows() || c.col < 0 || c.col >= W.cols())
+            throw std::invalid_argument("DP-SGD audit hook: a canary names W(" + std::to_string(c.row) + ", " +
+                                        std::to_string(c.col) + ") of a " + std::to_string(W.rows()) + " × " +
+                                        std::to_string(W.cols()) + " layer");
+        if (!std::isfinite(c.gradient))
+            throw std::invalid_argument("DP-SGD audit hook: a canary's gradient must be finite");
+    }
+}
+
 } // namespace
 
 std::vector<Index> poissonSample(Index n, double q, std::uint64_t seed, int repetition, long long step) {
@@ -112,7 +137,7 @@ void stepNoise(Eigen::VectorXd& out, Index count, std::uint64_t seed, int repeti
 }
 
 SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes, const SgdSpec& spec,
-                   const SgdRun& run, std::stop_token stop, const SgdMonitor* monitor) {
+                   const SgdRun& run, std::stop_token stop, const SgdMonitor* monitor, const SgdAuditHook* hook) {
     if (std::string e = spec.validate(); !e.empty())
         throw std::invalid_argument("DP-SGD: " + e);
     if (y.size() != X.rows())
@@ -137,10 +162,13 @@ SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes
     result.net = initialNetwork(X.cols(), spec.hidden, classes,
                                 deriveSeed(run.seed, static_cast<std::uint64_t>(run.repetition), kInitStream));
     Network grad = result.net;
+    Network rowsSum; // the audit hook's view only
     BatchWork work;
     Eigen::MatrixXd mask;
     Eigen::VectorXd noise;
     const Index parameters = result.net.parameterCount();
+    if (hook)
+        checkCanaries(*hook, result.net);
 
     std::vector<Index> evalRows;
     FeatureMatrix evalX;
@@ -175,10 +203,21 @@ SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes
                     maskPtr = &mask;
                 }
                 clippedGradientSum(result.net, batch, batchY, maskPtr, rule, work, grad);
+                if (hook && hook->onStep)
+                    rowsSum = grad;
+                if (hook && !hook->canaries.empty()) {
+                    Rng canaryRng(stepSeed(run.seed, run.repetition, step, kCanaryStream));
+                    for (const SgdAuditHook::GradientCanary& c : hook->canaries)
+                        if (uniform01(canaryRng) < q)
+                            grad.layers[static_cast<std::size_t>(c.layer)].W(c.row, c.col) +=
+                                clippedCanary(c.gradient, rule);
+                }
                 if (noiseSd > 0.0) {
                     stepNoise(noise, parameters, run.seed, run.repetition, step, threads);
                     addNoise(grad, noise, noiseSd);
                 }
+                if (hook && hook->onStep)
+                    hook->onStep(step, rowsSum, grad);
                 // θ ← θ − η (G/S + λθ)
                 if (spec.weightDecay > 0.0)
                     for (DenseLayer& l : result.net.layers) {

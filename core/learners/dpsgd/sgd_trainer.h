@@ -52,10 +52,33 @@ struct SgdResult {
     bool stopped = false;   ///< cancelled: net is partial and must not be released
 };
 
-/// Trains on X (rows clipped as everywhere) with class indices y ∈ 0..classes−1.
-/// Throws std::invalid_argument for an invalid spec or mismatched inputs.
+/// The white-box audit's view of a private run (core/audit/whitebox_dpsgd_audit.h); nullptr in
+/// every product run, and a hook with no canaries and no observer changes nothing.
+struct SgdAuditHook {
+    /// An extra example whose gradient is `gradient` at one parameter, W(row, col) of layer
+    /// `layer`, and 0 elsewhere: clipped by the run's rule (Total: to norm C; PerLayer: to C_l,
+    /// its layer's threshold) and, like every row, in each step's batch with probability q —
+    /// from a stream of its own (seed, repetition, step), one uniform per canary in order, so
+    /// the rows' samples, masks and noise are those of the run without the hook.
+    struct GradientCanary {
+        int layer = 0;
+        Index row = 0;
+        Index col = 0;
+        double gradient = 0.0;
+    };
+    std::vector<GradientCanary> canaries;
+    /// Called at every step (on the training thread) with the clipped sum of the sampled rows
+    /// alone and the step's noisy clipped sum G — rows, canaries and N(0, σ²C²) — just before
+    /// θ ← θ − η(G/S + λθ): every iterate follows from θ₀ and the G's.
+    std::function<void(long long step, const Network& rowsSum, const Network& noisySum)> onStep;
+};
+
+/// Trains on X (rows clipped as everywhere) with class indices y ∈ 0..classes−1. hook: the
+/// white-box audit's canaries and view (nullptr: none). Throws std::invalid_argument for an
+/// invalid spec, mismatched inputs or a canary outside the network.
 SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes, const SgdSpec& spec,
-                   const SgdRun& run, std::stop_token stop = {}, const SgdMonitor* monitor = nullptr);
+                   const SgdRun& run, std::stop_token stop = {}, const SgdMonitor* monitor = nullptr,
+                   const SgdAuditHook* hook = nullptr);
 
 /// The Poisson sample of step `step`: each of n rows independently with probability q, from
 /// the stream (seed, repetition, step). Exposed for tests.
