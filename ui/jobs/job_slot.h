@@ -72,8 +72,13 @@ signals:
     void busyChanged(bool busy);
     void staleResultDropped(quint64 generation);
 
+protected:
+    void customEvent(QEvent* event) override;
+
 private:
     friend class JobContext;
+    /// Worker thread: runs fn on the GUI thread (an event posted to this object).
+    void postToGui(std::function<void()> fn);
     void deliver(quint64 generation, const std::function<void()>& fn, bool final, bool cancelled, const QString& error);
     void setBusy(bool busy);
 
