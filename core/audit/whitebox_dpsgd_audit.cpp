@@ -1,7 +1,9 @@
 #include "core/audit/whitebox_dpsgd_audit.h"
 
+#include "core/learner/prepared_problem.h"
 #include "core/learners/dpsgd/dpsgd_learner.h"
 #include "core/learners/dpsgd/sgd_trainer.h"
+#include "core/mechanisms/mechanism_catalog.h"
 #include "core/util/format_number.h"
 #include "core/util/parallel_grid.h"
 #include "core/util/random.h"
@@ -36,14 +38,12 @@ std::string WhiteboxAuditSpec::validate() const {
 
 namespace {
 
-// log((1 − q) + q·e^a), without overflow for large a.
+// log((1 − q) + q·e^a) = log1p(q·expm1(a)), written as a + log(q + (1 − q)e^{−a}) where e^a would
+// overflow.
 double logMixture(double q, double a) {
-    const double l0 = std::log1p(-q);
-    const double l1 = std::log(q) + a;
-    const double hi = std::max(l0, l1);
-    if (hi == -std::numeric_limits<double>::infinity())
-        return hi;
-    return hi + std::log1p(std::exp(std::min(l0, l1) - hi));
+    if (a < 30.0)
+        return std::log1p(q * std::expm1(a));
+    return a + std::log(q + (1.0 - q) * std::exp(-a));
 }
 
 std::vector<Index> zeroColumns(const FeatureMatrix& X) {
@@ -94,10 +94,16 @@ WhiteboxAuditResult runWhiteboxAudit(const SweepData& data, const WhiteboxAuditS
     result.runs = spec.runs;
     result.alpha = spec.alpha;
 
-    const DpsgdLearner learner(data, spec.mechanism, UtilityMetric::TrainAccuracy);
+    // The claim audited is the product's on these rows (the pipeline's facts included).
+    const std::shared_ptr<const PreparedProblem> problem =
+        prepareProblem(data, spec.mechanism, UtilityMetric::TrainAccuracy);
+    const auto& learner = dynamic_cast<const DpsgdLearner&>(problem->learner());
     const SgdSpec& sgd = spec.mechanism.sgd;
     const Index n = data.trainX.rows();
-    result.guarantee = learner.guarantee(spec.eps);
+    result.guarantee = problem->guarantee(spec.eps);
+    if (!result.guarantee.isPrivate)
+        throw std::invalid_argument(
+            "the mechanism claims no privacy at this ε on these rows: there is nothing to audit");
     result.delta = result.guarantee.delta;
     result.adjacency = result.guarantee.adjacency;
     result.sigma = learner.sigmaFor(spec.eps);

@@ -14,6 +14,7 @@
 #include "core/data/dataset_loader.h"
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/util/random.h"
+#include "tests/support/split_data.h"
 #include "tests/support/test_support.h"
 
 #include <QtTest>
@@ -22,33 +23,10 @@
 
 using namespace elab::core;
 using elab::test::errorOf;
+using elab::test::labelCountSplit;
+using elab::test::segmentsCsv;
 
 namespace {
-
-// n rows "a,b,label": the first 30 % (a, b) = (1, 0) labelled yes, the last 30 % (0, 1) labelled
-// no, the middle random points labelled by a + b > 1 with 10 % flipped. A split that swaps the
-// first and the last 30 % changes the model a lot; one row changes it little.
-std::string segmentsCsv(int n, std::uint64_t seed) {
-    Rng rng(seed);
-    std::ostringstream o;
-    o << "a,b,label\n";
-    for (int i = 0; i < n; ++i) {
-        double a = 0.0, b = 0.0;
-        bool yes = false;
-        if (i < 3 * n / 10) {
-            a = 1.0;
-            yes = true;
-        } else if (i >= n - 3 * n / 10) {
-            b = 1.0;
-        } else {
-            a = uniform01(rng);
-            b = uniform01(rng);
-            yes = (a + b > 1.0) != (uniform01(rng) < 0.1);
-        }
-        o << a << ',' << b << ',' << (yes ? "yes" : "no") << '\n';
-    }
-    return o.str();
-}
 
 // n rows "colour,x,label": colour red or blue (label mostly yes for red), one row green.
 std::string coloursCsv(int n, int greenRow, std::uint64_t seed) {
@@ -92,26 +70,6 @@ PipelineAuditSpec specOf(InputNeighbourKind kind, MechanismKind mechanism, int r
     s.audit.runs = runs;
     s.audit.seed = 5;
     return s;
-}
-
-// A split whose test rows depend on the label counts (the first 30 % of the rows when the
-// positive class has an even count, the last 30 % otherwise): one label flipped moves most rows.
-PreparedData labelCountSplit(Dataset train, std::optional<Dataset> test, const DataPreparation& preparation,
-                             std::uint64_t seed) {
-    (void)test;
-    const Index n = train.rows();
-    Index positives = 0;
-    for (Index i = 0; i < n; ++i)
-        positives += train.targets.classIndex[i] == 1 ? 1 : 0;
-    const Index k = static_cast<Index>(0.3 * static_cast<double>(n));
-    std::vector<Index> trainRows, testRows;
-    for (Index i = 0; i < n; ++i) {
-        const bool held = positives % 2 == 0 ? i < k : i >= n - k;
-        (held ? testRows : trainRows).push_back(i);
-    }
-    DataPreparation rest = preparation;
-    rest.testFraction = 0.0;
-    return prepareExperimentData(train.selectRows(trainRows), train.selectRows(testRows), rest, seed);
 }
 
 QString summary(const PipelineAuditResult& r) {
