@@ -11,13 +11,14 @@
 //   and white-box (4,000 runs): 40 unused features.
 //   Settings "digits": DP-SGD at its defaults on the digits CSV given as the first argument (the
 //   CLI's builtin:digits), two-dataset T = 200, one run, white-box 400 runs in both views.
-// Part "pipeline": the whole-pipeline audit (T = 300 per neighbour, one label flipped, 400 rows of
-// tests/support/split_data.h, split 0.3) with the product's split and with a split whose test
+// Part "pipeline": the whole-pipeline audit (one label flipped, 400 rows of
+// tests/support/split_data.h, split 0.3, Λ = 100; T = 300 per neighbour at ε = 2, 30,000 at ε = 8,
+// DP-SGD at ε = 8 in part "pipeline-dpsgd") with the product's split and with a split whose test
 // rows depend on the label counts — "a split that moves other rows" — for every mechanism.
 // Part "many": the two-dataset audit of the ERM mechanisms and DP-SGD on the power set with
 // T = 200,000 per neighbour (a perfect attacker certifies 10.2).
-// Usage: bench_audit_power [digits.csv] [threads] [power|digits|many|pipeline|all]. Prints a Markdown table
-// (an audit that refuses its settings: its message); appends JSON lines to EPSILONLAB_BENCH_OUT.
+// Usage: bench_audit_power [digits.csv] [threads] [power|digits|many|pipeline|pipeline-dpsgd|all]. Prints a Markdown
+// table (an audit that refuses its settings: its message); appends JSON lines to EPSILONLAB_BENCH_OUT.
 
 #include "core/audit/mechanism_audit.h"
 #include "core/audit/one_run_audit.h"
@@ -153,7 +154,7 @@ void whitebox(const std::string& setting, const SweepData& data, const Mechanism
     }
 }
 
-void pipeline(MechanismKind kind, double eps, int threads) {
+void pipeline(MechanismKind kind, double eps, int runs, int threads) {
     PipelineInput in;
     in.spec = "segments.csv";
     in.options.schema.labelColumn = "label";
@@ -168,8 +169,9 @@ void pipeline(MechanismKind kind, double eps, int threads) {
         spec.preparation.preprocess.intercept = true;
         spec.splitSeed = 1;
         selectMechanism(spec.audit.mechanism, kind);
+        spec.audit.mechanism.model.lambda = 100.0; // as the power set
         spec.audit.eps = eps;
-        spec.audit.runs = 300;
+        spec.audit.runs = runs;
         spec.audit.seed = 5;
         spec.audit.threads = threads;
         if (broken)
@@ -197,9 +199,15 @@ int main(int argc, char** argv) {
     const SweepData rare = sweepDataOf(rareRows); // SweepData refers to the datasets
     const SweepData wide = sweepDataOf(wideRows);
     if (part == "pipeline") {
-        for (double eps : {2.0, 8.0})
-            for (MechanismKind kind : privateMechanisms())
-                pipeline(kind, eps, threads);
+        for (MechanismKind kind : privateMechanisms())
+            pipeline(kind, 2.0, 300, threads);
+        for (MechanismKind kind : privateMechanisms())
+            if (kind != MechanismKind::Dpsgd)
+                pipeline(kind, 8.0, 30000, threads);
+        return 0;
+    }
+    if (part == "pipeline-dpsgd") { // about 6 minutes
+        pipeline(MechanismKind::Dpsgd, 8.0, 30000, threads);
         return 0;
     }
     if (part == "many") {
