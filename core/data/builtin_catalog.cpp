@@ -90,6 +90,16 @@ PublicBounds documentedBounds(const std::string& name) {
         out.columns.push_back({"petal_length_cm", 1.0, 7.0});
         out.columns.push_back({"petal_width_cm", 0.0, 2.5});
         out.source = "documented ranges of builtin:iris (UCI iris.names summary statistics, rounded outward)";
+    } else if (name == "breast_cancer") {
+        // The dataset's documentation (UCI WDBC, scikit-learn's breast cancer description, "Summary
+        // Statistics": radius (worst) 7.93–36.04, concave points (worst) 0.0–0.291, radius (mean)
+        // 6.981–28.11, texture (mean) 9.71–39.28), rounded outward.
+        out.columns.push_back({"mean_radius", 6.0, 29.0});
+        out.columns.push_back({"mean_texture", 9.0, 40.0});
+        out.columns.push_back({"worst_radius", 7.0, 37.0});
+        out.columns.push_back({"worst_concave_points", 0.0, 0.3});
+        out.source = "documented ranges of builtin:breast_cancer (its documentation's summary statistics, rounded "
+                     "outward)";
     } else if (name == "wine") {
         // The dataset's documentation (scikit-learn's wine description, "Summary Statistics":
         // flavanoids 0.34–5.08, proline 278–1680), rounded outward.
@@ -156,7 +166,7 @@ PublicBounds boundsFromOption(const std::string& option, const std::string& data
         throw std::invalid_argument("--bounds builtin: " +
                                     (name.empty() ? std::string("the dataset is not a built-in one")
                                                   : "builtin:" + name + " documents no ranges") +
-                                    " (builtin:digits and builtin:penguins do)");
+                                    " (builtin:digits, penguins, iris, wine and breast_cancer do)");
     return bounds;
 }
 

@@ -30,7 +30,8 @@ const BuiltinInfo* findBuiltin(const std::string& name);
 
 /// The ranges a built-in dataset's documentation gives for its numeric columns (public
 /// bounds, feature_bounds.h), empty when it gives none: digits (every pixel an integer in
-/// 0..16, UCI optdigits), penguins (study year 2007..2009, palmerpenguins). Ranges read off
+/// 0..16, UCI optdigits), penguins (study year 2007..2009, palmerpenguins), iris, wine and breast
+/// cancer (a few columns, from their documentation's summary statistics). Ranges read off
 /// the data itself are not public and are not shipped.
 PublicBounds documentedBounds(const std::string& name);
 

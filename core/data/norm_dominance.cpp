@@ -64,4 +64,25 @@ std::string dominanceNote(const NormDominance& d) {
            "little beyond it, however good its curve looks. Give it a public range, or leave the column out.";
 }
 
+std::optional<MajorityClass> majorityClass(const Dataset& data) {
+    if (!data.targets.isClassification() || data.rows() == 0)
+        return std::nullopt;
+    const std::vector<Index> counts = data.targets.classCounts();
+    if (counts.empty())
+        return std::nullopt;
+    const auto top = std::max_element(counts.begin(), counts.end());
+    const auto k = static_cast<std::size_t>(top - counts.begin());
+    const std::string name = k < data.targets.classNames.size() ? data.targets.classNames[k] : std::to_string(k);
+    return MajorityClass{name, static_cast<double>(*top) / static_cast<double>(data.rows())};
+}
+
+std::string majorityNote(double nonPrivateAccuracy, const MajorityClass& majority, double margin) {
+    if (!(nonPrivateAccuracy <= majority.rate + margin))
+        return {};
+    return "The non-private model's accuracy " + formatNumber(nonPrivateAccuracy) +
+           " is no better than always answering '" + majority.name + "' (" + formatNumber(majority.rate) +
+           " of the rows): no ε gives a useful model of the data as prepared. Usual causes: a column that dominates "
+           "the row norms, or columns without public ranges (the Data tab shows both).";
+}
+
 } // namespace elab::core

@@ -24,4 +24,18 @@ std::optional<NormDominance> dominantFeature(const Dataset& data);
 /// One sentence for the user.
 std::string dominanceNote(const NormDominance& dominance);
 
+/// The largest class of classification targets: the accuracy of always answering it.
+struct MajorityClass {
+    std::string name;
+    double rate = 0.0; ///< its share of the rows
+};
+
+/// Of data's targets; nullopt for regression or no rows.
+std::optional<MajorityClass> majorityClass(const Dataset& data);
+
+/// A model whose accuracy is within `margin` of always answering the largest class learned nothing
+/// a user would pay privacy for: one sentence saying so (the non-private model's accuracy, the
+/// class, its rate, the usual causes), or "" when the model does better.
+std::string majorityNote(double nonPrivateAccuracy, const MajorityClass& majority, double margin = 0.01);
+
 } // namespace elab::core

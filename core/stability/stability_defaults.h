@@ -26,6 +26,13 @@ PreprocessOptions defaultStabilityPreprocess(StabilityModel model, bool sparseFe
 /// An intercept by centring: linear regression on dense data only.
 bool stabilityFitsIntercept(StabilityModel model, bool sparseFeatures);
 
+/// The class a multiclass label is binarised at by default (its index): the one whose centroid is
+/// nearest the centroid of all rows, each column in units of its standard deviation — the class
+/// "in the middle", whose one-against-the-rest split is the hardest (iris: versicolor; setosa,
+/// the first, is linearly separable and every error would be 0). The study is non-private, so
+/// reading the data costs nothing here. 0 for fewer than two classes.
+int defaultPositiveClass(const Dataset& data);
+
 /// "" if model can be fitted to task; else why, in words. positiveClass: a positive class
 /// will binarise a multiclass label (checks made before the preparation).
 std::string stabilityTaskProblem(StabilityModel model, TaskKind task, bool positiveClass = false);

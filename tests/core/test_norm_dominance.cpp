@@ -67,6 +67,26 @@ private slots:
         QCOMPARE(QString::fromStdString(found->feature), QStringLiteral("fnlwgt"));
         QVERIFY2(found->rowShare > 0.99, qPrintable(QString::number(found->rowShare)));
     }
+
+    void majorityClassAndItsNote() {
+        // 7 of 10 rows in class 1: the majority rate is 0.7, named.
+        Dataset d;
+        d.features = FeatureMatrix(Eigen::MatrixXd::Zero(10, 1));
+        d.targets = Targets::classification((Eigen::VectorXi(10) << 0, 1, 1, 1, 0, 1, 1, 0, 1, 1).finished(),
+                                            {"<=50K", ">50K"});
+        const auto m = majorityClass(d);
+        QVERIFY(m.has_value());
+        QCOMPARE(m->name, std::string(">50K"));
+        ELAB_FUZZY(m->rate, 0.7, 1e-15);
+        // At the rate, or within the margin above it: the note; clearly above: none.
+        QVERIFY(majorityNote(0.70, *m).find("no better than always answering '>50K'") != std::string::npos);
+        QVERIFY(!majorityNote(0.705, *m).empty());
+        QVERIFY(majorityNote(0.72, *m).empty());
+        // Regression has no majority class.
+        Dataset r = d;
+        r.targets = Targets::regression(Eigen::VectorXd::Zero(10));
+        QVERIFY(!majorityClass(r).has_value());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNormDominance)

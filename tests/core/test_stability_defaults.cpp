@@ -34,6 +34,30 @@ private slots:
         QVERIFY(!stabilityFitsIntercept(StabilityModel::Logistic, false));
     }
 
+    void positiveClassInTheMiddle() {
+        // Three classes on a line, the second one's centroid at the overall centroid (its second
+        // column constant: no information, no division by 0); in sparse form the same.
+        DenseMatrix X(6, 2);
+        X << -10, 1, -9, 1, 0, 1, 1, 1, 9, 1, 10, 1;
+        Eigen::VectorXi classOf(6);
+        classOf << 0, 0, 1, 1, 2, 2;
+        Dataset line;
+        line.features = FeatureMatrix(X);
+        line.targets = Targets::classification(classOf, {"left", "middle", "right"});
+        QCOMPARE(defaultPositiveClass(line), 1);
+        Dataset sparse = line;
+        sparse.features = FeatureMatrix(SparseMatrix(X.sparseView()));
+        QCOMPARE(defaultPositiveClass(sparse), 1);
+        // Binary targets keep class 0 (nothing to binarise).
+        Dataset binary = line;
+        binary.targets = Targets::classification((Eigen::VectorXi(6) << 0, 0, 0, 1, 1, 1).finished(), {"a", "b"});
+        QCOMPARE(defaultPositiveClass(binary), 0);
+        // Iris: versicolor, whose one-against-the-rest split is not linearly separable (setosa's is).
+        const Dataset iris = loadDataset("builtin:iris", LoadOptions{}, elab::resources::builtinBytesProvider());
+        QCOMPARE(iris.targets.classNames[static_cast<std::size_t>(defaultPositiveClass(iris))],
+                 std::string("versicolor"));
+    }
+
     void dropoutConvergesOnTheDefaultData() {
         // The Stability tab's first picture: breast cancer, 30 % held out, the default
         // preparation and learner options (30 epochs). Dropout GD (stochastic masks) must reach

@@ -144,6 +144,9 @@ private slots:
         QFETCH(QString, text);
         QFETCH(QString, shown);
         MechanismPanel panel;
+        UtilitySettings loss; // measuring points are edited for a loss metric (the estimates' own)
+        loss.metric = UtilityMetric::TrainLoss;
+        panel.setSettings(loss);
         QSignalSpy changed(&panel, &MechanismPanel::settingsChanged);
         auto* field = panel.findChild<QLineEdit*>(edit);
         QVERIFY(field);
@@ -341,6 +344,13 @@ private slots:
 
     void testMetricSetsTestFraction() {
         MechanismPanel panel;
+        // The default measures test accuracy on 30 % held-out rows.
+        QCOMPARE(panel.settings().metric, UtilityMetric::TestAccuracy);
+        QCOMPARE(panel.settings().testFraction, 0.3);
+        UtilitySettings noHeldOut;
+        noHeldOut.metric = UtilityMetric::TrainLoss;
+        noHeldOut.testFraction = 0.0;
+        panel.setSettings(noHeldOut);
         QCOMPARE(panel.settings().testFraction, 0.0);
         select(panel, "metricCombo", int(UtilityMetric::TestAccuracy));
         QCOMPARE(panel.settings().testFraction, 0.3);

@@ -21,6 +21,8 @@ namespace {
 
 UtilitySettings settings(core::MechanismKind kind) {
     UtilitySettings s;
+    s.metric = core::UtilityMetric::TrainLoss; // the metric the Taylor estimates apply to
+    s.testFraction = 0.0;
     s.mechanism.kind = kind;
     s.preprocess.intercept = true;
     s.repeats = 4;

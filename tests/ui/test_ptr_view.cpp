@@ -105,6 +105,30 @@ private slots:
         QVERIFY(text.contains(c.state().release->passed ? QStringLiteral("passes") : QStringLiteral("fails")));
     }
 
+    void constantFeaturesAreNamed() {
+        // Counts of ones per feature over 10 rows: all 10 (always 1) for every feature — positive
+        // data binarised at 0 — then one feature that varies.
+        ui::PtrSettings s;
+        ui::PtrState state;
+        auto data = std::make_shared<core::PtrData>();
+        data->ones = {10, 10, 10};
+        data->statistic.rows = 10;
+        data->statistic.lambda = 0.5;
+        data->statistic.argmin = 0;
+        state.data = data;
+        const auto name = [](core::Index j) { return QString::number(j); };
+        QVERIFY2(ui::ptrReadoutHtml(s, state, name).contains(QStringLiteral("Every feature is the same in every row")),
+                 qPrintable(ui::ptrReadoutHtml(s, state, name)));
+        data->ones = {10, 4, 0};
+        const QString some = ui::ptrReadoutHtml(s, state, name);
+        QVERIFY2(!some.contains(QStringLiteral("Every feature")) &&
+                     some.contains(QStringLiteral("2 of 3 features are the same in every row")) &&
+                     some.contains(QStringLiteral("1 always 1, 1 never")),
+                 qPrintable(some));
+        data->ones = {9, 4, 1};
+        QVERIFY(!ui::ptrReadoutHtml(s, state, name).contains(QStringLiteral("same in every row")));
+    }
+
     void aDragShowsReleasesAndNeverRestartsOne() {
         PtrController c;
         PtrSettings s = settings(0.5);

@@ -11,6 +11,7 @@
 #include "tests/support/generated_data.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QChart>
 #include <QGraphicsScene>
@@ -73,6 +74,20 @@ class TestRegionsChartModel : public QObject {
     Q_OBJECT
 
 private slots:
+    void tenClassesTenColours() {
+        // Up to 8 classes: the charts' palette; digits' 10 classes: 10 distinct colours, none of
+        // them near another (every pair at least 50 apart in RGB distance; the nearest, rose and
+        // purple, are 59 apart).
+        for (int k = 0; k < 8; ++k)
+            QCOMPARE(regionsClassColor(k, 8), elab::ui::charts::paletteColor(k));
+        for (int a = 0; a < 10; ++a)
+            for (int b = a + 1; b < 10; ++b) {
+                const QColor x = regionsClassColor(a, 10), y = regionsClassColor(b, 10);
+                const double d = std::hypot(x.red() - y.red(), x.green() - y.green(), x.blue() - y.blue());
+                QVERIFY2(d >= 50.0, qPrintable(QStringLiteral("classes %1 and %2: %3").arg(a).arg(b).arg(d)));
+            }
+    }
+
     void regionsTakeTheClassColoursShadedByAgreement() {
         const core::RegionsResult r = handMade();
         const QImage image = regionsImage(r, 2, 2, RegionsFill::Majority, 0);

@@ -159,6 +159,24 @@ private slots:
         shoot(QStringLiteral("regions-dragged.png"));
     }
 
+    void digitsOpensOnAPlaneThatSeparatesAndBlankPixelsAreNamed() {
+        loadAndSettle(QStringLiteral("builtin:digits"));
+        auto* a = m_tab->panel()->findChild<QComboBox*>(QStringLiteral("featureACombo"));
+        auto* b = m_tab->panel()->findChild<QComboBox*>(QStringLiteral("featureBCombo"));
+        QCOMPARE(a->currentText(), QStringLiteral("pixel_2_5"));
+        QCOMPARE(b->currentText(), QStringLiteral("pixel_5_2"));
+        const QString warning = QStringLiteral("no better than always answering");
+        QVERIFY2(!m_tab->view()->readoutText().contains(warning), qPrintable(m_tab->view()->readoutText()));
+        // Pixels (0, 0) and (4, 0) are blank in every image: the non-private model can only answer
+        // the largest class, and the readout says so.
+        RegionsSettings s = m_tab->view()->composedSettings();
+        s.featureA = 0;
+        s.featureB = 32;
+        m_tab->view()->applySettings(s);
+        QVERIFY(test::waitIdle(*m_tab->regionsController()));
+        QVERIFY2(m_tab->view()->readoutText().contains(warning), qPrintable(m_tab->view()->readoutText()));
+    }
+
     void panelEditsReachTheController() {
         loadAndSettle(QStringLiteral("builtin:moons?rows=200&seed=2"));
         auto* draws = m_tab->panel()->findChild<QSpinBox*>(QStringLiteral("drawsSpin"));

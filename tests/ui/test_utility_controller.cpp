@@ -24,6 +24,8 @@ std::shared_ptr<const core::Dataset> moons(core::Index rows = 300) { return elab
 
 UtilitySettings smallSettings() {
     UtilitySettings s;
+    s.metric = core::UtilityMetric::TrainLoss; // the metric the Taylor estimates apply to
+    s.testFraction = 0.0;
     s.preprocess.intercept = true;
     s.repeats = 4;
     s.gridPoints = 8;

@@ -2,6 +2,7 @@
 // the readout at the slider's ε, the target box and the verification's summary. The expected
 // texts are written from what each line is meant to say, not read off the view.
 
+#include "ui/views/utility/utility_chart_model.h"
 #include "ui/views/utility/utility_text.h"
 
 #include <QTest>
@@ -15,13 +16,26 @@ using elab::ui::UtilityState;
 namespace core = elab::core;
 namespace ui = elab::ui;
 
+namespace {
+
+/// The training loss on every row (no held-out split): the metric the Taylor estimates and the
+/// theory's bound apply to (the view's default is test accuracy).
+UtilitySettings lossSettings() {
+    UtilitySettings s;
+    s.metric = core::UtilityMetric::TrainLoss;
+    s.testFraction = 0.0;
+    return s;
+}
+
+} // namespace
+
 class TestUtilityText : public QObject {
     Q_OBJECT
 private slots:
     // A full measurement at the slider's ε, the non-private value; objective perturbation with the
     // training loss: estimates apply, but none were measured yet (no line for them).
     void readoutOfAFullProbe() {
-        UtilitySettings s; // objective perturbation (ε, δ), training loss, ε = 1, 10 repetitions
+        UtilitySettings s = lossSettings(); // objective perturbation (ε, δ), training loss, ε = 1, 10 repetitions
         UtilityState state;
         state.probe = ProbeResult{1.0, 0.5, 0.01, 10, true};
         state.nonPrivate = 0.3;
@@ -50,7 +64,7 @@ private slots:
 
     // One feature dominating the rows' norms: a warning naming it, before any failure line.
     void readoutWarnsOfADominantFeature() {
-        UtilitySettings s;
+        UtilitySettings s = lossSettings();
         UtilityState state;
         state.dominance = core::NormDominance{"fnlwgt", 0.998};
         const QStringList lines = ui::utilityReadoutLines(s, state, UtilityReadoutContext{false, true, "failed"});
@@ -59,6 +73,34 @@ private slots:
                                                 "squared norm of 99.8 % of the rows")),
                  qPrintable(lines.join(QLatin1Char('\n'))));
         QCOMPARE(lines.back(), QStringLiteral("Problem: failed"));
+    }
+
+    // A non-private accuracy at the majority rate of the rows it is measured on: a warning naming
+    // the class; the training rows' majority does not apply to a test metric; a loss never warns.
+    void readoutWarnsOfAModelAtTheMajorityRate() {
+        UtilitySettings s; // test accuracy
+        UtilityState state;
+        state.nonPrivate = 0.754;
+        state.majorityTest = core::MajorityClass{"<=50K", 0.754};
+        state.majorityTrain = core::MajorityClass{"<=50K", 0.5};
+        const QString warning = QStringLiteral("⚠ The non-private model's accuracy 0.754 is no better than always "
+                                               "answering '<=50K' (0.754 of the rows)");
+        const auto warns = [&] {
+            for (const QString& line : ui::utilityReadoutLines(s, state, {}))
+                if (line.startsWith(warning))
+                    return true;
+            return false;
+        };
+        QVERIFY(warns());
+        const auto chart = ui::buildUtilityChart(s, state, std::nullopt, QStringLiteral("adult"));
+        bool floor = false;
+        for (const auto& series : chart.series)
+            floor = floor || (series.key == QStringLiteral("majority") && series.value == 0.754);
+        QVERIFY(floor);
+        s.metric = core::UtilityMetric::TrainAccuracy; // 0.754 is well above the training rows' 0.5
+        QVERIFY(!warns());
+        s.metric = core::UtilityMetric::TestLoss;
+        QVERIFY(!warns());
     }
 
     // A probe at another ε once the handle rests is not shown: the new one is on its way.
@@ -82,14 +124,14 @@ private slots:
         QVERIFY(std::abs(ui::trainLossBoundAt(state, middle) - 0.2) < 1e-12);
         QCOMPARE(ui::trainLossBoundAt(state, 1.0), 0.4);
         QVERIFY(std::isnan(ui::trainLossBoundAt(state, 20.0)));
-        UtilitySettings s;
+        UtilitySettings s = lossSettings();
         s.currentEps = middle;
         QVERIFY(ui::utilityReadoutLines(s, state, {})
                     .contains(QStringLiteral("theory's bound on the expected loss (MATH.md §4.5): 0.2")));
     }
 
     void proposal() {
-        UtilitySettings s;
+        UtilitySettings s = lossSettings();
         UtilityState state;
         core::ProposedEps none;
         QCOMPARE(ui::utilityProposalText(s, state, none, false).proposal,

@@ -41,6 +41,8 @@ constexpr int kTimeout = 60000;
 
 UtilitySettings quickSettings() {
     UtilitySettings s;
+    s.metric = core::UtilityMetric::TrainLoss; // the metric the Taylor estimates apply to
+    s.testFraction = 0.0;
     s.repeats = 3;
     s.gridPoints = 9;
     s.epsMin = 0.01;

@@ -23,6 +23,9 @@ UtilitySettings mechanismFormSettings(const TrainingChoice& training, double cur
     UtilitySettings u;
     static_cast<TrainingChoice&>(u) = training;
     u.currentEps = currentEps;
+    // These views measure no utility curve (the form hides the measurement box): a metric that
+    // needs no held-out rows, so that their own test fraction (the audit's 0) is never a problem.
+    u.metric = core::UtilityMetric::TrainLoss;
     return u;
 }
 

@@ -21,7 +21,11 @@ namespace elab::ui {
 /// The training choice (TrainingChoice: preprocess, testFraction — needed by test metrics —,
 /// mechanism, seed) and the measurement.
 struct UtilitySettings : TrainingChoice {
-    core::UtilityMetric metric = core::UtilityMetric::TrainLoss;
+    /// Test accuracy on held-out rows by default: the number a decision is made on, bounded in
+    /// [0, 1] so that tiny ε cannot squash the axis (training loss, with the Taylor estimates, is
+    /// one click away in the measurement box).
+    core::UtilityMetric metric = core::UtilityMetric::TestAccuracy;
+    UtilitySettings() { testFraction = 0.3; }
     int repeats = 10;
     /// Private release (docs/MATH.md §7: seeds): seed was drawn from the operating system's
     /// entropy and is written nowhere (sessions and exports hold null); false: a reproducible

@@ -129,6 +129,32 @@ QString ptrReadoutHtml(const PtrSettings& s, const PtrState& state,
                      "never does: nothing is released. Binarising at another (public) threshold, or leaving out "
                      "features that are (almost) never 1, changes this.")
                      .arg(featureName(st.argmin).toHtmlEscaped());
+    // Features the threshold leaves constant (1 in every row, or in none): when all are, nothing the
+    // test decides depends on the data, and passing shows nothing about it (positive data at 0).
+    const auto rows = static_cast<core::Index>(st.rows);
+    const auto features = static_cast<long long>(state.data->ones.size());
+    long long allOnes = 0, allZeros = 0;
+    for (core::Index count : state.data->ones) {
+        allOnes += count == rows ? 1 : 0;
+        allZeros += count == 0 ? 1 : 0;
+    }
+    if (allOnes + allZeros == features)
+        lines << QStringLiteral(
+                     "<b>Every feature is the same in every row</b> at the threshold %1 (%2 of %3 always 1): the "
+                     "data is on one side of it, so what the test decides depends on no one and passing shows "
+                     "nothing about this data. Binarise at a public threshold inside the features' range to see "
+                     "the test at work.")
+                     .arg(num(s.binariseAt))
+                     .arg(allOnes)
+                     .arg(features);
+    else if (allOnes + allZeros > 0)
+        lines << QStringLiteral("%1 of %2 features are the same in every row at the threshold %3 (%4 always 1, %5 "
+                                "never).")
+                     .arg(allOnes + allZeros)
+                     .arg(features)
+                     .arg(num(s.binariseAt))
+                     .arg(allOnes)
+                     .arg(allZeros);
     if (state.release) {
         const core::PtrRelease& r = *state.release;
         lines << QStringLiteral("At ε = %1 the threshold is %2; one run drew <b>Λ̂ = %3</b>: %4.")

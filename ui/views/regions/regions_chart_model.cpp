@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace elab::ui {
@@ -95,7 +96,7 @@ void addPoints(charts::ChartData& chart, const QString& prefix, const Eigen::Mat
         SeriesData s = charts::makeSeries(QStringLiteral("%1:%2").arg(prefix).arg(c),
                                           hollow || c >= k ? QString()
                                                            : QString::fromStdString(names[static_cast<std::size_t>(c)]),
-                                          SeriesKind::Points, regionsClassColor(c));
+                                          SeriesKind::Points, regionsClassColor(c, k));
         s.width = kPointSize;
         s.hollow = hollow;
         series << s;
@@ -149,7 +150,13 @@ QString footnote(const RegionsSettings& s, const RegionsState& state, const QStr
 
 } // namespace
 
-QColor regionsClassColor(int k) { return charts::paletteColor(k); }
+QColor regionsClassColor(int k, int classes) {
+    if (classes <= 8)
+        return charts::paletteColor(k);
+    static constexpr std::array<QRgb, 10> kMuted = {0x332288, 0x88CCEE, 0x44AA99, 0x117733, 0x999933,
+                                                    0xDDCC77, 0xCC6677, 0x882255, 0xAA4499, 0xDDDDDD};
+    return QColor::fromRgb(kMuted[static_cast<std::size_t>(((k % 10) + 10) % 10)]);
+}
 QColor misclassifiedColor() { return QColor(215, 25, 28); }
 
 double agreementOpacity(double agreement, int classes) {
@@ -171,7 +178,7 @@ QImage regionsImage(const core::RegionsResult& r, int gridSize, int classes, Reg
         return {};
     QVector<QColor> colours;
     for (int k = 0; k < std::max(2, classes); ++k)
-        colours << regionsClassColor(k);
+        colours << regionsClassColor(k, classes);
     QImage image(gridSize, gridSize, QImage::Format_ARGB32);
     for (int iy = 0; iy < gridSize; ++iy) {
         auto* row = reinterpret_cast<QRgb*>(image.scanLine(gridSize - 1 - iy)); // y grows upwards

@@ -20,8 +20,10 @@
 
 namespace elab::ui {
 
-/// The colour of class k: the charts' Okabe–Ito palette, the same for regions and points.
-QColor regionsClassColor(int k);
+/// The colour of class k of `classes`, the same for regions and points: the charts' Okabe–Ito
+/// palette up to 8 classes; beyond, Paul Tol's "muted" palette of 10 colours designed to stay
+/// apart for colour-blind readers (digits' ten classes, each its own colour; past 10 they repeat).
+QColor regionsClassColor(int k, int classes = 2);
 /// The ring round the points most draws misclassify.
 QColor misclassifiedColor();
 /// Opacity of a majority cell whose agreement is a, among K classes: full at a = 1, faint at

@@ -24,7 +24,20 @@ struct PlaneDefault {
     bool quadratic;
     bool documentedRanges; ///< map the plane's columns by core::documentedBounds (unless the data is bounded)
     bool pca = false;      ///< binary sparse features: any two of them give four points; PCA (leaks, said)
+    /// Ranges the file's schema gives for the plane's columns (a CSV that is not built in), or null.
+    core::PublicBounds (*schemaRanges)() = nullptr;
+    bool prefix = false; ///< dataset names the file's name starts with (adult.csv, adult_train.csv, …)
 };
+
+/// The Adult census file's schema: age in years, education_num the code (1–16) of its sixteen
+/// education levels. Facts of the schema, not read off any row.
+core::PublicBounds adultSchemaRanges() {
+    core::PublicBounds b;
+    b.columns.push_back({"age", 0.0, 100.0});
+    b.columns.push_back({"education_num", 1.0, 16.0});
+    b.source = "the Adult census schema (age in years 0–100; education_num the code 1–16 of its 16 levels)";
+    return b;
+}
 
 constexpr PlaneDefault kPlaneDefaults[] = {
     {"moons", nullptr, nullptr, false, false},
@@ -35,6 +48,11 @@ constexpr PlaneDefault kPlaneDefaults[] = {
     {"penguins", "bill_length_mm", "bill_depth_mm", false, true},
     {"wine", "flavanoids", "proline", false, true},
     {"sparse", nullptr, nullptr, false, false, true},
+    // Chosen once on these public datasets (two columns that separate the classes), not from the
+    // user's rows: the choice reads nothing private. Digits' first two pixels are always blank.
+    {"digits", "pixel_2_5", "pixel_5_2", false, true},
+    {"breast_cancer", "worst_radius", "worst_concave_points", false, true},
+    {"adult", "age", "education_num", false, false, false, adultSchemaRanges, true},
 };
 
 int featureIndex(const core::Dataset& d, const char* name) {
@@ -106,11 +124,13 @@ void adaptRegionsToDataset(RegionsSettings& s, const core::Dataset& dataset) {
         return step.name == "public bounds" || step.name == "private bounds";
     });
     for (const PlaneDefault& d : kPlaneDefaults) {
-        if (dataset.name != d.dataset)
+        if (d.prefix ? dataset.name.rfind(d.dataset, 0) != 0 : dataset.name != d.dataset)
             continue;
         s.quadratic = d.quadratic;
         if (d.documentedRanges && !bounded)
             s.preprocess.bounds = core::documentedBounds(d.dataset);
+        if (d.schemaRanges && !bounded)
+            s.preprocess.bounds = d.schemaRanges();
         if (d.pca)
             s.plane = core::PlaneKind::Pca;
         if (d.featureA) {

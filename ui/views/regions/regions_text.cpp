@@ -6,7 +6,9 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace elab::ui {
 
@@ -76,6 +78,21 @@ QStringList regionsReadoutLines(const RegionsSettings& settings, const RegionsSt
     lines << (test ? tr("Non-private: train %1, test %2")
                          .arg(accuracy(r->nonPrivate.trainAccuracy), accuracy(r->nonPrivate.testAccuracy))
                    : tr("Non-private: train %1").arg(accuracy(r->nonPrivate.trainAccuracy)));
+    // A plane on which even the non-private model only answers the largest class shows nothing
+    // about privacy (digits' always-blank corner pixel): say so, and what to change.
+    if (const Eigen::VectorXi& classOf = state.resultProblem->trainClass(); classOf.size() > 0) {
+        std::vector<Eigen::Index> counts(state.resultProblem->classNames().size() + 1, 0);
+        for (Eigen::Index i = 0; i < classOf.size(); ++i)
+            if (classOf(i) >= 0 && static_cast<std::size_t>(classOf(i)) < counts.size())
+                ++counts[static_cast<std::size_t>(classOf(i))];
+        const auto top = std::max_element(counts.begin(), counts.end());
+        const double rate = static_cast<double>(*top) / static_cast<double>(classOf.size());
+        const auto k = static_cast<std::size_t>(top - counts.begin());
+        if (r->nonPrivate.trainAccuracy <= rate + 0.01 && k < state.resultProblem->classNames().size())
+            lines << tr("⚠ On this plane the non-private model is no better than always answering '%1' (%2 of the "
+                        "training rows): choose axes that separate the classes.")
+                         .arg(QString::fromStdString(state.resultProblem->classNames()[k]), accuracy(rate));
+    }
     {
         const auto& trainPoints = state.resultProblem->trainPoints();
         QString wrong = (draws > 0 ? tr("Misclassified by most draws: %1 of %2 training rows")

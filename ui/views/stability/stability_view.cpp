@@ -7,6 +7,8 @@
 #include "ui/widgets/note_label.h"
 #include "ui/widgets/side_column.h"
 
+#include "core/stability/stability_defaults.h"
+
 #include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
@@ -261,7 +263,8 @@ void StabilityView::edited() {
     m_controller->setSettings(m_settings);
 }
 
-/// A multiclass dataset needs a positive class (the first, unless the current one exists);
+/// A multiclass dataset needs a positive class (core::defaultPositiveClass, unless the current one
+/// exists);
 /// other datasets lose it. The model follows the target unless set explicitly.
 void StabilityView::adaptToDataset() {
     const auto dataset = m_controller->dataset();
@@ -281,7 +284,10 @@ void StabilityView::adaptToDataset() {
     if (!multiclass)
         s.positiveClass.reset();
     else if (!s.positiveClass || std::find(names.begin(), names.end(), *s.positiveClass) == names.end())
-        s.positiveClass = names.empty() ? std::nullopt : std::optional<std::string>(names.front());
+        s.positiveClass =
+            names.empty()
+                ? std::nullopt
+                : std::optional<std::string>(names[static_cast<std::size_t>(core::defaultPositiveClass(*dataset))]);
     applySettings(s);
 }
 

@@ -44,6 +44,8 @@ void fitYRange(charts::ChartData& chart, const SeriesData& band, const UtilitySt
     }
     if (state.nonPrivate)
         include(*state.nonPrivate);
+    if (const auto& majority = state.majorityFor(settings.metric); majority && !core::isLossMetric(settings.metric))
+        include(majority->rate);
     if (settings.target)
         include(*settings.target);
     if (state.probe)
@@ -162,6 +164,17 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     else
         nonPrivate.name.clear(); // nothing to show in the legend yet
     chart.series << nonPrivate;
+    // An accuracy's floor: always answering the largest class. A curve that never leaves it learned
+    // nothing, whatever ε.
+    if (const auto& majority = state.majorityFor(settings.metric); majority && !core::isLossMetric(settings.metric)) {
+        SeriesData floor = charts::makeSeries(QStringLiteral("majority"),
+                                              QStringLiteral("always '%1'").arg(QString::fromStdString(majority->name)),
+                                              SeriesKind::HorizontalLine, QColor(150, 150, 150));
+        floor.style = Qt::DotLine;
+        floor.width = 1.5;
+        floor.value = majority->rate;
+        chart.series << floor;
+    }
 
     // The theory's bound on the expected training loss (MATH.md §4.5), beside the measurement:
     // how loose a worst-case analysis is, and why the measured and estimated curves matter.

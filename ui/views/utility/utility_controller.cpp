@@ -145,9 +145,13 @@ void UtilityController::startSweep() {
         checkSupported(*prepared, s);
         auto problem = core::prepareProblem(sweepData(*prepared), s.mechanism, s.metric, prepared);
         auto dominance = core::dominantFeature(prepared->train);
-        job.post([this, prepared, problem, dominance] {
+        auto majorityTrain = core::majorityClass(prepared->train);
+        auto majorityTest = prepared->test ? core::majorityClass(*prepared->test) : std::nullopt;
+        job.post([this, prepared, problem, dominance, majorityTrain, majorityTest] {
             m_state.data = prepared;
             m_state.dominance = dominance;
+            m_state.majorityTrain = majorityTrain;
+            m_state.majorityTest = majorityTest;
             m_state.problem = problem;
             emit sweepStarted();
             startMeasuring();

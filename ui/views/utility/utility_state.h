@@ -29,6 +29,13 @@ struct UtilityState {
     std::shared_ptr<const core::PreparedData> data; ///< prepared (split, clipped), null before
     /// One feature dominating the prepared rows' norms (core/data/norm_dominance.h): the readout warns.
     std::optional<core::NormDominance> dominance;
+    /// The largest class of the training and of the held-out rows (classification): an accuracy
+    /// no better than its rate learned nothing, and the readout says so.
+    std::optional<core::MajorityClass> majorityTrain, majorityTest;
+    /// Of the rows the metric is measured on.
+    const std::optional<core::MajorityClass>& majorityFor(core::UtilityMetric metric) const {
+        return core::usesTestSet(metric) ? majorityTest : majorityTrain;
+    }
     std::shared_ptr<const core::PreparedProblem>
         problem; ///< learner, Gram matrix, reference fit of data at these settings
     std::vector<double> grid;

@@ -77,6 +77,11 @@ QStringList utilityReadoutLines(const UtilitySettings& s, const UtilityState& st
     }
     if (!note.empty())
         lines << QString::fromStdString(note);
+    if (const auto& majority = state.majorityFor(s.metric);
+        majority && state.nonPrivate && !core::isLossMetric(s.metric)) {
+        if (const std::string floor = core::majorityNote(*state.nonPrivate, *majority); !floor.empty())
+            lines << QStringLiteral("⚠ ") + QString::fromStdString(floor);
+    }
     if (state.dominance)
         lines << QStringLiteral("⚠ ") + QString::fromStdString(core::dominanceNote(*state.dominance));
     if (!context.lastError.isEmpty())
