@@ -46,14 +46,21 @@ AuditBound auditBound(std::span<const double> scoresD, std::span<const double> s
     std::vector<double> candidates(d0);
     candidates.insert(candidates.end(), d1.begin(), d1.end());
     candidates.push_back(std::numeric_limits<double>::infinity());
-    double bestTau = candidates.back(), best = -1.0;
+    // Ties (most often every τ at ε_LB = 0, when the canary moves the scores little) go to the
+    // τ that separates the first half best, TPR − FPR: a threshold in the middle of the two
+    // samples rather than below both (which says D′ for every run). Still chosen on the first
+    // half only, so the reported bound is not inflated.
+    double bestTau = candidates.back(), best = -1.0, bestSeparation = -2.0;
     for (double tau : candidates) {
         const long long fp = countAtLeast(d0, tau);
         const long long fn = m - countAtLeast(d1, tau);
         const double e = epsilonLowerBound(fp, fn, m, delta, alpha);
-        if (e > best || (e == best && tau < bestTau)) {
+        const double separation = static_cast<double>(m - fn - fp) / static_cast<double>(m);
+        if (e > best ||
+            (e == best && (separation > bestSeparation || (separation == bestSeparation && tau < bestTau)))) {
             best = e;
             bestTau = tau;
+            bestSeparation = separation;
         }
     }
     AuditBound out;
@@ -68,6 +75,10 @@ AuditBound auditBound(std::span<const double> scoresD, std::span<const double> s
     out.fnrUpper = clopperPearsonUpper(fn, n, alpha / 2.0);
     out.epsLB = epsilonLowerBound(fp, fn, n, delta, alpha);
     out.maxCertifiable = epsilonLowerBound(0, 0, n, delta, alpha);
+    const double fprHat = (static_cast<double>(fp) + 0.5) / static_cast<double>(n + 1);
+    const double fnrHat = (static_cast<double>(fn) + 0.5) / static_cast<double>(n + 1);
+    out.pointEstimate = std::max({0.0, 1.0 - delta - fnrHat > 0.0 ? std::log((1.0 - delta - fnrHat) / fprHat) : 0.0,
+                                  1.0 - delta - fprHat > 0.0 ? std::log((1.0 - delta - fprHat) / fnrHat) : 0.0});
     return out;
 }
 

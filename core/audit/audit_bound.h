@@ -4,7 +4,8 @@
 // "D′" when the score is ≥ τ. For a threshold, FPR = P(say D′ | D), FNR = P(say D | D′), their
 // Clopper–Pearson upper bounds FPR⁺, FNR⁺ at confidence 1 − α/2 each, and
 //   ε_LB(τ) = max( log((1 − δ − FNR⁺)/FPR⁺), log((1 − δ − FPR⁺)/FNR⁺), 0 ).
-// τ is chosen on the first half of each sample (the one maximising ε_LB there) and ε_LB is
+// τ is chosen on the first half of each sample (the one maximising ε_LB there; among equal
+// values, the one maximising TPR − FPR there) and ε_LB is
 // reported on the second half, so that the choice does not inflate it. With m runs per half the
 // largest reportable value is about log(m) (FPR⁺ cannot fall below 1 − (α/2)^{1/m}).
 
@@ -20,6 +21,9 @@ struct AuditBound {
     double fprUpper = 1.0, fnrUpper = 1.0; ///< their Clopper–Pearson upper bounds
     long long evaluated = 0;               ///< runs per neighbour in the second half
     double maxCertifiable = 0.0;           ///< the ε_LB of a perfect attacker with these runs
+    /// The same formula on the observed rates of the second half, without confidence (each rate
+    /// (k + ½)/(n + 1), so that it stays finite): what the attack saw, not a bound; ≥ 0.
+    double pointEstimate = 0.0;
 };
 
 /// ε_LB(τ) from counts: fp of m runs on D said D′, fn of m runs on D′ said D.

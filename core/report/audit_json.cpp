@@ -13,6 +13,7 @@ void appendBoundJson(nlohmann::ordered_json& j, const AuditBound& bound) {
     j["fnr_upper"] = bound.fnrUpper;
     j["eps_lb"] = bound.epsLB;
     j["max_certifiable"] = bound.maxCertifiable;
+    j["point_estimate"] = bound.pointEstimate; // without confidence: what the attack saw
 }
 
 nlohmann::ordered_json auditJson(const AuditResult& r, bool withScores) {

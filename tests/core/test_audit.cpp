@@ -21,6 +21,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <random>
 
 using namespace elab::core;
 
@@ -108,6 +109,38 @@ private slots:
             previous = b.epsLB;
         }
         QVERIFY2(previous > 0.9, qPrintable(QString::number(previous))); // 40,000 runs: within 0.1 of ε
+    }
+
+    void pointEstimateFormula() {
+        // Perfect separation, 10 evaluated runs per neighbour: both rates (0 + ½)/11, so the point
+        // estimate is log((1 − 0.5/11)/(0.5/11)) = log 21; it is above the bound, which has confidence.
+        const std::vector<double> d(20, 0.0), d1(20, 1.0);
+        const AuditBound b = auditBound(d, d1, 0.0);
+        ELAB_FUZZY(b.pointEstimate, std::log(21.0), 1e-12);
+        QVERIFY(b.pointEstimate > b.epsLB);
+        // Identical samples: the observed rates say nothing.
+        const AuditBound none = auditBound(d, d, 0.0);
+        QCOMPARE(none.epsLB, 0.0);
+        QVERIFY(none.pointEstimate < 0.2);
+    }
+
+    void tiesGoToTheBestSeparatingThreshold() {
+        // Two normal samples 0.1 sd apart, 200 runs per half: no threshold certifies anything on
+        // the first half, so every τ ties at ε_LB = 0 there. The tie goes to the τ with the largest
+        // TPR − FPR on the first half — inside the two samples, not below every score (which says
+        // D′ for every run: a false-positive rate of 1, the degenerate attack once shown).
+        std::mt19937_64 rng(5);
+        std::normal_distribution<double> normal(0.0, 1.0);
+        std::vector<double> d(400), d1(400);
+        for (double& v : d)
+            v = normal(rng);
+        for (double& v : d1)
+            v = normal(rng) + 0.1;
+        const AuditBound b = auditBound(d, d1, 0.0);
+        QVERIFY2(b.fpr > 0.05 && b.fpr < 0.95,
+                 qPrintable(QStringLiteral("FPR %1, τ = %2").arg(b.fpr).arg(b.threshold)));
+        QVERIFY2(std::abs(b.threshold) < 2.0, qPrintable(QString::number(b.threshold)));
+        QVERIFY(b.epsLB <= 1.0);
     }
 
     void randomisedResponseRarelyExceedsItsEpsilon() {

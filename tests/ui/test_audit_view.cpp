@@ -10,12 +10,16 @@
 #include "ui/session/session.h"
 #include "ui/views/audit/audit_chart_model.h"
 #include "ui/views/audit/audit_controller.h"
+#include "ui/views/audit/audit_export.h"
 #include "ui/views/audit/audit_panel.h"
 #include "ui/views/audit/audit_settings_json.h"
 #include "ui/views/audit/audit_tab.h"
 #include "ui/views/audit/audit_view.h"
 #include "ui/views/view_catalog.h"
 #include "ui/widgets/eps_slider.h"
+#include "ui/widgets/mechanism_panel.h"
+
+#include "core/mechanisms/mechanism_catalog.h"
 
 #include "tests/support/generated_data.h"
 #include "tests/support/gui_test_support.h"
@@ -69,6 +73,11 @@ private slots:
         QVERIFY2(tab.view()->verdictText().startsWith(QStringLiteral("Consistent with the claim")),
                  qPrintable(tab.view()->verdictText()));
         QVERIFY(tab.view()->detailsText().contains(QStringLiteral("Canary")));
+        // The mechanism form, whose measurement this view does not use, finds nothing wrong with the
+        // audit's training choice (no held-out rows).
+        const auto* form = tab.sidePanel()->findChild<ui::MechanismPanel*>();
+        QVERIFY(form);
+        QVERIFY2(form->problemText().isEmpty(), qPrintable(form->problemText()));
         const auto scores = tab.view()->scoreChart();
         QCOMPARE(scores.series.size(), 3); // D, D′ and τ
         QCOMPARE(scores.series[2].kind, ui::charts::SeriesKind::VerticalLine);
@@ -79,6 +88,12 @@ private slots:
         for (const auto& series : bound.series)
             claim = claim || (series.key == QStringLiteral("claim") && series.value == 2.0);
         QVERIFY(claim);
+        // Beside the bound, what the attack observed (no confidence), at its own x.
+        bool observed = false;
+        for (const auto& series : bound.series)
+            observed = observed || (series.key == QStringLiteral("observed") && series.points.size() == 1 &&
+                                    series.points[0].x() == c->state().result->bound.pointEstimate);
+        QVERIFY(observed);
 
         // A drag starts nothing; the release audits at the new ε.
         QSignalSpy started(c->auditSlot(), &ui::JobSlot::started);
@@ -118,6 +133,54 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, (void)ui::detail::auditSettingsFromJson(bad));
         bad = ui::detail::toJson(s);
         bad.erase("alpha");
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, (void)ui::detail::auditSettingsFromJson(bad));
+    }
+
+    void oneRunModeShowsTheCanariesAndItsBound() {
+        QWidget window;
+        NoHost host;
+        ui::AuditTab tab(&window, host);
+        AuditSettings s = small();
+        s.method = ui::AuditMethod::OneRun;
+        s.canaries = 50; // capped by the core at the columns
+        s.compareAll = true;
+        tab.view()->applySettings(s);
+        tab.prepareDataset(loaded());
+        tab.setDataset(loaded());
+        tab.becameCurrent();
+        ui::AuditController* c = tab.auditController();
+        QVERIFY(waitIdle(*c));
+        QVERIFY2(c->lastError().isEmpty(), qPrintable(c->lastError()));
+        QVERIFY(tab.complete());
+        QVERIFY(c->state().oneRun);
+        QVERIFY(!c->state().result); // no two-dataset runs
+        const core::OneRunAuditResult& r = *c->state().oneRun;
+        QCOMPARE(tab.view()->verdictText().toLower(), QString::fromStdString(core::oneRunAuditVerdict(r)).toLower());
+        QVERIFY(tab.view()->detailsText().contains(QStringLiteral("Canaries:")));
+        // The histograms hold every canary, in and out.
+        const auto scores = tab.view()->scoreChart();
+        QVERIFY(scores.series.size() >= 2);
+        QCOMPARE(scores.series[0].key, QStringLiteral("out"));
+        QCOMPARE(scores.series[1].key, QStringLiteral("in"));
+        // Every private mechanism audited by one run, in the table.
+        QCOMPARE(c->state().rows.size(), core::privateMechanisms().size());
+        for (const ui::AuditRow& row : c->state().rows)
+            QVERIFY2(row.oneRun || !row.error.isEmpty(), core::toString(row.kind));
+        QVERIFY(tab.view()->tableText().contains(QStringLiteral("consistent")));
+        // The CSV lists every canary.
+        const QString csv = QString::fromUtf8(ui::auditScoresCsv(c->state()));
+        QCOMPARE(csv.count(QLatin1Char('\n')), static_cast<qsizetype>(r.canaries.size()) + 1);
+
+        // Sessions keep the method; a block saved before it existed reads as the two-dataset audit.
+        ui::Session session;
+        ui::storeAuditSettings(session, s);
+        QVERIFY(*ui::auditSettingsOf(session) == s);
+        nlohmann::json old = ui::detail::toJson(s);
+        old.erase("method");
+        old.erase("canaries");
+        QCOMPARE(ui::detail::auditSettingsFromJson(old).method, ui::AuditMethod::TwoDatasets);
+        nlohmann::json bad = ui::detail::toJson(s);
+        bad["method"] = "three-runs";
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, (void)ui::detail::auditSettingsFromJson(bad));
     }
 

@@ -47,21 +47,98 @@ QVector<QPointF> outline(const std::vector<double>& scores, double lo, double hi
 std::vector<AuditRow> shownRows(const AuditSettings& s, const AuditState& state) {
     if (!state.rows.empty())
         return state.rows;
-    return {AuditRow{s.mechanism.kind, state.result, {}}};
+    return {AuditRow{s.mechanism.kind, state.result, {}, state.oneRun}};
 }
 
 } // namespace
 
-QString auditAssumptions() {
+QString auditAssumptions(AuditMethod method) {
+    if (method == AuditMethod::OneRun)
+        return QStringLiteral(
+            "A one-run audit trains the mechanism once with m canaries, each a unit row along its own column put in or "
+            "left out by its own fair coin (the mechanism's adjacency per canary), scores every canary by its margin "
+            "under the released model, and counts right guesses among the highest and lowest scores (Steinke, Nasr & "
+            "Jagielski 2023, Theorem 3.1; MATH.md §5.1). One fit instead of thousands; with one canary per column its "
+            "power is capped by the number of columns, so on small data it rarely shows more than 0.");
     return QStringLiteral(
         "An audit runs the mechanism T times on D and T times on its neighbour D′ (the mechanism's own adjacency: "
         "the last row replaced by the canary, or the canary added) with fresh noise, and scores each released model "
         "by the canary's margin. τ is chosen on the first half of the runs and the error rates are measured on the "
         "second half, with Clopper–Pearson bounds (MATH.md §5). ε_LB is a lower bound: any value below the claim is "
-        "consistent with it, and it cannot exceed about log(T/2) whatever the mechanism.");
+        "consistent with it, and it cannot exceed about log(T/2) whatever the mechanism. The ring (observed) is the "
+        "same "
+        "formula on the observed rates, without confidence: what the attack saw, not a bound.");
 }
 
+namespace {
+
+/// One run's canaries: the score histograms of those left out and those put in, with the two
+/// cut-offs of the best guess (top k₊ guessed in, bottom k₋ guessed out).
+charts::ChartData buildOneRunScoreChart(const AuditSettings& s, const AuditState& state) {
+    charts::ChartData chart;
+    const core::OneRunAuditResult* r = state.oneRun.get();
+    chart.title = QStringLiteral("One run: %1 canaries' scores, ε = %2")
+                      .arg(r ? static_cast<long long>(r->canaries.size()) : static_cast<long long>(s.canaries))
+                      .arg(num(state.eps > 0 ? state.eps : s.currentEps));
+    chart.xTitle = QStringLiteral("score: the canary's margin under the released model");
+    chart.yTitle = QStringLiteral("canaries");
+    chart.logX = false;
+    std::vector<double> out, in;
+    if (r)
+        for (const core::OneRunCanary& c : r->canaries)
+            (c.included ? in : out).push_back(c.score);
+    double lo = INFINITY, hi = -INFINITY;
+    for (const auto* scores : {&out, &in})
+        for (double v : *scores)
+            if (std::isfinite(v)) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+    if (!(lo <= hi)) {
+        chart.xMin = -1.0;
+        chart.xMax = 1.0;
+        chart.yMin = 0.0;
+        chart.yMax = 1.0;
+        return chart;
+    }
+    const double pad = hi > lo ? 0.04 * (hi - lo) : std::max(1e-6, 0.05 * std::abs(lo));
+    chart.xMin = lo - pad;
+    chart.xMax = hi + pad;
+    chart.yMin = 0.0;
+    SeriesData o = charts::makeSeries(QStringLiteral("out"), QStringLiteral("out"), SeriesKind::Line, kColorD);
+    o.points = outline(out, chart.xMin, chart.xMax);
+    SeriesData i = charts::makeSeries(QStringLiteral("in"), QStringLiteral("in"), SeriesKind::Line, kColorDPrime);
+    i.points = outline(in, chart.xMin, chart.xMax);
+    chart.series = {o, i};
+    // The best guess's cut-offs: the k₊-th highest and the k₋-th lowest score.
+    std::vector<double> sorted;
+    for (const core::OneRunCanary& c : r->canaries)
+        sorted.push_back(c.score);
+    std::sort(sorted.begin(), sorted.end());
+    const core::OneRunGuess& g = r->bound.best;
+    const auto n = static_cast<long long>(sorted.size());
+    if (g.kIn > 0 && g.kIn <= n) {
+        SeriesData cut = charts::makeSeries(QStringLiteral("guess-in"), QStringLiteral("guess in ≥"),
+                                            SeriesKind::VerticalLine, QColor(40, 40, 40));
+        cut.value = sorted[static_cast<std::size_t>(n - g.kIn)];
+        cut.style = Qt::DashLine;
+        chart.series.append(cut);
+    }
+    if (g.kOut > 0 && g.kOut <= n) {
+        SeriesData cut = charts::makeSeries(QStringLiteral("guess-out"), QStringLiteral("guess out ≤"),
+                                            SeriesKind::VerticalLine, QColor(120, 120, 120));
+        cut.value = sorted[static_cast<std::size_t>(g.kOut - 1)];
+        cut.style = Qt::DotLine;
+        chart.series.append(cut);
+    }
+    return chart;
+}
+
+} // namespace
+
 charts::ChartData buildScoreChart(const AuditSettings& s, const AuditState& state) {
+    if (s.method == AuditMethod::OneRun)
+        return buildOneRunScoreChart(s, state);
     charts::ChartData chart;
     chart.title = QStringLiteral("Canary's score, %1 runs per neighbour, ε = %2") // fits half a 1280-px window
                       .arg(s.runs)
@@ -126,9 +203,10 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
     double xMax = claim;
     double certifiable = NAN;
     for (const AuditRow& row : rows)
-        if (row.result) {
-            xMax = std::max({xMax, row.result->bound.epsLB, row.result->bound.maxCertifiable});
-            certifiable = row.result->bound.maxCertifiable;
+        if (row.audited()) {
+            xMax =
+                std::max({xMax, row.epsLB(), row.maxCertifiable(), row.result ? row.result->bound.pointEstimate : 0.0});
+            certifiable = row.maxCertifiable();
         }
     chart.xMin = 0.0;
     chart.xMax = 1.08 * xMax;
@@ -137,16 +215,16 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const AuditRow& row = rows[i];
         const double y = static_cast<double>(rows.size() - 1 - i); // the first row on top
-        const QColor colour = !row.result ? QColor(150, 150, 150) : row.result->violated() ? kClaim : kConsistent;
+        const QColor colour = !row.audited() ? QColor(150, 150, 150) : row.violated() ? kClaim : kConsistent;
         const QString key = QStringLiteral("bar:%1").arg(i);
         const QString label =
-            !row.result
+            !row.audited()
                 ? QStringLiteral("%1: %2").arg(title(row.kind), row.error.isEmpty() ? QStringLiteral("…")
                                                                                     : QStringLiteral("not audited"))
-                : QStringLiteral("%1: %2").arg(title(row.kind), num(row.result->bound.epsLB));
+                : QStringLiteral("%1: %2").arg(title(row.kind), num(row.epsLB()));
         chart.yCategories.prepend(label); // category k is drawn at y = k: the last row first
-        if (row.result && row.result->bound.epsLB > 0.0) {
-            const double lb = row.result->bound.epsLB;
+        if (row.audited() && row.epsLB() > 0.0) {
+            const double lb = row.epsLB();
             SeriesData bar = charts::makeSeries(key, QString(), SeriesKind::Band, colour);
             bar.points = {{0.0, y - 0.3}, {lb, y - 0.3}};
             bar.upper = {{0.0, y + 0.3}, {lb, y + 0.3}};
@@ -155,10 +233,21 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
             SeriesData dot = charts::makeSeries(key, QString(), SeriesKind::Points, colour);
             dot.points = {{0.0, y}};
             dot.width = 9.0;
-            dot.hollow = !row.result;
+            dot.hollow = !row.audited();
             chart.series.append(dot);
         }
     }
+    // What the attack saw without confidence, beside the bound: how far from 0 the evidence is when
+    // the bound itself is 0 (a bar of nothing otherwise).
+    SeriesData observed =
+        charts::makeSeries(QStringLiteral("observed"), QStringLiteral("observed"), SeriesKind::Points, kConsistent);
+    observed.hollow = true;
+    observed.width = 9.0;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].result)
+            observed.points.append({rows[i].result->bound.pointEstimate, static_cast<double>(rows.size() - 1 - i)});
+    if (!observed.points.isEmpty())
+        chart.series.append(observed);
     SeriesData claimed = charts::makeSeries(QStringLiteral("claim"), QStringLiteral("claimed ε = %1").arg(num(claim)),
                                             SeriesKind::VerticalLine, kClaim);
     claimed.value = claim;
@@ -166,7 +255,7 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
     chart.series.append(claimed);
     if (std::isfinite(certifiable)) {
         SeriesData most = charts::makeSeries(QStringLiteral("certifiable"),
-                                             QStringLiteral("most these runs can certify = %1").arg(num(certifiable)),
+                                             QStringLiteral("at most %1 with these runs").arg(num(certifiable)),
                                              SeriesKind::VerticalLine, QColor(120, 120, 120));
         most.value = certifiable;
         most.style = Qt::DotLine;
@@ -177,12 +266,47 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
 }
 
 QString auditVerdictText(const AuditState& state) {
+    if (state.oneRun)
+        return QString::fromStdString(core::oneRunAuditVerdict(*state.oneRun));
     if (!state.result)
         return {};
     return QString::fromStdString(core::auditVerdict(*state.result));
 }
 
+namespace {
+
+QString oneRunDetailsHtml(const AuditSettings& s, const core::OneRunAuditResult& r) {
+    const core::OneRunBound& b = r.bound;
+    QStringList lines;
+    lines << QStringLiteral("<b>Canaries:</b> %1 unit rows along the least-covered columns (%2 asked; one per "
+                            "column), each in or out by its own coin; %3 in")
+                 .arg(static_cast<long long>(r.canaries.size()))
+                 .arg(r.canariesAsked)
+                 .arg(std::count_if(r.canaries.begin(), r.canaries.end(),
+                                    [](const core::OneRunCanary& c) { return c.included; }));
+    lines << QStringLiteral("<b>Neighbours:</b> %1 per canary; δ = %2; one private fit on %3 rows; seed %4; %5 s")
+                 .arg(QString::fromLatin1(core::toString(r.adjacency)), num(r.delta))
+                 .arg(static_cast<long long>(r.trainingRows))
+                 .arg(s.seed)
+                 .arg(num(r.seconds));
+    lines << QStringLiteral("<b>Guess:</b> the %1 highest scores in, the %2 lowest out: %3 of %4 right (the best of "
+                            "%5 guess sizes, each at α/%5)")
+                 .arg(b.best.kIn)
+                 .arg(b.best.kOut)
+                 .arg(b.best.correct)
+                 .arg(b.best.guesses)
+                 .arg(static_cast<long long>(b.grid.size()));
+    lines << QStringLiteral("<b>ε_LB = %1</b> (claimed ε = %2; at most %3 can be shown with %4 canaries)")
+                 .arg(num(b.epsLB), num(r.claimedEps), num(b.maxCertifiable))
+                 .arg(b.canaries);
+    return lines.join(QStringLiteral("<br>"));
+}
+
+} // namespace
+
 QString auditDetailsHtml(const AuditSettings& s, const AuditState& state) {
+    if (s.method == AuditMethod::OneRun)
+        return state.oneRun ? oneRunDetailsHtml(s, *state.oneRun) : QString();
     if (!state.result)
         return state.runsDone > 0 ? QStringLiteral("%1 of %2 runs done.").arg(state.runsDone).arg(2 * s.runs)
                                   : QString();
@@ -214,22 +338,29 @@ QString auditTableHtml(const AuditState& state) {
     QString html = QStringLiteral(
         "<table cellspacing='0' cellpadding='3'><tr><th align='left'>Mechanism</th><th>claimed ε</th>"
         "<th>δ</th><th>adjacency</th><th>ε_LB</th><th>most certifiable</th><th>verdict</th><th>time</th></tr>");
+    // One audited row, by either method.
+    const auto cells = [](double claimed, double delta, core::Adjacency adjacency, double epsLB, double certifiable,
+                          bool violated, double seconds) {
+        const QString verdict = violated ? QStringLiteral("<span style='color:#b01e1e'><b>violated</b></span>")
+                                         : QStringLiteral("<span style='color:#2c8a3c'>consistent</span>");
+        return QStringLiteral(
+                   "<td align='right'>%1</td><td align='right'>%2</td><td>%3</td><td align='right'><b>%4</b></td>"
+                   "<td align='right'>%5</td><td>%6</td><td align='right'>%7 s</td></tr>")
+            .arg(num(claimed), num(delta), QString::fromLatin1(core::toString(adjacency)), num(epsLB), num(certifiable),
+                 verdict, num(seconds, 2));
+    };
     for (const AuditRow& row : state.rows) {
         html += QStringLiteral("<tr><td>%1</td>").arg(title(row.kind).toHtmlEscaped());
-        if (!row.result) {
+        if (const core::OneRunAuditResult* one = row.oneRun.get())
+            html += cells(one->claimedEps, one->delta, one->adjacency, one->bound.epsLB, one->bound.maxCertifiable,
+                          one->violated(), one->seconds);
+        else if (const core::AuditResult* two = row.result.get())
+            html += cells(two->claimedEps, two->delta, two->adjacency, two->bound.epsLB, two->bound.maxCertifiable,
+                          two->violated(), two->seconds);
+        else
             html += QStringLiteral("<td colspan='7'>%1</td></tr>")
                         .arg(row.error.isEmpty() ? QStringLiteral("waiting…")
                                                  : QStringLiteral("not audited: ") + row.error.toHtmlEscaped());
-            continue;
-        }
-        const core::AuditResult& r = *row.result;
-        const QString verdict = r.violated() ? QStringLiteral("<span style='color:#b01e1e'><b>violated</b></span>")
-                                             : QStringLiteral("<span style='color:#2c8a3c'>consistent</span>");
-        html += QStringLiteral(
-                    "<td align='right'>%1</td><td align='right'>%2</td><td>%3</td><td align='right'><b>%4</b></td>"
-                    "<td align='right'>%5</td><td>%6</td><td align='right'>%7 s</td></tr>")
-                    .arg(num(r.claimedEps), num(r.delta), QString::fromLatin1(core::toString(r.adjacency)),
-                         num(r.bound.epsLB), num(r.bound.maxCertifiable), verdict, num(r.seconds, 2));
     }
     return html + QStringLiteral("</table>");
 }

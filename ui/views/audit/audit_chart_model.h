@@ -23,6 +23,6 @@ QString auditDetailsHtml(const AuditSettings& settings, const AuditState& state)
 /// Every audited mechanism (rich text; empty when compareAll is off).
 QString auditTableHtml(const AuditState& state);
 /// The assumptions the audit rests on.
-QString auditAssumptions();
+QString auditAssumptions(AuditMethod method = AuditMethod::TwoDatasets);
 
 } // namespace elab::ui

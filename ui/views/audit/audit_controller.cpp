@@ -29,6 +29,42 @@ std::vector<core::MechanismKind> auditedKinds(const AuditSettings& s) {
 
 } // namespace
 
+std::function<void()> AuditController::runOneRunAudits(JobContext& job, const core::SweepData& data,
+                                                       const AuditSettings& s,
+                                                       const std::vector<core::MechanismKind>& kinds) {
+    // One private fit per mechanism: the chosen one first, then (compareAll) the others.
+    for (std::size_t k = 0; k < kinds.size(); ++k) {
+        core::OneRunAuditSpec spec = s.toOneRunSpec();
+        core::selectMechanism(spec.mechanism, kinds[k]);
+        AuditRow row{kinds[k], nullptr, {}, nullptr};
+        if (std::string e = spec.validate(); !e.empty() && k > 0) {
+            row.error = QString::fromStdString(e);
+        } else {
+            try {
+                auto r = std::make_shared<const core::OneRunAuditResult>(core::runOneRunAudit(data, spec, &job.run()));
+                if (r->stopped)
+                    throw core::Cancelled();
+                row.oneRun = r;
+            } catch (const std::invalid_argument& failure) {
+                if (k == 0)
+                    throw; // the chosen mechanism: the view's error
+                row.error = QString::fromUtf8(failure.what());
+            }
+        }
+        job.post([this, k, row] {
+            if (k == 0)
+                m_state.oneRun = row.oneRun;
+            if (k < m_state.rows.size())
+                m_state.rows[k] = row;
+            emit stateChanged();
+        });
+    }
+    return [this] {
+        m_state.finished = true;
+        emit stateChanged();
+    };
+}
+
 AuditController::AuditController(QObject* parent)
     : ComputeController(parent), m_job(addJobSlot(QStringLiteral("audit"), true)) {}
 
@@ -67,7 +103,7 @@ void AuditController::start() {
     m_state.scoresDPrime = m_state.scoresD;
     if (s.compareAll)
         for (core::MechanismKind kind : kinds)
-            m_state.rows.push_back(AuditRow{kind, nullptr, {}});
+            m_state.rows.push_back(AuditRow{kind, nullptr, {}, nullptr});
     m_stateSettings = s;
     setLastError({});
     emit stateChanged();
@@ -81,6 +117,8 @@ void AuditController::start() {
             throw std::invalid_argument(
                 "regression targets: the private mechanisms here need a classification dataset");
         const core::SweepData data = core::sweepDataOf(prepared.train);
+        if (s.method == AuditMethod::OneRun)
+            return runOneRunAudits(job, data, s, kinds);
 
         // The chosen mechanism, its scores streamed at most every kStreamEvery.
         std::vector<double> d(static_cast<std::size_t>(s.runs), std::numeric_limits<double>::quiet_NaN());
@@ -117,7 +155,7 @@ void AuditController::start() {
         for (std::size_t k = 1; k < kinds.size(); ++k) {
             core::AuditSpec spec = s.toSpec();
             core::selectMechanism(spec.mechanism, kinds[k]);
-            AuditRow row{kinds[k], nullptr, {}};
+            AuditRow row{kinds[k], nullptr, {}, nullptr};
             if (std::string e = spec.validate(); !e.empty()) {
                 row.error = QString::fromStdString(e);
             } else {

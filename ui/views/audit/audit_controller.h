@@ -10,6 +10,11 @@
 #include "ui/views/audit/audit_settings.h"
 #include "ui/views/audit/audit_state.h"
 
+#include "core/learner/sweep_data.h"
+
+#include <functional>
+#include <vector>
+
 namespace elab::ui {
 
 class AuditController : public ComputeController<AuditSettings> {
@@ -28,6 +33,9 @@ public:
 private:
     void applySettings(const AuditSettings& next) override;
     void start();
+    /// The one-run audits of kinds on data (on the job's thread); the job's completion.
+    std::function<void()> runOneRunAudits(JobContext& job, const core::SweepData& data, const AuditSettings& s,
+                                          const std::vector<core::MechanismKind>& kinds);
 
     JobSlot* m_job;
     AuditState m_state;

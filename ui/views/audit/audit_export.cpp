@@ -5,6 +5,7 @@
 
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/report/audit_json.h"
+#include "core/report/one_run_audit_json.h"
 #include "core/report/result_json.h"
 
 #include <cmath>
@@ -18,17 +19,21 @@ QByteArray auditSidecarJson(const Session& session, const AuditSettings& setting
     if (dataset)
         e["data"] = core::datasetJson(*dataset);
     nlohmann::ordered_json audits = nlohmann::ordered_json::array();
-    auto add = [&audits](core::MechanismKind kind, const core::AuditResult* r, const QString& error) {
-        nlohmann::ordered_json a = r ? core::auditJson(*r) : nlohmann::ordered_json::object();
-        a["mechanism"] = core::toString(kind);
-        if (!r)
-            a["not_audited"] = error.isEmpty() ? std::string("stopped before it finished") : error.toStdString();
+    auto add = [&audits](const AuditRow& row) {
+        nlohmann::ordered_json a = row.oneRun   ? core::oneRunAuditJson(*row.oneRun)
+                                   : row.result ? core::auditJson(*row.result)
+                                                : nlohmann::ordered_json::object();
+        a["mechanism"] = core::toString(row.kind);
+        if (!row.audited())
+            a["not_audited"] =
+                row.error.isEmpty() ? std::string("stopped before it finished") : row.error.toStdString();
         audits.push_back(std::move(a));
     };
     if (state.rows.empty())
-        add(settings.mechanism.kind, state.result.get(), {});
+        add(AuditRow{settings.mechanism.kind, state.result, {}, state.oneRun});
     for (const AuditRow& row : state.rows)
-        add(row.kind, row.result.get(), row.error);
+        add(row);
+    e["method"] = core::optionName(auditMethodNames(), settings.method);
     e["complete"] = state.finished;
     e["audits"] = std::move(audits);
     j["export"] = std::move(e);
@@ -36,8 +41,20 @@ QByteArray auditSidecarJson(const Session& session, const AuditSettings& setting
 }
 
 QByteArray auditScoresCsv(const AuditState& state) {
-    QString csv = QStringLiteral("run,score_d,score_d_prime\n");
     auto field = [](double v) { return std::isfinite(v) ? charts::csvNumber(v) : QString(); };
+    if (state.oneRun) { // one row per canary: its column, coin and score
+        QString csv = QStringLiteral("canary,feature,included,score\n");
+        for (std::size_t i = 0; i < state.oneRun->canaries.size(); ++i) {
+            const core::OneRunCanary& c = state.oneRun->canaries[i];
+            csv += QStringLiteral("%1,%2,%3,%4\n")
+                       .arg(i)
+                       .arg(static_cast<long long>(c.feature))
+                       .arg(c.included ? 1 : 0)
+                       .arg(field(c.score));
+        }
+        return csv.toUtf8();
+    }
+    QString csv = QStringLiteral("run,score_d,score_d_prime\n");
     const std::size_t n = std::max(state.scoresD.size(), state.scoresDPrime.size());
     for (std::size_t t = 0; t < n; ++t) {
         const double d = t < state.scoresD.size() ? state.scoresD[t] : NAN;

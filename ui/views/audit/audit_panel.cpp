@@ -32,6 +32,23 @@ void AuditPanel::buildForm() {
     auto* box = new QGroupBox(tr("Privacy audit"), this);
     m_form = new QFormLayout(box);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_method = new QComboBox(box);
+    m_method->setObjectName(QStringLiteral("auditMethodCombo"));
+    m_method->addItem(tr("two datasets"), int(AuditMethod::TwoDatasets));
+    m_method->addItem(tr("one run"), int(AuditMethod::OneRun));
+    m_method->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_method->setMinimumContentsLength(8); // the side column is narrow: never wider than its form
+    m_method->setToolTip(tr("Two neighbouring datasets trained T times each (thousands of fits), or one training run "
+                            "with m canaries, each put in or left out by its own coin (Steinke, Nasr & Jagielski "
+                            "2023)"));
+    m_form->addRow(tr("Method"), m_method);
+    m_canaries = new QSpinBox(box);
+    m_canaries->setObjectName(QStringLiteral("auditCanariesSpin"));
+    m_canaries->setRange(AuditSettings::kMinCanaries, AuditSettings::kMaxCanaries);
+    m_canaries->setSingleStep(100);
+    m_canaries->setKeyboardTracking(false);
+    m_canaries->setToolTip(tr("Canaries m of the one run: one unit row per column, so at most the number of columns"));
+    m_form->addRow(tr("Canaries"), m_canaries);
     m_runs = new QSpinBox(box);
     m_runs->setObjectName(QStringLiteral("auditRunsSpin"));
     m_runs->setRange(AuditSettings::kMinRuns, AuditSettings::kMaxRuns);
@@ -88,6 +105,10 @@ void AuditPanel::connectEdits() {
             emit settingsChanged();
         };
     };
+    connect(m_method, &QComboBox::currentIndexChanged, this,
+            apply([this](AuditSettings& s) { s.method = AuditMethod(m_method->currentData().toInt()); }));
+    connect(m_canaries, &QSpinBox::valueChanged, this,
+            apply([this](AuditSettings& s) { s.canaries = m_canaries->value(); }));
     connect(m_runs, &QSpinBox::valueChanged, this, apply([this](AuditSettings& s) { s.runs = m_runs->value(); }));
     connect(m_alpha, &QDoubleSpinBox::valueChanged, this,
             apply([this](AuditSettings& s) { s.alpha = m_alpha->value(); }));
@@ -138,12 +159,18 @@ void AuditPanel::setDataset(const core::Dataset& d) {
 void AuditPanel::showSettings() {
     m_applying = true;
     const AuditSettings& s = m_settings;
+    const bool oneRun = s.method == AuditMethod::OneRun;
+    m_method->setCurrentIndex(m_method->findData(int(s.method)));
+    m_canaries->setValue(s.canaries);
+    m_form->setRowVisible(m_canaries, oneRun);
+    m_form->setRowVisible(m_runs, !oneRun);
+    m_form->setRowVisible(m_canary, !oneRun);
     m_runs->setValue(s.runs);
     m_alpha->setValue(s.alpha);
     m_canary->setCurrentIndex(s.canaryRow >= 0 ? 1 : 0);
     if (s.canaryRow >= 0)
         m_canaryRow->setValue(static_cast<int>(s.canaryRow));
-    m_form->setRowVisible(m_canaryRow, s.canaryRow >= 0);
+    m_form->setRowVisible(m_canaryRow, !oneRun && s.canaryRow >= 0);
     m_compareAll->setChecked(s.compareAll);
     m_applying = false;
 }

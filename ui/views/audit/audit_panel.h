@@ -51,6 +51,8 @@ private:
     AuditSettings m_settings;
     bool m_applying = false;
     QFormLayout* m_form = nullptr;
+    QComboBox* m_method = nullptr;
+    QSpinBox* m_canaries = nullptr;
     QSpinBox* m_runs = nullptr;
     QDoubleSpinBox* m_alpha = nullptr;
     QComboBox* m_canary = nullptr;

@@ -6,6 +6,12 @@
 
 namespace elab::ui {
 
+const core::OptionNames<AuditMethod>& auditMethodNames() {
+    static const core::OptionNames<AuditMethod> names{{AuditMethod::TwoDatasets, "two-datasets"},
+                                                      {AuditMethod::OneRun, "one-run"}};
+    return names;
+}
+
 std::string AuditSettings::validate() const {
     if (!core::mechanismInfo(mechanism.kind).isPrivate)
         return "the non-private reference claims no ε: choose a private mechanism to audit";
@@ -15,6 +21,8 @@ std::string AuditSettings::validate() const {
         return e;
     if (!(testFraction >= 0.0 && testFraction < 1.0))
         return "the test fraction must be in [0, 1)";
+    if (canaries < kMinCanaries || canaries > kMaxCanaries)
+        return "the canaries of a one-run audit must be between 2 and 1,000,000";
     if (runs < kMinRuns || runs > kMaxRuns)
         return "the runs per neighbour must be between 20 and 1,000,000";
     if (!(alpha > 0.0 && alpha < 0.5))
@@ -35,6 +43,16 @@ core::AuditSpec AuditSettings::toSpec() const {
     spec.seed = seed;
     if (canaryRow >= 0)
         spec.canaryRow = static_cast<core::Index>(canaryRow);
+    return spec;
+}
+
+core::OneRunAuditSpec AuditSettings::toOneRunSpec() const {
+    core::OneRunAuditSpec spec;
+    spec.mechanism = mechanism;
+    spec.eps = currentEps;
+    spec.canaries = canaries;
+    spec.alpha = alpha;
+    spec.seed = seed;
     return spec;
 }
 

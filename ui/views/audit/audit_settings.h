@@ -6,6 +6,8 @@
 // "audit". No Qt types: copied freely across threads.
 
 #include "core/audit/mechanism_audit.h"
+#include "core/audit/one_run_audit.h"
+#include "core/util/option_names.h"
 #include "ui/widgets/training_choice.h"
 
 #include <cstdint>
@@ -16,7 +18,14 @@ namespace elab::ui {
 /// The training choice (TrainingChoice: preprocess — as the CLI's audit, the intercept on, rows
 /// clipped —, testFraction — held-out rows are not used by the audit; 0 by default —, mechanism,
 /// seed) and the audit.
+/// Two neighbouring datasets, T runs each (core/audit/mechanism_audit.h); or one training run with
+/// m canaries, each in or out by its own coin (core/audit/one_run_audit.h).
+enum class AuditMethod { TwoDatasets, OneRun };
+const core::OptionNames<AuditMethod>& auditMethodNames(); ///< "two-datasets", "one-run" (sessions, the CLI's --method)
+
 struct AuditSettings : TrainingChoice {
+    AuditMethod method = AuditMethod::TwoDatasets;
+    int canaries = 1000;      ///< m of the one-run audit (capped by the core at the feature columns)
     int runs = 1000;          ///< T per neighbour
     double alpha = 0.05;      ///< ε_LB holds with confidence 1 − α
     long long canaryRow = -1; ///< ≥ 0: this training row (label flipped against the model)
@@ -25,11 +34,15 @@ struct AuditSettings : TrainingChoice {
 
     static constexpr int kMinRuns = 20;
     static constexpr int kMaxRuns = 1000000;
+    static constexpr int kMinCanaries = 2;
+    static constexpr int kMaxCanaries = 1000000;
 
     /// "" if valid; otherwise the first problem, in words a user can act on.
     std::string validate() const;
     /// The core's spec for mechanism kind (the chosen one, or another for the table).
     core::AuditSpec toSpec() const;
+    /// The one-run audit's spec for the chosen mechanism.
+    core::OneRunAuditSpec toOneRunSpec() const;
     bool operator==(const AuditSettings&) const = default;
 };
 

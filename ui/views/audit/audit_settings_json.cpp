@@ -10,6 +10,8 @@ Ordered toJson(const AuditSettings& s) {
     j["preprocess"] = preprocessJson(s.preprocess);
     j["test_fraction"] = s.testFraction;
     j["mechanism"] = mechanismJson(s.mechanism);
+    j["method"] = core::optionName(auditMethodNames(), s.method);
+    j["canaries"] = s.canaries;
     j["runs"] = s.runs;
     j["alpha"] = s.alpha;
     j["seed"] = s.seed;
@@ -25,6 +27,11 @@ AuditSettings auditSettingsFromJson(const Json& j) {
     s.preprocess = preprocessFromJson(member(j, a, "preprocess"), a + ".preprocess");
     s.testFraction = value<double>(j, a, "test_fraction");
     s.mechanism = mechanismFromJson(member(j, a, "mechanism"), a + ".mechanism");
+    // Sessions saved before the one-run audit have neither field: the two-dataset audit.
+    if (j.contains("method"))
+        s.method = parseOption(auditMethodNames(), a + ".method", value<std::string>(j, a, "method"));
+    if (j.contains("canaries"))
+        s.canaries = value<int>(j, a, "canaries");
     s.runs = value<int>(j, a, "runs");
     s.alpha = value<double>(j, a, "alpha");
     s.seed = value<std::uint64_t>(j, a, "seed");

@@ -1,9 +1,11 @@
 #pragma once
 // What the Privacy audit view has computed, as the GUI thread holds it: the scores of the chosen
-// mechanism's runs as they stream in (NaN: not yet run), its finished audit, and — when every
+// mechanism's runs as they stream in (NaN: not yet run), its finished audit (or its one-run audit,
+// every canary's coin and score), and — when every
 // mechanism is compared — one row per private mechanism of the catalog (the chosen one first).
 
 #include "core/audit/mechanism_audit.h"
+#include "core/audit/one_run_audit.h"
 
 #include <QString>
 
@@ -15,18 +17,27 @@ namespace elab::ui {
 
 struct AuditRow {
     core::MechanismKind kind = core::MechanismSpec{}.kind;
-    std::shared_ptr<const core::AuditResult> result; ///< null: not audited yet (or failed)
-    QString error;                                   ///< why this mechanism could not be audited
+    std::shared_ptr<const core::AuditResult> result;       ///< null: not audited yet (or failed)
+    QString error;                                         ///< why this mechanism could not be audited
+    std::shared_ptr<const core::OneRunAuditResult> oneRun; ///< the one-run audit's instead of result
+
+    bool audited() const { return result || oneRun; }
+    double epsLB() const { return result ? result->bound.epsLB : oneRun ? oneRun->bound.epsLB : 0.0; }
+    double maxCertifiable() const {
+        return result ? result->bound.maxCertifiable : oneRun ? oneRun->bound.maxCertifiable : 0.0;
+    }
+    bool violated() const { return result ? result->violated() : oneRun && oneRun->violated(); }
 };
 
 struct AuditState {
     double eps = 0.0;            ///< the claim being (or last) audited
     std::vector<double> scoresD; ///< the chosen mechanism's runs so far (NaN: not run)
     std::vector<double> scoresDPrime;
-    int runsDone = 0;                                ///< finished runs of the chosen mechanism, both neighbours
-    std::shared_ptr<const core::AuditResult> result; ///< the chosen mechanism's finished audit
-    std::vector<AuditRow> rows;                      ///< compareAll: every private mechanism (chosen first)
-    bool finished = false;                           ///< every audit asked for has finished
+    int runsDone = 0;                                      ///< finished runs of the chosen mechanism, both neighbours
+    std::shared_ptr<const core::AuditResult> result;       ///< the chosen mechanism's finished audit
+    std::shared_ptr<const core::OneRunAuditResult> oneRun; ///< the chosen mechanism's one-run audit
+    std::vector<AuditRow> rows;                            ///< compareAll: every private mechanism (chosen first)
+    bool finished = false;                                 ///< every audit asked for has finished
 };
 
 } // namespace elab::ui

@@ -37,9 +37,9 @@ AuditView::AuditView(AuditController* controller, AuditPanel* panel, QWidget* pa
     m_rerun = new QPushButton(tr("Audit again"), this);
     m_rerun->setObjectName(QStringLiteral("auditRerunButton"));
     m_rerun->setToolTip(tr("Run the same audit again (same seed: the same numbers)"));
-    auto* assumptions = noteLabel(this, "auditAssumptions");
-    assumptions->setText(auditAssumptions());
-    assumptions->setStyleSheet(QStringLiteral("color: #555;"));
+    m_assumptions = noteLabel(this, "auditAssumptions");
+    m_assumptions->setText(auditAssumptions(m_panel->settings().method));
+    m_assumptions->setStyleSheet(QStringLiteral("color: #555;"));
 
     auto* charts = new QHBoxLayout;
     charts->addWidget(m_scoreChart, 1);
@@ -56,7 +56,7 @@ AuditView::AuditView(AuditController* controller, AuditPanel* panel, QWidget* pa
     layout->addWidget(m_verdict);
     layout->addLayout(bottom);
     layout->addLayout(statusRow);
-    layout->addWidget(assumptions);
+    layout->addWidget(m_assumptions);
 
     // An audit is hundreds of fits: it starts when the handle is released or ε is typed.
     connect(m_slider, &EpsSlider::epsChanged, this, [this](double eps, bool dragging) {
@@ -109,8 +109,9 @@ void AuditView::refresh() {
     m_boundChart->setData(boundChart());
     const QString verdict = auditVerdictText(state);
     m_verdict->setText(verdict.isEmpty() ? QString() : verdict.left(1).toUpper() + verdict.mid(1));
-    setStyleSheetIfChanged(m_verdict, state.result && state.result->violated() ? QStringLiteral("color: #b01e1e;")
-                                                                               : QStringLiteral("color: #2c8a3c;"));
+    const bool violated = (state.result && state.result->violated()) || (state.oneRun && state.oneRun->violated());
+    setStyleSheetIfChanged(m_verdict, violated ? QStringLiteral("color: #b01e1e;") : QStringLiteral("color: #2c8a3c;"));
+    m_assumptions->setText(auditAssumptions(m_controller->settings().method));
     m_details->setText(auditDetailsHtml(m_controller->settings(), state));
     m_table->setText(auditTableHtml(state));
     m_table->setVisible(!state.rows.empty());

@@ -55,6 +55,7 @@ private:
     QLabel* m_details;
     QLabel* m_table;
     QLabel* m_status;
+    QLabel* m_assumptions; ///< the method's assumptions in words
     QPushButton* m_rerun;
     bool m_applying = false;
     bool m_statusIsProblem = false;
