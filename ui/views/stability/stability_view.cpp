@@ -375,9 +375,12 @@ void StabilityView::refreshTable() {
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(static_cast<int>(m), c, new QTableWidgetItem(cells[c]));
     }
+    // Every row whole: the heights the wrapped cells take at the table's width (a size hint taken
+    // before the columns are laid out counts one line per cell and cut the last rows).
+    m_table->resizeRowsToContents();
     int height = 2 * m_table->frameWidth() + m_table->horizontalHeader()->sizeHint().height();
     for (int row = 0; row < m_table->rowCount(); ++row)
-        height += m_table->verticalHeader()->sectionSizeHint(row);
+        height += m_table->rowHeight(row);
     m_table->setFixedHeight(height);
 }
 
