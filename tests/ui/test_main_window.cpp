@@ -292,6 +292,37 @@ private slots:
                     ->isEnabled());
     }
 
+    void aColumnUntickedInTheDataTabIsLeftOut() {
+        // Adult-like: a sampling weight beside two features; unticking it loads the file again
+        // without it (the CLI's --ignore), and ticking it brings it back.
+        const QString path = writeFile(m_dir, QStringLiteral("weights.csv"),
+                                       "age,fnlwgt,hours,label\n25,226802,40,a\n38,89814,50,b\n28,336951,40,a\n"
+                                       "44,160323,40,b\n18,103497,30,a\n34,198693,30,b\n");
+        QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
+        m_window->load(request(path));
+        QVERIFY(shown.wait(kTimeout));
+        QCOMPARE(m_window->current().data->featureCount(), 3);
+        ColumnTableModel* columns = m_window->dataView()->columnModel();
+        const QModelIndex weight = columns->index(1, ColumnTableModel::Name);
+        QCOMPARE(columns->data(weight).toString(), QStringLiteral("fnlwgt"));
+        QVERIFY(columns->flags(weight) & Qt::ItemIsUserCheckable);
+        QCOMPARE(columns->data(weight, Qt::CheckStateRole).toInt(), int(Qt::Checked));
+        QVERIFY(!(columns->flags(columns->index(3, ColumnTableModel::Name)) & Qt::ItemIsUserCheckable)); // the label
+        QVERIFY(columns->setData(weight, Qt::Unchecked, Qt::CheckStateRole));
+        QVERIFY(shown.wait(kTimeout));
+        QCOMPARE(m_window->current().data->featureCount(), 2);
+        QVERIFY(m_window->current().request.options.csv.ignoredColumns == std::vector<std::string>{"fnlwgt"});
+        columns = m_window->dataView()->columnModel(); // the table of the dataset loaded again
+        QCOMPARE(columns->rowCount(), 4);              // the column stays listed, unticked
+        QCOMPARE(columns->data(columns->index(1, ColumnTableModel::Name)).toString(), QStringLiteral("fnlwgt"));
+        QCOMPARE(columns->data(columns->index(1, ColumnTableModel::Name), Qt::CheckStateRole).toInt(),
+                 int(Qt::Unchecked));
+        QVERIFY(columns->setData(columns->index(1, ColumnTableModel::Name), Qt::Checked, Qt::CheckStateRole));
+        QVERIFY(shown.wait(kTimeout));
+        QCOMPARE(m_window->current().data->featureCount(), 3);
+        QVERIFY(m_window->current().request.options.csv.ignoredColumns.empty());
+    }
+
     void imputationIsMarkedAsLeaking() {
         QSignalSpy shown(m_window.get(), &MainWindow::datasetShown);
         LoadRequest r = request(QStringLiteral("builtin:penguins"));

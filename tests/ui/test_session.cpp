@@ -21,6 +21,7 @@ Session sample() {
     s.dataset.spec = QStringLiteral("builtin:penguins");
     s.dataset.options.csv.labelColumn = "species";
     s.dataset.options.csv.missing = core::MissingPolicy::ImputeMean;
+    s.dataset.options.csv.ignoredColumns = {"island", "year"};
     s.sha256 = QStringLiteral("ab12");
     s.dataset.bounds.columns = {{"bill_length_mm", 30.0, 60.0}, {"year", 2007.0, 2009.0}};
     s.dataset.bounds.source = "typed in the Data tab";
@@ -66,6 +67,7 @@ private slots:
         QCOMPARE(b->dataset.spec, a.dataset.spec);
         QCOMPARE(b->dataset.options.csv.labelColumn, a.dataset.options.csv.labelColumn);
         QVERIFY(b->dataset.options.csv.missing == a.dataset.options.csv.missing);
+        QVERIFY(b->dataset.options.csv.ignoredColumns == a.dataset.options.csv.ignoredColumns);
         QCOMPARE(b->sha256, a.sha256);
         QVERIFY(b->dataset.bounds == a.dataset.bounds);
         QVERIFY(b->dataset.privateBounds.has_value());
@@ -173,6 +175,8 @@ private slots:
             << "dataset.bounds: entry 1 (column 'bill_length_mm'): lo is not a number";
         QTest::newRow("private bounds ε") << replaced(good, "\"epsilon\": 0.25", "\"epsilon\": -1")
                                           << "dataset.private_bounds: the ε of private bounds";
+        QTest::newRow("ignore not a list") << replaced(good, "\"ignore\": [", "\"ignore\": 3, \"x\": [")
+                                           << "dataset.ignore: expected a list of column names";
         QTest::newRow("negative lambda") << replaced(good, "\"lambda\": 0.5", "\"lambda\": -1") << "Λ";
     }
     void badFilesNameTheProblem() {

@@ -66,6 +66,7 @@ Ordered sessionJson(const Session& session) {
     j["dataset"] = {{"spec", session.dataset.spec.toStdString()},
                     {"label", session.dataset.options.csv.labelColumn},
                     {"missing", core::optionName(core::missingPolicyNames(), session.dataset.options.csv.missing)},
+                    {"ignore", session.dataset.options.csv.ignoredColumns},
                     {"sha256", session.sha256.toStdString()},
                     {"bounds", boundsJson(session.dataset.bounds)},
                     {"private_bounds", privateBoundsJson(session.dataset.privateBounds)}};
@@ -197,6 +198,18 @@ std::optional<Session> sessionFromJson(const QByteArray& json, QString* error) {
         else
             throw std::runtime_error("dataset.missing: unknown value '" + missing + "'");
         s.sha256 = QString::fromStdString(detail::value<std::string>(d, "dataset", "sha256"));
+        // The columns left out of the features (the Data tab's unticked ones; none in sessions
+        // written before the tick existed).
+        if (d.contains("ignore")) {
+            const Json& ignore = d["ignore"];
+            if (!ignore.is_array())
+                throw std::runtime_error("dataset.ignore: expected a list of column names");
+            for (const Json& name : ignore) {
+                if (!name.is_string() || name.get<std::string>().empty())
+                    throw std::runtime_error("dataset.ignore: expected a list of column names");
+                s.dataset.options.csv.ignoredColumns.push_back(name.get<std::string>());
+            }
+        }
         detail::readBounds(d, s.dataset);
         s.view = QString::fromStdString(detail::value<std::string>(j, "", "view"));
         if (!findViewType(s.view))

@@ -49,10 +49,29 @@ std::string ColumnTableModel::boundableName(int row) const {
     return c.kind == core::ColumnKind::Numeric ? c.name : std::string();
 }
 
+namespace {
+
+/// A column of the file that can be a feature or be left out (not the label).
+bool togglable(const core::ColumnInfo& c) { return c.kind != core::ColumnKind::Label; }
+
+} // namespace
+
+std::vector<std::string> ColumnTableModel::ignoredColumns() const {
+    std::vector<std::string> out;
+    if (hasSchema())
+        for (const core::ColumnInfo& c : m_data->columns)
+            if (c.kind == core::ColumnKind::Ignored)
+                out.push_back(c.name);
+    return out;
+}
+
 Qt::ItemFlags ColumnTableModel::flags(const QModelIndex& index) const {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
     if (index.isValid() && (index.column() == Lower || index.column() == Upper) && !boundableName(index.row()).empty())
         f |= Qt::ItemIsEditable;
+    if (index.isValid() && index.column() == Name && hasSchema() &&
+        togglable(m_data->columns[static_cast<std::size_t>(index.row())]))
+        f |= Qt::ItemIsUserCheckable;
     return f;
 }
 
@@ -79,6 +98,19 @@ QVariant ColumnTableModel::boundData(const std::string& name, int field, int rol
 }
 
 bool ColumnTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    if (role == Qt::CheckStateRole && (flags(index) & Qt::ItemIsUserCheckable)) {
+        const core::ColumnInfo& c = m_data->columns[static_cast<std::size_t>(index.row())];
+        const bool use = value.toInt() == Qt::Checked;
+        if (use == (c.kind != core::ColumnKind::Ignored))
+            return false;
+        std::vector<std::string> ignored = ignoredColumns();
+        if (use)
+            ignored.erase(std::remove(ignored.begin(), ignored.end(), c.name), ignored.end());
+        else
+            ignored.push_back(c.name);
+        emit ignoredEdited(ignored); // the dataset is loaded again; the model follows it
+        return true;
+    }
     if (role != Qt::EditRole || !(flags(index) & Qt::ItemIsEditable))
         return false;
     const std::string name = boundableName(index.row());
@@ -173,7 +205,11 @@ QVariant ColumnTableModel::schemaData(const core::ColumnInfo& column, int field,
             return QColor(Qt::gray);
         return {};
     }
+    if (role == Qt::CheckStateRole && field == Name && togglable(column))
+        return column.kind == core::ColumnKind::Ignored ? Qt::Unchecked : Qt::Checked;
     if (role == Qt::ToolTipRole) {
+        if (field == Name && togglable(column))
+            return tr("Ticked: a feature. Unticked: left out of every view (as the CLI's --ignore).");
         if (field == Levels && !column.levels.empty())
             return levelsTooltip(column.levels);
         if (field == Missing && column.missing > 0)

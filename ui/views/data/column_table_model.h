@@ -1,7 +1,8 @@
 #pragma once
 // One row per source column of the loaded dataset: name, kind, missing cells, one-hot
 // levels, the feature columns it became, and its public bounds (editable for numeric columns:
-// typing both ends of a range emits boundsEdited). Datasets without a column schema (LIBSVM,
+// typing both ends of a range emits boundsEdited; the Name column's tick puts a feature column
+// in or leaves it out, emitting ignoredEdited). Datasets without a column schema (LIBSVM,
 // generated) get one row per feature ("f1", "f2", …), computed on demand.
 //
 // Threads: GUI thread only.
@@ -13,6 +14,8 @@
 
 #include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace elab::ui {
 
@@ -39,8 +42,13 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    /// The columns of a CSV left out of the features (unticked in the Name column), in file order.
+    std::vector<std::string> ignoredColumns() const;
+
 signals:
     void boundsEdited(const elab::core::PublicBounds& bounds);
+    /// A feature column of a CSV was ticked or unticked: the columns to leave out now.
+    void ignoredEdited(const std::vector<std::string>& ignored);
     void invalidBound(const QString& reason);
 
 private:

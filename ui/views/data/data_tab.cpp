@@ -6,6 +6,8 @@
 
 #include <QSaveFile>
 
+#include <algorithm>
+
 namespace elab::ui {
 
 DataTab::DataTab(QWidget* parent, ViewHost& host) : m_view(new DataView(parent)), m_host(host) {
@@ -19,6 +21,17 @@ DataTab::DataTab(QWidget* parent, ViewHost& host) : m_view(new DataView(parent))
             request.privateBounds = estimate;
             m_host.requestLoad(request);
         });
+    QObject::connect(m_view, &DataView::ignoredChanged, m_view, [this](const std::vector<std::string>& ignored) {
+        if (m_request.spec.isEmpty())
+            return;
+        LoadRequest request = m_request;
+        request.options.csv.ignoredColumns = ignored;
+        // A bound of a column left out has nothing to apply to.
+        std::erase_if(request.bounds.columns, [&](const core::ColumnBound& b) {
+            return std::find(ignored.begin(), ignored.end(), b.column) != ignored.end();
+        });
+        m_host.requestLoad(request);
+    });
     QObject::connect(m_view, &DataView::schemaDeclared, m_view,
                      [this](const core::PublicSchema& schema) { declareSchema(schema); });
     QObject::connect(m_view, &DataView::message, m_view,

@@ -54,6 +54,7 @@ DataView::DataView(QWidget* parent) : QWidget(parent) {
     connect(m_columnModel, &ColumnTableModel::boundsEdited, this,
             [this](const core::PublicBounds& b) { emit boundsChanged(b, m_estimate); });
     connect(m_columnModel, &ColumnTableModel::invalidBound, this, &DataView::message);
+    connect(m_columnModel, &ColumnTableModel::ignoredEdited, this, &DataView::ignoredChanged);
     connect(m_bounds, &BoundsPanel::changed, this, &DataView::boundsChanged);
     connect(m_bounds, &BoundsPanel::failed, this, &DataView::message);
     m_schema = new SchemaPanel(this);

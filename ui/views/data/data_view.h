@@ -55,6 +55,9 @@ signals:
     /// estimate: the dataset is to be loaded again with them.
     void boundsChanged(const elab::core::PublicBounds& bounds,
                        const std::optional<elab::core::PrivateBoundsOptions>& estimate);
+    /// The user ticked or unticked a CSV column in the column table: the dataset is to be loaded
+    /// again with these columns left out of the features.
+    void ignoredChanged(const std::vector<std::string>& ignored);
     /// The user declared the shown encoding's levels and classes public (the schema panel).
     void schemaDeclared(const elab::core::PublicSchema& schema);
     /// Something to say in the status bar (an invalid bound, an unreadable bounds file).
