@@ -206,7 +206,7 @@ int main(int argc, char** argv) {
                 pipeline(kind, 8.0, 30000, threads);
         return 0;
     }
-    if (part == "pipeline-dpsgd") { // about 6 minutes
+    if (part == "pipeline-dpsgd") { // about 25 minutes on 2 cores
         pipeline(MechanismKind::Dpsgd, 8.0, 30000, threads);
         return 0;
     }
