@@ -29,6 +29,7 @@
 #include "core/data/preprocess.h"
 #include "core/learner/sweep_data.h"
 #include "core/mechanisms/mechanism_catalog.h"
+#include "tests/support/audit_data.h"
 #include "tests/support/split_data.h"
 
 #include <cstdio>
@@ -40,24 +41,6 @@
 using namespace elab::core;
 
 namespace {
-
-Dataset moonsWithEmptyColumns(Index rows, Index empty) {
-    GeneratorOptions options;
-    options.rows = rows;
-    options.seed = 5;
-    const Dataset moons = generateDataset("moons", options);
-    Dataset d = moons;
-    DenseMatrix X = DenseMatrix::Zero(rows, 2 + empty);
-    X.leftCols(2) = moons.features.dense();
-    d.features = FeatureMatrix(std::move(X));
-    d.featureNames = {"x1", "x2"};
-    for (Index j = 0; j < empty; ++j)
-        d.featureNames.push_back("rare" + std::to_string(j));
-    PreprocessOptions p;
-    p.intercept = true;
-    preprocess(d, nullptr, p);
-    return d;
-}
 
 MechanismSpec powerSpec(MechanismKind kind, Index rows) {
     MechanismSpec spec;
@@ -195,7 +178,8 @@ int main(int argc, char** argv) {
     std::printf("| setting | mechanism | claimed ε | method | version | runs | ε_LB | most certifiable | time |\n");
     std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     std::fflush(stdout);
-    const Dataset rareRows = moonsWithEmptyColumns(100, 1), wideRows = moonsWithEmptyColumns(100, 40);
+    const Dataset rareRows = elab::test::moonsWithEmptyColumns(100, 1),
+                  wideRows = elab::test::moonsWithEmptyColumns(100, 40);
     const SweepData rare = sweepDataOf(rareRows); // SweepData refers to the datasets
     const SweepData wide = sweepDataOf(wideRows);
     if (part == "pipeline") {

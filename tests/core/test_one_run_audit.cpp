@@ -15,6 +15,7 @@
 #include "core/learner/sweep_data.h"
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/util/random.h"
+#include "tests/support/audit_data.h"
 #include "tests/support/test_support.h"
 
 #include <QtTest>
@@ -47,26 +48,6 @@ double theoremBound(long long m, long long r, long long v, double eps, double de
     for (long long i = 1; i <= v; ++i)
         worst = std::max(worst, (upperTail(r, v - i, q) - f) / static_cast<double>(i));
     return std::min(1.0, f + 2.0 * static_cast<double>(m) * delta * worst);
-}
-
-// Moons (two features) plus `empty` features no row uses, as rare one-hot levels would be; rows
-// clipped, intercept. The canaries go to the empty columns first.
-Dataset moonsWithEmptyColumns(Index rows, Index empty) {
-    GeneratorOptions options;
-    options.rows = rows;
-    options.seed = 5;
-    const Dataset moons = generateDataset("moons", options);
-    Dataset d = moons;
-    DenseMatrix X = DenseMatrix::Zero(rows, 2 + empty);
-    X.leftCols(2) = moons.features.dense();
-    d.features = FeatureMatrix(std::move(X));
-    d.featureNames = {"x1", "x2"};
-    for (Index j = 0; j < empty; ++j)
-        d.featureNames.push_back("rare" + std::to_string(j));
-    PreprocessOptions p;
-    p.intercept = true;
-    preprocess(d, nullptr, p);
-    return d;
 }
 
 // The settings the two-dataset audit's tests use (test_audit.cpp): output perturbation and the
@@ -199,7 +180,7 @@ private slots:
     void everyMechanismRuns() {
         QFETCH(int, kind);
         const bool matrixModel = static_cast<MechanismKind>(kind) == MechanismKind::GaussianLm;
-        const Dataset data = moonsWithEmptyColumns(100, matrixModel ? 20 : 40);
+        const Dataset data = elab::test::moonsWithEmptyColumns(100, matrixModel ? 20 : 40);
         OneRunAuditSpec spec;
         spec.mechanism = audited(static_cast<MechanismKind>(kind), data.rows());
         spec.eps = 2.0;
@@ -227,7 +208,7 @@ private slots:
         // it is trained at 100·ε on 20 empty columns.
         QFETCH(int, kind);
         const bool matrixModel = static_cast<MechanismKind>(kind) == MechanismKind::GaussianLm;
-        const Dataset data = moonsWithEmptyColumns(100, matrixModel ? 20 : 40);
+        const Dataset data = elab::test::moonsWithEmptyColumns(100, matrixModel ? 20 : 40);
         OneRunAuditSpec spec;
         spec.mechanism = audited(static_cast<MechanismKind>(kind), data.rows());
         spec.eps = 2.0;
@@ -240,7 +221,7 @@ private slots:
     }
 
     void sameNumbersForAnyThreadCount() {
-        const Dataset data = moonsWithEmptyColumns(80, 20);
+        const Dataset data = elab::test::moonsWithEmptyColumns(80, 20);
         for (MechanismKind kind : {MechanismKind::ObjPertGauss, MechanismKind::Dpsgd}) {
             OneRunAuditSpec spec;
             spec.mechanism = audited(kind, 80);
@@ -259,7 +240,7 @@ private slots:
 
     void dpsgdAdjacencyAsConfigured() {
         // With N declared public the included canaries are added rows; without, each has a slot.
-        const Dataset data = moonsWithEmptyColumns(100, 10);
+        const Dataset data = elab::test::moonsWithEmptyColumns(100, 10);
         OneRunAuditSpec spec;
         spec.mechanism = audited(MechanismKind::Dpsgd, 100);
         spec.mechanism.sgd.publicRows = 100;
@@ -276,7 +257,7 @@ private slots:
     }
 
     void fewerCanariesAsked() {
-        const Dataset data = moonsWithEmptyColumns(60, 10);
+        const Dataset data = elab::test::moonsWithEmptyColumns(60, 10);
         OneRunAuditSpec spec;
         spec.canaries = 4;
         const OneRunAuditResult r = runOneRunAudit(sweepDataOf(data), spec);
@@ -286,7 +267,7 @@ private slots:
     }
 
     void refusals() {
-        const Dataset data = moonsWithEmptyColumns(50, 2);
+        const Dataset data = elab::test::moonsWithEmptyColumns(50, 2);
         OneRunAuditSpec spec;
         selectMechanism(spec.mechanism, MechanismKind::NonPrivate);
         try {

@@ -15,6 +15,7 @@
 #include "core/learner/sweep_data.h"
 #include "core/learners/dpsgd/sgd_trainer.h"
 #include "core/mechanisms/mechanism_catalog.h"
+#include "tests/support/audit_data.h"
 #include "tests/support/test_support.h"
 
 #include <QtTest>
@@ -52,25 +53,6 @@ double klInOut(double q, double s, Adjacency a) {
         sum += (i == 0 || i == n) ? 0.5 * term : term;
     }
     return sum * h;
-}
-
-// Moons (two features) plus `empty` features no row uses; rows clipped, intercept.
-Dataset moonsWithEmptyColumns(Index rows, Index empty) {
-    GeneratorOptions options;
-    options.rows = rows;
-    options.seed = 5;
-    const Dataset moons = generateDataset("moons", options);
-    Dataset d = moons;
-    DenseMatrix X = DenseMatrix::Zero(rows, 2 + empty);
-    X.leftCols(2) = moons.features.dense();
-    d.features = FeatureMatrix(std::move(X));
-    d.featureNames = {"x1", "x2"};
-    for (Index j = 0; j < empty; ++j)
-        d.featureNames.push_back("rare" + std::to_string(j));
-    PreprocessOptions p;
-    p.intercept = true;
-    preprocess(d, nullptr, p);
-    return d;
 }
 
 MechanismSpec dpsgd(int hidden) {
@@ -155,7 +137,7 @@ private slots:
     }
     void unusedHookChangesNothing() {
         QFETCH(int, hidden);
-        const Dataset d = moonsWithEmptyColumns(120, 3);
+        const Dataset d = elab::test::moonsWithEmptyColumns(120, 3);
         const SgdSpec spec = dpsgd(hidden).sgd;
         const SgdRun run{1.3, true, 11, 2};
         const Eigen::VectorXi y = classesOf(d);
@@ -184,7 +166,7 @@ private slots:
     void canaryCoordinateIsClippedCanaryPlusNoise() {
         // No noise: the canary's coordinate of G is C when sampled (its gradient 1e3 clipped to
         // C), else 0 — the rows add exactly 0 — and it is sampled at rate q.
-        const Dataset d = moonsWithEmptyColumns(100, 2);
+        const Dataset d = elab::test::moonsWithEmptyColumns(100, 2);
         SgdSpec spec = dpsgd(0).sgd;
         spec.clip = 0.7;
         spec.epochs = 100;
@@ -231,7 +213,7 @@ private slots:
         // fail for a bound that ignored the Clopper–Pearson margin (the observed rates give more).
         QFETCH(int, view);
         QFETCH(long long, publicRows);
-        const Dataset d = moonsWithEmptyColumns(200, 30);
+        const Dataset d = elab::test::moonsWithEmptyColumns(200, 30);
         WhiteboxAuditSpec spec;
         spec.mechanism = dpsgd(0);
         spec.mechanism.sgd.publicRows = publicRows;
@@ -260,7 +242,7 @@ private slots:
     void brokenTrainersAreFlagged() {
         QFETCH(double, noiseDivisor);
         QFETCH(double, clipMultiplier);
-        const Dataset d = moonsWithEmptyColumns(200, 30);
+        const Dataset d = elab::test::moonsWithEmptyColumns(200, 30);
         WhiteboxAuditSpec spec;
         spec.mechanism = dpsgd(0);
         spec.eps = 2.0;
@@ -276,7 +258,7 @@ private slots:
     }
 
     void sameNumbersForAnyThreadCount() {
-        const Dataset d = moonsWithEmptyColumns(100, 5);
+        const Dataset d = elab::test::moonsWithEmptyColumns(100, 5);
         WhiteboxAuditSpec spec;
         spec.mechanism = dpsgd(4);
         spec.runs = 6;
@@ -293,7 +275,7 @@ private slots:
     }
 
     void stopsWhenCancelled() {
-        const Dataset d = moonsWithEmptyColumns(100, 5);
+        const Dataset d = elab::test::moonsWithEmptyColumns(100, 5);
         WhiteboxAuditSpec spec;
         spec.mechanism = dpsgd(0);
         spec.runs = 20;
@@ -307,7 +289,7 @@ private slots:
     }
 
     void refusals() {
-        const Dataset d = moonsWithEmptyColumns(60, 0);
+        const Dataset d = elab::test::moonsWithEmptyColumns(60, 0);
         WhiteboxAuditSpec spec;
         spec.mechanism = dpsgd(0);
         try {

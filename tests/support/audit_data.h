@@ -7,21 +7,34 @@
 #include "core/data/generators.h"
 #include "core/data/preprocess.h"
 
+#include <string>
+
 namespace elab::test {
 
-inline core::Dataset moonsWithRareFeature(core::Index rows = 100) {
+/// Moons plus `empty` features no row uses ("rare0", "rare1", …), rows clipped, intercept: the
+/// canaries of the one-run and white-box audits go to the empty columns.
+inline core::Dataset moonsWithEmptyColumns(core::Index rows, core::Index empty) {
     core::GeneratorOptions options;
     options.rows = rows;
     options.seed = 5;
     const core::Dataset moons = core::generateDataset("moons", options);
     core::Dataset d = moons;
-    core::DenseMatrix X = core::DenseMatrix::Zero(rows, 3);
+    core::DenseMatrix X = core::DenseMatrix::Zero(rows, 2 + empty);
     X.leftCols(2) = moons.features.dense();
     d.features = core::FeatureMatrix(std::move(X));
-    d.featureNames = {"x1", "x2", "rare"};
+    d.featureNames = {"x1", "x2"};
+    for (core::Index j = 0; j < empty; ++j)
+        d.featureNames.push_back("rare" + std::to_string(j));
     core::PreprocessOptions p;
     p.intercept = true;
     core::preprocess(d, nullptr, p);
+    return d;
+}
+
+/// One unused feature, named "rare".
+inline core::Dataset moonsWithRareFeature(core::Index rows = 100) {
+    core::Dataset d = moonsWithEmptyColumns(rows, 1);
+    d.featureNames[2] = "rare";
     return d;
 }
 

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 namespace elab::ui {
 
@@ -72,6 +74,25 @@ QString auditAssumptions(AuditMethod method) {
 
 namespace {
 
+/// The range of the finite scores of both samples, or nullopt (then the chart is an empty unit frame).
+std::optional<std::pair<double, double>> scoreRange(const std::vector<double>& a, const std::vector<double>& b,
+                                                    charts::ChartData& chart) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (const auto* scores : {&a, &b})
+        for (double v : *scores)
+            if (std::isfinite(v)) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+    if (lo <= hi)
+        return std::pair{lo, hi};
+    chart.xMin = -1.0;
+    chart.xMax = 1.0;
+    chart.yMin = 0.0;
+    chart.yMax = 1.0;
+    return std::nullopt;
+}
+
 /// One run's canaries: the score histograms of those left out and those put in, with the two
 /// cut-offs of the best guess (top k₊ guessed in, bottom k₋ guessed out).
 charts::ChartData buildOneRunScoreChart(const AuditSettings& s, const AuditState& state) {
@@ -87,20 +108,10 @@ charts::ChartData buildOneRunScoreChart(const AuditSettings& s, const AuditState
     if (r)
         for (const core::OneRunCanary& c : r->canaries)
             (c.included ? in : out).push_back(c.score);
-    double lo = INFINITY, hi = -INFINITY;
-    for (const auto* scores : {&out, &in})
-        for (double v : *scores)
-            if (std::isfinite(v)) {
-                lo = std::min(lo, v);
-                hi = std::max(hi, v);
-            }
-    if (!(lo <= hi)) {
-        chart.xMin = -1.0;
-        chart.xMax = 1.0;
-        chart.yMin = 0.0;
-        chart.yMax = 1.0;
+    const auto range = scoreRange(out, in, chart);
+    if (!range)
         return chart;
-    }
+    const auto [lo, hi] = *range;
     const double pad = hi > lo ? 0.04 * (hi - lo) : std::max(1e-6, 0.05 * std::abs(lo));
     chart.xMin = lo - pad;
     chart.xMax = hi + pad;
@@ -146,20 +157,10 @@ charts::ChartData buildScoreChart(const AuditSettings& s, const AuditState& stat
     chart.xTitle = QStringLiteral("score: the canary's margin under the released model");
     chart.yTitle = QStringLiteral("runs");
     chart.logX = false;
-    double lo = INFINITY, hi = -INFINITY;
-    for (const auto* scores : {&state.scoresD, &state.scoresDPrime})
-        for (double v : *scores)
-            if (std::isfinite(v)) {
-                lo = std::min(lo, v);
-                hi = std::max(hi, v);
-            }
-    if (!(lo <= hi)) {
-        chart.xMin = -1.0;
-        chart.xMax = 1.0;
-        chart.yMin = 0.0;
-        chart.yMax = 1.0;
+    const auto range = scoreRange(state.scoresD, state.scoresDPrime, chart);
+    if (!range)
         return chart;
-    }
+    auto [lo, hi] = *range;
     if (state.result && std::isfinite(state.result->bound.threshold)) {
         lo = std::min(lo, state.result->bound.threshold);
         hi = std::max(hi, state.result->bound.threshold);
