@@ -81,6 +81,16 @@ void AuditCommand::addTo(CLI::App& command) {
 
 namespace {
 
+/// The report's first fields, the same for every method: command, version, seed and the data.
+nlohmann::ordered_json reportHeader(unsigned long long seed, nlohmann::ordered_json data) {
+    nlohmann::ordered_json j;
+    j["command"] = "audit";
+    j["version"] = EPSILONLAB_VERSION;
+    j["seed"] = seed;
+    j["data"] = std::move(data);
+    return j;
+}
+
 // The mechanisms one audit command runs: every private one of the catalog (--all), or the one chosen.
 std::vector<core::MechanismKind> auditedKinds(bool all, core::MechanismKind chosen) {
     if (!all)
@@ -159,11 +169,7 @@ int AuditCommand::run() const {
               << r.bound.fnr << ',' << (r.violated() ? "true" : "false") << ',' << r.seconds << '\n';
         writeOutput(out, o.str());
     } else {
-        nlohmann::ordered_json j;
-        j["command"] = "audit";
-        j["version"] = EPSILONLAB_VERSION;
-        j["seed"] = seed;
-        j["data"] = dataJson(prepared);
+        nlohmann::ordered_json j = reportHeader(seed, dataJson(prepared));
         addAudits(j, results, all, [](const auto& r) { return core::auditJson(r); });
         writeOutput(out, j.dump(1) + "\n");
     }
@@ -208,11 +214,7 @@ int AuditCommand::runOneRun() const {
               << (r.violated() ? "true" : "false") << ',' << r.seconds << '\n';
         writeOutput(out, o.str());
     } else {
-        nlohmann::ordered_json j;
-        j["command"] = "audit";
-        j["version"] = EPSILONLAB_VERSION;
-        j["seed"] = seed;
-        j["data"] = dataJson(prepared);
+        nlohmann::ordered_json j = reportHeader(seed, dataJson(prepared));
         addAudits(j, results, all, [](const auto& r) { return core::oneRunAuditJson(r); });
         writeOutput(out, j.dump(1) + "\n");
     }
@@ -255,11 +257,7 @@ int AuditCommand::runWhitebox() const {
           << (r.violated() ? "true" : "false") << ',' << r.seconds << '\n';
         writeOutput(out, o.str());
     } else {
-        nlohmann::ordered_json j;
-        j["command"] = "audit";
-        j["version"] = EPSILONLAB_VERSION;
-        j["seed"] = seed;
-        j["data"] = dataJson(prepared);
+        nlohmann::ordered_json j = reportHeader(seed, dataJson(prepared));
         nlohmann::ordered_json a = core::whiteboxAuditJson(r);
         a["mechanism"] = core::toString(spec.mechanism.kind);
         j["audit"] = std::move(a);
@@ -319,14 +317,11 @@ int AuditCommand::runPipeline() const {
               << (r.violated() ? "true" : "false") << ',' << r.seconds << '\n';
         writeOutput(out, o.str());
     } else {
-        nlohmann::ordered_json j;
-        j["command"] = "audit";
-        j["version"] = EPSILONLAB_VERSION;
-        j["seed"] = seed;
-        j["data"] = {
-            {"spec", input.spec},
-            {"test_fraction", spec.preparation.testFraction},
-            {"test", options.testSpec.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(options.testSpec)}};
+        nlohmann::ordered_json j = reportHeader(
+            seed,
+            {{"spec", input.spec},
+             {"test_fraction", spec.preparation.testFraction},
+             {"test", options.testSpec.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(options.testSpec)}});
         addAudits(j, results, all, [](const auto& r) { return core::pipelineAuditJson(r); });
         writeOutput(out, j.dump(1) + "\n");
     }
