@@ -1,6 +1,10 @@
 #include "app/cli/mechanism_options.h"
 
+#include "app/cli/split_list.h"
+
 #include "core/mechanisms/mechanism_catalog.h"
+
+#include <algorithm>
 
 namespace elab::app {
 
@@ -61,14 +65,42 @@ nlohmann::ordered_json reportValue(const core::ParameterField* field, const core
     return std::visit([](const auto& v) { return nlohmann::ordered_json(v); }, value);
 }
 
+// Each name of a comma list is a catalog name; the first that is not is named.
+CLI::Validator mechanismList() {
+    const std::vector<std::string> known = core::optionNameList(core::mechanismKindNames());
+    return CLI::Validator(
+        [known](std::string& text) -> std::string {
+            const std::vector<std::string> names = splitList(text);
+            if (names.empty())
+                return "no mechanism named in '" + text + "'";
+            for (const std::string& name : names)
+                if (std::find(known.begin(), known.end(), name) == known.end()) {
+                    std::string list;
+                    for (const std::string& k : known)
+                        list += (list.empty() ? "" : ", ") + k;
+                    return "unknown mechanism '" + name + "' (the catalog has " + list + ")";
+                }
+            for (std::size_t i = 0; i < names.size(); ++i)
+                for (std::size_t j = 0; j < i; ++j)
+                    if (names[i] == names[j])
+                        return "'" + names[i] + "' is named twice";
+            return {};
+        },
+        "NAME[,NAME…]");
+}
+
 } // namespace
 
-void MechanismOptions::addTo(CLI::App& command) {
-    std::string described = "Mechanism:";
+void MechanismOptions::addTo(CLI::App& command, bool list) {
+    std::string described =
+        list ? "Mechanism, or a comma list of mechanisms to compare on the same grid and seeds:" : "Mechanism:";
     for (const core::MechanismInfo& info : core::mechanismCatalog())
         described += std::string("\n  ") + core::toString(info.kind) + ": " + info.summary;
-    command.add_option("--mechanism", mechanism, described)
-        ->check(CLI::IsMember(core::optionNameList(core::mechanismKindNames())));
+    CLI::Option* option = command.add_option("--mechanism", mechanism, described);
+    if (list)
+        option->check(mechanismList());
+    else
+        option->check(CLI::IsMember(core::optionNameList(core::mechanismKindNames())));
     lossOption = command.add_option("--loss", loss, "Loss (gaussian-lm: huber, its only loss)")
                      ->check(CLI::IsMember(core::optionNameList(core::lossKindNames())));
     command.add_option("--huber-width", huberWidth, "Huber SVM width h")->check(CLI::Range(1e-6, 0.999));
@@ -80,6 +112,14 @@ void MechanismOptions::addTo(CLI::App& command) {
                 addParameter(command, field,
                              std::string(info.parameters->title) + " (--mechanism " + core::toString(info.kind) + ")",
                              parameters.emplace_back());
+}
+
+std::vector<std::string> MechanismOptions::names() const { return splitList(mechanism); }
+
+MechanismOptions MechanismOptions::with(const std::string& name) const {
+    MechanismOptions one = *this;
+    one.mechanism = name;
+    return one;
 }
 
 core::MechanismSpec MechanismOptions::spec() const {

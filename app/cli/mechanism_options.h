@@ -12,6 +12,7 @@
 
 #include <list>
 #include <string>
+#include <vector>
 
 namespace elab::app {
 
@@ -32,7 +33,12 @@ struct MechanismOptions {
     std::list<Parameter> parameters; ///< every catalog schema's fields (a list: the options bind to them)
     CLI::Option* lossOption = nullptr;
 
-    void addTo(CLI::App& command);
+    /// list: --mechanism takes a comma list of catalog names (utility's comparison); each is checked.
+    void addTo(CLI::App& command, bool list = false);
+    /// The mechanisms named by --mechanism, in order (one unless a list was allowed and given).
+    std::vector<std::string> names() const;
+    /// These options with --mechanism set to one name of the list (the other options as given).
+    MechanismOptions with(const std::string& name) const;
     /// The spec as given (the mechanism catalog's required loss when --loss is absent).
     core::MechanismSpec spec() const;
     /// The chosen mechanism's own parameters for JSON outputs, with the values derived from them

@@ -1,6 +1,8 @@
 #pragma once
 // `epsilonlab-cli utility`: the measured utility curve over an ε grid and the Taylor
-// estimates from measuring points (issue 3), as JSON (stable field names) or CSV.
+// estimates from measuring points (issue 3), as JSON (stable field names) or CSV; with a comma
+// list of mechanisms, their sweeps on the same grid and seeds in one report (`mechanisms[]`,
+// the ranking at --rank-at, the ε each needs for --target and which needs the least).
 
 #include "app/cli/experiment_data.h"
 #include "app/cli/mechanism_options.h"
@@ -33,11 +35,15 @@ struct UtilityCommand {
     bool noReference = false;
     ScaleOptions scale;           ///< --checkpoint, --shard (utility only)
     std::optional<double> target; ///< --target: report the proposed ε (the GUI's rule)
+    /// --rank-at: with several mechanisms, rank them by the utility measured at this ε.
+    std::optional<double> rankAt;
 
     /// utilityOnly: offer --no-reference and --target (choose-eps has its own --target and
     /// always needs the reference).
     void addTo(CLI::App& command, bool utilityOnly = true);
     int run() const;
+    /// Several mechanisms (--mechanism a,b,c): one sweep each on the same grid and seeds, one report.
+    int runComparison(const std::vector<std::string>& names) const;
     /// The sweep spec and prepared data shared with choose-eps.
     core::MechanismSpec mechanismSpec() const;
 };
