@@ -36,4 +36,10 @@ RdpConversion rdpEpsilon(double sigma, double q, long long steps, double delta,
 std::vector<RdpConversion> rdpEpsilons(double sigma, double q, const std::vector<long long>& steps, double delta,
                                        const std::vector<double>& orders = defaultRdpOrders());
 
+/// The same by summing every order's series (rdpEpsilons skips the fractional orders that
+/// provably cannot give the minimum, and returns exactly this): the reference for its test
+/// and benchmark.
+std::vector<RdpConversion> rdpEpsilonsExhaustive(double sigma, double q, const std::vector<long long>& steps,
+                                                 double delta, const std::vector<double>& orders = defaultRdpOrders());
+
 } // namespace elab::core
