@@ -17,8 +17,11 @@
 // rows depend on the label counts — "a split that moves other rows" — for every mechanism.
 // Part "many": the two-dataset audit of the ERM mechanisms and DP-SGD on the power set with
 // T = 200,000 per neighbour (a perfect attacker certifies 10.2).
-// Usage: bench_audit_power [digits.csv] [threads] [power|digits|many|pipeline|pipeline-dpsgd|all]. Prints a Markdown
-// table (an audit that refuses its settings: its message); appends JSON lines to EPSILONLAB_BENCH_OUT.
+// Part "worst-case" ("worst-case-many": T = 200,000): the two-dataset audit of every mechanism but DP-SGD on
+// the worst-case pair of tests/support/audit_data.h, Huber loss, T = 30,000 per neighbour.
+// Usage: bench_audit_power [digits.csv] [threads]
+// [power|digits|many|worst-case|worst-case-many|pipeline|pipeline-dpsgd|all]. Prints a Markdown table (an audit that
+// refuses its settings: its message); appends JSON lines to EPSILONLAB_BENCH_OUT.
 
 #include "core/audit/mechanism_audit.h"
 #include "core/audit/one_run_audit.h"
@@ -97,6 +100,37 @@ void twoDataset(const std::string& setting, const SweepData& data, const Mechani
             continue;
         }
         report(setting, mech.kind, eps, "two-dataset", v, 2LL * runs, r.bound.epsLB, r.bound.maxCertifiable, r.seconds);
+    }
+}
+
+/// The two-dataset audit on the worst-case pair (tests/support/audit_data.h): Huber loss, the
+/// last row as the canary (replace-one), every ERM mechanism and the Gaussian classifier.
+void worstCase(double eps, int runs, int threads) {
+    const Dataset rows = elab::test::worstCasePair(100);
+    const SweepData data = sweepDataOf(rows);
+    for (MechanismKind kind : privateMechanisms()) {
+        if (kind == MechanismKind::Dpsgd)
+            continue; // add/remove: the white-box audit is its worst case
+        MechanismSpec mech = powerSpec(kind, 100);
+        mech.model.loss = Loss(LossKind::HuberSvm, 0.1);
+        for (const Version& v : kVersions) {
+            AuditSpec spec;
+            spec.mechanism = mech;
+            spec.eps = eps;
+            spec.runs = runs;
+            spec.threads = threads;
+            spec.noiseDivisor = v.noiseDivisor;
+            spec.canaryRow = data.trainX.rows() - 1;
+            AuditResult r;
+            try {
+                r = runAudit(data, spec);
+            } catch (const std::exception& e) {
+                refused("worst-case pair", kind, eps, "two-dataset", v, e.what());
+                continue;
+            }
+            report("worst-case pair", kind, eps, "two-dataset", v, 2LL * runs, r.bound.epsLB, r.bound.maxCertifiable,
+                   r.seconds);
+        }
     }
 }
 
@@ -192,6 +226,16 @@ int main(int argc, char** argv) {
     }
     if (part == "pipeline-dpsgd") { // about 25 minutes on 2 cores
         pipeline(MechanismKind::Dpsgd, 8.0, 30000, threads);
+        return 0;
+    }
+    if (part == "worst-case") {
+        for (double eps : {2.0, 8.0})
+            worstCase(eps, 30000, threads);
+        return 0;
+    }
+    if (part == "worst-case-many") {
+        for (double eps : {2.0, 8.0})
+            worstCase(eps, 200000, threads);
         return 0;
     }
     if (part == "many") {

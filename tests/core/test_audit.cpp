@@ -212,6 +212,38 @@ private slots:
         QVERIFY2(r.violated(), auditVerdict(r).c_str());
     }
 
+    void theWorstCasePairCatchesWhatMoonsCannot() {
+        // On the worst-case pair (one feature, Huber loss, the last row as the canary) a row moves
+        // the minimiser by the full sensitivity and the noise is one-dimensional. Two broken
+        // versions no audit on moons flagged (docs/audit.md, "Honest power") are flagged here:
+        // pure output perturbation trained at 2ε (its noise for half the sensitivity) at ε = 2,
+        // and objective perturbation (ε, δ) with noise ÷ 10 at ε = 8; the correct one is within
+        // its claim and, being the worst case, close to it.
+        const Dataset rows = elab::test::worstCasePair(100);
+        const SweepData data = sweepDataOf(rows);
+        auto audit = [&](MechanismKind kind, double eps, double divisor) {
+            AuditSpec spec;
+            selectMechanism(spec.mechanism, kind);
+            spec.mechanism.model.lambda = 100.0;
+            spec.mechanism.model.loss = Loss(LossKind::HuberSvm, 0.1);
+            spec.eps = eps;
+            spec.runs = 30000;
+            spec.seed = 1;
+            spec.noiseDivisor = divisor;
+            spec.canaryRow = data.trainX.rows() - 1;
+            const AuditResult r = runAudit(data, spec);
+            qInfo("%s", auditVerdict(r).c_str());
+            return r;
+        };
+        const AuditResult correct = audit(MechanismKind::OutPertPure, 2.0, 1.0);
+        QVERIFY2(!correct.violated(), auditVerdict(correct).c_str());
+        QVERIFY2(correct.bound.epsLB > 1.5, auditVerdict(correct).c_str()); // moons: 0.15–0.46
+        const AuditResult halved = audit(MechanismKind::OutPertPure, 2.0, 2.0);
+        QVERIFY2(halved.violated(), auditVerdict(halved).c_str());
+        const AuditResult tenth = audit(MechanismKind::ObjPertGauss, 8.0, 10.0);
+        QVERIFY2(tenth.violated(), auditVerdict(tenth).c_str());
+    }
+
     void dpsgdIsAuditedAsConfigured_data() {
         QTest::addColumn<qlonglong>("publicRows");
         QTest::newRow("N not declared: replace-one at |D|") << qlonglong(0);

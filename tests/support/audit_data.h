@@ -38,4 +38,25 @@ inline core::Dataset moonsWithRareFeature(core::Index rows = 100) {
     return d;
 }
 
+/// The worst case for a single-row audit of the linear mechanisms: one feature, no intercept,
+/// every row 0 except the last, x = 1 labelled "pos"; class labels alternate. With the Huber
+/// loss and a large Λ, replacing that last row by itself labelled against the model (the audit's
+/// canaryRow = rows − 1) moves the minimiser by exactly the mechanisms' sensitivity 2/(nΛ) — the
+/// loss is linear with slope 1 at the tiny margins involved, and no other row has a gradient — and
+/// the noise is one-dimensional: the pair on which the privacy loss reaches the claim.
+inline core::Dataset worstCasePair(core::Index rows) {
+    core::Dataset d;
+    d.name = "worst-case pair";
+    core::DenseMatrix X = core::DenseMatrix::Zero(rows, 1);
+    X(rows - 1, 0) = 1.0;
+    d.features = core::FeatureMatrix(std::move(X));
+    d.featureNames = {"x"};
+    Eigen::VectorXi cls(rows);
+    for (core::Index i = 0; i < rows; ++i)
+        cls[i] = static_cast<int>(i % 2);
+    cls[rows - 1] = 1;
+    d.targets = core::Targets::classification(std::move(cls), {"neg", "pos"});
+    return d;
+}
+
 } // namespace elab::test
