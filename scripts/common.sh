@@ -4,7 +4,7 @@
 EPSILONLAB_PACKAGES=(
   g++ cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libgl-dev
-  libeigen3-dev libtbb-dev zlib1g-dev nlohmann-json3-dev libcli11-dev libopenblas-pthread-dev libboost-dev
+  libeigen3-dev libtbb-dev zlib1g-dev nlohmann-json3-dev libcli11-dev libopenblas-pthread-dev libboost-dev libgif-dev
   libopenmpi-dev openmpi-bin
   fonts-dejavu-core
 )

@@ -102,8 +102,26 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
     const QCommandLineOption exportFile(
         QStringLiteral("export"),
         QCoreApplication::translate("main", "Run the view to completion, write its figure to FILE (.svg, .pdf "
-                                            "or .png) with FILE's .csv and .json beside it, and exit. Repeatable."),
+                                            "or .png) with FILE's .csv and .json beside it, and exit. Repeatable. "
+                                            "FILE.gif, or a numbered PNG sequence such as DIR/frame-%03d.png "
+                                            "(frames from 1), plays the view over --eps-range: one frame per grid "
+                                            "ε, each drawn once its result is in, ε large in a corner; a CSV of "
+                                            "every frame's ε and the view's numbers and a JSON sidecar beside it "
+                                            "(FILE.csv/.json; DIR/frame.csv/.json)."),
         QStringLiteral("FILE"));
+    const QCommandLineOption epsRange(
+        QStringLiteral("eps-range"),
+        QCoreApplication::translate("main", "ε range of an animation export: frames at the slider grid's ε within "
+                                            "[A, B] (default 0.1:100)."),
+        QStringLiteral("A:B"));
+    const QCommandLineOption frameMs(
+        QStringLiteral("frame-ms"),
+        QCoreApplication::translate("main", "Time per frame of an animated GIF, in ms (default 500)."),
+        QStringLiteral("N"), QStringLiteral("500"));
+    const QCommandLineOption frameSize(
+        QStringLiteral("frame-size"),
+        QCoreApplication::translate("main", "Size of an animation's frames in pixels (default 960x640)."),
+        QStringLiteral("WxH"), QStringLiteral("960x640"));
     const QCommandLineOption dpi(QStringLiteral("dpi"),
                                  QCoreApplication::translate("main", "PNG export resolution (default 150)."),
                                  QStringLiteral("N"), QStringLiteral("150"));
@@ -112,6 +130,11 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
                                  QStringLiteral("E"));
     const QCommandLineOption target(QStringLiteral("target"), QCoreApplication::translate("main", "Target utility."),
                                     QStringLiteral("U"));
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QCoreApplication::translate("main", "Mechanisms the Utility view compares with its own, e.g. "
+                                            "outpert-gauss,dpsgd (same grid and seeds, one chart)."),
+        QStringLiteral("M,M"));
     const QCommandLineOption bounds(
         QStringLiteral("bounds"),
         QCoreApplication::translate("main",
@@ -125,7 +148,7 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
                                             "(added to every guarantee)."),
         QStringLiteral("EPS"));
     parser.addOptions({data, label, missing, screenshot, size, mechanism, session, view, exportFile, dpi, eps, target,
-                       bounds, privateBounds});
+                       bounds, privateBounds, compare, epsRange, frameMs, frameSize});
 
     if (!parser.parse(arguments)) {
         std::fprintf(stderr, "epsilonlab: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
@@ -182,15 +205,45 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
     const ui::ViewType* viewType = ui::findViewType(options.view);
     if (!viewType)
         return reject(QStringLiteral("bad --view '%1' (%2)").arg(options.view, ui::viewIdList()));
-    options.exports = parser.values(exportFile);
-    if (!viewType->hasFigures && !options.exports.isEmpty())
-        return reject(QStringLiteral("--export needs a view with a figure (the %1 view has none)").arg(options.view));
-    for (const QString& file : options.exports) {
-        const QString suffix = file.section(QLatin1Char('.'), -1).toLower();
-        if (suffix != QLatin1String("svg") && suffix != QLatin1String("pdf") && suffix != QLatin1String("png"))
-            return reject(QStringLiteral("bad --export '%1' (the name must end in .svg, .pdf or .png)").arg(file));
+    AnimationRequest film;
+    if (parser.isSet(epsRange)) {
+        const auto range = parseEpsRange(parser.value(epsRange));
+        if (!range)
+            return reject(
+                QStringLiteral("bad --eps-range '%1' (A:B with 0 < A ≤ B, e.g. 0.1:100)").arg(parser.value(epsRange)));
+        film.epsMin = range->first;
+        film.epsMax = range->second;
     }
     bool ok = false;
+    film.frameMs = parser.value(frameMs).toInt(&ok);
+    if (!ok || film.frameMs < 20 || film.frameMs > 60'000)
+        return reject(QStringLiteral("bad --frame-ms '%1' (20 to 60000)").arg(parser.value(frameMs)));
+    const std::optional<QSize> parsedFrameSize = parseSize(parser.value(frameSize));
+    if (!parsedFrameSize || parsedFrameSize->width() > 4000 || parsedFrameSize->height() > 4000)
+        return reject(QStringLiteral("bad --frame-size '%1' (WxH, 200x150 to 4000x4000)").arg(parser.value(frameSize)));
+    film.size = *parsedFrameSize;
+    for (const QString& file : parser.values(exportFile)) {
+        if (animationFormat(file) != AnimationFormat::Unknown) {
+            film.path = file;
+            options.animations.push_back(film);
+            continue;
+        }
+        if (file.contains(QLatin1Char('%')) && file.toLower().endsWith(QLatin1String(".png")))
+            return reject(
+                QStringLiteral("bad --export '%1' (a PNG sequence has one %d or %0Nd, e.g. frame-%03d.png)").arg(file));
+        const QString suffix = file.section(QLatin1Char('.'), -1).toLower();
+        if (suffix != QLatin1String("svg") && suffix != QLatin1String("pdf") && suffix != QLatin1String("png"))
+            return reject(
+                QStringLiteral("bad --export '%1' (the name must end in .svg, .pdf, .png or .gif)").arg(file));
+        options.exports << file;
+    }
+    if (!viewType->hasFigures && (!options.exports.isEmpty() || !options.animations.empty()))
+        return reject(QStringLiteral("--export needs a view with a figure (the %1 view has none)").arg(options.view));
+    if (options.animations.empty())
+        for (const QCommandLineOption* o : {&epsRange, &frameMs, &frameSize})
+            if (parser.isSet(*o))
+                return reject(QStringLiteral("--%1 needs an animation export (--export FILE.gif or FILE-%03d.png)")
+                                  .arg(o->names().constFirst()));
     options.dpi = parser.value(dpi).toInt(&ok);
     if (!ok || options.dpi < 24 || options.dpi > 1200)
         return reject(QStringLiteral("bad --dpi '%1' (24 to 1200)").arg(parser.value(dpi)));
@@ -207,6 +260,11 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
         if (!ok || !std::isfinite(value))
             return reject(QStringLiteral("bad --target '%1' (a number)").arg(parser.value(target)));
         options.target = value;
+    }
+    for (const QString& name : parser.value(compare).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (!inCatalog(name.trimmed().toStdString()))
+            return reject(QStringLiteral("bad --compare: unknown mechanism '%1' (%2)").arg(name, mechanismNames()));
+        options.compare << name.trimmed();
     }
     if (parser.isSet(bounds)) {
         try {

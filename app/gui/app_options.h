@@ -1,18 +1,22 @@
 #pragma once
 // Command line of the GUI: epsilonlab [--data SPEC] [--label COL] [--missing POLICY]
 // [--bounds FILE|builtin] [--private-bounds EPS] [--mechanism M] [--session FILE] [--view ID] [--eps E] [--target U]
-// [--screenshot FILE.png] [--export FILE.svg|.pdf|.png ...] [--dpi N] [--size WxH].
+// [--screenshot FILE.png] [--export FILE.svg|.pdf|.png|.gif|FILE-%03d.png ...] [--dpi N] [--size WxH]
+// [--eps-range A:B] [--frame-ms N] [--frame-size WxH].
 // With --screenshot or --export the view's computation runs to completion, the files are
-// written and the program exits (batch mode). GUI thread, before the window exists.
+// written and the program exits (batch mode); a .gif or a numbered .png export plays the view
+// over the grid ε of --eps-range first. GUI thread, before the window exists.
 
 #include "core/data/csv_loader.h"
 #include "core/data/feature_bounds.h"
+#include "ui/export/animation_export.h"
 
 #include <QSize>
 #include <QString>
 #include <QStringList>
 
 #include <optional>
+#include <vector>
 
 namespace elab::ui {
 
@@ -26,15 +30,18 @@ struct AppOptions {
     QString session;                          ///< session file to open (its dataset replaces --data)
     QString view = QStringLiteral("utility"); ///< tab shown: a registered view id (ui/views/view_catalog.h)
     QStringList exports;                      ///< figures to export (suffix: .png, .svg, .pdf), with CSV + JSON beside
-    int dpi = 150;                            ///< PNG export resolution
-    std::optional<double> eps;                ///< slider ε (+∞ allowed: "inf")
-    std::optional<double> target;             ///< target utility
-    core::PublicBounds bounds;                ///< --bounds FILE|builtin: public ranges applied on loading
-    std::optional<double> privateBounds;      ///< --private-bounds EPS: estimate the other numeric columns' ranges
+    /// Films (--export FILE.gif or FILE-%03d.png): the view over --eps-range, CSV + JSON beside.
+    std::vector<AnimationRequest> animations;
+    int dpi = 150;                       ///< PNG export resolution
+    std::optional<double> eps;           ///< slider ε (+∞ allowed: "inf")
+    std::optional<double> target;        ///< target utility
+    QStringList compare;                 ///< --compare a,b: the Utility view's compared mechanisms
+    core::PublicBounds bounds;           ///< --bounds FILE|builtin: public ranges applied on loading
+    std::optional<double> privateBounds; ///< --private-bounds EPS: estimate the other numeric columns' ranges
 
     bool screenshotMode() const { return !screenshot.isEmpty(); }
     /// Run to completion, write files, exit.
-    bool batchMode() const { return !screenshot.isEmpty() || !exports.isEmpty(); }
+    bool batchMode() const { return !screenshot.isEmpty() || !exports.isEmpty() || !animations.empty(); }
 };
 
 /// Parses arguments (arguments[0] is the program). Returns the options, or nullopt after

@@ -39,6 +39,7 @@ int runApplication(const AppOptions& options) {
         BatchJob job;
         job.screenshot = options.screenshot;
         job.exports = options.exports;
+        job.animations = options.animations;
         job.dpi = options.dpi;
         batch = std::make_unique<BatchRunner>(&window, job);
     }
@@ -55,6 +56,8 @@ int runApplication(const AppOptions& options) {
         start.mechanism = core::mechanismKindFromString(options.mechanism.toStdString());
     start.eps = options.eps;
     start.target = options.target;
+    for (const QString& name : options.compare)
+        start.compareWith.push_back(core::mechanismKindFromString(name.toStdString()));
     for (const auto& view : window.views())
         view->applyStartOptions(start);
 

@@ -2,6 +2,7 @@
 
 #include "ui/jobs/compute_controller.h"
 #include "ui/session/session_actions.h"
+#include "ui/shell/animation_recorder.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/view_catalog.h"
 
@@ -70,7 +71,7 @@ void BatchRunner::onDatasetShown() {
 }
 
 void BatchRunner::checkDone() {
-    if (!m_shown || m_done)
+    if (!m_shown || m_done || m_writing)
         return;
     // The view shown: the one exported and captured (a view without a controller, like
     // "data", waits for nothing).
@@ -87,7 +88,31 @@ void BatchRunner::checkDone() {
             return;
         }
     }
-    QTimer::singleShot(kSettleMs, this, [this] { finish(writeAll() ? 0 : 1); });
+    m_writing = true; // from here on the view moves (animations): idle() no longer means "write"
+    QTimer::singleShot(kSettleMs, this, [this] {
+        if (!writeAll())
+            finish(1);
+        else
+            recordAnimation(0);
+    });
+}
+
+void BatchRunner::recordAnimation(std::size_t index) {
+    if (index >= m_job.animations.size())
+        return finish(0);
+    AnimationRequest request = m_job.animations[index];
+    request.path = QFileInfo(request.path).absoluteFilePath();
+    AnimationRecorder* recorder = m_window->exportAnimation(request);
+    connect(recorder, &AnimationRecorder::finished, this,
+            [this, index](const QStringList& written, const QString& error) {
+                for (const QString& file : written)
+                    print(file);
+                if (!error.isEmpty()) {
+                    std::fprintf(stderr, "epsilonlab: %s\n", qPrintable(error));
+                    return finish(1);
+                }
+                QTimer::singleShot(0, this, [this, index] { recordAnimation(index + 1); });
+            });
 }
 
 bool BatchRunner::captureWindow(const QString& path) {

@@ -3,19 +3,26 @@
 // dataset (and a session's settings, if one was given) and the computation of the view shown
 // (--view, or the session's view) has run to completion (View::complete, its controller idle),
 // write the files, print their paths and quit the event loop with 0 — or 1 when loading,
-// computing or writing failed, 3 on timeout. GUI thread only.
+// computing or writing failed, 3 on timeout. Animations come last, one after the other: each
+// plays the view over its ε range (MainWindow::exportAnimation, as File ▸ Export animation…).
+// GUI thread only.
+
+#include "ui/export/animation_export.h"
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
+
+#include <vector>
 
 namespace elab::ui {
 
 class MainWindow;
 
 struct BatchJob {
-    QString screenshot;  ///< window PNG, or empty
-    QStringList exports; ///< figures (.png/.svg/.pdf), each with .csv and .json beside it
+    QString screenshot;                       ///< window PNG, or empty
+    QStringList exports;                      ///< figures (.png/.svg/.pdf), each with .csv and .json beside it
+    std::vector<AnimationRequest> animations; ///< films (.gif, numbered .png), after the figures
     int dpi = 150;
 };
 
@@ -33,10 +40,13 @@ private:
     void onDatasetShown();
     void checkDone();
     void finish(int exitCode);
+    /// Records animations[index], then the next; finish(0) after the last.
+    void recordAnimation(std::size_t index);
 
     MainWindow* m_window;
     BatchJob m_job;
     bool m_shown = false;
+    bool m_writing = false;
     bool m_done = false;
 };
 

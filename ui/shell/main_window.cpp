@@ -101,6 +101,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addPermanentWidget(m_jobs);
     buildMenus();
     connectJobs();
+    connectPlayback();
 
     connect(m_panel, &DatasetPanel::loadRequested, this, &MainWindow::load);
     connect(m_controller, &LoadController::loaded, this, &MainWindow::showDataset);
@@ -198,6 +199,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     QAction* exportFigure = file->addAction(tr("&Export figure…"), this, &MainWindow::exportFigureInteractively);
     exportFigure->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addAction(tr("Export &animation…"), this, &MainWindow::exportAnimationInteractively);
     file->addAction(tr("&Copy figure"), this, [this] {
         if (View* shown = currentViewObject(); shown && !shown->figures().isEmpty())
             charts::copyChartToClipboard(shown->figures().constFirst().chart);

@@ -22,6 +22,8 @@ QT_END_NAMESPACE
 
 namespace elab::ui {
 
+class AnimationRecorder;
+struct AnimationRequest;
 class DataView;
 class DatasetPanel;
 class JobIndicator;
@@ -81,6 +83,13 @@ public:
     void exportFigureInteractively();
     /// Writes the figure(s) of the view shown to path (see above); the files written.
     QStringList exportCurrentView(const QString& path, const charts::ExportOptions& options, QString* error);
+    /// Plays the view shown over request's ε range into an animated GIF or a numbered PNG
+    /// sequence with CSV and JSON beside it (ui/shell/animation_recorder.h); the recorder is the
+    /// window's child, starts from the event loop (connect to it first), reports with its
+    /// finished signal and is deleted after it. main_window_animation.cpp.
+    AnimationRecorder* exportAnimation(const AnimationRequest& request);
+    /// File ▸ Export animation…: the file, ε range and frame time, then exportAnimation().
+    void exportAnimationInteractively();
     JobIndicator* jobIndicator() const { return m_jobs; }
     /// The views' computations: progress and Cancel.
     JobIndicator* computeIndicator() const { return m_computeJobs; }
@@ -106,6 +115,8 @@ private:
     QWidget* buildLeftColumn();
     void connectJobs();
     void connectJobSlot(JobSlot* slot, JobIndicator* indicator);
+    /// Each ε slider's play button steps only once its view shows the result of the last step.
+    void connectPlayback();
     /// The view shown: side panels, and a costly view's dataset hand-over.
     void syncCurrentView();
     View* currentViewObject() const;

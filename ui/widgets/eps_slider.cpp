@@ -2,18 +2,22 @@
 
 #include "ui/widgets/note_label.h"
 
+#include "ui/widgets/eps_player.h"
 #include "ui/widgets/eps_text.h"
 #include "ui/widgets/utility_settings.h"
 
+#include <QActionGroup>
 #include <QEvent>
 #include <QGridLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPainter>
 #include <QSlider>
 #include <QStyle>
 #include <QStyleOptionSlider>
+#include <QToolButton>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -114,20 +118,25 @@ EpsSlider::EpsSlider(QWidget* parent) : QWidget(parent), m_grid(UtilitySettings{
     m_slider->setTickInterval(kLogSteps / 5);
     m_slider->setToolTip(tr("Privacy parameter ε on a log scale; the right end is ∞ (non-private).\n"
                             "←/→ step along the sweep grid, PgUp/PgDn by several grid points,\n"
-                            "Home: first grid ε, End: ∞."));
+                            "Home: first grid ε, End: ∞, Space: play or pause."));
     m_slider->installEventFilter(this);
     connect(m_slider, &QSlider::valueChanged, this, &EpsSlider::onSliderValue);
     connect(m_slider, &QSlider::sliderReleased, this, &EpsSlider::onSliderReleased);
 
     m_scale = new EpsScale(m_slider, this);
+    m_player = new EpsPlayer(this);
+    // A hand on the handle takes over from the film.
+    connect(m_slider, &QSlider::sliderPressed, m_player, &EpsPlayer::pause);
+    buildPlayButton();
 
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setVerticalSpacing(2);
     layout->addWidget(readoutBox, 0, 0);
-    layout->addWidget(m_field, 0, 1);
-    layout->addWidget(m_slider, 1, 0, 1, 2);
-    layout->addWidget(m_scale, 2, 0, 1, 2);
+    layout->addWidget(m_play, 0, 1);
+    layout->addWidget(m_field, 0, 2);
+    layout->addWidget(m_slider, 1, 0, 1, 3);
+    layout->addWidget(m_scale, 2, 0, 1, 3);
     layout->setColumnStretch(0, 1);
     showEps();
 }
@@ -135,6 +144,60 @@ EpsSlider::EpsSlider(QWidget* parent) : QWidget(parent), m_grid(UtilitySettings{
 // The field, destroyed after this class's destructor, emits editingFinished when it loses
 // the focus on the way out: that must not reach a half-destroyed EpsSlider.
 EpsSlider::~EpsSlider() { m_field->disconnect(this); }
+
+void EpsSlider::buildPlayButton() {
+    m_play = new QToolButton(this);
+    m_play->setObjectName(QStringLiteral("playButton"));
+    m_play->setAccessibleName(tr("Play ε"));
+    m_play->setToolTip(tr("Play ε along the grid from the smallest to the largest value, each step once the view "
+                          "shows its result (Space on the slider). The arrow: once, loop or back and forth, and "
+                          "the speed."));
+    m_play->setPopupMode(QToolButton::MenuButtonPopup);
+    auto* menu = new QMenu(m_play);
+    auto* modes = new QActionGroup(menu);
+    const std::pair<QString, EpsPlayer::Mode> modeChoices[] = {
+        {tr("Once, stop at the largest ε"), EpsPlayer::Mode::Once},
+        {tr("Loop"), EpsPlayer::Mode::Loop},
+        {tr("Back and forth"), EpsPlayer::Mode::Bounce}};
+    for (const auto& [text, mode] : modeChoices) {
+        QAction* action = menu->addAction(text, m_player, [this, mode = mode] { m_player->setMode(mode); });
+        action->setCheckable(true);
+        action->setChecked(mode == m_player->mode());
+        modes->addAction(action);
+    }
+    menu->addSeparator();
+    auto* speeds = new QActionGroup(menu);
+    const std::pair<QString, int> speedChoices[] = {
+        {tr("Slow (%1 s a step)").arg(EpsPlayer::kSlowMs / 1000.0), EpsPlayer::kSlowMs},
+        {tr("Normal (%1 s a step)").arg(EpsPlayer::kNormalMs / 1000.0), EpsPlayer::kNormalMs},
+        {tr("Fast (%1 s a step)").arg(EpsPlayer::kFastMs / 1000.0), EpsPlayer::kFastMs}};
+    for (const auto& [text, ms] : speedChoices) {
+        QAction* action = menu->addAction(text, m_player, [this, ms = ms] { m_player->setInterval(ms); });
+        action->setCheckable(true);
+        action->setChecked(ms == m_player->interval());
+        speeds->addAction(action);
+    }
+    m_play->setMenu(menu);
+    connect(m_play, &QToolButton::clicked, m_player, &EpsPlayer::toggle);
+    connect(m_player, &EpsPlayer::playingChanged, this, &EpsSlider::showPlaying);
+    showPlaying(false);
+}
+
+void EpsSlider::showPlaying(bool playing) {
+    m_play->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    m_play->setText(playing ? tr("Pause") : tr("Play"));
+    m_play->setAccessibleName(playing ? tr("Pause ε") : tr("Play ε"));
+}
+
+void EpsSlider::stepTo(double eps) {
+    if (!std::isnan(eps))
+        changeByUser(clampEps(eps), false);
+}
+
+void EpsSlider::hideEvent(QHideEvent* event) {
+    m_player->pause(); // another tab: the film stops where it is
+    QWidget::hideEvent(event);
+}
 
 void EpsSlider::setEps(double eps) {
     if (std::isnan(eps))
@@ -228,6 +291,7 @@ bool EpsSlider::handleKey(int key) {
     case Qt::Key_PageDown: next = stepOnGrid(m_grid, m_eps, -page); break;
     case Qt::Key_Home: next = m_grid.front(); break;
     case Qt::Key_End: next = kInf; break;
+    case Qt::Key_Space: m_player->toggle(); return true;
     default: return false;
     }
     changeByUser(next, false);

@@ -1,9 +1,11 @@
 #pragma once
 // The ε control of the utility explorer: a logarithmic slider over
 // [UtilitySettings::kSliderMin, kSliderMax] = [10⁻³, 10²] with kLogSteps positions, an extra
-// "∞ (non-private)" stop after a small gap at the right end, a synced text field and a readout.
-// Keyboard and wheel steps on the slider move along the sweep grid (setGrid). Signals are
-// emitted synchronously from the user's action, never from setEps(). GUI thread only.
+// "∞ (non-private)" stop after a small gap at the right end, a synced text field, a readout and
+// a play button (EpsPlayer: ε along the grid like a film; its menu picks once/loop/bounce and the
+// speed; Space on the slider toggles it). Keyboard and wheel steps on the slider move along the
+// sweep grid (setGrid). Signals are emitted synchronously from the user's action or a playback
+// step, never from setEps(). GUI thread only.
 
 #include <QWidget>
 
@@ -13,9 +15,12 @@ QT_BEGIN_NAMESPACE
 class QLabel;
 class QLineEdit;
 class QSlider;
+class QToolButton;
 QT_END_NAMESPACE
 
 namespace elab::ui {
+
+class EpsPlayer;
 
 class EpsSlider : public QWidget {
     Q_OBJECT
@@ -38,8 +43,14 @@ public:
     void setGrid(const std::vector<double>& grid);
     const std::vector<double>& grid() const { return m_grid; }
 
+    /// Moves to eps as a keyboard step does (epsChanged(eps, false) if it changed): playback and
+    /// the animation export drive the view through it.
+    void stepTo(double eps);
+
     QSlider* slider() const { return m_slider; }
     QLineEdit* field() const { return m_field; }
+    EpsPlayer* player() const { return m_player; }
+    QToolButton* playButton() const { return m_play; }
     /// "ε = 0.25" or "ε = ∞ (non-private)".
     QString readoutText() const;
 
@@ -61,6 +72,7 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
     void onSliderValue(int position);
@@ -70,11 +82,15 @@ private:
     void changeByUser(double eps, bool dragging);
     void showEps();
     void showTexts();
+    void buildPlayButton();
+    void showPlaying(bool playing);
 
     QLabel* m_readout = nullptr;
     QLineEdit* m_field = nullptr;
     QSlider* m_slider = nullptr;
     QWidget* m_scale = nullptr;
+    QToolButton* m_play = nullptr;
+    EpsPlayer* m_player = nullptr;
     std::vector<double> m_grid;
     double m_eps = 1.0;
     QString m_fieldShown;
