@@ -21,9 +21,12 @@
 // calibrates σ on a worker and redraws both charts; the redraws are counted) and the Privacy audit
 // tab's (its drag only updates a status line; the audit that release starts is cancelled), and
 // the Private dropout (PTR) tab's (each step one release and the test's runs on a worker).
+// Last, the play button of the Utility, Decision regions, Privacy accounting and PTR tabs at its
+// fast speed, once from the smallest grid ε to the largest (each step waits for the view's result).
 //
 // Each scenario is one function (utilityScenarios, regionsScenario, accountingScenario,
-// ptrScenario, auditScenario), run in the order of kScenarios; report() prints the summary.
+// ptrScenario, auditScenario, playScenario), run in the order of kScenarios; report() prints the
+// summary.
 //
 // Usage: bench_gui_stall [--reps N] [SPEC ...]   (SPEC: builtin:NAME or a file path;
 // default builtin:breast_cancer and Adult a9a from ../shared/datasets/adult if present; the
@@ -53,6 +56,8 @@
 #include "ui/views/regions/regions_view.h"
 #include "ui/views/utility/utility_controller.h"
 #include "ui/views/utility/utility_view.h"
+#include "ui/views/view_eps.h"
+#include "ui/widgets/eps_player.h"
 #include "ui/widgets/eps_slider.h"
 
 #include <QApplication>
@@ -957,6 +962,52 @@ bool auditScenario(Bench& b) {
     return true;
 }
 
+/// (7) Play ε: in each tab that plays it cheaply (the audit's steps are full audits), the play
+/// button at its fast speed from the smallest grid ε to the largest, once, until the view is idle
+/// (on the dataset the regions scenario loaded last); the time between steps (the speed, or
+/// longer when a step's result takes longer).
+bool playScenario(Bench& b) {
+    const QString name = shortName(b.options.regionSpecs.back());
+    for (const QString& id :
+         {QStringLiteral("utility"), QStringLiteral("regions"), QStringLiteral("accounting"), QStringLiteral("ptr")}) {
+        View* view = b.window.view(id);
+        EpsSlider* slider = view ? epsSliderOf(*view) : nullptr;
+        if (!slider)
+            continue;
+        b.window.showView(id);
+        ComputeControllerBase* vc = view->controller();
+        auto shown = [view] { return showsCurrentResult(*view); };
+        for (int rep = 1; rep <= b.options.reps; ++rep) {
+            slider->stepTo(slider->grid().front());
+            if (!waitFor(vc, &ComputeControllerBase::idle, kTimeout, shown))
+                return false;
+            spin(200);
+            std::vector<double> between;
+            Clock::time_point last = Clock::now();
+            const QMetaObject::Connection stepping =
+                QObject::connect(slider->player(), &EpsPlayer::stepped, &b.app, [&](double) {
+                    between.push_back(msBetween(last, Clock::now()));
+                    last = Clock::now();
+                });
+            slider->player()->setMode(EpsPlayer::Mode::Once);
+            slider->player()->setInterval(EpsPlayer::kFastMs);
+            auto start = b.begin();
+            slider->player()->play();
+            bool ok = waitFor(slider->player(), &EpsPlayer::playingChanged, kTimeout,
+                              [slider] { return !slider->player()->isPlaying(); });
+            ok = ok && waitFor(vc, &ComputeControllerBase::idle, kTimeout, shown);
+            QObject::disconnect(stepping);
+            b.end(QStringLiteral("%1 play").arg(id), name, rep, start, ok);
+            const Stats s = statsOf(between);
+            std::printf("      %s play: %zu steps of the grid's %zu, %.0f ms between steps (median), %.0f ms worst "
+                        "(the speed: %d ms)\n",
+                        qPrintable(id), between.size(), slider->grid().size(), s.median, s.worst, EpsPlayer::kFastMs);
+            std::fflush(stdout);
+        }
+    }
+    return true;
+}
+
 /// The scenarios in the order they run; one returning false (a load that timed out) ends the
 /// benchmark with status 1 and no summary.
 struct Scenario {
@@ -965,7 +1016,7 @@ struct Scenario {
 };
 constexpr Scenario kScenarios[] = {
     {"utility", utilityScenarios}, {"regions", regionsScenario}, {"accounting", accountingScenario},
-    {"ptr", ptrScenario},          {"audit", auditScenario},
+    {"ptr", ptrScenario},          {"audit", auditScenario},     {"play", playScenario},
 };
 
 /// Summary: per scenario and dataset, the median over repetitions of each figure (and the

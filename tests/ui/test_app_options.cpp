@@ -37,6 +37,32 @@ private slots:
         QCOMPARE(options->missing, elab::core::MissingPolicy::ImputeMostFrequent);
     }
 
+    void animationExports() {
+        int code = -1;
+        const auto options = parseAppOptions({"epsilonlab", "--view", "regions", "--export", "out/f.svg", "--export",
+                                              "out/film.gif", "--export", "out/seq/frame-%03d.png", "--eps-range",
+                                              "0.5:20", "--frame-ms", "250", "--frame-size", "640x480"},
+                                             &code);
+        QVERIFY(options);
+        QCOMPARE(options->exports, QStringList{QStringLiteral("out/f.svg")});
+        QCOMPARE(options->animations.size(), std::size_t{2});
+        QCOMPARE(options->animations[0].path, QStringLiteral("out/film.gif"));
+        QCOMPARE(options->animations[1].path, QStringLiteral("out/seq/frame-%03d.png"));
+        for (const auto& film : options->animations) {
+            QCOMPARE(film.epsMin, 0.5);
+            QCOMPARE(film.epsMax, 20.0);
+            QCOMPARE(film.frameMs, 250);
+            QCOMPARE(film.size, QSize(640, 480));
+        }
+        QVERIFY(options->batchMode());
+        const auto defaults = parseAppOptions({"epsilonlab", "--export", "film.gif"}, &code);
+        QVERIFY(defaults);
+        QCOMPARE(defaults->animations.front().epsMin, 0.1);
+        QCOMPARE(defaults->animations.front().epsMax, 100.0);
+        QCOMPARE(defaults->animations.front().frameMs, 500);
+        QCOMPARE(defaults->animations.front().size, QSize(960, 640));
+    }
+
     void errors_data() {
         QTest::addColumn<QStringList>("arguments");
         QTest::newRow("unknown option") << QStringList{"epsilonlab", "--bogus"};
@@ -45,6 +71,18 @@ private slots:
         QTest::newRow("tiny size") << QStringList{"epsilonlab", "--size", "10x10"};
         QTest::newRow("bad missing policy") << QStringList{"epsilonlab", "--missing", "zero"};
         QTest::newRow("positional argument") << QStringList{"epsilonlab", "file.csv"};
+        QTest::newRow("range without an animation")
+            << QStringList{"epsilonlab", "--export", "a.png", "--eps-range", "1:2"};
+        QTest::newRow("frame time without an animation") << QStringList{"epsilonlab", "--frame-ms", "100"};
+        QTest::newRow("reversed range") << QStringList{"epsilonlab", "--export", "a.gif", "--eps-range", "2:1"};
+        QTest::newRow("range of one number") << QStringList{"epsilonlab", "--export", "a.gif", "--eps-range", "2"};
+        QTest::newRow("zero in the range") << QStringList{"epsilonlab", "--export", "a.gif", "--eps-range", "0:1"};
+        QTest::newRow("frame time too short") << QStringList{"epsilonlab", "--export", "a.gif", "--frame-ms", "5"};
+        QTest::newRow("bad frame size") << QStringList{"epsilonlab", "--export", "a.gif", "--frame-size", "big"};
+        QTest::newRow("a sequence without a number") << QStringList{"epsilonlab", "--export", "frame-%s.png"};
+        QTest::newRow("a gif with a number") << QStringList{"epsilonlab", "--export", "frame-%03d.gif"};
+        QTest::newRow("an animation of a view without figures")
+            << QStringList{"epsilonlab", "--view", "data", "--export", "a.gif"};
     }
     void errors() {
         QFETCH(QStringList, arguments);
