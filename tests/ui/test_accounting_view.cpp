@@ -8,6 +8,8 @@
 
 #include <tbb/global_control.h>
 
+#include "core/mechanisms/mechanism_catalog.h"
+
 #include "ui/charts/chart_view.h"
 #include "ui/session/session.h"
 #include "ui/views/accounting/accounting_chart_model.h"
@@ -15,6 +17,7 @@
 #include "ui/views/accounting/accounting_settings.h"
 #include "ui/views/accounting/accounting_tab.h"
 #include "ui/views/accounting/accounting_view.h"
+#include "ui/views/shared_state.h"
 #include "ui/views/view_catalog.h"
 #include "ui/widgets/eps_slider.h"
 
@@ -28,6 +31,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QtTest>
 
 #include <algorithm>
@@ -424,6 +428,74 @@ private slots:
         const core::UtilityCost ac = core::utilityCost(sweep.curve, core::AccountantKind::Rdp, sweep.schedule,
                                                        core::AccountantKind::AdvancedComposition, 1.0, true);
         QVERIFY2(table.contains(QStringLiteral("outside the sweep")) == !ac.value, qPrintable(table));
+    }
+
+    void theScheduleFollowsTheUtilityTabUntilEdited() {
+        // One source of truth: the Utility tab publishes its applied settings in the shared state
+        // (as UtilityView does after every apply); the accounting tab takes N, S, epochs, δ and the
+        // accountant from them while "Follow the Utility tab" is ticked, and an edit here unticks it.
+        class Host : public ui::ViewHost {
+        public:
+            ui::SharedState shared;
+            void showStatusMessage(const QString&, int) override {}
+            ui::SharedState* sharedState() const override { return const_cast<ui::SharedState*>(&shared); }
+        } host;
+        auto publish = [&](int batch, int epochs, core::MechanismKind kind) {
+            ui::UtilitySweepSnapshot u;
+            core::selectMechanism(u.settings.mechanism, kind);
+            u.settings.mechanism.sgd.batchSize = batch;
+            u.settings.mechanism.sgd.epochs = epochs;
+            u.settings.mechanism.privacy.delta = 1e-6;
+            u.prepared = true;
+            u.trainRows = 1258;
+            host.shared.publishUtilitySweep(u);
+        };
+        QWidget parent;
+        ui::AccountingTab tab(&parent, host);
+        auto* panel = qobject_cast<ui::AccountingPanel*>(tab.sidePanel());
+        QVERIFY(panel);
+        auto* batch = panel->findChild<QSpinBox*>(QStringLiteral("accountingBatchSpin"));
+        auto* follow = panel->findChild<QCheckBox*>(QStringLiteral("accountingFollowUtilityCheck"));
+        auto* source = panel->findChild<QLabel*>(QStringLiteral("accountingSource"));
+        QVERIFY(batch && follow && source);
+        QVERIFY(follow->isChecked()); // a new window follows
+
+        publish(64, 30, core::MechanismKind::Dpsgd);
+        QCOMPARE(batch->value(), 64);
+        QCOMPARE(panel->settings().epochs, 30);
+        QCOMPARE(panel->settings().rows, 1258LL); // the rows the Utility tab trains on
+        QCOMPARE(panel->settings().delta, 1e-6);
+        QCOMPARE(tab.view()->composedSettings().batchSize, 64.0); // and what the tab computes with
+        QVERIFY(source->text().contains(QStringLiteral("Utility tab's DP-SGD")));
+
+        publish(128, 30, core::MechanismKind::Dpsgd);
+        QCOMPARE(batch->value(), 128);
+
+        // Another mechanism there: the tab keeps its schedule and says so.
+        publish(32, 30, core::MechanismKind::ObjPertGauss);
+        QCOMPARE(batch->value(), 128);
+        QVERIFY(source->text().contains(QStringLiteral("does not train in epochs")));
+
+        // An edit here detaches the tab: later Utility settings are not taken.
+        publish(128, 30, core::MechanismKind::Dpsgd);
+        batch->setValue(200);
+        QVERIFY(!follow->isChecked());
+        QVERIFY(!panel->settings().followUtility);
+        publish(256, 30, core::MechanismKind::Dpsgd);
+        QCOMPARE(batch->value(), 200);
+        QVERIFY(source->text().contains(QStringLiteral("own schedule")));
+
+        // Ticking it again takes the Utility tab's settings at once.
+        follow->setChecked(true);
+        QCOMPARE(batch->value(), 256);
+
+        // Sessions keep the choice; a session written before it (no key) keeps its own schedule.
+        ui::Session session;
+        tab.saveSettings(session);
+        QVERIFY(ui::accountingSettingsOf(session)->followUtility);
+        nlohmann::json old = ui::detail::toJson(panel->settings());
+        old.erase("follow_utility");
+        QVERIFY(!ui::detail::accountingSettingsFromJson(old).followUtility);
     }
 
     void thePanelDeclaresNPublic() {

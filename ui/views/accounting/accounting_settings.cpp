@@ -26,9 +26,10 @@ core::AccountingInputs AccountingSettings::inputs(long long datasetRows) const {
 namespace detail {
 
 nlohmann::ordered_json toJson(const AccountingSettings& s) {
-    return {{"rows", s.rows},       {"batch_size", s.batchSize}, {"epochs", s.epochs},
-            {"delta", s.delta},     {"eps", s.currentEps},       {"accountant", core::toString(s.accountant)},
-            {"n_public", s.nPublic}};
+    return {{"rows", s.rows},        {"batch_size", s.batchSize},
+            {"epochs", s.epochs},    {"delta", s.delta},
+            {"eps", s.currentEps},   {"accountant", core::toString(s.accountant)},
+            {"n_public", s.nPublic}, {"follow_utility", s.followUtility}};
 }
 
 AccountingSettings accountingSettingsFromJson(const nlohmann::json& j) {
@@ -43,6 +44,8 @@ AccountingSettings accountingSettingsFromJson(const nlohmann::json& j) {
         parseName(path + ".accountant", value<std::string>(j, path, "accountant"), core::accountantKindFromString);
     if (j.contains("n_public")) // sessions written before N could be declared public have none: not declared
         s.nPublic = value<bool>(j, path, "n_public");
+    // Sessions written before the tab could follow the Utility tab keep their own settings.
+    s.followUtility = j.contains("follow_utility") && value<bool>(j, path, "follow_utility");
     if (s.rows < 0)
         throw std::runtime_error(path + ".rows: must be ≥ 0 (0: the dataset's)");
     core::AccountingInputs in = s.inputs(s.rows > 0 ? s.rows : 1);

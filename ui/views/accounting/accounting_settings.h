@@ -27,6 +27,9 @@ struct AccountingSettings {
     double currentEps = 1.0;                                      ///< the slider (finite)
     core::AccountantKind accountant = core::SgdSpec{}.accountant; ///< DP-SGD's default
     bool nPublic = false; ///< N declared public: add/remove; else replace-one at the fixed N
+    /// N, S, epochs, δ, accountant and N's adjacency follow the Utility tab's DP-SGD settings
+    /// (when its mechanism trains in epochs); editing one of them detaches the tab.
+    bool followUtility = true;
 
     bool operator==(const AccountingSettings&) const = default;
     /// The core's inputs with N = rows, or datasetRows when rows is 0.

@@ -12,6 +12,8 @@
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/report/result_json.h"
 
+#include <QPointer>
+
 #include <cmath>
 
 namespace elab::ui {
@@ -48,6 +50,41 @@ std::optional<SweepForCost> sweepOf(const UtilitySweepSnapshot& utility) {
                             .arg(s.mechanism.privacy.delta, 0, 'g', 3)
                             .arg(QString::fromLatin1(core::toString(g.accountant)));
     return sweep;
+}
+
+/// The schedule the Utility tab's DP-SGD settings stand for (s's slider ε and follow flag kept),
+/// or nullopt when its mechanism does not train in epochs.
+std::optional<AccountingSettings> scheduleOf(const UtilitySweepSnapshot& utility, AccountingSettings s) {
+    const UtilitySettings& u = utility.settings;
+    if (!core::mechanismInfo(u.mechanism.kind).trainsInEpochs)
+        return std::nullopt;
+    const core::SgdSpec& g = u.mechanism.sgd;
+    s.nPublic = g.publicRows > 0;
+    s.rows = g.publicRows > 0 ? g.publicRows : (utility.prepared ? utility.trainRows : 0);
+    s.batchSize = g.batchSize;
+    s.epochs = g.epochs;
+    s.delta = u.mechanism.privacy.delta;
+    s.accountant = g.accountant;
+    return s;
+}
+
+/// Applies the Utility tab's DP-SGD schedule when the form follows it, and says which it shows.
+void followUtility(const SharedState& shared, AccountingView& view, AccountingPanel& panel) {
+    const AccountingSettings now = view.composedSettings();
+    if (!now.followUtility) {
+        panel.setSourceText(QObject::tr("The tab's own schedule (tick “Follow the Utility tab” to take its DP-SGD "
+                                        "settings)."));
+        return;
+    }
+    const std::optional<AccountingSettings> schedule = scheduleOf(shared.utilitySweep(), now);
+    if (!schedule) {
+        panel.setSourceText(QObject::tr("The Utility tab's mechanism does not train in epochs: the tab's own "
+                                        "schedule until DP-SGD is chosen there."));
+        return;
+    }
+    panel.setSourceText(QObject::tr("The Utility tab's DP-SGD settings."));
+    if (!(*schedule == now))
+        view.applySettings(*schedule);
 }
 
 Ordered curvesJson(const core::AccountingCurves& c) {
@@ -100,6 +137,19 @@ AccountingTab::AccountingTab(QWidget* parent, ViewHost& host)
         host.showStatusMessage(QObject::tr("Privacy accounting: %1").arg(message), 8000);
     });
     m_view->applySettings(m_view->composedSettings()); // the defaults, computed once N is known
+    if (SharedState* shared = m_shared) {
+        // The view is the context: the connections end with it. Neither the tab nor the panel is
+        // captured by reference to the tab (the Utility view publishes while the window is torn down).
+        AccountingView* view = m_view;
+        QPointer<AccountingPanel> panel = m_panel;
+        auto follow = [shared, view, panel] {
+            if (panel)
+                followUtility(*shared, *view, *panel);
+        };
+        QObject::connect(shared, &SharedState::utilitySweepChanged, view, follow);
+        QObject::connect(m_panel, &AccountingPanel::settingsChanged, view, follow);
+        follow();
+    }
 }
 
 QWidget* AccountingTab::widget() { return m_view; }
@@ -138,8 +188,11 @@ void AccountingTab::saveSettings(Session& session) const {
 }
 
 void AccountingTab::restoreSettings(const Session& session) {
-    if (const auto s = accountingSettingsOf(session))
+    if (const auto s = accountingSettingsOf(session)) {
         m_view->applySettings(*s);
+        if (m_shared)
+            followUtility(*m_shared, *m_view, *m_panel);
+    }
 }
 
 QList<ViewFigure> AccountingTab::figures() const {

@@ -16,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -58,6 +59,12 @@ AccountingPanel::AccountingPanel(QWidget* parent) : QWidget(parent) {
            "less, and ε is add/remove. Unchecked: N is the private row count and ε is replace-one at "
            "that fixed N, by group privacy from the add/remove accountant at (ε/2, δ/(1 + e^{ε/2})) — "
            "as DP-SGD states its guarantee without a declared N"));
+    m_follow = new QCheckBox(tr("Follow the Utility tab"), box);
+    m_follow->setObjectName(QStringLiteral("accountingFollowUtilityCheck"));
+    m_follow->setToolTip(tr("Ticked: N, S, epochs, δ and the accountant are the Utility tab's DP-SGD settings, "
+                            "and change with them. Editing one of them here unticks it."));
+    m_source = noteLabel(box, "accountingSource");
+    m_source->setStyleSheet(QStringLiteral("color: #555;"));
     m_problem = noteLabel(box, "accountingProblem");
     m_problem->setStyleSheet(QStringLiteral("color: #b01e1e;"));
     auto* form = new QFormLayout(box);
@@ -68,6 +75,8 @@ AccountingPanel::AccountingPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("δ"), m_delta);
     form->addRow(tr("Calibrate with"), m_accountant);
     form->addRow(m_nPublic);
+    form->addRow(m_follow);
+    form->addRow(m_source);
     form->addRow(m_problem);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -77,6 +86,12 @@ AccountingPanel::AccountingPanel(QWidget* parent) : QWidget(parent) {
         connect(s, &QSpinBox::valueChanged, this, &AccountingPanel::edited);
     connect(m_accountant, &QComboBox::currentIndexChanged, this, &AccountingPanel::edited);
     connect(m_nPublic, &QCheckBox::toggled, this, &AccountingPanel::edited);
+    connect(m_follow, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_applying || on == m_settings.followUtility)
+            return;
+        m_settings.followUtility = on;
+        emit settingsChanged();
+    });
     connect(m_delta, &QLineEdit::editingFinished, this, &AccountingPanel::edited);
     setSettings(m_settings);
 }
@@ -84,6 +99,8 @@ AccountingPanel::AccountingPanel(QWidget* parent) : QWidget(parent) {
 void AccountingPanel::setDatasetRows(long long rows) {
     m_rows->setSpecialValueText(rows > 0 ? tr("the dataset's (%1)").arg(rows) : tr("the dataset's"));
 }
+
+void AccountingPanel::setSourceText(const QString& text) { m_source->setText(text); }
 
 void AccountingPanel::setSettings(const AccountingSettings& s) {
     m_applying = true;
@@ -94,6 +111,7 @@ void AccountingPanel::setSettings(const AccountingSettings& s) {
     m_delta->setText(formatNumber(s.delta, 6));
     m_accountant->setCurrentIndex(m_accountant->findData(int(s.accountant)));
     m_nPublic->setChecked(s.nPublic);
+    m_follow->setChecked(s.followUtility);
     m_problem->clear();
     m_applying = false;
 }
@@ -116,7 +134,12 @@ void AccountingPanel::edited() {
     next.delta = *delta;
     if (next == m_settings)
         return;
+    next.followUtility = false; // the user's own schedule: stop following the Utility tab
     m_settings = next;
+    {
+        const QSignalBlocker blocker(m_follow);
+        m_follow->setChecked(false);
+    }
     emit settingsChanged();
 }
 

@@ -29,7 +29,9 @@ class ThrottledText;
 
 /// The side panel's form. objectNames: "accountingRowsSpin", "accountingBatchSpin",
 /// "accountingEpochsSpin", "accountingDeltaEdit", "accountingAccountantCombo",
-/// "accountingPublicRowsCheck" (N is public: add/remove; else replace-one at that N).
+/// "accountingPublicRowsCheck" (N is public: add/remove; else replace-one at that N),
+/// "accountingFollowUtilityCheck" (the schedule follows the Utility tab's DP-SGD settings; an edit
+/// of the schedule unticks it) and "accountingSource" (which settings are shown).
 class AccountingPanel : public QWidget {
     Q_OBJECT
 public:
@@ -39,6 +41,8 @@ public:
     AccountingSettings settings() const { return m_settings; }
     /// The N that rows = 0 stands for (the loaded dataset's rows), for the hint.
     void setDatasetRows(long long rows);
+    /// Where the shown schedule comes from, in words.
+    void setSourceText(const QString& text);
 
 signals:
     void settingsChanged();
@@ -53,6 +57,8 @@ private:
     QLineEdit* m_delta;
     QComboBox* m_accountant;
     QCheckBox* m_nPublic;
+    QCheckBox* m_follow;
+    QLabel* m_source;
     QLabel* m_problem;
 };
 
