@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 QT_BEGIN_NAMESPACE
 class QWidget;
@@ -45,6 +46,7 @@ struct StartOptions {
     std::optional<core::MechanismKind> mechanism;
     std::optional<double> eps; ///< the slider's ε (+∞: the non-private stop)
     std::optional<double> target;
+    std::vector<core::MechanismKind> compareWith; ///< --compare: the Utility view's compare set
 };
 
 /// What a view may ask of the window that hosts it.

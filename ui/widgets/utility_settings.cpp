@@ -3,12 +3,19 @@
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/util/grid_text.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace elab::ui {
 
 bool UtilitySettings::estimatesApply() const {
     return core::mechanismInfo(mechanism.kind).taylor && core::isLossMetric(metric);
+}
+
+core::MechanismSpec UtilitySettings::comparedSpec(core::MechanismKind kind) const {
+    core::MechanismSpec spec = mechanism;
+    core::selectMechanism(spec, kind);
+    return spec;
 }
 
 std::vector<double> UtilitySettings::grid() const {
@@ -39,6 +46,14 @@ std::string UtilitySettings::validate() const {
         return "the current ε must be > 0";
     if (target && !std::isfinite(*target))
         return "the target utility must be a finite number";
+    for (core::MechanismKind kind : compareWith) {
+        if (std::count(compareWith.begin(), compareWith.end(), kind) > 1)
+            return std::string("compare with: ") + core::toString(kind) + " is named twice";
+        if (kind == mechanism.kind)
+            return std::string("compare with: ") + core::toString(kind) + " is the mechanism itself";
+        if (std::string e = comparedSpec(kind).validate(); !e.empty())
+            return std::string("compare with ") + core::mechanismInfo(kind).title + ": " + e;
+    }
     return {};
 }
 

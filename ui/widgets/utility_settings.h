@@ -45,6 +45,9 @@ struct UtilitySettings : TrainingChoice {
     double currentEps = 1.0;
     /// Required utility (a loss: lower is better; an accuracy: higher is better).
     std::optional<double> target;
+    /// Other mechanisms swept on the same grid with the same seeds and drawn beside this one, in
+    /// catalog order; each is `mechanism` switched to its kind (comparedSpec). Empty: none.
+    std::vector<core::MechanismKind> compareWith;
 
     static constexpr double kSliderMin = 1e-3;
     static constexpr double kSliderMax = 1e2;
@@ -53,6 +56,9 @@ struct UtilitySettings : TrainingChoice {
     bool currentIsNonPrivate() const { return currentEps == nonPrivateEps(); }
     /// Taylor estimates apply (objpert-gauss and a loss metric).
     bool estimatesApply() const;
+    /// The spec of a compared mechanism: mechanism switched to kind (core::selectMechanism), its
+    /// other settings (Λ, δ, its own block) shared.
+    core::MechanismSpec comparedSpec(core::MechanismKind kind) const;
     /// The log-spaced grid (ascending).
     std::vector<double> grid() const;
     /// "" if valid; otherwise the first problem, in words a user can act on

@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
+#include <iterator>
+
 #include <algorithm>
 #include <cmath>
 
@@ -23,6 +25,17 @@ const QColor kWarning(200, 0, 0);
 const QColor kBound(120, 70, 150);
 const QColor kEstimateColours[] = {QColor(230, 159, 0), QColor(0, 158, 115), QColor(86, 180, 233),
                                    QColor(240, 228, 66)};
+/// The compared mechanisms: a colour and a dash style each (the main curve is solid blue), so
+/// that the curves stay apart in greyscale too; their points are rings, the main curve's dots.
+struct ComparedStyle {
+    QColor colour;
+    Qt::PenStyle style;
+};
+const ComparedStyle kComparedStyles[] = {{QColor(0, 158, 115), Qt::DashLine},
+                                         {QColor(204, 121, 167), Qt::DashDotLine},
+                                         {QColor(230, 159, 0), Qt::DotLine},
+                                         {QColor(86, 180, 233), Qt::DashDotDotLine},
+                                         {QColor(86, 60, 20), Qt::DashLine}};
 
 /// The y range follows what was measured (band, non-private level, target, probe), not the
 /// estimates: an estimate far from its measuring point can run off to huge values and would
@@ -42,6 +55,13 @@ void fitYRange(charts::ChartData& chart, const SeriesData& band, const UtilitySt
         include(band.points[k].y());
         include(band.upper[k].y());
     }
+    const bool loss = core::isLossMetric(settings.metric);
+    for (const ComparedState& c : state.compared)
+        for (const auto& p : c.points)
+            if (p) {
+                include(std::max(0.0, p->mean - p->sd));
+                include(loss ? p->mean + p->sd : std::min(1.0, p->mean + p->sd));
+            }
     if (state.nonPrivate)
         include(*state.nonPrivate);
     if (const auto& majority = state.majorityFor(settings.metric); majority && !core::isLossMetric(settings.metric))
@@ -132,9 +152,12 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     // Losses are ≥ 0 and accuracies in [0, 1]: the ±1 sd band is cut there. Legend names stay short:
     // the legend is one row under the plot, and Qt Charts cuts what does not fit at 1280 × 720.
     const bool loss = core::isLossMetric(settings.metric);
+    const bool comparing = !settings.compareWith.empty();
     SeriesData band = charts::makeSeries(QStringLiteral("band"), QStringLiteral("±1 sd"), SeriesKind::Band, kMeasured);
-    SeriesData mean =
-        charts::makeSeries(QStringLiteral("measured"), QStringLiteral("measured"), SeriesKind::Line, kMeasured);
+    SeriesData mean = charts::makeSeries(QStringLiteral("measured"),
+                                         comparing ? QString::fromLatin1(core::toString(settings.mechanism.kind))
+                                                   : QStringLiteral("measured"),
+                                         SeriesKind::Line, kMeasured);
     for (const auto& p : state.points) {
         if (!p)
             continue;
@@ -154,6 +177,31 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     if (!worse.points.isEmpty())
         worse.name = QStringLiteral("worse than at a smaller ε");
     chart.series << band << mean << worse << dots;
+    // The compared mechanisms: band, curve and rings each in its own colour and dash style.
+    for (std::size_t i = 0; i < state.compared.size(); ++i) {
+        const ComparedState& c = state.compared[i];
+        const ComparedStyle& style = kComparedStyles[i % std::size(kComparedStyles)];
+        const QString kind = QString::fromLatin1(core::toString(c.kind));
+        SeriesData cBand =
+            charts::makeSeries(QStringLiteral("band:%1").arg(kind), QString(), SeriesKind::Band, style.colour);
+        SeriesData cMean =
+            charts::makeSeries(QStringLiteral("measured:%1").arg(kind), kind, SeriesKind::Line, style.colour);
+        cMean.style = style.style;
+        cMean.width = 2.5;
+        for (const auto& p : c.points) {
+            if (!p)
+                continue;
+            cBand.points.append({p->eps, std::max(0.0, p->mean - p->sd)});
+            cBand.upper.append({p->eps, loss ? p->mean + p->sd : std::min(1.0, p->mean + p->sd)});
+            cMean.points.append({p->eps, p->mean});
+        }
+        SeriesData cDots = charts::makeSeries(QStringLiteral("measured-points:%1").arg(kind), QString(),
+                                              SeriesKind::Points, style.colour);
+        cDots.points = cMean.points;
+        cDots.width = 8.0;
+        cDots.hollow = true;
+        chart.series << cBand << cMean << cDots;
+    }
 
     SeriesData nonPrivate = charts::makeSeries(QStringLiteral("nonprivate"), QStringLiteral("non-private"),
                                                SeriesKind::HorizontalLine, kNonPrivate);
@@ -194,8 +242,9 @@ charts::ChartData buildUtilityChart(const UtilitySettings& settings, const Utili
     }
 
     // Estimated lines: for every measuring point and chosen estimator.
+    // Not beside compared curves: their colours and dashes would read as more mechanisms.
     int colour = 0;
-    if (settings.estimatesApply()) {
+    if (settings.estimatesApply() && !comparing) {
         for (std::size_t m = 0; m < state.measuring.size(); ++m) {
             const core::MeasuringFit& fit = state.measuring[m];
             for (core::Estimator estimator : settings.estimators) {

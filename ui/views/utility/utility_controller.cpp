@@ -59,12 +59,19 @@ void checkSupported(const core::PreparedData& d, const UtilitySettings& s) {
 UtilityController::UtilityController(QObject* parent)
     : ComputeController(parent), m_sweep(addJobSlot(QStringLiteral("sweep"), true)),
       m_measuring(addJobSlot(QStringLiteral("measuring"), false)), m_probe(addJobSlot(QStringLiteral("probe"), false)),
-      m_verify(addJobSlot(QStringLiteral("verify"), true)) {
+      m_verify(addJobSlot(QStringLiteral("verify"), true)), m_compare(addJobSlot(QStringLiteral("compare"), true)),
+      m_compareProbe(addJobSlot(QStringLiteral("compare-probe"), false)) {
     connect(m_sweep, &JobSlot::finished, this, [this](bool cancelled) {
         if (cancelled) { // keeps the points that finished
             m_state.sweepCancelled = true;
             emit stateChanged();
         }
+    });
+    connect(m_compare, &JobSlot::finished, this, [this](bool cancelled) {
+        if (cancelled) // keeps the points that finished; the cancelled ones are not complete
+            emit stateChanged();
+        else // the slot is idle now: the ranked readout's measurements
+            requestCompareProbe();
     });
 }
 
@@ -75,6 +82,7 @@ UtilityController::~UtilityController() {
 
 void UtilityController::sliderReleased() {
     requestProbe(); // in full after a preview
+    requestCompareProbe();
     updateBusy();
 }
 
@@ -108,6 +116,7 @@ void UtilityController::applySettings(const UtilitySettings& next) {
     }
     const bool sweep = rerunRequested() || !sameSweep(next, m_applied);
     const bool measuring = next.measureAt != m_applied.measureAt;
+    const bool compare = next.compareWith != m_applied.compareWith;
     m_applied = next;
     if (!hasDataset()) {
         updateBusy();
@@ -119,14 +128,17 @@ void UtilityController::applySettings(const UtilitySettings& next) {
     } else {
         if (measuring)
             startMeasuring();
-        requestProbe();      // a new ε, or a release that joined this change (a preview shown)
+        if (compare)
+            startCompare();
+        requestProbe(); // a new ε, or a release that joined this change (a preview shown)
+        requestCompareProbe();
         emit stateChanged(); // estimators, target or ε: drawn from what is there (the instant estimate moves now)
     }
     updateBusy();
 }
 
 void UtilityController::startSweep() {
-    for (JobSlot* slot : {m_measuring, m_probe, m_verify})
+    for (JobSlot* slot : {m_measuring, m_probe, m_verify, m_compare, m_compareProbe})
         slot->cancel();
     takeHeld();
     releaseInBackground(std::exchange(m_state, UtilityState{})); // off the GUI thread: it may hold a million rows
@@ -181,8 +193,124 @@ void UtilityController::startSweep() {
             for (const auto& point : result.points) // also the ones whose post was still queued
                 m_state.points[static_cast<std::size_t>(point.gridIndex)] = point;
             emit stateChanged();
+            if (m_state.sweepComplete)
+                startCompare(); // one after another: the compared mechanisms once this one is measured
         };
     });
+}
+
+void UtilityController::startCompare() {
+    if (!m_state.data || !m_state.sweepComplete)
+        return;               // the main sweep's delivery starts it
+    m_compareProbe->cancel(); // its deliveries name compared mechanisms by index
+    std::vector<ComparedState> next;
+    std::vector<std::size_t> todo;
+    for (core::MechanismKind kind : m_applied.compareWith) {
+        const auto kept = std::find_if(m_state.compared.begin(), m_state.compared.end(),
+                                       [kind](const ComparedState& c) { return c.kind == kind && c.complete; });
+        if (kept != m_state.compared.end()) {
+            next.push_back(*kept);
+            continue;
+        }
+        ComparedState c;
+        c.kind = kind;
+        c.points.assign(m_state.grid.size(), std::nullopt);
+        todo.push_back(next.size());
+        next.push_back(std::move(c));
+    }
+    m_state.compared = std::move(next);
+    m_state.targetEps.clear();
+    emit stateChanged();
+    if (todo.empty()) {
+        m_compare->cancel();
+        requestCompareProbe();
+        return;
+    }
+    auto data = m_state.data;
+    const UtilitySettings s = m_applied;
+    m_compare->start(tr("Comparing mechanisms"), [this, data, s, todo](JobContext& job) -> std::function<void()> {
+        for (std::size_t i : todo) { // one after another, each on every core
+            const core::MechanismKind kind = s.compareWith[i];
+            std::shared_ptr<const core::PreparedProblem> problem;
+            try {
+                checkSupported(*data, s);
+                problem = core::prepareProblem(sweepData(*data), s.comparedSpec(kind), s.metric, data);
+            } catch (const std::invalid_argument& e) {
+                job.post([this, i, error = std::string(e.what())] {
+                    m_state.compared[i].error = error;
+                    emit stateChanged();
+                });
+                continue;
+            }
+            job.post([this, i, problem] { m_state.compared[i].problem = problem; });
+            core::UtilitySweepSpec spec = sweepSpec(s);
+            spec.mechanism = s.comparedSpec(kind);
+            spec.grid = s.grid();
+            spec.estimators.clear();
+            auto sink = [&job, this, i](const core::SweepPoint& point) {
+                job.post([this, i, point] {
+                    auto& points = m_state.compared[i].points;
+                    if (static_cast<std::size_t>(point.gridIndex) < points.size())
+                        points[static_cast<std::size_t>(point.gridIndex)] = point;
+                    emit stateChanged();
+                });
+            };
+            core::UtilitySweepResult result = core::runUtilitySweep(*problem, spec, &job.run(), sink);
+            if (result.cancelled)
+                throw core::Cancelled();
+            job.post([this, i, result = std::move(result)] {
+                ComparedState& c = m_state.compared[i];
+                for (const auto& point : result.points)
+                    c.points[static_cast<std::size_t>(point.gridIndex)] = point;
+                if (std::isfinite(result.nonPrivate))
+                    c.nonPrivate = result.nonPrivate;
+                c.complete = true;
+                emit stateChanged();
+            });
+        }
+        return [this] { emit stateChanged(); };
+    });
+}
+
+void UtilityController::requestCompareProbe() {
+    const double eps = m_applied.currentEps;
+    if (m_state.compared.empty() || dragging() || hasPending() || m_compare->isBusy())
+        return;            // a drag shows the curves; the compare job's delivery asks again
+    if (std::isinf(eps)) { // the non-private models: nothing to measure
+        m_compareProbe->cancel();
+        for (ComparedState& c : m_state.compared)
+            if (c.nonPrivate)
+                c.probe = ProbeResult{eps, *c.nonPrivate, 0.0, m_applied.repeats, true};
+        emit stateChanged();
+        return;
+    }
+    std::vector<std::pair<std::size_t, std::shared_ptr<const core::PreparedProblem>>> todo;
+    for (std::size_t i = 0; i < m_state.compared.size(); ++i) {
+        const ComparedState& c = m_state.compared[i];
+        if (c.problem && c.complete && (!c.probe || c.probe->eps != eps))
+            todo.emplace_back(i, c.problem);
+    }
+    if (todo.empty() || !(eps > 0.0))
+        return;
+    const UtilitySettings s = m_applied;
+    m_compareProbe->start(tr("Measuring the compared mechanisms at ε = %1").arg(eps, 0, 'g', 3),
+                          [this, s, eps, todo](JobContext& job) -> std::function<void()> {
+                              for (const auto& [i, problem] : todo) {
+                                  core::UtilitySweepSpec spec = sweepSpec(s);
+                                  spec.estimators.clear();
+                                  spec.grid = {eps};
+                                  spec.reference = false;
+                                  const core::UtilitySweepResult r = core::runUtilitySweep(*problem, spec, &job.run());
+                                  if (r.points.empty())
+                                      throw core::Cancelled();
+                                  const ProbeResult probe{eps, r.points[0].mean, r.points[0].sd, s.repeats, true};
+                                  job.post([this, i = i, probe] {
+                                      m_state.compared[i].probe = probe;
+                                      emit stateChanged();
+                                  });
+                              }
+                              return {};
+                          });
 }
 
 void UtilityController::startMeasuring() {
@@ -249,9 +377,11 @@ void UtilityController::verifyTarget() {
         problem = tr("No prepared data yet.");
     else if (!s.target)
         problem = tr("Enter a target utility first.");
-    else if (!s.estimatesApply())
+    else if (!s.estimatesApply() && s.compareWith.empty())
         problem =
             tr("Verification refines Taylor estimates: it needs Gaussian objective perturbation and a loss metric.");
+    else if (!s.compareWith.empty() && (!m_state.sweepComplete || !m_state.comparisonComplete()))
+        problem = tr("Wait for the compared mechanisms' sweeps to finish.");
     if (!problem.isEmpty()) {
         setLastError(problem);
         emit failed(problem);
@@ -273,15 +403,47 @@ void UtilityController::verifyTarget() {
     spec.epsMax = UtilitySettings::kSliderMax;
     auto prepared = m_state.problem;
     const double target = *s.target;
-    m_verify->start(tr("Verifying the target"),
-                    [this, prepared, spec, target](JobContext& job) -> std::function<void()> {
-                        core::ChooseEpsResult result = core::chooseEpsilon(*prepared, spec, &job.run());
-                        return [this, result = std::move(result), target] {
-                            m_state.verification = result;
-                            m_state.verifiedTarget = target;
-                            emit stateChanged();
-                        };
-                    });
+    // With a compare set: every mechanism's verified ε (the main one first), by one rule.
+    std::vector<std::pair<std::shared_ptr<const core::PreparedProblem>, std::vector<core::SweepPoint>>> compared;
+    if (!s.compareWith.empty()) {
+        std::vector<core::SweepPoint> main;
+        for (const auto& p : m_state.points)
+            if (p)
+                main.push_back(*p);
+        compared.emplace_back(prepared, main);
+        for (const ComparedState& c : m_state.compared)
+            compared.emplace_back(c.problem, c.measured());
+    }
+    core::TargetEpsSpec targetSpec;
+    targetSpec.target = target;
+    targetSpec.metric = s.metric;
+    targetSpec.repeats = s.repeats;
+    targetSpec.seed = s.seed;
+    const bool chooseEps = s.estimatesApply();
+    m_verify->start(
+        tr("Verifying the target"),
+        [this, prepared, spec, target, compared, targetSpec, chooseEps](JobContext& job) -> std::function<void()> {
+            std::optional<core::ChooseEpsResult> result;
+            if (chooseEps)
+                result = core::chooseEpsilon(*prepared, spec, &job.run());
+            std::vector<core::TargetEps> found;
+            for (const auto& [comparedProblem, points] : compared) {
+                found.push_back(comparedProblem
+                                    ? core::verifyTargetEps(*comparedProblem, points, targetSpec, &job.run())
+                                    : core::TargetEps{});
+                if (found.back().cancelled)
+                    throw core::Cancelled();
+            }
+            return [this, result = std::move(result), found = std::move(found), target] {
+                if (result) {
+                    m_state.verification = result;
+                    m_state.verifiedTarget = target;
+                }
+                m_state.targetEps = found;
+                m_state.targetEpsTarget = target;
+                emit stateChanged();
+            };
+        });
 }
 
 double UtilityController::estimateAt(std::size_t m, core::Estimator estimator, double eps) const {

@@ -5,7 +5,11 @@
 //  - probe:     the measured utility at the slider's ε (preview fidelity while dragging; the
 //               steps of a drag follow the base's drag path: a step arriving while a probe runs
 //               is held and measured when it delivers, so a drag shows measured values);
-//  - verify:    ε for the target utility (Algorithm 1 + refinement), every step.
+//  - verify:    ε for the target utility (Algorithm 1 + refinement), every step; with a compare
+//               set, also the verified ε of every mechanism compared (core/sweeps/mechanism_comparison.h);
+//  - compare:   after the main sweep, the compared mechanisms' sweeps one after another on the
+//               same grid and seeds, streamed per point (UtilityState::compared);
+//  - compare-probe: each compared mechanism measured at the slider's ε once the handle rests.
 // Settings changes are coalesced (one frame, ComputeController); only what a change
 // invalidates is recomputed. Each job kind has its own latest-wins slot, so stale results
 // are dropped.
@@ -54,6 +58,7 @@ public:
     JobSlot* measuringSlot() const { return m_measuring; }
     JobSlot* probeSlot() const { return m_probe; }
     JobSlot* verifySlot() const { return m_verify; }
+    JobSlot* compareSlot() const { return m_compare; }
 
 signals:
     /// The data was prepared and the sweep started (the grid is known).
@@ -71,11 +76,17 @@ private:
     /// The shown probe is not at the applied ε, or is a preview and the handle was let go.
     bool probeNeeded() const;
     void startProbe();
+    /// The compared mechanisms' sweeps still missing (after the main sweep completed).
+    void startCompare();
+    /// Each compared mechanism at the applied ε, once the handle rests and their sweeps ended.
+    void requestCompareProbe();
 
     JobSlot* m_sweep = nullptr;
     JobSlot* m_measuring = nullptr;
     JobSlot* m_probe = nullptr;
     JobSlot* m_verify = nullptr;
+    JobSlot* m_compare = nullptr;
+    JobSlot* m_compareProbe = nullptr;
     UtilityState m_state;
 };
 

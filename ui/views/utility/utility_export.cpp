@@ -1,10 +1,12 @@
 #include "ui/views/utility/utility_export.h"
 #include "ui/views/utility/utility_settings_json.h"
 
+#include "ui/charts/chart_csv.h"
 #include "ui/session/session_json.h"
 
 #include "core/privacy/composition.h"
 #include "core/report/result_json.h"
+#include "core/sweeps/mechanism_comparison.h"
 
 #include <cmath>
 
@@ -53,6 +55,43 @@ Ordered results(const UtilitySettings& settings, const UtilityState& state) {
                         {"mean", jsonNumber(state.probe->mean)},
                         {"std", jsonNumber(state.probe->sd)},
                         {"repeats", state.probe->repeats}};
+    if (!state.compared.empty()) { // the compared mechanisms, on the same grid and seeds
+        Ordered compared = Ordered::array();
+        for (std::size_t i = 0; i < state.compared.size(); ++i) {
+            const ComparedState& c = state.compared[i];
+            Ordered cMean = Ordered::array(), cSd = Ordered::array();
+            for (const auto& p : c.points) {
+                cMean.push_back(p ? jsonNumber(p->mean) : Ordered());
+                cSd.push_back(p ? jsonNumber(p->sd) : Ordered());
+            }
+            Ordered m = {{"mechanism", core::toString(c.kind)},
+                         {"measured", {{"mean", cMean}, {"std", cSd}, {"complete", c.complete}}},
+                         {"nonprivate", c.nonPrivate ? jsonNumber(*c.nonPrivate) : Ordered()},
+                         {"error", c.error.empty() ? Ordered() : Ordered(c.error)}};
+            if (c.probe)
+                m["current"] = {{"eps", std::isinf(c.probe->eps) ? Ordered("inf") : Ordered(c.probe->eps)},
+                                {"mean", jsonNumber(c.probe->mean)},
+                                {"std", jsonNumber(c.probe->sd)}};
+            compared.push_back(m);
+        }
+        r["compared"] = compared;
+        if (!state.targetEps.empty()) { // the main mechanism first, then the compared ones
+            Ordered targetEps = Ordered::array();
+            std::vector<std::optional<double>> verified;
+            for (std::size_t i = 0; i < state.targetEps.size(); ++i) {
+                const core::TargetEps& t = state.targetEps[i];
+                const core::MechanismKind kind = i == 0 ? settings.mechanism.kind : state.compared[i - 1].kind;
+                targetEps.push_back({{"mechanism", core::toString(kind)},
+                                     {"measured", t.measured ? Ordered(*t.measured) : Ordered()},
+                                     {"verified", t.verified ? Ordered(*t.verified) : Ordered()}});
+                verified.push_back(t.verified);
+            }
+            const auto least = core::leastEps(verified);
+            r["target_eps"] = {{"target", state.targetEpsTarget},
+                               {"mechanisms", targetEps},
+                               {"least", least ? targetEps[*least]["mechanism"] : Ordered()}};
+        }
+    }
     if (state.verification) {
         Ordered steps = Ordered::array();
         for (const auto& s : state.verification->steps)
@@ -84,6 +123,21 @@ QByteArray sidecarJson(const Session& session, const UtilityState& state, const 
     e["results"] = results(utilitySettingsOf(session), state);
     j["export"] = e;
     return QByteArray::fromStdString(j.dump(2) + "\n");
+}
+
+QByteArray comparisonCsv(const UtilitySettings& settings, const UtilityState& state) {
+    QString out = QStringLiteral("mechanism,eps,measured_mean,measured_std\n");
+    const auto rows = [&out](core::MechanismKind kind, const std::vector<std::optional<core::SweepPoint>>& points) {
+        for (const auto& p : points)
+            if (p)
+                out += QStringLiteral("%1,%2,%3,%4\n")
+                           .arg(QString::fromLatin1(core::toString(kind)), charts::csvNumber(p->eps),
+                                charts::csvNumber(p->mean), charts::csvNumber(p->sd));
+    };
+    rows(settings.mechanism.kind, state.points);
+    for (const ComparedState& c : state.compared)
+        rows(c.kind, c.points);
+    return out.toUtf8();
 }
 
 QStringList exportFigure(const charts::ChartData& chart, const Session& session, const UtilityState& state,

@@ -27,6 +27,12 @@ Ordered toJson(const UtilitySettings& s) {
     j["estimators"] = estimators;
     j["current_eps"] = epsJson(s.currentEps);
     j["target"] = s.target ? Ordered(*s.target) : Ordered();
+    if (!s.compareWith.empty()) { // absent when nothing is compared: such sessions read and write as before
+        Ordered names = Ordered::array();
+        for (core::MechanismKind kind : s.compareWith)
+            names.push_back(core::toString(kind));
+        j["compare_with"] = names;
+    }
     return j;
 }
 
@@ -65,6 +71,17 @@ UtilitySettings utilitySettingsFromJson(const Json& j) {
     const Json& target = member(j, u, "target");
     if (!target.is_null())
         s.target = value<double>(j, u, "target");
+    if (j.contains("compare_with")) {
+        const Json& names = member(j, u, "compare_with");
+        if (!names.is_array())
+            fail(u + ".compare_with", "expected a list of mechanism names");
+        for (const Json& e : names) {
+            if (!e.is_string())
+                fail(u + ".compare_with", "expected mechanism names");
+            s.compareWith.push_back(
+                parseName(u + ".compare_with", e.get<std::string>(), core::mechanismKindFromString));
+        }
+    }
     if (const std::string problem = s.validate(); !problem.empty())
         fail(u, problem);
     return s;

@@ -6,11 +6,13 @@
 #include "core/data/norm_dominance.h"
 #include "core/learner/prepared_problem.h"
 #include "core/sweeps/choose_eps.h"
+#include "core/sweeps/mechanism_comparison.h"
 #include "core/sweeps/monotonicity.h"
 #include "core/sweeps/utility_sweep.h"
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace elab::ui {
@@ -23,6 +25,26 @@ struct ProbeResult {
     double sd = 0.0;
     int repeats = 0;
     bool full = false;
+};
+
+/// One compared mechanism (UtilitySettings::compareWith): its sweep on the main grid with the
+/// same seeds, streamed in like the main one, its measurement at the slider's ε and the ε it needs
+/// for the target.
+struct ComparedState {
+    core::MechanismKind kind = core::MechanismKind::ObjPertGauss;
+    std::shared_ptr<const core::PreparedProblem> problem; ///< null until its sweep starts
+    std::vector<std::optional<core::SweepPoint>> points;  ///< by grid index
+    std::optional<double> nonPrivate;
+    bool complete = false;
+    std::optional<ProbeResult> probe; ///< every repetition, at rest
+    std::string error;                ///< why it could not be swept (empty: none)
+    std::vector<core::SweepPoint> measured() const {
+        std::vector<core::SweepPoint> out;
+        for (const auto& p : points)
+            if (p)
+                out.push_back(*p);
+        return out;
+    }
 };
 
 struct UtilityState {
@@ -49,6 +71,12 @@ struct UtilityState {
     std::optional<ProbeResult> probe;
     std::optional<core::ChooseEpsResult> verification; ///< the last "verify" run
     double verifiedTarget = 0.0;                       ///< the target it was run for
+    /// The compared mechanisms, in UtilitySettings::compareWith's order (swept after the main one).
+    std::vector<ComparedState> compared;
+    /// The verified ε for the target of the main mechanism (index 0) and each compared one
+    /// (1 + i), from "Verify" with a compare set (core::verifyTargetEps); empty until then.
+    std::vector<core::TargetEps> targetEps;
+    double targetEpsTarget = 0.0; ///< the target they were verified for
     bool sweepCancelled = false;
     bool sweepComplete = false;
     double sweepSeconds = 0.0;
@@ -62,6 +90,14 @@ struct UtilityState {
         core::MonotonicityCheck check = core::checkMonotonicity(measured, !core::isLossMetric(metric));
         core::explainByExtraRidge(check, guarantees); // no notes until the sweep ends (guarantees empty)
         return check;
+    }
+
+    /// Every compared mechanism's sweep has ended (complete or failed).
+    bool comparisonComplete() const {
+        for (const ComparedState& c : compared)
+            if (!c.complete && c.error.empty())
+                return false;
+        return true;
     }
 
     std::size_t completedPoints() const {

@@ -13,6 +13,7 @@
 #include "ui/widgets/eps_slider.h"
 #include "ui/widgets/mechanism_panel.h"
 
+#include <cmath>
 #include <limits>
 
 namespace elab::ui {
@@ -106,6 +107,12 @@ void UtilityTab::applyStartOptions(const StartOptions& options) {
         settings.currentEps = *options.eps;
     if (options.target)
         settings.target = options.target;
+    if (!options.compareWith.empty()) {
+        settings.compareWith.clear();
+        for (core::MechanismKind kind : options.compareWith)
+            if (kind != settings.mechanism.kind)
+                settings.compareWith.push_back(kind);
+    }
     m_view->applySettings(settings);
 }
 
@@ -114,12 +121,22 @@ void UtilityTab::restoreSettings(const Session& session) { m_view->applySettings
 
 QList<ViewFigure> UtilityTab::figures() const {
     const UtilityController* controller = m_controller;
-    return {{QString(), m_view->chartData(), [controller](const Session& session, const QString& file) {
-                 return sidecarJson(session, controller->state(), file);
-             }}};
+    ViewFigure figure{QString(), m_view->chartData(), [controller](const Session& session, const QString& file) {
+                          return sidecarJson(session, controller->state(), file);
+                      }};
+    if (!controller->settings().compareWith.empty()) // long format, a row per mechanism and grid ε
+        figure.csv = [controller] { return comparisonCsv(controller->settings(), controller->state()); };
+    return {figure};
 }
 
-bool UtilityTab::complete() const { return m_controller->state().sweepComplete && m_training->complete(); }
+bool UtilityTab::complete() const {
+    const UtilityState& state = m_controller->state();
+    const double eps = m_controller->settings().currentEps;
+    for (const ComparedState& c : state.compared) // the ranked readout measured at the slider's ε
+        if (c.problem && c.complete && std::isfinite(eps) && !(c.probe && c.probe->eps == eps))
+            return false;
+    return state.sweepComplete && state.comparisonComplete() && m_training->complete();
+}
 
 ViewType utilityViewType() {
     ViewType type;

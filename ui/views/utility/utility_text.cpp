@@ -3,6 +3,8 @@
 #include "ui/views/utility/utility_chart_model.h"
 #include "ui/widgets/eps_text.h"
 
+#include "core/sweeps/mechanism_comparison.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -136,6 +138,103 @@ QString verificationSummary(const core::ChooseEpsResult& v, double target) {
             .arg(formatEps(v.bisectionEps))
             .arg(bisection);
     return tr("Not met within %1 steps.").arg(v.steps.size());
+}
+
+} // namespace elab::ui
+
+namespace elab::ui {
+
+namespace {
+
+/// One mechanism of the comparison as the readout needs it.
+struct Compared {
+    QString name;
+    std::vector<core::SweepPoint> points;
+    std::optional<ProbeResult> probe;
+    bool pending = false; ///< its sweep has not ended
+};
+
+} // namespace
+
+QStringList comparisonLines(const UtilitySettings& s, const UtilityState& state, bool dragging) {
+    if (s.compareWith.empty())
+        return {};
+    std::vector<Compared> all;
+    {
+        Compared main{QString::fromLatin1(core::toString(s.mechanism.kind)), {}, state.probe, !state.sweepComplete};
+        for (const auto& p : state.points)
+            if (p)
+                main.points.push_back(*p);
+        all.push_back(std::move(main));
+    }
+    for (const ComparedState& c : state.compared)
+        all.push_back(
+            {QString::fromLatin1(core::toString(c.kind)), c.measured(), c.probe, !c.complete && c.error.empty()});
+    const double eps = s.currentEps;
+    std::vector<double> values(all.size(), std::numeric_limits<double>::quiet_NaN()), sds = values;
+    std::vector<bool> measured(all.size(), false);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const Compared& c = all[i];
+        if (c.probe && c.probe->eps == eps && c.probe->full && !dragging) {
+            values[i] = c.probe->mean;
+            sds[i] = c.probe->sd;
+            measured[i] = true;
+        } else if (std::isinf(eps)) {
+            continue;
+        } else if (const auto curve = core::measuredCurve(c.points);
+                   curve && eps >= c.points.front().eps && eps <= c.points.back().eps) {
+            values[i] = curve(eps);
+            const auto sdCurve = [&c] {
+                std::vector<core::SweepPoint> sd = c.points;
+                for (core::SweepPoint& p : sd)
+                    p.mean = p.sd;
+                return core::measuredCurve(sd);
+            }();
+            sds[i] = sdCurve(eps);
+        }
+    }
+    QStringList lines;
+    lines << tr("Compared at ε = %1 (best first):").arg(formatEps(eps));
+    int rank = 0;
+    for (std::size_t i : core::rankByUtility(values, s.metric)) {
+        const Compared& c = all[i];
+        if (std::isnan(values[i]))
+            lines << tr("–  %1: %2").arg(c.name, c.pending ? tr("computing…") : tr("not measured here"));
+        else
+            lines << tr("%1. %2: %3%4 ± %5")
+                         .arg(++rank)
+                         .arg(c.name, measured[i] ? QString() : tr("≈ "), number(values[i]), number(sds[i]));
+    }
+    if (!s.target)
+        return lines;
+    lines << tr("ε each needs for the target %1:").arg(number(*s.target));
+    const bool verified = state.targetEps.size() == all.size() && state.targetEpsTarget == *s.target;
+    std::vector<std::optional<double>> needs;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const std::optional<double> onCurve = core::measuredTargetEps(all[i].points, *s.target, s.metric);
+        QString line = tr("%1: ").arg(all[i].name);
+        if (all[i].pending)
+            line += tr("computing…");
+        else if (!onCurve)
+            line += tr("not met on the grid");
+        else
+            line += tr("%1 on the measured curve").arg(formatEps(*onCurve));
+        if (verified) {
+            const auto& v = state.targetEps[i].verified;
+            line += v ? tr(", verified %1").arg(formatEps(*v)) : tr(", not verified");
+            needs.push_back(v);
+        } else {
+            needs.push_back(all[i].pending ? std::nullopt : onCurve);
+        }
+        lines << line;
+    }
+    if (const auto least = core::leastEps(needs))
+        lines << tr("Least ε: %1 at ε = %2 (%3)")
+                     .arg(all[*least].name, formatEps(*needs[*least]),
+                          verified ? tr("verified") : tr("on the measured curve; Verify to confirm"));
+    else
+        lines << tr("No mechanism meets the target on the grid.");
+    return lines;
 }
 
 } // namespace elab::ui

@@ -45,6 +45,13 @@ QStringList verificationStepCells(const core::ChooseEpsStep& step);
 /// Under the verification table: met where, after how many trainings, against the bisection.
 QString verificationSummary(const core::ChooseEpsResult& result, double target);
 
+/// The compared mechanisms at settings.currentEps, best first (core::rankByUtility): one line each,
+/// "1. objpert-gauss: 0.912 ± 0.004", from the measurement at that ε when there is one, else "≈"
+/// on the measured curve (linear in log ε; while dragging or before the measurement). Then, with
+/// a target, the ε each needs on its curve ("measured") and, after Verify, verified, and which
+/// needs the least. Empty without a compare set.
+QStringList comparisonLines(const UtilitySettings& settings, const UtilityState& state, bool dragging);
+
 /// The bound of MATH.md §4.5 at eps, interpolated log-log between the grid points it was
 /// computed at (NaN outside the grid or without one).
 double trainLossBoundAt(const UtilityState& state, double eps);

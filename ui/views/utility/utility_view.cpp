@@ -9,6 +9,8 @@
 #include "ui/widgets/note_label.h"
 #include "ui/widgets/side_column.h"
 
+#include "core/mechanisms/mechanism_catalog.h"
+
 #include <QCheckBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -134,8 +136,23 @@ void UtilityView::buildLayout() {
                               "data."));
     m_privacyNote->setStyleSheet(QStringLiteral("color: #555;"));
 
+    auto* compareBox = new QGroupBox(tr("Compare with"), this);
+    m_compare = new QListWidget(compareBox);
+    m_compare->setObjectName(QStringLiteral("compareList"));
+    m_compare->setToolTip(tr("Sweep these mechanisms too, after this one, on the same ε grid with the same seeds, "
+                             "and draw them on the same chart"));
+    buildCompareList();
+    auto* comparison = new NoteBox(compareBox, "comparison");
+    m_comparison = comparison->label();
+    m_comparison->setTextInteractionFlags(Qt::NoTextInteraction);
+    m_comparison->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    auto* compareLayout = new QVBoxLayout(compareBox);
+    compareLayout->addWidget(m_compare);
+    compareLayout->addWidget(comparison);
+
     auto* side = new QVBoxLayout;
     side->addWidget(readoutBox);
+    side->addWidget(compareBox);
     side->addWidget(targetBox, 1);
     side->addWidget(measuringBox);
     auto* sideWidget = new QWidget(this);
@@ -160,8 +177,44 @@ void UtilityView::buildLayout() {
     layout->addWidget(m_privacyNote);
 }
 
+void UtilityView::buildCompareList() {
+    for (const core::MechanismInfo& info : core::mechanismCatalog()) {
+        if (!info.isPrivate)
+            continue; // the non-private level is drawn anyway
+        auto* item = new QListWidgetItem(QString::fromLatin1(core::toString(info.kind)), m_compare);
+        item->setData(Qt::UserRole, QString::fromLatin1(core::toString(info.kind)));
+        item->setToolTip(QString::fromUtf8(info.title));
+        item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
+        item->setCheckState(Qt::Unchecked);
+    }
+    m_compare->setMaximumHeight(m_compare->sizeHintForRow(0) * m_compare->count() + 2 * m_compare->frameWidth());
+    connect(m_compare, &QListWidget::itemChanged, this, &UtilityView::pushSettings);
+}
+
+void UtilityView::refreshCompareList(const UtilitySettings& settings) {
+    const QSignalBlocker blocker(m_compare);
+    for (int row = 0; row < m_compare->count(); ++row) {
+        QListWidgetItem* item = m_compare->item(row);
+        const core::MechanismKind kind =
+            core::mechanismKindFromString(item->data(Qt::UserRole).toString().toStdString());
+        const bool self = kind == settings.mechanism.kind;
+        item->setFlags(self ? Qt::ItemIsUserCheckable : Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
+        const bool checked =
+            std::find(settings.compareWith.begin(), settings.compareWith.end(), kind) != settings.compareWith.end();
+        item->setCheckState(checked && !self ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
 UtilitySettings UtilityView::composedSettings() const {
     UtilitySettings s = m_panel->settings();
+    s.compareWith.clear();
+    for (int row = 0; row < m_compare->count(); ++row) { // catalog order
+        const QListWidgetItem* item = m_compare->item(row);
+        const core::MechanismKind kind =
+            core::mechanismKindFromString(item->data(Qt::UserRole).toString().toStdString());
+        if (item->checkState() == Qt::Checked && kind != s.mechanism.kind)
+            s.compareWith.push_back(kind);
+    }
     s.currentEps = m_slider->eps();
     bool ok = false;
     const double target = m_target->text().trimmed().toDouble(&ok);
@@ -176,6 +229,7 @@ void UtilityView::applySettings(const UtilitySettings& settings) {
     m_slider->setEps(settings.currentEps);
     m_panel->setCurrentEps(settings.currentEps);
     m_target->setText(settings.target ? QString::number(*settings.target, 'g', 6) : QString());
+    refreshCompareList(settings);
     m_applying = false;
     pushSettings();
 }
@@ -192,6 +246,7 @@ void UtilityView::pushSettings() {
     m_slider->setGrid(s.grid());
     m_panel->setCurrentEps(s.currentEps);
     m_controller->setSettings(s);
+    refreshCompareList(s); // the chosen mechanism's row is not a comparison
     refreshMeasuringList();
 }
 
@@ -251,11 +306,17 @@ QString UtilityView::readoutText() const { return m_readout->text(); }
 QString UtilityView::proposalText() const { return m_proposal->text(); }
 QString UtilityView::warningText() const { return m_warning->text(); }
 
+QString UtilityView::comparisonText() const { return m_comparison->text(); }
+
 void UtilityView::refreshReadout() {
     const UtilityReadoutContext context{m_controller->dragging(), m_controller->hasDataset(),
                                         m_controller->lastError()};
     m_readout->setText(
         utilityReadoutLines(m_controller->settings(), m_controller->state(), context).join(QLatin1Char('\n')));
+    const QStringList comparison =
+        comparisonLines(m_controller->settings(), m_controller->state(), m_controller->dragging());
+    m_comparison->setText(comparison.isEmpty() ? tr("Tick mechanisms to sweep them beside this one.")
+                                               : comparison.join(QLatin1Char('\n')));
 }
 
 void UtilityView::refreshTarget() {
@@ -269,7 +330,8 @@ void UtilityView::refreshTarget() {
     m_proposal->setText(text.proposal);
     m_warning->setText(text.warning);
     m_useProposal->setEnabled(proposed.has_value());
-    m_verify->setEnabled(s.target.has_value() && s.estimatesApply() && m_controller->state().data != nullptr);
+    m_verify->setEnabled(s.target.has_value() && (s.estimatesApply() || !s.compareWith.empty()) &&
+                         m_controller->state().data != nullptr);
 
     const auto& v = m_controller->state().verification;
     m_steps->setRowCount(v ? static_cast<int>(v->steps.size()) : 0);

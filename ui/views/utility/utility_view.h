@@ -56,6 +56,11 @@ public:
     QCheckBox* logYCheck() const { return m_logY; }
     QListWidget* measuringList() const { return m_measuring; }
     QTableWidget* stepsTable() const { return m_steps; }
+    /// "Compare with": a checkable row per catalog mechanism (objectName "compareList"; the item's
+    /// data Qt::UserRole is its name); the chosen mechanism's row is disabled.
+    QListWidget* compareList() const { return m_compare; }
+    /// The compared mechanisms ranked at the current ε and the ε each needs (comparisonLines).
+    QString comparisonText() const;
     QString readoutText() const;
     QString proposalText() const;
     QString warningText() const;
@@ -73,6 +78,8 @@ private:
     void refreshReadout();
     void refreshTarget();
     void refreshMeasuringList();
+    void buildCompareList();
+    void refreshCompareList(const UtilitySettings& settings);
 
     UtilityController* m_controller;
     MechanismPanel* m_panel;
@@ -88,6 +95,8 @@ private:
     QTableWidget* m_steps = nullptr;
     QLabel* m_stepsSummary = nullptr;
     QListWidget* m_measuring = nullptr;
+    QListWidget* m_compare = nullptr;
+    QLabel* m_comparison = nullptr;
     QPushButton* m_removeMeasuring = nullptr;
     QLabel* m_privacyNote = nullptr;
     QCheckBox* m_logY = nullptr;
