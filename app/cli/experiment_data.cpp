@@ -7,6 +7,7 @@
 #include "core/data/data_preparation.h"
 #include "core/report/result_json.h"
 
+#include <future>
 #include <iostream>
 
 namespace elab::app {
@@ -54,14 +55,21 @@ void ExperimentDataOptions::addTo(CLI::App& command) {
 
 ExperimentData ExperimentDataOptions::load() const {
     const core::LoadOptions options = data.toLoadOptions();
-    ExperimentData loaded{core::loadDataset(data.spec, options, resources::builtinBytesProvider()), std::nullopt};
+    std::future<core::Dataset> test;
     if (!testSpec.empty()) {
         // The test file is encoded with the training schema afterwards (core/data/schema_align.h):
-        // its LIBSVM width is read as it is, features beyond the training width are ignored.
+        // its LIBSVM width is read as it is, features beyond the training width are ignored. Read
+        // beside the training file (each load's reading and first pass are one thread's work); a
+        // training file that fails is reported first, as when they were read one after the other.
         core::LoadOptions testOptions = options;
         testOptions.libsvm.featureCount = 0;
-        loaded.test = core::loadDataset(testSpec, testOptions, resources::builtinBytesProvider());
+        test = std::async(std::launch::async, [testOptions, spec = testSpec] {
+            return core::loadDataset(spec, testOptions, resources::builtinBytesProvider());
+        });
     }
+    ExperimentData loaded{core::loadDataset(data.spec, options, resources::builtinBytesProvider()), std::nullopt};
+    if (test.valid())
+        loaded.test = test.get();
     return loaded;
 }
 

@@ -5,6 +5,7 @@
 // memory is the matrix plus pass 1's few bytes per row.
 
 #include "core/data/csv_cells.h"
+#include "core/data/csv_scan.h"
 #include "core/data/feature_matrix.h"
 #include "core/util/run_context.h"
 
@@ -31,13 +32,17 @@ struct EncodePlan {
     char delimiter = ',';
     std::vector<EncodedColumn> columns;              ///< one per source column
     const std::vector<std::uint8_t>* keep = nullptr; ///< per data record, from pass 1
+    /// Record starts from pass 1 (or nullptr): a dense matrix is then filled by several threads,
+    /// each from a mark on, each row written by one of them — the same matrix as one thread's.
+    const std::vector<RecordMark>* marks = nullptr;
     Index rows = 0;
     Index features = 0;
     bool sparse = false;
     std::size_t nonZeros = 0; ///< reservation for the sparse matrix
 };
 
-/// Pass 2. Pass 1 must have accepted the same text with the same delimiter.
+/// Pass 2. Pass 1 must have accepted the same text with the same delimiter. Progress is reported
+/// on the calling thread only.
 FeatureMatrix encodeCsv(std::string_view text, const std::string& source, const EncodePlan& plan, RunContext* ctx,
                         double progressBase, double progressSpan);
 

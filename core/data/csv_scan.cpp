@@ -54,7 +54,12 @@ void scanCsv(std::string_view text, const std::string& source, const ScanPlan& p
     std::vector<ColumnScan>& columns = result.columns;
     const std::size_t label = plan.label;
 
-    while (tokenizer.next(fields)) {
+    result.marks.clear();
+    for (;;) {
+        if (result.records % kRecordMarkSpacing == 0)
+            result.marks.push_back({result.records, tokenizer.position(), tokenizer.line()});
+        if (!tokenizer.next(fields))
+            break;
         if ((result.records & 4095) == 0 && ctx) {
             ctx->throwIfStopped();
             ctx->progress(progressBase + progressSpan * static_cast<double>(tokenizer.position()) /

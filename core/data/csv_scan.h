@@ -63,8 +63,19 @@ struct ScanPlan {
     const PublicSchema* schema = nullptr;
 };
 
+/// Where a data record starts (pass 2 starts reading there to split the text over threads).
+struct RecordMark {
+    std::size_t record = 0; ///< 0-based data record
+    std::size_t offset = 0; ///< byte offset into the text
+    std::size_t line = 0;   ///< line at that offset
+};
+
+/// A mark every kRecordMarkSpacing records.
+constexpr std::size_t kRecordMarkSpacing = 8192;
+
 struct ScanResult {
     std::vector<ColumnScan> columns;
+    std::vector<RecordMark> marks;  ///< records 0, kRecordMarkSpacing, 2·kRecordMarkSpacing, …
     std::vector<std::uint8_t> keep; ///< per data record: 1 if kept
     std::size_t records = 0;
     std::size_t keptRows = 0;

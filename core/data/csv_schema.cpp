@@ -125,6 +125,7 @@ CsvLayout layoutCsvFeatures(ScanResult& scan, const std::vector<std::string>& na
     EncodePlan& plan = layout.plan;
     plan.delimiter = delimiter;
     plan.keep = &scan.keep;
+    plan.marks = &scan.marks;
     plan.rows = static_cast<Index>(scan.keptRows);
     plan.columns.resize(names.size());
     const bool mean = options.missing == MissingPolicy::ImputeMean;

@@ -21,8 +21,8 @@ std::string printable(char c) {
 
 } // namespace
 
-CsvTokenizer::CsvTokenizer(std::string_view text, char delimiter, std::string source)
-    : m_text(text), m_delimiter(delimiter), m_source(std::move(source)) {
+CsvTokenizer::CsvTokenizer(std::string_view text, char delimiter, std::string source, std::size_t firstLine)
+    : m_text(text), m_delimiter(delimiter), m_source(std::move(source)), m_line(firstLine) {
     m_stops.fill(false);
     m_stops['\n'] = m_stops['\r'] = true;
     m_stops[static_cast<unsigned char>(delimiter)] = true;

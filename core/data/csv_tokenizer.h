@@ -29,8 +29,9 @@ struct CsvField {
 
 class CsvTokenizer {
 public:
-    /// source names the input in errors (LoadError thrown by next()).
-    CsvTokenizer(std::string_view text, char delimiter, std::string source);
+    /// source names the input in errors (LoadError thrown by next()); firstLine is the line
+    /// number of text's first character (text may start at a record of a larger file).
+    CsvTokenizer(std::string_view text, char delimiter, std::string source, std::size_t firstLine = 1);
 
     /// Reads the next record into fields (cleared first); false at the end of the input.
     bool next(std::vector<CsvField>& fields);
@@ -38,6 +39,8 @@ public:
     std::size_t recordLine() const { return m_recordLine; }
     /// Bytes consumed so far (for progress).
     std::size_t position() const { return m_pos; }
+    /// Line of position() (1-based).
+    std::size_t line() const { return m_line; }
     std::size_t size() const { return m_text.size(); }
 
 private:

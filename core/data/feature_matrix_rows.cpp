@@ -3,9 +3,12 @@
 // for a row read alone and for a block (docs/MATH.md §1).
 #include "core/data/feature_matrix.h"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 
 namespace elab::core {
 
@@ -110,37 +113,51 @@ void blockRowNorms(const Eigen::Ref<const DenseMatrix, 0, Eigen::OuterStride<>>&
 
 namespace {
 
-// visit(i, ‖x_i‖) for every row in order. √Σx² overflows for entries above ~1e154, and a row
+// visit(i, ‖x_i‖) for every row of a sparse X in order. √Σx² overflows for entries above ~1e154, and a row
 // "clipped" by an infinite norm would silently become 0. The fast norm is exact otherwise; only
 // overflowed rows are redone with the largest |x_ij| factored out.
 template <class Visit>
 void forEachRowNorm(const FeatureMatrix& X, Visit&& visit) {
-    if (X.isSparse()) {
-        // Σ x² in storage order (as Eigen sums a sparse row), over the entries as stored·factor
-        // and the implicit column: a view and its plain copy give the same norms.
-        const CsrRows r = X.csrRows();
-        for (Index i = 0; i < r.n; ++i) {
-            double sum = 0.0, maxAbs = 0.0;
-            r.forEachEntry(i, [&](int, double x) {
-                sum += x * x;
-                maxAbs = std::max(maxAbs, std::abs(x));
-            });
-            double norm = std::sqrt(sum);
-            if (std::isinf(norm)) {
-                double rescaled = 0.0;
-                r.forEachEntry(i, [&](int, double x) { rescaled += (x / maxAbs) * (x / maxAbs); });
-                norm = maxAbs * std::sqrt(rescaled);
-            }
-            visit(i, norm);
+    // Σ x² in storage order (as Eigen sums a sparse row), over the entries as stored·factor
+    // and the implicit column: a view and its plain copy give the same norms.
+    const CsrRows r = X.csrRows();
+    for (Index i = 0; i < r.n; ++i) {
+        double sum = 0.0, maxAbs = 0.0;
+        r.forEachEntry(i, [&](int, double x) {
+            sum += x * x;
+            maxAbs = std::max(maxAbs, std::abs(x));
+        });
+        double norm = std::sqrt(sum);
+        if (std::isinf(norm)) {
+            double rescaled = 0.0;
+            r.forEachEntry(i, [&](int, double x) { rescaled += (x / maxAbs) * (x / maxAbs); });
+            norm = maxAbs * std::sqrt(rescaled);
         }
-        return;
+        visit(i, norm);
     }
-    // By blocks of rows as the plain copy holds them: a view and its copy give the same norms.
-    Eigen::VectorXd norms;
-    X.denseRows().forEachBlock([&](Index b, const auto& rows) {
-        blockRowNorms(rows, norms);
-        for (Index k = 0; k < rows.rows(); ++k)
-            visit(b + k, norms[k]);
+}
+
+/// visit(begin, norms) for the blocks of forEachBlock, in parallel (visit is called from any
+/// thread, once per block). By blocks of rows as the plain copy holds them: a view and its copy
+/// give the same norms, and each row's norm does not depend on the blocks.
+template <class Visit>
+void forEachDenseBlockNorms(const DenseRows& d, Visit&& visit) {
+    const Index step = d.blockRows();
+    const Index blocks = step > 0 ? (d.n + step - 1) / step : 0;
+    tbb::parallel_for(Index(0), blocks, [&](Index k) {
+        const Index b = k * step;
+        const Index m = std::min(step, d.n - b);
+        Eigen::VectorXd norms;
+        if (d.plain()) {
+            const Eigen::Map<const DenseMatrix, 0, Eigen::OuterStride<>> rows(d.data + b, m, d.stored,
+                                                                              Eigen::OuterStride<>(d.n));
+            blockRowNorms(rows, norms);
+        } else {
+            DenseMatrix buffer;
+            d.copyBlock(b, m, buffer);
+            blockRowNorms(buffer, norms);
+        }
+        visit(b, norms);
     });
 }
 
@@ -148,16 +165,34 @@ void forEachRowNorm(const FeatureMatrix& X, Visit&& visit) {
 
 Eigen::VectorXd FeatureMatrix::rowNorms() const {
     Eigen::VectorXd norms(rows());
+    if (!isSparse()) {
+        forEachDenseBlockNorms(
+            denseRows(), [&norms](Index b, const Eigen::VectorXd& block) { norms.segment(b, block.size()) = block; });
+        return norms;
+    }
     forEachRowNorm(*this, [&norms](Index i, double norm) { norms[i] = norm; });
     return norms;
 }
 
 FeatureMatrix::NormsAbove FeatureMatrix::rowNormsAbove(double bound) const {
     NormsAbove r;
-    forEachRowNorm(*this, [&r, bound](Index, double norm) {
-        r.largest = std::max(r.largest, norm);
-        r.count += norm > bound ? 1 : 0;
-    });
+    const auto add = [bound](NormsAbove& to, double norm) {
+        to.largest = std::max(to.largest, norm);
+        to.count += norm > bound ? 1 : 0;
+    };
+    if (!isSparse()) { // the largest and the count do not depend on the order of the blocks
+        std::mutex merge;
+        forEachDenseBlockNorms(denseRows(), [&](Index, const Eigen::VectorXd& block) {
+            NormsAbove part;
+            for (Index k = 0; k < block.size(); ++k)
+                add(part, block[k]);
+            const std::lock_guard lock(merge);
+            r.largest = std::max(r.largest, part.largest);
+            r.count += part.count;
+        });
+        return r;
+    }
+    forEachRowNorm(*this, [&](Index, double norm) { add(r, norm); });
     return r;
 }
 
