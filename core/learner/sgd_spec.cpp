@@ -16,6 +16,18 @@ const OptionNames<DropoutKind>& dropoutKindNames() {
     return names;
 }
 
+const OptionNames<SgdPrecision>& sgdPrecisionNames() {
+    static const OptionNames<SgdPrecision> names{
+        {SgdPrecision::Auto, "auto"}, {SgdPrecision::Single, "single"}, {SgdPrecision::Double, "double"}};
+    return names;
+}
+
+bool SgdSpec::singlePrecision(long long inputs, bool sparseRows) const {
+    if (hidden <= 0 || sparseRows || precision == SgdPrecision::Double)
+        return false;
+    return precision == SgdPrecision::Single || inputs * static_cast<long long>(hidden) >= kSingleFromWeights;
+}
+
 std::string SgdSpec::validate() const {
     if (hidden < 0 || hidden > 100000)
         return "the hidden units H must lie in 0 … 100000 (0: a linear model)";
@@ -39,6 +51,8 @@ std::string SgdSpec::validate() const {
         return "the public row count N must be ≥ 1 (or 0: none declared, N is the training rows)";
     if (threads < 0)
         return "threads must be ≥ 0 (0: all cores)";
+    if (precision != SgdPrecision::Auto && precision != SgdPrecision::Single && precision != SgdPrecision::Double)
+        return "unknown precision";
     return {};
 }
 

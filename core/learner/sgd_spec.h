@@ -14,9 +14,15 @@ namespace elab::core {
 
 enum class ClipMode { Total, PerLayer };
 enum class DropoutKind { None, Bernoulli, Gaussian };
+/// The arithmetic of the hidden layer's two large products (forward and clipped sum) on dense rows:
+/// single precision (float products, everything that must stay exact in double; docs/MATH.md
+/// §3.6, clipping in finite precision), double, or single from SgdSpec::kSingleFromWeights input × hidden
+/// weights on (Auto). Everything else is computed in double in every case.
+enum class SgdPrecision { Auto, Single, Double };
 
-const OptionNames<ClipMode>& clipModeNames();       ///< "total", "per-layer"
-const OptionNames<DropoutKind>& dropoutKindNames(); ///< "none", "bernoulli", "gaussian"
+const OptionNames<ClipMode>& clipModeNames();         ///< "total", "per-layer"
+const OptionNames<DropoutKind>& dropoutKindNames();   ///< "none", "bernoulli", "gaussian"
+const OptionNames<SgdPrecision>& sgdPrecisionNames(); ///< "auto", "single", "double"
 
 struct SgdSpec {
     int hidden = 16;         ///< H ≥ 0 hidden ReLU units; 0: the softmax-linear model
@@ -38,6 +44,10 @@ struct SgdSpec {
     /// more or less is trained with the same N. Without it the guarantee is replace-one at the
     /// fixed |D| (docs/MATH.md §3.6, D14).
     long long publicRows = 0;
+    SgdPrecision precision = SgdPrecision::Auto;
+    /// Auto: single precision from this many weights in the hidden layer (p·H: MNIST's 785 × 1000
+    /// is past it, DIGITS' 65 × 500 is not — there the products are not what takes the time).
+    static constexpr long long kSingleFromWeights = 1 << 18;
 
     bool operator==(const SgdSpec&) const = default;
 
@@ -52,6 +62,9 @@ struct SgdSpec {
     /// Steps per epoch ⌈1/q⌉ and in all.
     long long stepsPerEpoch(long long rows) const;
     long long totalSteps(long long rows) const { return stepsPerEpoch(rows) * epochs; }
+    /// Whether the hidden layer's products run in single precision for `inputs` dense columns
+    /// (never for a linear model or sparse rows).
+    bool singlePrecision(long long inputs, bool sparseRows) const;
 };
 
 } // namespace elab::core

@@ -139,6 +139,9 @@ core::MechanismSpec mechanismFromJson(const Json& j, const std::string& path) {
                 break;
             case core::ParameterType::Real: field.set(m, value<double>(g, p, field.key)); break;
             case core::ParameterType::Choice: {
+                // Sessions written before a choice existed (DP-SGD's precision) have none: its default.
+                if (!(g.is_object() && g.contains(field.key)))
+                    break;
                 const std::string name = value<std::string>(g, p, field.key);
                 const auto& choices = field.choices;
                 if (std::none_of(choices.begin(), choices.end(), [&](const auto& c) { return c.name == name; }))

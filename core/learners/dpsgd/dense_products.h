@@ -5,7 +5,8 @@
 // threaded build (AVX2/FMA kernels picked at run time), else Eigen — a sequential OpenBLAS build
 // is not safe for concurrent calls. One call never uses more than one thread, so callers that
 // split work over fixed blocks get the same bits for any thread count, and concurrent runs the
-// same bits as sequential ones.
+// same bits as sequential ones. The single-precision product (sgemm, or Eigen in float) is the
+// same in every respect.
 
 #include <Eigen/Core>
 
@@ -15,7 +16,10 @@ void denseProduct(bool transA, bool transB, Eigen::Index m, Eigen::Index n, Eige
                   const double* A, Eigen::Index lda, const double* B, Eigen::Index ldb, double beta, double* C,
                   Eigen::Index ldc);
 
-/// "OpenBLAS (serial) …" or "Eigen" — for benchmarks and reports.
+void denseProduct(bool transA, bool transB, Eigen::Index m, Eigen::Index n, Eigen::Index k, float alpha, const float* A,
+                  Eigen::Index lda, const float* B, Eigen::Index ldb, float beta, float* C, Eigen::Index ldc);
+
+/// "OpenBLAS (… kernels of core X) …" or "Eigen" — for benchmarks and reports.
 const char* denseProductBackend();
 
 } // namespace elab::core

@@ -208,6 +208,25 @@ const ParameterSchema& dpsgdParameters() {
                      "and the guarantee is replace-one at that fixed count (more noise for the same ε).",
                  .get = [](const MechanismSpec& s) -> ParameterValue { return s.sgd.publicRows; },
                  .set = [](MechanismSpec& s, const ParameterValue& v) { s.sgd.publicRows = integer(v); }},
+                {.key = "precision",
+                 .flag = "--precision",
+                 .help = "Arithmetic of the hidden layer's two large products on dense rows: auto (single from "
+                         "262,144 weights, as MNIST's 785 x 1000), single, double. Norms, clip factors, noise and "
+                         "updates are double in every case; single clips with a margin covering its rounding",
+                 .label = "Precision",
+                 .toolTip = "The hidden layer's large products in single precision (about twice as fast) or double. "
+                            "Per-example norms, clip factors, noise and the update are double either way; single "
+                            "precision clips to C/(1 + 2⁻²⁰) so that rounding cannot push a gradient past C.",
+                 .type = ParameterType::Choice,
+                 .choices = choices(sgdPrecisionNames(), {"Auto", "Single", "Double"}),
+                 .get = [](const MechanismSpec& s) -> ParameterValue {
+                     return std::string(optionName(sgdPrecisionNames(), s.sgd.precision));
+                 },
+                 .set =
+                     [](MechanismSpec& s, const ParameterValue& v) {
+                         s.sgd.precision = parseOptionName(sgdPrecisionNames(), name(v), "precision");
+                     },
+                 .shown = hasHiddenLayer},
             },
         .derived =
             {

@@ -1,11 +1,10 @@
 #include "core/learners/dpsgd/network.h"
 
 #include "core/learners/dpsgd/dense_products.h"
+#include "core/learners/dpsgd/unit_slices.h"
 
 #include "core/util/normal_sampler.h"
 #include "core/util/random.h"
-
-#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,23 +14,7 @@ namespace elab::core {
 
 namespace {
 
-/// Output units per task when a layer's products are split over its units: each unit's column
-/// (or gradient row) is computed by exactly one task with the same operations, so the result is
-/// bit-identical for any number of threads.
-constexpr Index kUnitSlice = 32;
-
-template <typename F>
-void forUnitSlices(Index units, F&& f) {
-    const Index slices = (units + kUnitSlice - 1) / kUnitSlice;
-    if (slices <= 1) {
-        f(Index(0), units);
-        return;
-    }
-    tbb::parallel_for(Index(0), slices, [&](Index s) {
-        const Index begin = s * kUnitSlice;
-        f(begin, std::min(kUnitSlice, units - begin));
-    });
-}
+using detail::forUnitSlices;
 
 /// out[:, units] = A · W[units, :]ᵀ for dense A (n × p), column-major throughout.
 void denseAffineSlice(const Eigen::MatrixXd& A, const Eigen::MatrixXd& W, Index begin, Index count,
@@ -93,16 +76,19 @@ void softmaxMinusOneHot(const Eigen::MatrixXd& logits, const Eigen::VectorXi& y,
     }
 }
 
-/// Clip factors min(1, C/‖g‖) for the squared norms sq (1 where the norm is 0).
-void clipFactors(const Eigen::VectorXd& sq, double threshold, Eigen::VectorXd& out) {
+/// Clip factors for the squared norms sq (clipFactor).
+void clipFactors(const Eigen::VectorXd& sq, double threshold, double margin, Eigen::VectorXd& out) {
     out.resize(sq.size());
-    for (Index i = 0; i < sq.size(); ++i) {
-        const double norm = std::sqrt(sq(i));
-        out(i) = norm > threshold ? threshold / norm : 1.0;
-    }
+    for (Index i = 0; i < sq.size(); ++i)
+        out(i) = clipFactor(sq(i), threshold, margin);
 }
 
 } // namespace
+
+double clipFactor(double squaredNorm, double threshold, double margin) {
+    const double norm = std::sqrt(squaredNorm) * (1.0 + margin);
+    return norm > threshold ? threshold / norm : 1.0;
+}
 
 Index Network::parameterCount() const {
     Index n = 0;
@@ -204,7 +190,7 @@ void clippedGradientSum(const Network& net, const FeatureMatrix& X, const Eigen:
         if (norms)
             *norms = w.layerSqNorm0.cwiseSqrt();
         if (rule.clip) {
-            clipFactors(w.layerSqNorm0, rule.threshold, w.factor0);
+            clipFactors(w.layerSqNorm0, rule.threshold, rule.margin, w.factor0);
             w.deltaOut.array().colwise() *= w.factor0.array();
         }
         addOuter(w.deltaOut, X, sum.layers[0].W);
@@ -236,11 +222,11 @@ void clippedGradientSum(const Network& net, const FeatureMatrix& X, const Eigen:
         *norms = (w.layerSqNorm0 + w.layerSqNorm1).cwiseSqrt();
     if (rule.clip) {
         if (rule.mode == ClipMode::Total) {
-            clipFactors(w.layerSqNorm0 + w.layerSqNorm1, rule.threshold, w.factor0);
+            clipFactors(w.layerSqNorm0 + w.layerSqNorm1, rule.threshold, rule.margin, w.factor0);
             w.factor1 = w.factor0;
         } else {
-            clipFactors(w.layerSqNorm0, rule.threshold, w.factor0);
-            clipFactors(w.layerSqNorm1, rule.threshold, w.factor1);
+            clipFactors(w.layerSqNorm0, rule.threshold, rule.margin, w.factor0);
+            clipFactors(w.layerSqNorm1, rule.threshold, rule.margin, w.factor1);
         }
         w.deltaHidden.array().colwise() *= w.factor0.array();
         w.deltaOut.array().colwise() *= w.factor1.array();

@@ -51,7 +51,18 @@ struct ClipRule {
     bool clip = true; ///< false: no clipping (non-private SGD)
     ClipMode mode = ClipMode::Total;
     double threshold = 1.0; ///< C (Total) or C_l (PerLayer)
+    /// η of clipFactor: 0 in double precision, kSingleClipMargin in single (docs/MATH.md §3.6).
+    double margin = 0.0;
 };
+
+/// The clip margin of the single-precision products: it covers the rounding of the values handed
+/// to a float product (the scaled δ_i and x_i, each element to within 2⁻²⁴ relative, and each
+/// product of two of them once more) and of the norm computed in double (docs/MATH.md §3.6).
+constexpr double kSingleClipMargin = 0x1p-20;
+
+/// The clip factor of an example's gradient of squared norm sq: min(1, C/(√sq·(1 + η))), 1 when
+/// sq = 0. With η = 0 the usual min(1, C/‖g‖).
+double clipFactor(double squaredNorm, double threshold, double margin);
 
 /// Work buffers of one batch, reused across steps.
 struct BatchWork {

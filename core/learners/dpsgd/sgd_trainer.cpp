@@ -1,5 +1,7 @@
 #include "core/learners/dpsgd/sgd_trainer.h"
 
+#include "core/learners/dpsgd/network_single.h"
+
 #include "core/util/normal_sampler.h"
 #include "core/util/random.h"
 #include "core/util/worker_observer.h"
@@ -33,10 +35,12 @@ std::uint64_t stepSeed(std::uint64_t seed, int repetition, long long step, std::
 }
 
 /// The dropout multipliers of a b × H batch: Bernoulli (kept with 1 − p, scaled by 1/(1 − p))
-/// or Gaussian N(1, p/(1 − p)); mean 1 either way.
-void dropoutMask(Eigen::MatrixXd& mask, Index rows, Index hidden, DropoutKind kind, double p,
-                 std::uint64_t streamSeed) {
-    mask.resize(rows, hidden);
+/// or Gaussian N(1, p/(1 − p)); mean 1 either way. growOnly: mask keeps its size when it has at
+/// least b rows (its first b rows are the batch's), else it is made b × H exactly.
+void dropoutMask(Eigen::MatrixXd& mask, Index rows, Index hidden, DropoutKind kind, double p, std::uint64_t streamSeed,
+                 bool growOnly) {
+    if (!growOnly || mask.rows() < rows || mask.cols() != hidden)
+        mask.resize(rows, hidden);
     Rng rng(streamSeed);
     if (kind == DropoutKind::Bernoulli) {
         const double keep = 1.0 - p;
@@ -104,13 +108,19 @@ void checkCanaries(const SgdAuditHook& hook, const Network& net) {
 
 } // namespace
 
-std::vector<Index> poissonSample(Index n, double q, std::uint64_t seed, int repetition, long long step) {
-    std::vector<Index> rows;
+void poissonSampleInto(std::vector<Index>& rows, Index n, double q, std::uint64_t seed, int repetition,
+                       long long step) {
+    rows.clear();
     rows.reserve(static_cast<std::size_t>(std::ceil(q * static_cast<double>(n) * 1.2)) + 8);
     Rng rng(stepSeed(seed, repetition, step, kSampleStream));
     for (Index i = 0; i < n; ++i)
         if (uniform01(rng) < q)
             rows.push_back(i);
+}
+
+std::vector<Index> poissonSample(Index n, double q, std::uint64_t seed, int repetition, long long step) {
+    std::vector<Index> rows;
+    poissonSampleInto(rows, n, q, seed, repetition, step);
     return rows;
 }
 
@@ -155,7 +165,10 @@ SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes
     const double q = spec.samplingRate(n);
     const long long perEpoch = spec.stepsPerEpoch(n);
     const double noiseSd = run.isPrivate ? run.sigma * spec.sensitivity() : 0.0;
-    const ClipRule rule{run.isPrivate, spec.clipMode, spec.clip};
+    // Single precision: the hidden layer's products in float, with the clip margin that keeps every
+    // example's contribution within C despite their rounding (docs/MATH.md §3.6).
+    const bool single = spec.singlePrecision(X.cols(), X.isSparse());
+    const ClipRule rule{run.isPrivate, spec.clipMode, spec.clip, single ? kSingleClipMargin : 0.0};
     const int threads = spec.threads;
 
     SgdResult result;
@@ -181,7 +194,22 @@ SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes
 
     tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
     WorkerObserver workers(arena); // each worker joining runs the process's hook (core/util/worker_threads.h)
+    SingleRows singleX, singleEval, singleTest;
+    SingleWork singleWork;
+    const bool singleTestSet = single && monitor && monitor->onEpoch && monitor->testX && monitor->testClasses &&
+                               !monitor->testX->isSparse() && monitor->testX->cols() == X.cols();
+    std::vector<Index> rows;
     arena.execute([&] {
+        if (single) {
+            singleX = singleRows(X);
+            if (monitor && monitor->onEpoch)
+                singleEval = singleRows(evalX);
+            if (singleTestSet)
+                singleTest = singleRows(*monitor->testX);
+        }
+        const auto logits = [&](const FeatureMatrix& rowsX, const SingleRows& rowsSingle, bool useSingle) {
+            return useSingle ? networkLogitsSingle(result.net, rowsSingle) : networkLogits(result.net, rowsX);
+        };
         long long step = 0;
         double batchTotal = 0.0;
         for (int epoch = 1; epoch <= spec.epochs; ++epoch) {
@@ -192,17 +220,21 @@ SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes
                     result.steps = step;
                     return;
                 }
-                const std::vector<Index> rows = poissonSample(n, q, run.seed, run.repetition, step);
+                poissonSampleInto(rows, n, q, run.seed, run.repetition, step);
                 batchTotal += static_cast<double>(rows.size());
-                const FeatureMatrix batch = X.selectRows(rows);
-                const Eigen::VectorXi batchY = selectClasses(y, rows);
                 const Eigen::MatrixXd* maskPtr = nullptr;
                 if (spec.dropout != DropoutKind::None) {
-                    dropoutMask(mask, batch.rows(), spec.hidden, spec.dropout, spec.dropoutRate,
-                                stepSeed(run.seed, run.repetition, step, kDropoutStream));
+                    dropoutMask(mask, static_cast<Index>(rows.size()), spec.hidden, spec.dropout, spec.dropoutRate,
+                                stepSeed(run.seed, run.repetition, step, kDropoutStream), single);
                     maskPtr = &mask;
                 }
-                clippedGradientSum(result.net, batch, batchY, maskPtr, rule, work, grad);
+                if (single) {
+                    clippedGradientSumSingle(result.net, singleX, rows, y, maskPtr, rule, singleWork, grad);
+                } else {
+                    const FeatureMatrix batch = X.selectRows(rows);
+                    const Eigen::VectorXi batchY = selectClasses(y, rows);
+                    clippedGradientSum(result.net, batch, batchY, maskPtr, rule, work, grad);
+                }
                 if (hook && hook->onStep)
                     rowsSum = grad;
                 if (hook && !hook->canaries.empty()) {
@@ -231,10 +263,10 @@ SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes
                 report.epoch = epoch;
                 report.steps = step;
                 report.learningRate = eta;
-                report.train = classificationMetrics(networkLogits(result.net, evalX), evalY);
+                report.train = classificationMetrics(logits(evalX, singleEval, single), evalY);
                 if (monitor->testX && monitor->testClasses)
-                    report.test =
-                        classificationMetrics(networkLogits(result.net, *monitor->testX), *monitor->testClasses);
+                    report.test = classificationMetrics(logits(*monitor->testX, singleTest, singleTestSet),
+                                                        *monitor->testClasses);
                 else
                     report.test = {std::nan(""), std::nan("")};
                 result.epochs.push_back(report);

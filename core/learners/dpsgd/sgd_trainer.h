@@ -9,6 +9,10 @@
 // and noise from (seed, repetition, t) — the standard normals are the same at every σ, so a
 // sweep over ε moves one run continuously. Noise is drawn in fixed chunks of its own streams,
 // so the result is bit-identical for any thread count. Cancellable between steps.
+//
+// The hidden layer's two large products run in single precision when SgdSpec::singlePrecision
+// says so (core/learners/dpsgd/network_single.h): the rows are then held once more as floats
+// (half the size of the matrix) and a step allocates nothing once the largest batch has been seen.
 
 #include "core/learner/sgd_spec.h"
 #include "core/learners/dpsgd/network.h"
@@ -83,6 +87,8 @@ SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes
 /// The Poisson sample of step `step`: each of n rows independently with probability q, from
 /// the stream (seed, repetition, step). Exposed for tests.
 std::vector<Index> poissonSample(Index n, double q, std::uint64_t seed, int repetition, long long step);
+/// The same into rows (cleared first; its capacity reused).
+void poissonSampleInto(std::vector<Index>& rows, Index n, double q, std::uint64_t seed, int repetition, long long step);
 
 /// count standard normals of step `step`'s noise, in fixed chunks of their own streams
 /// (identical for any thread count). Exposed for tests.
