@@ -73,6 +73,10 @@ void AuditCommand::addTo(CLI::App& command) {
                     "row that alone has a categorical level, else the first complete row)")
         ->check(CLI::NonNegativeNumber);
     command.add_flag("--all", all, "Audit every private mechanism of the catalog at --eps (a table)");
+    command.add_flag("--gaussian-fit", gaussianFit,
+                     "Two-dataset audit of an (ε, δ) mechanism: also the bound from the scores' means and spread, "
+                     "assuming they are Gaussian with one variance (tested; true where the model is affine in the "
+                     "noise, e.g. output perturbation (ε, δ)): far more power, under that assumption");
     command.add_option("--out", out, "Write to this file instead of stdout");
     command.add_flag("--csv", csv, "CSV (one row per mechanism) instead of JSON");
     scale.addTo(command);
@@ -128,6 +132,9 @@ int exitStatus(const std::vector<std::pair<core::MechanismKind, Result>>& result
 int AuditCommand::run() const {
     if (method != "whitebox" && view != "iterates")
         throw std::invalid_argument("--view is for --method whitebox");
+    if (gaussianFit && (method != "two-dataset" || neighbour != "canary"))
+        throw std::invalid_argument("--gaussian-fit is for the two-dataset audit with a canary (--method two-dataset, "
+                                    "--neighbour canary)");
     if (method == "one-run")
         return runOneRun();
     if (method == "whitebox")
@@ -150,6 +157,7 @@ int AuditCommand::run() const {
     spec.executor = cells.get();
     if (canaryRow >= 0)
         spec.canaryRow = static_cast<core::Index>(canaryRow);
+    spec.gaussianFit = gaussianFit;
     const std::vector<core::MechanismKind> kinds = auditedKinds(all, spec.mechanism.kind);
     std::vector<std::pair<core::MechanismKind, core::AuditResult>> results;
     for (core::MechanismKind kind : kinds) {

@@ -38,6 +38,7 @@ struct AuditCommand {
     CLI::Option* canariesOption = nullptr;
     CLI::Option* splitOption = nullptr;
     bool all = false;
+    bool gaussianFit = false; ///< the two-dataset audit's parametric bound beside its own
     std::string out;
     bool csv = false;
 

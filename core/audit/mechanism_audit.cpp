@@ -255,8 +255,11 @@ AuditResult runAudit(const SweepData& data, const AuditSpec& spec, RunContext* c
             scoreSlot(i) = in.real();
         }
     result.stopped = grid.stopped();
-    if (!result.stopped)
+    if (!result.stopped) {
         result.bound = auditBound(result.scoresD, result.scoresDPrime, result.delta, spec.alpha);
+        if (spec.gaussianFit && result.delta > 0.0 && T >= 3)
+            result.gaussian = gaussianAuditBound(result.scoresD, result.scoresDPrime, result.delta, spec.alpha);
+    }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }
@@ -271,6 +274,21 @@ std::string auditVerdict(const AuditResult& r) {
     return "consistent with the claim: ε_LB = " + formatNumber(r.bound.epsLB) + " ≤ ε = " + formatNumber(r.claimedEps) +
            " (" + conf + "; with " + std::to_string(r.bound.evaluated) +
            " evaluated runs per neighbour no audit can show more than " + formatNumber(r.bound.maxCertifiable) + ")";
+}
+
+std::string gaussianVerdict(const AuditResult& r) {
+    if (!r.gaussian)
+        return "";
+    const GaussianAuditBound& g = *r.gaussian;
+    if (g.shapeRejected)
+        return "no Gaussian bound: the scores are not Gaussian (Lilliefors " + formatNumber(g.lilliefors) + " > " +
+               formatNumber(g.lillieforsCritical) + ")";
+    const std::string conf = formatNumber(100.0 * (1.0 - r.alpha)) + " % confidence";
+    const std::string assumption = ", if the scores are Gaussian with one variance (not rejected)";
+    if (g.epsLB > r.claimedEps)
+        return "Gaussian fit: the claim is violated: ε ≥ " + formatNumber(g.epsLB) + " with " + conf + assumption;
+    return "Gaussian fit: ε_LB = " + formatNumber(g.epsLB) + " ≤ ε = " + formatNumber(r.claimedEps) + " (" + conf +
+           assumption + ")";
 }
 
 } // namespace elab::core

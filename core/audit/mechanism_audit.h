@@ -15,6 +15,7 @@
 // against the model).
 
 #include "core/audit/audit_bound.h"
+#include "core/audit/gaussian_audit_bound.h"
 #include "core/learner/mechanism.h"
 #include "core/learner/sweep_data.h"
 #include "core/util/run_context.h"
@@ -41,6 +42,11 @@ struct AuditSpec {
     /// Test-only power check: the mechanism is trained at ε·noiseDivisor while ε is claimed
     /// (its noise scale divided by about this factor). 1 in every real audit.
     double noiseDivisor = 1.0;
+    /// Also the parametric bound of gaussian_audit_bound.h (δ > 0 only). Its assumption — the
+    /// scores Gaussian with one variance — holds where the released model is affine in Gaussian
+    /// noise (output perturbation (ε, δ); objective perturbation (ε, δ) on the worst-case pair) and
+    /// its shape test can miss a departure in the tails elsewhere: asked for, never by default.
+    bool gaussianFit = false;
     /// Where the 2T runs (stage "audit.<mechanism>", cell 2t + neighbour) run: other MPI ranks,
     /// a checkpoint (core/scale/cell_stage.h). nullptr: all here. The canary is chosen here.
     CellExecutor* executor = nullptr;
@@ -63,6 +69,10 @@ struct AuditResult {
     Canary canary;
     std::vector<double> scoresD, scoresDPrime; ///< per run (NaN: not run, when stopped)
     AuditBound bound;
+    /// δ > 0 and every run finished: the parametric bound under the assumption that the scores
+    /// are Gaussian with one variance (checked by its Lilliefors test; gaussian_audit_bound.h).
+    /// Beside `bound`, never instead of it: violated() is the distribution-free verdict.
+    std::optional<GaussianAuditBound> gaussian;
     int runs = 0;         ///< T asked for
     double alpha = 0.05;  ///< the bound holds with confidence 1 − α
     bool stopped = false; ///< cancelled: bound is of nothing (epsLB 0)
@@ -81,5 +91,8 @@ AuditResult runAudit(const SweepData& data, const AuditSpec& spec, RunContext* c
 /// The verdict in plain words: "consistent with the claim (ε_LB = 0.42 ≤ ε = 1 …)" or "the claim
 /// is violated: ε ≥ 2.3 with 95 % confidence".
 std::string auditVerdict(const AuditResult& result);
+/// The parametric bound in words ("" when there is none): its ε_LB against the claim, or why the
+/// scores do not allow it.
+std::string gaussianVerdict(const AuditResult& result);
 
 } // namespace elab::core

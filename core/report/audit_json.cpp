@@ -29,6 +29,21 @@ nlohmann::ordered_json auditJson(const AuditResult& r, bool withScores) {
     appendBoundJson(j, r.bound);
     j["violated"] = r.violated();
     j["verdict"] = auditVerdict(r);
+    if (r.gaussian) {
+        const GaussianAuditBound& g = *r.gaussian;
+        j["gaussian_fit"] = {{"assumption",
+                              "the scores are Gaussian with one variance under both neighbours (true on the worst-case "
+                              "pair for the (ε, δ) mechanisms; tested by Lilliefors at alpha)"},
+                             {"shape_rejected", g.shapeRejected},
+                             {"lilliefors", g.lilliefors},
+                             {"lilliefors_critical", g.lillieforsCritical},
+                             {"mu_lower", g.muLower},
+                             {"mu_estimate", g.muEstimate},
+                             {"eps_lb", g.epsLB},
+                             {"eps_estimate", g.epsEstimate},
+                             {"violated", !g.shapeRejected && g.epsLB > r.claimedEps},
+                             {"verdict", gaussianVerdict(r)}};
+    }
     j["guarantee"] = guaranteeJson(r.guarantee);
     j["seconds"] = r.seconds;
     if (withScores) {
