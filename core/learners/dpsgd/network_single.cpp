@@ -145,16 +145,19 @@ void clippedGradientSumSingle(const Network& net, const SingleRows& X, const std
         std::fill(sq, sq + b, 0.0);
         for (Index u = begin; u < begin + count; ++u) {
             const float* product = w.product.col(u).data();
-            double* pre = w.hiddenPre.col(u).data();
             double* hidden = w.hidden.col(u).data();
             const double bias = h.b(u);
             for (Index i = 0; i < b; ++i) {
-                pre[i] = static_cast<double>(product[i]) + bias;
-                hidden[i] = pre[i] > 0.0 ? pre[i] : 0.0;
+                const double pre = static_cast<double>(product[i]) + bias;
+                hidden[i] = pre > 0.0 ? pre : 0.0;
             }
-            if (mask)
-                for (Index i = 0; i < b; ++i)
+            if (mask) { // the ReLU's derivative is read from hiddenPre: the mask may change signs
+                double* pre = w.hiddenPre.col(u).data();
+                for (Index i = 0; i < b; ++i) {
+                    pre[i] = hidden[i];
                     hidden[i] *= (*mask)(i, u);
+                }
+            }
             for (Index i = 0; i < b; ++i)
                 sq[i] += hidden[i] * hidden[i];
         }
@@ -170,7 +173,8 @@ void clippedGradientSumSingle(const Network& net, const SingleRows& X, const std
         double* sq = w.partialDelta.col(slice(begin)).data();
         std::fill(sq, sq + b, 0.0);
         for (Index u = begin; u < begin + count; ++u) {
-            const double* pre = w.hiddenPre.col(u).data();
+            // ReLU'(pre) = [pre > 0] = [ReLU(pre) > 0], read before the mask.
+            const double* pre = mask ? w.hiddenPre.col(u).data() : w.hidden.col(u).data();
             double* delta = w.deltaHidden.col(u).data();
             if (mask)
                 for (Index i = 0; i < b; ++i)

@@ -36,7 +36,7 @@ struct SingleWork {
     Eigen::MatrixXf batch;                       ///< p × capacity: the batch's rows as columns
     Eigen::MatrixXf hiddenW;                     ///< H × p: the hidden layer's W in float
     Eigen::MatrixXf product;                     ///< capacity × H: X_B W_hᵀ in float
-    Eigen::MatrixXd hiddenPre;                   ///< capacity × H
+    Eigen::MatrixXd hiddenPre;                   ///< capacity × H: ReLU before the mask (with dropout only)
     Eigen::MatrixXd hidden;                      ///< capacity × H: ReLU (times the dropout mask)
     Eigen::MatrixXd logits;                      ///< capacity × K
     Eigen::MatrixXd deltaOut;                    ///< capacity × K
