@@ -9,11 +9,11 @@
 #include <tbb/task_arena.h>
 
 #include "core/learner/sweep_data.h"
-#include "core/learners/dpsgd/dense_products.h"
 #include "core/learners/dpsgd/dpsgd_learner.h"
 #include "core/learners/dpsgd/network.h"
 #include "core/learners/dpsgd/sgd_trainer.h"
 #include "core/mechanisms/mechanism_catalog.h"
+#include "core/optim/dense_products.h"
 #include "core/util/noise.h"
 #include "core/util/normal_sampler.h"
 

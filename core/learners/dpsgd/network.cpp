@@ -1,7 +1,7 @@
 #include "core/learners/dpsgd/network.h"
 
-#include "core/learners/dpsgd/dense_products.h"
 #include "core/learners/dpsgd/unit_slices.h"
+#include "core/optim/dense_products.h"
 
 #include "core/util/normal_sampler.h"
 #include "core/util/random.h"

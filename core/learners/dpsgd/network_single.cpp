@@ -1,7 +1,7 @@
 #include "core/learners/dpsgd/network_single.h"
 
-#include "core/learners/dpsgd/dense_products.h"
 #include "core/learners/dpsgd/unit_slices.h"
+#include "core/optim/dense_products.h"
 
 #include <tbb/parallel_for.h>
 

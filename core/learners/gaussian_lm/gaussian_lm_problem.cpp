@@ -1,5 +1,10 @@
 #include "core/learners/gaussian_lm/gaussian_lm_problem.h"
 
+#include "core/optim/dense_products.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -54,9 +59,41 @@ Eigen::MatrixXd liftedFeatures(const FeatureMatrix& X) {
     return W;
 }
 
+namespace {
+
+/// Rows (or columns) of W per dense product (OpenBLAS's dgemm, or Eigen, core/optim/dense_products.h):
+/// each block is one call on one thread, so the result has the same bits for any thread count.
+constexpr Index kBlock = 128;
+
+/// W·P, P (m × C) column-major at p: by row blocks of W over oneTBB.
+Eigen::MatrixXd timesBlocks(const Eigen::MatrixXd& W, const double* p, Index classes) {
+    const Index n = W.rows(), m = W.cols();
+    Eigen::MatrixXd out(n, classes);
+    tbb::parallel_for(Index(0), (n + kBlock - 1) / kBlock, [&](Index b) {
+        const Index r0 = b * kBlock, rows = std::min(kBlock, n - r0);
+        denseProduct(false, false, rows, classes, m, 1.0, W.data() + r0, n, p, m, 0.0, out.data() + r0, n);
+    });
+    return out;
+}
+
+/// Wᵀ·A (m × C): by column blocks of W over oneTBB.
+Eigen::MatrixXd transposeTimesBlocks(const Eigen::MatrixXd& W, const Eigen::MatrixXd& A) {
+    const Index n = W.rows(), m = W.cols(), classes = A.cols();
+    Eigen::MatrixXd out(m, classes);
+    tbb::parallel_for(Index(0), (m + kBlock - 1) / kBlock, [&](Index b) {
+        const Index c0 = b * kBlock, cols = std::min(kBlock, m - c0);
+        denseProduct(true, false, cols, classes, n, 1.0, W.data() + c0 * n, n, A.data(), n, 0.0, out.data() + c0, m);
+    });
+    return out;
+}
+
+} // namespace
+
 Eigen::MatrixXd quadraticForms(const Eigen::MatrixXd& W, const Eigen::VectorXd& phi, int classes) {
-    const Eigen::Map<const Eigen::MatrixXd> P(phi.data(), W.cols(), classes);
-    return W * P;
+    if (phi.size() != W.cols() * classes)
+        throw std::invalid_argument("quadraticForms: φ has " + std::to_string(phi.size()) + " entries, not " +
+                                    std::to_string(W.cols() * classes));
+    return timesBlocks(W, phi.data(), classes);
 }
 
 double meanLoss(const Eigen::MatrixXd& Q, const Eigen::VectorXi& cls, const Loss& huber) {
@@ -102,7 +139,7 @@ Eigen::VectorXd GaussianLmObjective::pull(Eigen::MatrixXd A) const {
         A(i, y) = 0.0;
         A(i, y) = -A.row(i).sum();
     }
-    Eigen::MatrixXd G = (m_W.transpose() * A) / static_cast<double>(A.rows());
+    Eigen::MatrixXd G = transposeTimesBlocks(m_W, A) / static_cast<double>(A.rows());
     return Eigen::Map<const Eigen::VectorXd>(G.data(), G.size());
 }
 

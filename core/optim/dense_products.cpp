@@ -1,4 +1,4 @@
-#include "core/learners/dpsgd/dense_products.h"
+#include "core/optim/dense_products.h"
 
 #if defined(EPSILONLAB_HAVE_OPENBLAS)
 #include <cblas.h>

@@ -1,6 +1,6 @@
 #pragma once
-// One dense matrix product for DP-SGD's layers, C = α·op(A)·op(B) + β·C on column-major blocks
-// (leading dimensions given, so a block of rows or columns of a larger matrix can be written in
+// One dense matrix product (DP-SGD's layers, the Gaussian classifier's lifted rows), C = α·op(A)·op(B) + β·C on
+// column-major blocks (leading dimensions given, so a block of rows or columns of a larger matrix can be written in
 // place): OpenBLAS's dgemm kept to one thread when the build found it and the library loaded is a
 // threaded build (AVX2/FMA kernels picked at run time), else Eigen — a sequential OpenBLAS build
 // is not safe for concurrent calls. One call never uses more than one thread, so callers that
