@@ -14,9 +14,9 @@
 #include "core/data/data_preparation.h"
 #include "core/data/dataset_loader.h"
 #include "core/learner/sweep_data.h"
-#include "core/learners/dpsgd/dense_products.h"
 #include "core/learners/dpsgd/dpsgd_learner.h"
 #include "core/learners/dpsgd/unit_slices.h"
+#include "core/optim/dense_products.h"
 #include "core/privacy/accountant.h"
 
 #include <tbb/task_arena.h>
