@@ -188,7 +188,8 @@ SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes
     Eigen::VectorXi evalY;
     if (monitor && monitor->onEpoch) {
         evalRows = evenlySpaced(n, monitor->trainRows);
-        evalX = X.selectRows(evalRows);
+        if (!single) // single precision: the rows are taken from its float copy of X below
+            evalX = X.selectRows(evalRows);
         evalY = selectClasses(y, evalRows);
     }
 
@@ -202,8 +203,11 @@ SgdResult trainSgd(const FeatureMatrix& X, const Eigen::VectorXi& y, int classes
     arena.execute([&] {
         if (single) {
             singleX = singleRows(X);
-            if (monitor && monitor->onEpoch)
-                singleEval = singleRows(evalX);
+            if (monitor && monitor->onEpoch) {
+                singleEval.columns.resize(singleX.cols(), static_cast<Index>(evalRows.size()));
+                for (std::size_t k = 0; k < evalRows.size(); ++k)
+                    singleEval.columns.col(static_cast<Index>(k)) = singleX.columns.col(evalRows[k]);
+            }
             if (singleTestSet)
                 singleTest = singleRows(*monitor->testX);
         }
