@@ -31,9 +31,9 @@ struct ProbeResult {
 /// same seeds, streamed in like the main one, its measurement at the slider's ε and the ε it needs
 /// for the target.
 struct ComparedState {
-    core::MechanismKind kind = core::MechanismKind::ObjPertGauss;
-    std::shared_ptr<const core::PreparedProblem> problem; ///< null until its sweep starts
-    std::vector<std::optional<core::SweepPoint>> points;  ///< by grid index
+    core::MechanismKind kind = core::MechanismSpec{}.kind; ///< set when the comparison starts
+    std::shared_ptr<const core::PreparedProblem> problem;  ///< null until its sweep starts
+    std::vector<std::optional<core::SweepPoint>> points;   ///< by grid index
     std::optional<double> nonPrivate;
     bool complete = false;
     std::optional<ProbeResult> probe; ///< every repetition, at rest
