@@ -49,12 +49,21 @@ QVector<QPointF> outline(const std::vector<double>& scores, double lo, double hi
 std::vector<AuditRow> shownRows(const AuditSettings& s, const AuditState& state) {
     if (!state.rows.empty())
         return state.rows;
-    return {AuditRow{s.mechanism.kind, state.result, {}, state.oneRun}};
+    return {AuditRow{s.mechanism.kind, state.result, {}, state.oneRun, state.whitebox}};
 }
 
 } // namespace
 
 QString auditAssumptions(AuditMethod method) {
+    if (method == AuditMethod::Whitebox)
+        return QStringLiteral(
+            "A white-box audit trains DP-SGD T times with gradient canaries: extra examples whose gradient is one "
+            "weight, clipped to C and sampled at the rows' rate, half of them in and half out in each run. The "
+            "attacker sees every step's noisy sum (iterates: at the weights of features no training row uses; "
+            "residual: at every weight, the sampled rows' sum taken off — an attacker who knows the batch, as DP-SGD's "
+            "proof allows) and scores each canary weight by its likelihood ratio under the claimed σ (Nasr et al. "
+            "2021, 2023; MATH.md §5.2). τ and the Clopper–Pearson bound as for two datasets; every weight of every "
+            "run is one trial.");
     if (method == AuditMethod::OneRun)
         return QStringLiteral(
             "A one-run audit trains the mechanism once with m canaries, each a unit row along its own column put in or "
@@ -145,11 +154,55 @@ charts::ChartData buildOneRunScoreChart(const AuditSettings& s, const AuditState
     return chart;
 }
 
+/// The white-box audit's trials: the score histograms of the canary weights left out and put in,
+/// with the threshold τ.
+charts::ChartData buildWhiteboxScoreChart(const AuditSettings& s, const AuditState& state) {
+    charts::ChartData chart;
+    const core::WhiteboxAuditResult* r = state.whitebox.get();
+    chart.title = QStringLiteral("White-box: %1 runs × %2 canary weights, ε = %3")
+                      .arg(r ? r->runs : s.whiteboxRuns)
+                      .arg(r ? QString::number(static_cast<long long>(r->canaries.size())) : QStringLiteral("…"))
+                      .arg(num(state.eps > 0 ? state.eps : s.currentEps));
+    chart.xTitle = QStringLiteral("score: the weight's log-likelihood ratio, in against out");
+    chart.yTitle = QStringLiteral("trials");
+    chart.logX = false;
+    static const std::vector<double> none;
+    const auto range = scoreRange(r ? r->scoresOut : none, r ? r->scoresIn : none, chart);
+    if (!range)
+        return chart;
+    auto [lo, hi] = *range;
+    if (std::isfinite(r->bound.threshold)) {
+        lo = std::min(lo, r->bound.threshold);
+        hi = std::max(hi, r->bound.threshold);
+    }
+    const double pad = hi > lo ? 0.04 * (hi - lo) : std::max(1e-6, 0.05 * std::abs(lo));
+    chart.xMin = lo - pad;
+    chart.xMax = hi + pad;
+    chart.yMin = 0.0;
+    SeriesData o = charts::makeSeries(QStringLiteral("out"), QStringLiteral("out"), SeriesKind::Line, kColorD);
+    o.points = outline(r->scoresOut, chart.xMin, chart.xMax);
+    SeriesData i = charts::makeSeries(QStringLiteral("in"), QStringLiteral("in"), SeriesKind::Line, kColorDPrime);
+    i.points = outline(r->scoresIn, chart.xMin, chart.xMax);
+    chart.series = {o, i};
+    if (std::isfinite(r->bound.threshold)) {
+        SeriesData tau =
+            charts::makeSeries(QStringLiteral("threshold"), QStringLiteral("τ = %1").arg(num(r->bound.threshold, 4)),
+                               SeriesKind::VerticalLine, QColor(40, 40, 40));
+        tau.value = r->bound.threshold;
+        tau.style = Qt::DashLine;
+        tau.width = 1.5;
+        chart.series.append(tau);
+    }
+    return chart;
+}
+
 } // namespace
 
 charts::ChartData buildScoreChart(const AuditSettings& s, const AuditState& state) {
     if (s.method == AuditMethod::OneRun)
         return buildOneRunScoreChart(s, state);
+    if (s.method == AuditMethod::Whitebox)
+        return buildWhiteboxScoreChart(s, state);
     charts::ChartData chart;
     chart.title = QStringLiteral("Canary's score, %1 runs per neighbour, ε = %2") // fits half a 1280-px window
                       .arg(s.runs)
@@ -205,8 +258,8 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
     double certifiable = NAN;
     for (const AuditRow& row : rows)
         if (row.audited()) {
-            xMax =
-                std::max({xMax, row.epsLB(), row.maxCertifiable(), row.result ? row.result->bound.pointEstimate : 0.0});
+            const core::AuditBound* b = row.thresholdBound();
+            xMax = std::max({xMax, row.epsLB(), row.maxCertifiable(), b ? b->pointEstimate : 0.0});
             certifiable = row.maxCertifiable();
         }
     chart.xMin = 0.0;
@@ -222,7 +275,8 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
             !row.audited()
                 ? QStringLiteral("%1: %2").arg(title(row.kind), row.error.isEmpty() ? QStringLiteral("…")
                                                                                     : QStringLiteral("not audited"))
-                : QStringLiteral("%1: %2").arg(title(row.kind), num(row.epsLB()));
+            : row.whitebox ? QStringLiteral("white-box: %1").arg(num(row.epsLB())) // DP-SGD's; a short axis
+                           : QStringLiteral("%1: %2").arg(title(row.kind), num(row.epsLB()));
         chart.yCategories.prepend(label); // category k is drawn at y = k: the last row first
         if (row.audited() && row.epsLB() > 0.0) {
             const double lb = row.epsLB();
@@ -245,8 +299,8 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
     observed.hollow = true;
     observed.width = 9.0;
     for (std::size_t i = 0; i < rows.size(); ++i)
-        if (rows[i].result)
-            observed.points.append({rows[i].result->bound.pointEstimate, static_cast<double>(rows.size() - 1 - i)});
+        if (const core::AuditBound* b = rows[i].thresholdBound())
+            observed.points.append({b->pointEstimate, static_cast<double>(rows.size() - 1 - i)});
     if (!observed.points.isEmpty())
         chart.series.append(observed);
     SeriesData claimed = charts::makeSeries(QStringLiteral("claim"), QStringLiteral("claimed ε = %1").arg(num(claim)),
@@ -269,6 +323,8 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
 QString auditVerdictText(const AuditState& state) {
     if (state.oneRun)
         return QString::fromStdString(core::oneRunAuditVerdict(*state.oneRun));
+    if (state.whitebox)
+        return QString::fromStdString(core::whiteboxAuditVerdict(*state.whitebox));
     if (!state.result)
         return {};
     return QString::fromStdString(core::auditVerdict(*state.result));
@@ -303,11 +359,42 @@ QString oneRunDetailsHtml(const AuditSettings& s, const core::OneRunAuditResult&
     return lines.join(QStringLiteral("<br>"));
 }
 
+QString whiteboxDetailsHtml(const AuditSettings& s, const core::WhiteboxAuditResult& r) {
+    const core::AuditBound& b = r.bound;
+    QStringList lines;
+    lines << QStringLiteral("<b>Canaries:</b> %1 weights per run (%2 view), half in and half out; %3")
+                 .arg(static_cast<long long>(r.canaries.size()))
+                 .arg(QString::fromLatin1(core::toString(r.view)))
+                 .arg(r.view == core::WhiteboxView::Iterates
+                          ? QStringLiteral("the weights of %1 features no training row uses")
+                                .arg(static_cast<long long>(r.zeroFeatures.size()))
+                          : QStringLiteral("every weight, the sampled rows' sum taken off"));
+    lines << QStringLiteral("<b>Training:</b> σ = %1, q = %2, %3 steps, C = %4; %5 per canary; δ = %6")
+                 .arg(num(r.sigma, 4), num(r.q, 3))
+                 .arg(r.steps)
+                 .arg(num(r.canaryNorm))
+                 .arg(QString::fromLatin1(core::toString(r.adjacency)), num(r.delta));
+    lines << QStringLiteral("<b>Runs:</b> %1 trainings; %2 trials per side (%3 evaluate); seed %4; %5 s")
+                 .arg(r.runs)
+                 .arg(static_cast<long long>(r.scoresOut.size()))
+                 .arg(b.evaluated)
+                 .arg(s.seed)
+                 .arg(num(r.seconds));
+    lines << QStringLiteral("<b>Attack:</b> say in when the score ≥ τ = %1: false positives %2 (≤ %3), false "
+                            "negatives %4 (≤ %5)")
+                 .arg(num(b.threshold, 4), num(b.fpr), num(b.fprUpper), num(b.fnr), num(b.fnrUpper));
+    lines << QStringLiteral("<b>ε_LB = %1</b> (claimed ε = %2; at most %3 can be shown with these trials)")
+                 .arg(num(b.epsLB), num(r.claimedEps), num(b.maxCertifiable));
+    return lines.join(QStringLiteral("<br>"));
+}
+
 } // namespace
 
 QString auditDetailsHtml(const AuditSettings& s, const AuditState& state) {
     if (s.method == AuditMethod::OneRun)
         return state.oneRun ? oneRunDetailsHtml(s, *state.oneRun) : QString();
+    if (s.method == AuditMethod::Whitebox)
+        return state.whitebox ? whiteboxDetailsHtml(s, *state.whitebox) : QString();
     if (!state.result)
         return state.runsDone > 0 ? QStringLiteral("%1 of %2 runs done.").arg(state.runsDone).arg(2 * s.runs)
                                   : QString();

@@ -17,10 +17,11 @@ namespace {
 
 constexpr auto kStreamEvery = std::chrono::milliseconds(50);
 
-/// The chosen mechanism first, then (compareAll) every other private one, in catalog order.
+/// The chosen mechanism first, then (compareAll) every other private one, in catalog order. The
+/// white-box audit audits DP-SGD alone.
 std::vector<core::MechanismKind> auditedKinds(const AuditSettings& s) {
     std::vector<core::MechanismKind> kinds{s.mechanism.kind};
-    if (s.compareAll)
+    if (s.compareAll && s.method != AuditMethod::Whitebox)
         for (const core::MechanismKind kind : core::privateMechanisms())
             if (kind != s.mechanism.kind)
                 kinds.push_back(kind);
@@ -36,7 +37,7 @@ std::function<void()> AuditController::runOneRunAudits(JobContext& job, const co
     for (std::size_t k = 0; k < kinds.size(); ++k) {
         core::OneRunAuditSpec spec = s.toOneRunSpec();
         core::selectMechanism(spec.mechanism, kinds[k]);
-        AuditRow row{kinds[k], nullptr, {}, nullptr};
+        AuditRow row{kinds[k], nullptr, {}, nullptr, nullptr};
         if (std::string e = spec.validate(); !e.empty() && k > 0) {
             row.error = QString::fromStdString(e);
         } else {
@@ -60,6 +61,20 @@ std::function<void()> AuditController::runOneRunAudits(JobContext& job, const co
         });
     }
     return [this] {
+        m_state.finished = true;
+        emit stateChanged();
+    };
+}
+
+std::function<void()> AuditController::runWhiteboxAudit(JobContext& job, const core::SweepData& data,
+                                                        const AuditSettings& s) {
+    // The trainings' progress and Cancel come through the job's run context.
+    auto r =
+        std::make_shared<const core::WhiteboxAuditResult>(core::runWhiteboxAudit(data, s.toWhiteboxSpec(), &job.run()));
+    if (r->stopped)
+        throw core::Cancelled();
+    return [this, r] {
+        m_state.whitebox = r;
         m_state.finished = true;
         emit stateChanged();
     };
@@ -101,9 +116,9 @@ void AuditController::start() {
     m_state.eps = s.currentEps;
     m_state.scoresD.assign(static_cast<std::size_t>(s.runs), std::numeric_limits<double>::quiet_NaN());
     m_state.scoresDPrime = m_state.scoresD;
-    if (s.compareAll)
+    if (s.compareAll && s.method != AuditMethod::Whitebox)
         for (core::MechanismKind kind : kinds)
-            m_state.rows.push_back(AuditRow{kind, nullptr, {}, nullptr});
+            m_state.rows.push_back(AuditRow{kind, nullptr, {}, nullptr, nullptr});
     m_stateSettings = s;
     setLastError({});
     emit stateChanged();
@@ -119,6 +134,8 @@ void AuditController::start() {
         const core::SweepData data = core::sweepDataOf(prepared.train);
         if (s.method == AuditMethod::OneRun)
             return runOneRunAudits(job, data, s, kinds);
+        if (s.method == AuditMethod::Whitebox)
+            return runWhiteboxAudit(job, data, s);
 
         // The chosen mechanism, its scores streamed at most every kStreamEvery.
         std::vector<double> d(static_cast<std::size_t>(s.runs), std::numeric_limits<double>::quiet_NaN());
@@ -155,7 +172,7 @@ void AuditController::start() {
         for (std::size_t k = 1; k < kinds.size(); ++k) {
             core::AuditSpec spec = s.toSpec();
             core::selectMechanism(spec.mechanism, kinds[k]);
-            AuditRow row{kinds[k], nullptr, {}, nullptr};
+            AuditRow row{kinds[k], nullptr, {}, nullptr, nullptr};
             if (std::string e = spec.validate(); !e.empty()) {
                 row.error = QString::fromStdString(e);
             } else {

@@ -2,7 +2,8 @@
 // Runs the Privacy audit off the GUI thread (core/audit/mechanism_audit.h): one job prepares
 // the data as the settings say, audits the chosen mechanism at the slider's ε with its runs
 // streamed to the histograms, then (compareAll) every other private mechanism of the catalog
-// at the same ε, one table row each. Progress and Cancel are the status bar's (the slot is
+// at the same ε, one table row each; or the one-run audit (of each), or DP-SGD's white-box audit
+// (its trainings' progress through the job). Progress and Cancel are the status bar's (the slot is
 // indicated); a new setting restarts it (latest wins). The slider starts an audit only when it
 // is released, never on every step of a drag. GUI thread only.
 
@@ -36,6 +37,8 @@ private:
     /// The one-run audits of kinds on data (on the job's thread); the job's completion.
     std::function<void()> runOneRunAudits(JobContext& job, const core::SweepData& data, const AuditSettings& s,
                                           const std::vector<core::MechanismKind>& kinds);
+    /// The white-box audit of DP-SGD on data (on the job's thread); the job's completion.
+    std::function<void()> runWhiteboxAudit(JobContext& job, const core::SweepData& data, const AuditSettings& s);
 
     JobSlot* m_job;
     AuditState m_state;

@@ -7,6 +7,7 @@
 #include "core/report/audit_json.h"
 #include "core/report/one_run_audit_json.h"
 #include "core/report/result_json.h"
+#include "core/report/whitebox_audit_json.h"
 
 #include <cmath>
 
@@ -20,9 +21,10 @@ QByteArray auditSidecarJson(const Session& session, const AuditSettings& setting
         e["data"] = core::datasetJson(*dataset);
     nlohmann::ordered_json audits = nlohmann::ordered_json::array();
     auto add = [&audits](const AuditRow& row) {
-        nlohmann::ordered_json a = row.oneRun   ? core::oneRunAuditJson(*row.oneRun)
-                                   : row.result ? core::auditJson(*row.result)
-                                                : nlohmann::ordered_json::object();
+        nlohmann::ordered_json a = row.oneRun     ? core::oneRunAuditJson(*row.oneRun)
+                                   : row.whitebox ? core::whiteboxAuditJson(*row.whitebox)
+                                   : row.result   ? core::auditJson(*row.result)
+                                                  : nlohmann::ordered_json::object();
         a["mechanism"] = core::toString(row.kind);
         if (!row.audited())
             a["not_audited"] =
@@ -30,7 +32,7 @@ QByteArray auditSidecarJson(const Session& session, const AuditSettings& setting
         audits.push_back(std::move(a));
     };
     if (state.rows.empty())
-        add(AuditRow{settings.mechanism.kind, state.result, {}, state.oneRun});
+        add(AuditRow{settings.mechanism.kind, state.result, {}, state.oneRun, state.whitebox});
     for (const AuditRow& row : state.rows)
         add(row);
     e["method"] = core::optionName(auditMethodNames(), settings.method);
@@ -52,6 +54,17 @@ QByteArray auditScoresCsv(const AuditState& state) {
                        .arg(c.included ? 1 : 0)
                        .arg(field(c.score));
         }
+        return csv.toUtf8();
+    }
+    if (const core::WhiteboxAuditResult* r = state.whitebox.get()) { // one row per trial of each side
+        QString csv = QStringLiteral("run,trial,score_out,score_in\n");
+        const std::size_t n = std::min(r->scoresOut.size(), r->scoresIn.size());
+        const std::size_t perRun = r->runs > 0 ? n / static_cast<std::size_t>(r->runs) : n;
+        for (std::size_t t = 0; t < n; ++t)
+            csv += QStringLiteral("%1,%2,%3,%4\n")
+                       .arg(perRun > 0 ? t / perRun : 0)
+                       .arg(perRun > 0 ? t % perRun : t)
+                       .arg(field(r->scoresOut[t]), field(r->scoresIn[t]));
         return csv.toUtf8();
     }
     QString csv = QStringLiteral("run,score_d,score_d_prime\n");

@@ -36,11 +36,13 @@ void AuditPanel::buildForm() {
     m_method->setObjectName(QStringLiteral("auditMethodCombo"));
     m_method->addItem(tr("two datasets"), int(AuditMethod::TwoDatasets));
     m_method->addItem(tr("one run"), int(AuditMethod::OneRun));
+    m_method->addItem(tr("white-box (DP-SGD)"), int(AuditMethod::Whitebox));
     m_method->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_method->setMinimumContentsLength(8); // the side column is narrow: never wider than its form
     m_method->setToolTip(tr("Two neighbouring datasets trained T times each (thousands of fits), or one training run "
                             "with m canaries, each put in or left out by its own coin (Steinke, Nasr & Jagielski "
-                            "2023)"));
+                            "2023), or — DP-SGD only — T trainings with gradient canaries, every step seen (Nasr et "
+                            "al. 2021, 2023)"));
     m_form->addRow(tr("Method"), m_method);
     m_canaries = new QSpinBox(box);
     m_canaries->setObjectName(QStringLiteral("auditCanariesSpin"));
@@ -57,6 +59,25 @@ void AuditPanel::buildForm() {
     m_runs->setToolTip(tr("Runs T on each neighbour: half choose the threshold, half measure the errors. With T runs "
                           "no audit can show more than about log(T/2)"));
     m_form->addRow(tr("Runs per neighbour"), m_runs);
+    m_whiteboxRuns = new QSpinBox(box);
+    m_whiteboxRuns->setObjectName(QStringLiteral("auditWhiteboxRunsSpin"));
+    m_whiteboxRuns->setRange(AuditSettings::kMinWhiteboxRuns, AuditSettings::kMaxWhiteboxRuns);
+    m_whiteboxRuns->setSingleStep(100);
+    m_whiteboxRuns->setKeyboardTracking(false);
+    m_whiteboxRuns->setToolTip(tr("DP-SGD trainings T, each with every canary weight (half in, half out): the trials "
+                                  "per side are T × weights / 2"));
+    m_form->addRow(tr("Trainings"), m_whiteboxRuns);
+    m_whiteboxView = new QComboBox(box);
+    m_whiteboxView->setObjectName(QStringLiteral("auditWhiteboxViewCombo"));
+    m_whiteboxView->addItem(tr("iterates"), int(core::WhiteboxView::Iterates));
+    m_whiteboxView->addItem(tr("residual"), int(core::WhiteboxView::Residual));
+    m_whiteboxView->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_whiteboxView->setMinimumContentsLength(8);
+    m_whiteboxView->setToolTip(
+        tr("What the attacker sees of each step: iterates — the noisy sum at the weights of "
+           "features no training row uses (the data needs such a feature); residual — the "
+           "noisy sum minus the sampled rows' clipped sum at every weight (it knows the batch)"));
+    m_form->addRow(tr("Sees"), m_whiteboxView);
     m_alpha = new QDoubleSpinBox(box);
     m_alpha->setObjectName(QStringLiteral("auditAlphaSpin"));
     m_alpha->setDecimals(3);
@@ -110,6 +131,11 @@ void AuditPanel::connectEdits() {
     connect(m_canaries, &QSpinBox::valueChanged, this,
             apply([this](AuditSettings& s) { s.canaries = m_canaries->value(); }));
     connect(m_runs, &QSpinBox::valueChanged, this, apply([this](AuditSettings& s) { s.runs = m_runs->value(); }));
+    connect(m_whiteboxRuns, &QSpinBox::valueChanged, this,
+            apply([this](AuditSettings& s) { s.whiteboxRuns = m_whiteboxRuns->value(); }));
+    connect(m_whiteboxView, &QComboBox::currentIndexChanged, this, apply([this](AuditSettings& s) {
+                s.whiteboxView = core::WhiteboxView(m_whiteboxView->currentData().toInt());
+            }));
     connect(m_alpha, &QDoubleSpinBox::valueChanged, this,
             apply([this](AuditSettings& s) { s.alpha = m_alpha->value(); }));
     connect(m_canary, &QComboBox::currentIndexChanged, this, apply([this](AuditSettings& s) {
@@ -160,17 +186,24 @@ void AuditPanel::showSettings() {
     m_applying = true;
     const AuditSettings& s = m_settings;
     const bool oneRun = s.method == AuditMethod::OneRun;
+    const bool whitebox = s.method == AuditMethod::Whitebox;
+    const bool twoDatasets = !oneRun && !whitebox;
     m_method->setCurrentIndex(m_method->findData(int(s.method)));
     m_canaries->setValue(s.canaries);
     m_form->setRowVisible(m_canaries, oneRun);
-    m_form->setRowVisible(m_runs, !oneRun);
-    m_form->setRowVisible(m_canary, !oneRun);
+    m_form->setRowVisible(m_runs, twoDatasets);
+    m_form->setRowVisible(m_canary, twoDatasets);
+    m_whiteboxRuns->setValue(s.whiteboxRuns);
+    m_whiteboxView->setCurrentIndex(m_whiteboxView->findData(int(s.whiteboxView)));
+    m_form->setRowVisible(m_whiteboxRuns, whitebox);
+    m_form->setRowVisible(m_whiteboxView, whitebox);
+    m_form->setRowVisible(m_compareAll, !whitebox); // the white-box audit is DP-SGD's alone
     m_runs->setValue(s.runs);
     m_alpha->setValue(s.alpha);
     m_canary->setCurrentIndex(s.canaryRow >= 0 ? 1 : 0);
     if (s.canaryRow >= 0)
         m_canaryRow->setValue(static_cast<int>(s.canaryRow));
-    m_form->setRowVisible(m_canaryRow, !oneRun && s.canaryRow >= 0);
+    m_form->setRowVisible(m_canaryRow, twoDatasets && s.canaryRow >= 0);
     m_compareAll->setChecked(s.compareAll);
     m_applying = false;
 }

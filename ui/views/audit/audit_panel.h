@@ -1,9 +1,11 @@
 #pragma once
-// The Privacy audit view's side panel: runs per neighbour T, the confidence α, the canary (the
+// The Privacy audit view's side panel: the method, runs per neighbour T (two datasets), canaries m
+// (one run), trainings and what the attacker sees (white-box), the confidence α, the canary (the
 // default strongest unit row, or a training row), "compare every mechanism"; under it the
 // mechanism panel reused with the parts that apply at one ε (mechanism, loss, Λ, δ, data
 // preparation, seed; the guarantee shown is the claim being audited). It edits the AuditSettings
-// minus the slider's ε, which the view adds. objectNames: "auditRunsSpin", "auditAlphaSpin",
+// minus the slider's ε, which the view adds. objectNames: "auditMethodCombo", "auditCanariesSpin",
+// "auditWhiteboxRunsSpin", "auditWhiteboxViewCombo", "auditRunsSpin", "auditAlphaSpin",
 // "auditCanaryCombo", "auditCanaryRowSpin", "auditCompareAllCheck". GUI thread only.
 
 #include "ui/views/audit/audit_settings.h"
@@ -54,6 +56,8 @@ private:
     QComboBox* m_method = nullptr;
     QSpinBox* m_canaries = nullptr;
     QSpinBox* m_runs = nullptr;
+    QSpinBox* m_whiteboxRuns = nullptr;
+    QComboBox* m_whiteboxView = nullptr;
     QDoubleSpinBox* m_alpha = nullptr;
     QComboBox* m_canary = nullptr;
     QSpinBox* m_canaryRow = nullptr;

@@ -8,13 +8,24 @@ namespace elab::ui {
 
 const core::OptionNames<AuditMethod>& auditMethodNames() {
     static const core::OptionNames<AuditMethod> names{{AuditMethod::TwoDatasets, "two-datasets"},
-                                                      {AuditMethod::OneRun, "one-run"}};
+                                                      {AuditMethod::OneRun, "one-run"},
+                                                      {AuditMethod::Whitebox, "whitebox"}};
+    return names;
+}
+
+const core::OptionNames<core::WhiteboxView>& whiteboxViewNames() {
+    static const core::OptionNames<core::WhiteboxView> names{{core::WhiteboxView::Iterates, "iterates"},
+                                                             {core::WhiteboxView::Residual, "residual"}};
     return names;
 }
 
 std::string AuditSettings::validate() const {
     if (!core::mechanismInfo(mechanism.kind).isPrivate)
         return "the non-private reference claims no ε: choose a private mechanism to audit";
+    if (method == AuditMethod::Whitebox && !core::mechanismInfo(mechanism.kind).trainsInEpochs)
+        return "the white-box method puts gradient canaries into the steps of DP-SGD's training; " +
+               std::string(core::mechanismInfo(mechanism.kind).title) +
+               " has no steps to put them in: choose DP-SGD below, or the two-dataset or one-run method";
     if (std::string e = mechanism.validate(); !e.empty())
         return e;
     if (std::string e = preprocess.validate(); !e.empty())
@@ -25,6 +36,8 @@ std::string AuditSettings::validate() const {
         return "the canaries of a one-run audit must be between 2 and 1,000,000";
     if (runs < kMinRuns || runs > kMaxRuns)
         return "the runs per neighbour must be between 20 and 1,000,000";
+    if (whiteboxRuns < kMinWhiteboxRuns || whiteboxRuns > kMaxWhiteboxRuns)
+        return "the trainings of a white-box audit must be between 2 and 1,000,000";
     if (!(alpha > 0.0 && alpha < 0.5))
         return "α must be in (0, 0.5): the bound holds with confidence 1 − α";
     if (!(currentEps > 0.0) || !std::isfinite(currentEps))
@@ -53,6 +66,17 @@ core::OneRunAuditSpec AuditSettings::toOneRunSpec() const {
     spec.canaries = canaries;
     spec.alpha = alpha;
     spec.seed = seed;
+    return spec;
+}
+
+core::WhiteboxAuditSpec AuditSettings::toWhiteboxSpec() const {
+    core::WhiteboxAuditSpec spec;
+    spec.mechanism = mechanism;
+    spec.eps = currentEps;
+    spec.runs = whiteboxRuns;
+    spec.alpha = alpha;
+    spec.seed = seed;
+    spec.view = whiteboxView;
     return spec;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/audit/mechanism_audit.h"
 #include "core/audit/one_run_audit.h"
+#include "core/audit/whitebox_dpsgd_audit.h"
 #include "core/util/option_names.h"
 #include "ui/widgets/training_choice.h"
 
@@ -19,15 +20,20 @@ namespace elab::ui {
 /// clipped —, testFraction — held-out rows are not used by the audit; 0 by default —, mechanism,
 /// seed) and the audit.
 /// Two neighbouring datasets, T runs each (core/audit/mechanism_audit.h); or one training run with
-/// m canaries, each in or out by its own coin (core/audit/one_run_audit.h).
-enum class AuditMethod { TwoDatasets, OneRun };
-const core::OptionNames<AuditMethod>& auditMethodNames(); ///< "two-datasets", "one-run" (sessions, the CLI's --method)
+/// m canaries, each in or out by its own coin (core/audit/one_run_audit.h); or (DP-SGD only) T
+/// trainings with gradient canaries, every step seen (core/audit/whitebox_dpsgd_audit.h).
+enum class AuditMethod { TwoDatasets, OneRun, Whitebox };
+/// "two-datasets", "one-run", "whitebox" (sessions, the CLI's --method)
+const core::OptionNames<AuditMethod>& auditMethodNames();
+const core::OptionNames<core::WhiteboxView>& whiteboxViewNames(); ///< "iterates", "residual"
 
 struct AuditSettings : TrainingChoice {
     AuditMethod method = AuditMethod::TwoDatasets;
-    int canaries = 1000;      ///< m of the one-run audit (capped by the core at the feature columns)
-    int runs = 1000;          ///< T per neighbour
-    double alpha = 0.05;      ///< ε_LB holds with confidence 1 − α
+    int canaries = 1000;    ///< m of the one-run audit (capped by the core at the feature columns)
+    int runs = 1000;        ///< T per neighbour
+    int whiteboxRuns = 400; ///< trainings of the white-box audit
+    core::WhiteboxView whiteboxView = core::WhiteboxView::Iterates; ///< what the white-box auditor sees
+    double alpha = 0.05;                                            ///< ε_LB holds with confidence 1 − α
     long long canaryRow = -1; ///< ≥ 0: this training row (label flipped against the model)
     double currentEps = 1.0;  ///< the audited claim (finite)
     bool compareAll = false;  ///< also audit every other private mechanism at this ε
@@ -36,6 +42,8 @@ struct AuditSettings : TrainingChoice {
     static constexpr int kMaxRuns = 1000000;
     static constexpr int kMinCanaries = 2;
     static constexpr int kMaxCanaries = 1000000;
+    static constexpr int kMinWhiteboxRuns = 2;
+    static constexpr int kMaxWhiteboxRuns = 1000000;
 
     /// "" if valid; otherwise the first problem, in words a user can act on.
     std::string validate() const;
@@ -43,6 +51,8 @@ struct AuditSettings : TrainingChoice {
     core::AuditSpec toSpec() const;
     /// The one-run audit's spec for the chosen mechanism.
     core::OneRunAuditSpec toOneRunSpec() const;
+    /// The white-box audit's spec (the chosen mechanism, which must be DP-SGD).
+    core::WhiteboxAuditSpec toWhiteboxSpec() const;
     bool operator==(const AuditSettings&) const = default;
 };
 

@@ -13,6 +13,8 @@ Ordered toJson(const AuditSettings& s) {
     j["method"] = core::optionName(auditMethodNames(), s.method);
     j["canaries"] = s.canaries;
     j["runs"] = s.runs;
+    j["whitebox_runs"] = s.whiteboxRuns;
+    j["whitebox_view"] = core::optionName(whiteboxViewNames(), s.whiteboxView);
     j["alpha"] = s.alpha;
     j["seed"] = s.seed;
     j["canary_row"] = s.canaryRow;
@@ -33,6 +35,12 @@ AuditSettings auditSettingsFromJson(const Json& j) {
     if (j.contains("canaries"))
         s.canaries = value<int>(j, a, "canaries");
     s.runs = value<int>(j, a, "runs");
+    // Sessions saved before the white-box audit have neither field: its defaults.
+    if (j.contains("whitebox_runs"))
+        s.whiteboxRuns = value<int>(j, a, "whitebox_runs");
+    if (j.contains("whitebox_view"))
+        s.whiteboxView =
+            parseOption(whiteboxViewNames(), a + ".whitebox_view", value<std::string>(j, a, "whitebox_view"));
     s.alpha = value<double>(j, a, "alpha");
     s.seed = value<std::uint64_t>(j, a, "seed");
     s.canaryRow = value<long long>(j, a, "canary_row");

@@ -109,7 +109,8 @@ void AuditView::refresh() {
     m_boundChart->setData(boundChart());
     const QString verdict = auditVerdictText(state);
     m_verdict->setText(verdict.isEmpty() ? QString() : verdict.left(1).toUpper() + verdict.mid(1));
-    const bool violated = (state.result && state.result->violated()) || (state.oneRun && state.oneRun->violated());
+    const bool violated = (state.result && state.result->violated()) || (state.oneRun && state.oneRun->violated()) ||
+                          (state.whitebox && state.whitebox->violated());
     setStyleSheetIfChanged(m_verdict, violated ? QStringLiteral("color: #b01e1e;") : QStringLiteral("color: #2c8a3c;"));
     m_assumptions->setText(auditAssumptions(m_controller->settings().method));
     m_details->setText(auditDetailsHtml(m_controller->settings(), state));
