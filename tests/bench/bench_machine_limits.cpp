@@ -7,6 +7,8 @@
 //  - the GUI: one frame at 60 Hz, 16.7 ms (a constant, printed for the table).
 // Best of 5 after a warm-up. Prints the figures and appends them to build/bench-results.jsonl.
 
+#include "core/optim/dense_products.h"
+
 #include <Eigen/Core>
 #include <tbb/global_control.h>
 #include <tbb/info.h>
@@ -49,6 +51,10 @@ struct OpenBlas {
 };
 
 OpenBlas loadOpenBlas() {
+    // The product's own loading first: it picks OpenBLAS's kernels for CPUs newer than the library
+    // (OPENBLAS_CORETYPE, read when the library loads), so the limit is measured with the kernels
+    // the product runs; the dlopen below then finds the same library.
+    std::printf("bench_machine_limits dense products: %s\n", elab::core::denseProductBackend());
     OpenBlas blas;
     void* library = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!library)
