@@ -8,13 +8,14 @@
 #include "ui/views/audit/audit_panel.h"
 #include "ui/views/audit/audit_settings_json.h"
 #include "ui/views/audit/audit_view.h"
+#include "ui/views/shared_state.h"
 
 #include <cmath>
 
 namespace elab::ui {
 
 AuditTab::AuditTab(QWidget* parent, ViewHost& host)
-    : m_controller(new AuditController(parent)), m_panel(new AuditPanel(parent)),
+    : m_shared(host.sharedState()), m_controller(new AuditController(parent)), m_panel(new AuditPanel(parent)),
       m_view(new AuditView(m_controller, m_panel, parent)) {
     QObject::connect(m_controller, &AuditController::failed, m_view, [&host](const QString& message) {
         host.showStatusMessage(QObject::tr("Privacy audit: %1").arg(message), 8000);
@@ -32,7 +33,22 @@ void AuditTab::prepareDataset(const LoadedDataset& loaded) {
 
 void AuditTab::setDataset(const LoadedDataset& loaded) { m_shown = loaded.data; }
 
+void AuditTab::startFromUtility() {
+    if (m_mechanismChosen)
+        return;
+    m_mechanismChosen = true;
+    if (!m_shared)
+        return;
+    const core::MechanismKind kind = m_shared->utilitySweep().settings.mechanism.kind;
+    AuditSettings settings = m_view->composedSettings();
+    if (!core::mechanismInfo(kind).isPrivate || settings.mechanism.kind == kind)
+        return;
+    core::selectMechanism(settings.mechanism, kind);
+    m_view->applySettings(settings);
+}
+
 void AuditTab::becameCurrent() {
+    startFromUtility();
     if (!m_shown || m_controller->dataset() == m_shown)
         return;
     m_controller->setSettings(m_view->composedSettings());
@@ -40,6 +56,8 @@ void AuditTab::becameCurrent() {
 }
 
 void AuditTab::applyStartOptions(const StartOptions& options) {
+    if (options.mechanism)
+        m_mechanismChosen = true;
     AuditSettings settings = m_view->composedSettings();
     if (options.mechanism && core::mechanismInfo(*options.mechanism).isPrivate)
         core::selectMechanism(settings.mechanism, *options.mechanism);
@@ -51,8 +69,10 @@ void AuditTab::applyStartOptions(const StartOptions& options) {
 void AuditTab::saveSettings(Session& session) const { storeAuditSettings(session, m_view->composedSettings()); }
 
 void AuditTab::restoreSettings(const Session& session) {
-    if (const auto settings = auditSettingsOf(session))
+    if (const auto settings = auditSettingsOf(session)) {
+        m_mechanismChosen = true;
         m_view->applySettings(*settings);
+    }
 }
 
 QList<ViewFigure> AuditTab::figures() const {

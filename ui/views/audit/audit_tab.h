@@ -16,6 +16,7 @@ struct Dataset;
 namespace elab::ui {
 
 class AuditController;
+class SharedState;
 class AuditPanel;
 class AuditView;
 
@@ -39,6 +40,12 @@ public:
     AuditController* auditController() const { return m_controller; }
 
 private:
+    /// On the first showing, the Utility tab's mechanism (kind) unless a session or --mechanism
+    /// chose one here.
+    void startFromUtility();
+
+    SharedState* m_shared; ///< null: no other view to read
+    bool m_mechanismChosen = false;
     std::shared_ptr<const core::Dataset> m_shown;
     AuditController* m_controller;
     AuditPanel* m_panel;

@@ -8,6 +8,7 @@
 #include "ui/views/regions/regions_panel.h"
 #include "ui/views/regions/regions_settings_json.h"
 #include "ui/views/regions/regions_view.h"
+#include "ui/views/shared_state.h"
 
 namespace elab::ui {
 
@@ -16,7 +17,7 @@ const QString kId = QStringLiteral("regions");
 }
 
 RegionsTab::RegionsTab(QWidget* parent, ViewHost& host)
-    : m_controller(new RegionsController(parent)), m_panel(new RegionsPanel(parent)),
+    : m_shared(host.sharedState()), m_controller(new RegionsController(parent)), m_panel(new RegionsPanel(parent)),
       m_view(new RegionsView(m_controller, m_panel, parent)) {
     QObject::connect(m_controller, &RegionsController::failed, m_view, [&host](const QString& message) {
         host.showStatusMessage(QObject::tr("Decision regions: %1").arg(message), 8000);
@@ -36,7 +37,22 @@ void RegionsTab::prepareDataset(const LoadedDataset& loaded) {
 
 void RegionsTab::setDataset(const LoadedDataset& loaded) { m_shown = loaded.data; }
 
+void RegionsTab::startFromUtility() {
+    if (m_mechanismChosen)
+        return;
+    m_mechanismChosen = true;
+    if (!m_shared)
+        return;
+    const core::MechanismKind kind = m_shared->utilitySweep().settings.mechanism.kind;
+    RegionsSettings settings = m_view->composedSettings();
+    if (!core::mechanismInfo(kind).isPrivate || settings.mechanism.kind == kind)
+        return;
+    core::selectMechanism(settings.mechanism, kind);
+    m_view->applySettings(settings);
+}
+
 void RegionsTab::becameCurrent() {
+    startFromUtility();
     if (!m_shown || m_controller->dataset() == m_shown)
         return;
     m_view->pushSettingsNow(); // the new dataset's plane, before the controller applies any
@@ -44,6 +60,8 @@ void RegionsTab::becameCurrent() {
 }
 
 void RegionsTab::applyStartOptions(const StartOptions& options) {
+    if (options.mechanism)
+        m_mechanismChosen = true;
     RegionsSettings settings = m_view->composedSettings();
     if (options.mechanism)
         core::selectMechanism(settings.mechanism, *options.mechanism);
@@ -55,8 +73,10 @@ void RegionsTab::applyStartOptions(const StartOptions& options) {
 void RegionsTab::saveSettings(Session& session) const { storeRegionsSettings(session, m_view->composedSettings()); }
 
 void RegionsTab::restoreSettings(const Session& session) {
-    if (const auto settings = regionsSettingsOf(session))
+    if (const auto settings = regionsSettingsOf(session)) {
+        m_mechanismChosen = true;
         m_view->applySettings(*settings);
+    }
     // else an older session: the dataset's teaching defaults stay
 }
 

@@ -16,6 +16,7 @@ struct Dataset;
 namespace elab::ui {
 
 class RegionsController;
+class SharedState;
 class RegionsPanel;
 class RegionsView;
 
@@ -40,6 +41,12 @@ public:
     RegionsController* regionsController() const { return m_controller; }
 
 private:
+    /// On the first showing, the Utility tab's mechanism (kind) unless a session or --mechanism
+    /// chose one here.
+    void startFromUtility();
+
+    SharedState* m_shared; ///< null: no other view to read
+    bool m_mechanismChosen = false;
     RegionsController* m_controller;
     RegionsPanel* m_panel;
     RegionsView* m_view;
