@@ -12,17 +12,9 @@ namespace elab::core {
 
 namespace {
 
-double normalCdf(double x) { return 0.5 * std::erfc(-x / std::numbers::sqrt2); }
+using mechanism_constants::normalQuantile;
 
-/// z with Φ(z) = p, by bisection (p ∈ (0, 1); 200 halvings reach the double's resolution).
-double normalQuantile(double p) {
-    double lo = -40.0, hi = 40.0;
-    for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (normalCdf(mid) < p ? lo : hi) = mid;
-    }
-    return 0.5 * (lo + hi);
-}
+double normalCdf(double x) { return std::exp(mechanism_constants::logNormalCdf(x)); }
 
 struct Moments {
     double mean = 0.0, sd = 0.0;

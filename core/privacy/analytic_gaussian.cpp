@@ -84,6 +84,20 @@ DeltaEstimate evaluateDelta(double eps, double sigma, double sensitivity) {
 
 } // namespace
 
+double normalQuantile(double p) {
+    if (!(p > 0.0 && p < 1.0))
+        throw std::invalid_argument("normalQuantile: p must lie in (0, 1)");
+    if (p > 0.5)
+        return -normalQuantile(1.0 - p);
+    const double target = std::log(p);
+    double lo = -40.0, hi = 0.0;
+    for (int it = 0; it < 100; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        (logNormalCdf(mid) < target ? lo : hi) = mid;
+    }
+    return hi;
+}
+
 double gaussianDelta(double eps, double sigma, double sensitivity) {
     return evaluateDelta(eps, sigma, sensitivity).value;
 }

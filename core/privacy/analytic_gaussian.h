@@ -10,6 +10,10 @@ namespace elab::core::mechanism_constants {
 /// underflows (x < −38): erfc down to x = −30, the Laplace continued fraction of Mills' ratio below.
 double logNormalCdf(double x);
 
+/// z with Φ(z) = p ∈ (0, 1): for p ≤ ½ by bisection of log Φ over [−40, 0] (100 halvings, the
+/// upper end returned, so Φ(z) ≥ p), above ½ as −normalQuantile(1 − p).
+double normalQuantile(double p);
+
 /// δ(ε, σ) = Φ(Δ/(2σ) − εσ/Δ) − e^ε·Φ(−Δ/(2σ) − εσ/Δ): the exact δ at ε of the Gaussian mechanism
 /// with noise sd σ on sensitivity Δ (Balle & Wang 2018, Thm 8). Computed as
 /// Φ(a)·(−expm1(ε + log Φ(b) − log Φ(a))), so e^ε·Φ(b) neither overflows nor underflows

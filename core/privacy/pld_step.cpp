@@ -12,16 +12,6 @@ double logAddExp(double a, double b) {
 }
 
 /// z with Φ(z) = tail, by bisection on log Φ.
-double noiseTailQuantile(double tail) {
-    const double target = std::log(tail);
-    double lo = -40.0, hi = 0.0;
-    for (int it = 0; it < 100; ++it) {
-        const double mid = 0.5 * (lo + hi);
-        (logNormalCdf(mid) < target ? lo : hi) = mid;
-    }
-    return hi;
-}
-
 /// asinh(e^{lw}) without overflow.
 double asinhExp(double lw) {
     if (lw < 20.0)

@@ -21,8 +21,6 @@ inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// log(e^a + e^b), exact for −∞ operands.
 double logAddExp(double a, double b);
-/// z with Φ(z) = tail, by bisection on log Φ.
-double noiseTailQuantile(double tail);
 /// asinh(e^{lw}) without overflow.
 double asinhExp(double lw);
 /// log sinh(a), a > 0.
@@ -40,7 +38,7 @@ struct StepPair {
 
     StepPair(double s, double rate, Pair p, double stepTail)
         : sigma(s), q(rate), pair(p), log1mq(std::log1p(-rate)), logq(std::log(rate)),
-          tailZ(noiseTailQuantile(stepTail)) {}
+          tailZ(mechanism_constants::normalQuantile(stepTail)) {}
 
     double s2() const { return sigma * sigma; }
 

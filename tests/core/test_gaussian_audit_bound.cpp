@@ -62,6 +62,9 @@ private slots:
                 ELAB_RELATIVE(d, delta, 1e-6);
             }
         QCOMPARE(gaussianEpsilonForMu(0.0, 1e-5), 0.0);
+        // The quantile the bound's confidence uses (shared with the PLD accountant): tables' values.
+        ELAB_RELATIVE(mechanism_constants::normalQuantile(0.975), 1.959963984540054, 1e-12);
+        ELAB_RELATIVE(mechanism_constants::normalQuantile(1e-5), -4.264890793922825, 1e-12);
         // The analytic Gaussian mechanism's σ for (1, 1e-5) has μ = 1/σ whose ε is 1.
         const double sigma = mechanism_constants::analyticGaussianSigma(1.0, 1e-5, 1.0);
         ELAB_RELATIVE(gaussianEpsilonForMu(1.0 / sigma, 1e-5), 1.0, 1e-6);

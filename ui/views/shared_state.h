@@ -6,6 +6,8 @@
 
 #include "ui/widgets/utility_settings.h"
 
+#include "core/mechanisms/mechanism_catalog.h"
+
 #include <QObject>
 
 #include <vector>
@@ -36,5 +38,20 @@ signals:
 private:
     UtilitySweepSnapshot m_utilitySweep;
 };
+
+/// A tab's first showing takes the Utility tab's mechanism: view's settings (composedSettings,
+/// applySettings, a `mechanism` spec) switched to the published kind when it is private and
+/// differs. Nothing without a shared state.
+template <class View>
+void startFromUtilityMechanism(const SharedState* shared, View& view) {
+    if (!shared)
+        return;
+    const core::MechanismKind kind = shared->utilitySweep().settings.mechanism.kind;
+    auto settings = view.composedSettings();
+    if (!core::mechanismInfo(kind).isPrivate || settings.mechanism.kind == kind)
+        return;
+    core::selectMechanism(settings.mechanism, kind);
+    view.applySettings(settings);
+}
 
 } // namespace elab::ui

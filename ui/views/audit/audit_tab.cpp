@@ -11,6 +11,7 @@
 #include "ui/views/shared_state.h"
 
 #include <cmath>
+#include <utility>
 
 namespace elab::ui {
 
@@ -33,22 +34,9 @@ void AuditTab::prepareDataset(const LoadedDataset& loaded) {
 
 void AuditTab::setDataset(const LoadedDataset& loaded) { m_shown = loaded.data; }
 
-void AuditTab::startFromUtility() {
-    if (m_mechanismChosen)
-        return;
-    m_mechanismChosen = true;
-    if (!m_shared)
-        return;
-    const core::MechanismKind kind = m_shared->utilitySweep().settings.mechanism.kind;
-    AuditSettings settings = m_view->composedSettings();
-    if (!core::mechanismInfo(kind).isPrivate || settings.mechanism.kind == kind)
-        return;
-    core::selectMechanism(settings.mechanism, kind);
-    m_view->applySettings(settings);
-}
-
 void AuditTab::becameCurrent() {
-    startFromUtility();
+    if (!std::exchange(m_mechanismChosen, true)) // the first showing: from the Utility tab's mechanism
+        startFromUtilityMechanism(m_shared, *m_view);
     if (!m_shown || m_controller->dataset() == m_shown)
         return;
     m_controller->setSettings(m_view->composedSettings());

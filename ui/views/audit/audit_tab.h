@@ -40,12 +40,8 @@ public:
     AuditController* auditController() const { return m_controller; }
 
 private:
-    /// On the first showing, the Utility tab's mechanism (kind) unless a session or --mechanism
-    /// chose one here.
-    void startFromUtility();
-
-    SharedState* m_shared; ///< null: no other view to read
-    bool m_mechanismChosen = false;
+    SharedState* m_shared;          ///< null: no other view to read
+    bool m_mechanismChosen = false; ///< shown once, or a session or --mechanism chose the mechanism
     std::shared_ptr<const core::Dataset> m_shown;
     AuditController* m_controller;
     AuditPanel* m_panel;

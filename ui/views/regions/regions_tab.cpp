@@ -10,6 +10,8 @@
 #include "ui/views/regions/regions_view.h"
 #include "ui/views/shared_state.h"
 
+#include <utility>
+
 namespace elab::ui {
 
 namespace {
@@ -37,22 +39,9 @@ void RegionsTab::prepareDataset(const LoadedDataset& loaded) {
 
 void RegionsTab::setDataset(const LoadedDataset& loaded) { m_shown = loaded.data; }
 
-void RegionsTab::startFromUtility() {
-    if (m_mechanismChosen)
-        return;
-    m_mechanismChosen = true;
-    if (!m_shared)
-        return;
-    const core::MechanismKind kind = m_shared->utilitySweep().settings.mechanism.kind;
-    RegionsSettings settings = m_view->composedSettings();
-    if (!core::mechanismInfo(kind).isPrivate || settings.mechanism.kind == kind)
-        return;
-    core::selectMechanism(settings.mechanism, kind);
-    m_view->applySettings(settings);
-}
-
 void RegionsTab::becameCurrent() {
-    startFromUtility();
+    if (!std::exchange(m_mechanismChosen, true)) // the first showing: from the Utility tab's mechanism
+        startFromUtilityMechanism(m_shared, *m_view);
     if (!m_shown || m_controller->dataset() == m_shown)
         return;
     m_view->pushSettingsNow(); // the new dataset's plane, before the controller applies any

@@ -41,12 +41,8 @@ public:
     RegionsController* regionsController() const { return m_controller; }
 
 private:
-    /// On the first showing, the Utility tab's mechanism (kind) unless a session or --mechanism
-    /// chose one here.
-    void startFromUtility();
-
-    SharedState* m_shared; ///< null: no other view to read
-    bool m_mechanismChosen = false;
+    SharedState* m_shared;          ///< null: no other view to read
+    bool m_mechanismChosen = false; ///< shown once, or a session or --mechanism chose the mechanism
     RegionsController* m_controller;
     RegionsPanel* m_panel;
     RegionsView* m_view;
