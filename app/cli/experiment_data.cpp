@@ -112,4 +112,27 @@ nlohmann::ordered_json dataJson(const ExperimentData& data) {
     return core::preparedDataJson(data.train, data.test ? &*data.test : nullptr);
 }
 
+void requireLabelKind(const core::MechanismSpec& spec, const ExperimentData& prepared) {
+    const core::TaskKind task = prepared.train.targets.kind;
+    if (spec.model.loss.isMargin() && task == core::TaskKind::Regression)
+        throw std::invalid_argument(std::string("the ") + core::toString(spec.model.loss.kind()) +
+                                    " loss needs a class label, the data has a regression target (the squared loss "
+                                    "fits it, non-private only)");
+    if (!spec.model.loss.isMargin() && task != core::TaskKind::Regression)
+        throw std::invalid_argument("squared loss needs a regression target");
+}
+
+core::SweepData sweepDataOf(const ExperimentData& prepared) {
+    return core::sweepDataOf(prepared.train, prepared.test ? &*prepared.test : nullptr);
+}
+
+std::vector<std::string> modelNames(const ExperimentData& prepared, int classes) {
+    return classes >= 2 ? prepared.train.targets.classNames : std::vector<std::string>{};
+}
+
+nlohmann::ordered_json classCount(const ExperimentData& prepared) {
+    return prepared.train.targets.isClassification() ? nlohmann::ordered_json(prepared.train.targets.classCount())
+                                                     : nlohmann::ordered_json();
+}
+
 } // namespace elab::app

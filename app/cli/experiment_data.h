@@ -8,12 +8,15 @@
 #include "core/data/data_preparation.h"
 #include "core/data/dataset.h"
 #include "core/data/preprocess.h"
+#include "core/learner/mechanism.h"
+#include "core/learner/sweep_data.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace elab::app {
 
@@ -57,5 +60,15 @@ struct ExperimentDataOptions {
 
 /// Provenance and processing log of the prepared data, for JSON outputs.
 nlohmann::ordered_json dataJson(const ExperimentData& data);
+
+/// Margin losses take a binary label, or a multiclass one (one-vs-rest, budget split); the squared
+/// loss a regression target. Throws std::invalid_argument naming the mismatch.
+void requireLabelKind(const core::MechanismSpec& spec, const ExperimentData& prepared);
+/// The prepared rows as the sweeps take them (the test rows when there are any).
+core::SweepData sweepDataOf(const ExperimentData& prepared);
+/// Class names for the JSON: those of the one-vs-rest models, none for a binary model.
+std::vector<std::string> modelNames(const ExperimentData& prepared, int classes);
+/// The training rows' class count, or null for a regression target.
+nlohmann::ordered_json classCount(const ExperimentData& prepared);
 
 } // namespace elab::app
