@@ -4,6 +4,7 @@
 #include "ui/views/audit/audit_chart_model.h"
 #include "ui/views/audit/audit_controller.h"
 #include "ui/views/audit/audit_panel.h"
+#include "ui/views/audit/audit_text.h"
 #include "ui/widgets/eps_slider.h"
 #include "ui/widgets/note_label.h"
 
