@@ -118,3 +118,12 @@ function(epsilonlab_sanitizer_environment)
     set_property(TEST ${tests} APPEND PROPERTY ENVIRONMENT ${env})
   endif()
 endfunction()
+
+# With EPSILONLAB_UNITY_BUILD, TARGET compiles its sources in batches of 16 (one translation unit
+# each): a build from scratch parses Eigen, oneTBB and Qt once per batch instead of once per file.
+# Names at namespace scope must then be unique across the target, anonymous namespaces included.
+function(epsilonlab_unity_build TARGET)
+  if(EPSILONLAB_UNITY_BUILD)
+    set_target_properties(${TARGET} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 16)
+  endif()
+endfunction()

@@ -32,10 +32,10 @@ epsilonlab_install_packages() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 }
 
-# epsilonlab_build PRESET [targets...]
+# epsilonlab_build PRESET [targets...]; extra configure options in the array EPSILONLAB_CONFIGURE_ARGS.
 epsilonlab_build() {
   local preset=$1
   shift
-  cmake --preset "$preset" >/dev/null
+  cmake --preset "$preset" "${EPSILONLAB_CONFIGURE_ARGS[@]}" >/dev/null
   cmake --build --preset "$preset" -j"$(nproc)" ${1:+--target "$@"}
 }

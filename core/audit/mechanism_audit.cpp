@@ -3,6 +3,7 @@
 #include "core/mechanisms/mechanism_catalog.h"
 #include "core/scale/cell_stage.h"
 #include "core/scale/cell_text.h"
+#include "core/util/elapsed.h"
 #include "core/util/format_number.h"
 #include "core/util/noise.h"
 #include "core/util/parallel_grid.h"
@@ -69,15 +70,12 @@ Eigen::VectorXd neighbourLabels(const Labels y, double label, Adjacency adjacenc
     return out;
 }
 
-// The class index of a label: the label itself for K ≥ 2 classes, else 1 for +1 and 0 for −1.
-int classOf(double label, int classes) { return classes >= 2 ? static_cast<int>(label) : (label > 0.0 ? 1 : 0); }
-
 // The canary's margin under a model: y·s (one output), or its class's score minus the best other.
 double marginOf(const TrainedModel& model, const FeatureMatrix& x, double label, int classes) {
     const Eigen::MatrixXd s = model.scores(x);
     if (s.cols() == 1)
         return label * s(0, 0);
-    const int c = classOf(label, classes);
+    const int c = classIndexOf(label, classes);
     double other = -std::numeric_limits<double>::infinity();
     for (Index k = 0; k < s.cols(); ++k)
         if (k != c)
@@ -98,17 +96,6 @@ double labelAgainst(const TrainedModel& model, const FeatureMatrix& x, int class
 }
 
 FeatureMatrix oneRow(const Eigen::VectorXd& x) { return FeatureMatrix(DenseMatrix(x.transpose())); }
-
-Eigen::VectorXd columnEnergy(const FeatureMatrix& X) {
-    if (!X.isSparse())
-        return X.dense().colwise().squaredNorm().transpose();
-    Eigen::VectorXd e = Eigen::VectorXd::Zero(X.cols());
-    const SparseMatrix& s = X.sparse();
-    for (Index i = 0; i < s.outerSize(); ++i)
-        for (SparseMatrix::InnerIterator it(s, i); it; ++it)
-            e[it.col()] += it.value() * it.value();
-    return e;
-}
 
 struct Neighbour {
     FeatureMatrix X;
@@ -178,7 +165,7 @@ AuditResult runAudit(const SweepData& data, const AuditSpec& spec, RunContext* c
                         labelText(c.label, data.classes) + " against the model";
         candidates.push_back(std::move(c));
     } else {
-        const Eigen::VectorXd energy = columnEnergy(data.trainX);
+        const Eigen::VectorXd energy = data.trainX.columnSquaredNorms();
         std::vector<Index> order(static_cast<std::size_t>(energy.size()));
         std::iota(order.begin(), order.end(), Index{0});
         std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return energy[a] < energy[b]; });
@@ -260,7 +247,7 @@ AuditResult runAudit(const SweepData& data, const AuditSpec& spec, RunContext* c
         if (spec.gaussianFit && result.delta > 0.0 && T >= 3)
             result.gaussian = gaussianAuditBound(result.scoresD, result.scoresDPrime, result.delta, spec.alpha);
     }
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.seconds = secondsSince(t0);
     return result;
 }
 

@@ -1,6 +1,7 @@
 #include "core/audit/one_run_audit.h"
 
 #include "core/mechanisms/mechanism_catalog.h"
+#include "core/util/elapsed.h"
 #include "core/util/format_number.h"
 #include "core/util/parallel_grid.h"
 #include "core/util/random.h"
@@ -80,20 +81,6 @@ Rows withRows(const FeatureMatrix& X, Labels y, const std::vector<UnitRow>& extr
     return out;
 }
 
-Eigen::VectorXd columnEnergy(const FeatureMatrix& X) {
-    if (!X.isSparse())
-        return X.dense().colwise().squaredNorm().transpose();
-    Eigen::VectorXd e = Eigen::VectorXd::Zero(X.cols());
-    const SparseMatrix& s = X.sparse();
-    for (Index i = 0; i < s.outerSize(); ++i)
-        for (SparseMatrix::InnerIterator it(s, i); it; ++it)
-            e[it.col()] += it.value() * it.value();
-    return e;
-}
-
-// The class index of a label: the label itself for K ≥ 2 classes, else 1 for +1 and 0 for −1.
-int classOf(double label, int classes) { return classes >= 2 ? static_cast<int>(label) : (label > 0.0 ? 1 : 0); }
-
 // The unit rows e_j of the canaries, as one matrix (m × p), scored in one call.
 FeatureMatrix canaryMatrix(const std::vector<Index>& features, Index p) {
     DenseMatrix d = DenseMatrix::Zero(static_cast<Index>(features.size()), p);
@@ -110,7 +97,7 @@ std::vector<double> margins(const TrainedModel& model, const FeatureMatrix& rows
     for (std::size_t i = 0; i < c.size(); ++i) {
         const auto r = static_cast<Index>(i);
         out[i] = s.cols() == 1 ? c[i].label * s(r, 0)
-                               : s(r, classOf(c[i].label, classes)) - s(r, classOf(c[i].baseline, classes));
+                               : s(r, classIndexOf(c[i].label, classes)) - s(r, classIndexOf(c[i].baseline, classes));
     }
     return out;
 }
@@ -153,7 +140,7 @@ OneRunAuditResult runOneRunAudit(const SweepData& data, const OneRunAuditSpec& s
         result.stopped = true;
         return result;
     }
-    const Eigen::VectorXd energy = columnEnergy(data.trainX);
+    const Eigen::VectorXd energy = data.trainX.columnSquaredNorms();
     std::vector<Index> order(static_cast<std::size_t>(p));
     std::iota(order.begin(), order.end(), Index{0});
     std::stable_sort(order.begin(), order.end(), [&](Index a, Index b) { return energy[a] < energy[b]; });
@@ -235,7 +222,7 @@ OneRunAuditResult runOneRunAudit(const SweepData& data, const OneRunAuditSpec& s
     if (grid.stopped() ||
         std::any_of(models.begin(), models.end(), [](const auto& model) { return !model || model->stopped(); })) {
         result.stopped = true;
-        result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        result.seconds = secondsSince(t0);
         return result;
     }
     const std::vector<double> released = margins(*models[0], canaryRows, result.canaries, data.classes);
@@ -249,7 +236,7 @@ OneRunAuditResult runOneRunAudit(const SweepData& data, const OneRunAuditSpec& s
         included[i] = result.canaries[i].included ? 1 : 0;
     }
     result.bound = oneRunBound(scores, included, result.delta, spec.alpha);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.seconds = secondsSince(t0);
     return result;
 }
 

@@ -4,7 +4,9 @@
 #include "core/privacy/accountant.h"
 #include "core/scale/cell_stage.h"
 #include "core/scale/cell_text.h"
+#include "core/util/elapsed.h"
 #include "core/util/format_number.h"
+#include "core/util/join.h"
 #include "core/util/noise.h"
 #include "core/util/parallel_grid.h"
 #include "core/util/random.h"
@@ -106,13 +108,6 @@ FeatureMatrix probeRows(Index p) {
         for (Index j = 0; j < p; ++j)
             m(i, j) = uniform01(rng) < 0.5 ? -v : v;
     return FeatureMatrix(std::move(m));
-}
-
-std::string joined(const std::vector<std::string>& names) {
-    std::string s;
-    for (const std::string& n : names)
-        s += (s.empty() ? "" : ", ") + n;
-    return s;
 }
 
 // Fisher's linear discriminant of two samples of output vectors: w = S⁻¹(μ′ − μ) with S the pooled
@@ -323,7 +318,7 @@ PipelineAuditResult runPipelineAudit(const PipelineInput& input, const PipelineA
     result.stopped = grid.stopped();
     if (result.stopped || std::any_of(outputs.begin(), outputs.end(), [](const RunOutput& o) { return !o.done; })) {
         result.stopped = true;
-        result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        result.seconds = secondsSince(t0);
         return result;
     }
 
@@ -361,7 +356,7 @@ PipelineAuditResult runPipelineAudit(const PipelineInput& input, const PipelineA
         for (std::size_t i = 0; i < 2 * T; ++i)
             sink(static_cast<int>(i % 2), static_cast<int>(i / 2), scoreSlot(i));
     result.bound = auditBound(result.scoresD, result.scoresDPrime, boundDelta, spec.audit.alpha);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.seconds = secondsSince(t0);
     return result;
 }
 

@@ -4,6 +4,7 @@
 #include "core/learners/dpsgd/dpsgd_learner.h"
 #include "core/learners/dpsgd/sgd_trainer.h"
 #include "core/mechanisms/mechanism_catalog.h"
+#include "core/util/elapsed.h"
 #include "core/util/format_number.h"
 #include "core/util/parallel_grid.h"
 #include "core/util/random.h"
@@ -195,7 +196,7 @@ WhiteboxAuditResult runWhiteboxAudit(const SweepData& data, const WhiteboxAuditS
     result.stopped = grid.stopped();
     if (!result.stopped)
         result.bound = auditBound(result.scoresOut, result.scoresIn, result.delta, spec.alpha);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.seconds = secondsSince(t0);
     return result;
 }
 

@@ -6,6 +6,7 @@
 #include "core/data/csv_targets.h"
 #include "core/data/csv_tokenizer.h"
 #include "core/data/load_error.h"
+#include "core/util/join.h"
 
 #include <algorithm>
 #include <charconv>
@@ -171,13 +172,6 @@ void assignRoles(ScanResult& scan, const std::vector<std::string>& names, std::s
                     "no rows left: every row has a missing value (column '" + names[worst] + "' is missing in " +
                         std::to_string(scan.columns[worst].missing) + " of " + std::to_string(scan.records) +
                         " rows); impute or ignore such columns");
-}
-
-std::string joined(const std::vector<std::string>& items, const char* separator = ", ") {
-    std::string s;
-    for (const std::string& item : items)
-        s += (s.empty() ? "" : separator) + item;
-    return s;
 }
 
 // The "schema" step: where the levels, the classes and the task came from. Anything read from

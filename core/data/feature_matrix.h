@@ -192,6 +192,8 @@ public:
     double value(Index i, Index j) const;
     /// Euclidean norm of each row.
     Eigen::VectorXd rowNorms() const;
+    /// Σ_i x_ij² of each column j.
+    Eigen::VectorXd columnSquaredNorms() const;
     /// The largest of rowNorms() (0 for no rows), without the n-vector.
     double maxRowNorm() const;
     /// Multiplies row i by factor[i]. On buffers another FeatureMatrix shares, the factors are

@@ -163,6 +163,17 @@ void forEachDenseBlockNorms(const DenseRows& d, Visit&& visit) {
 
 } // namespace
 
+Eigen::VectorXd FeatureMatrix::columnSquaredNorms() const {
+    if (!isSparse())
+        return dense().colwise().squaredNorm().transpose();
+    Eigen::VectorXd e = Eigen::VectorXd::Zero(cols());
+    const SparseMatrix& s = sparse();
+    for (Index i = 0; i < s.outerSize(); ++i)
+        for (SparseMatrix::InnerIterator it(s, i); it; ++it)
+            e[it.col()] += it.value() * it.value();
+    return e;
+}
+
 Eigen::VectorXd FeatureMatrix::rowNorms() const {
     Eigen::VectorXd norms(rows());
     if (!isSparse()) {

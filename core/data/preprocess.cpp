@@ -20,7 +20,7 @@ namespace {
 
 std::string count(Index v) { return std::to_string(v); }
 
-std::string joined(const std::vector<std::string>& names, std::size_t maxShown = 6) {
+std::string joinedUpTo(const std::vector<std::string>& names, std::size_t maxShown = 6) {
     std::string out;
     for (std::size_t k = 0; k < names.size() && k < maxShown; ++k)
         out += (k ? ", " : "") + names[k];
@@ -53,8 +53,8 @@ void binariseStep(Dataset& train, Dataset* test, const std::string& name) {
         throw std::invalid_argument("positive class '" + name + "' given, but the target is a regression target");
     const int positive = findClass(train.targets, name);
     if (positive < 0)
-        throw std::invalid_argument("unknown class '" + name + "' (classes: " + joined(train.targets.classNames, 1000) +
-                                    ")");
+        throw std::invalid_argument("unknown class '" + name +
+                                    "' (classes: " + joinedUpTo(train.targets.classNames, 1000) + ")");
     const int others = train.targets.classCount() - 1;
     const Index n = train.rows();
     const Index trainPos = binarise(train.targets, positive, name);
@@ -186,7 +186,7 @@ void standardiseStep(Dataset& train, Dataset* test) {
     }
     if (s.constantCount > 0)
         detail += "; " + count(s.constantCount) + " constant column(s) (sd 0) " +
-                  (sparse ? "left unchanged" : "centred only, not divided") + ": " + joined(s.constant);
+                  (sparse ? "left unchanged" : "centred only, not divided") + ": " + joinedUpTo(s.constant);
     if (test)
         detail += "; the test set uses the training means and sds";
     detail += ". Leaks: uses the private data's column means and sds";

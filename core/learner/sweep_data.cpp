@@ -31,7 +31,7 @@ SweepData sweepDataOf(const Dataset& train, const Dataset* test) {
 Eigen::VectorXi classIndicesOf(Labels labels, int classes) {
     Eigen::VectorXi cls(labels.size());
     for (Eigen::Index i = 0; i < labels.size(); ++i)
-        cls(i) = classes >= 2 ? static_cast<int>(labels[i]) : (labels[i] > 0.0 ? 1 : 0);
+        cls(i) = classIndexOf(labels[i], classes);
     return cls;
 }
 

@@ -37,5 +37,10 @@ SweepData sweepDataOf(const Dataset& train, const Dataset* test = nullptr);
 /// Each row's class 0..K−1 for models with one output per class: the labels themselves for a
 /// multiclass target (classes ≥ 2), else 1 for a positive (+1) label and 0 for a negative one.
 Eigen::VectorXi classIndicesOf(Labels labels, int classes);
+/// One label's class index, as classIndicesOf gives it: the label for K ≥ 2 classes, else 1 for
+/// +1 and 0 for −1.
+inline int classIndexOf(double label, int classes) {
+    return classes >= 2 ? static_cast<int>(label) : (label > 0.0 ? 1 : 0);
+}
 
 } // namespace elab::core

@@ -11,7 +11,7 @@ namespace elab::core {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 /// log(erfc(x)/2), also far in the tail where erfc underflows (asymptotic series, x ≥ 25).
 double logHalfErfc(double x) {
@@ -30,7 +30,7 @@ double logAInt(double q, double sigma, long alpha) {
     const double logQ = std::log(q);
     const double log1mQ = std::log1p(-q);
     const double twoSigma2 = 2.0 * sigma * sigma;
-    double top = -kInf;
+    double top = -kInfinity;
     double sum = 0.0;
     double logBinom = 0.0; // log C(α, i), by C(α, i+1) = C(α, i)(α − i)/(i + 1)
     for (long i = 0; i <= alpha; ++i) {
@@ -39,7 +39,7 @@ double logAInt(double q, double sigma, long alpha) {
             logBinom += std::log(static_cast<double>(alpha - i + 1) / di);
         const double s = logBinom + di * logQ + static_cast<double>(alpha - i) * log1mQ + (di * di - di) / twoSigma2;
         if (s > top) {
-            sum = top > -kInf ? sum * std::exp(top - s) : 0.0;
+            sum = top > -kInfinity ? sum * std::exp(top - s) : 0.0;
             top = s;
         }
         sum += std::exp(s - top);
@@ -60,11 +60,11 @@ double logAFrac(double q, double sigma, double alpha) {
     const double twoSigma2 = 2.0 * sigma * sigma;
     const double scale = 1.0 / (std::sqrt(2.0) * sigma);
     const double tail = std::exp(-30.0);
-    double top = -kInf;
+    double top = -kInfinity;
     double sum0 = 0.0;
     double sum1 = 0.0;
-    double lastS0 = -kInf;
-    double lastS1 = -kInf;
+    double lastS0 = -kInfinity;
+    double lastS1 = -kInfinity;
     double logCoef = 0.0; // log |C(α, i)|, by C(α, i+1) = C(α, i)(α − i)/(i + 1)
     for (int i = 0; i < 1000; ++i) {
         const double di = i;
@@ -76,7 +76,7 @@ double logAFrac(double q, double sigma, double alpha) {
         const double logS1 = logCoef + j * logQ + di * log1mQ + (j * j - j) / twoSigma2 + logHalfErfc((z0 - j) * scale);
         const double largest = std::max(logS0, logS1);
         if (largest > top) {
-            if (top > -kInf) {
+            if (top > -kInfinity) {
                 const double shrink = std::exp(top - largest);
                 sum0 *= shrink;
                 sum1 *= shrink;
@@ -92,7 +92,7 @@ double logAFrac(double q, double sigma, double alpha) {
         lastS0 = logS0;
         lastS1 = logS1;
     }
-    return kInf;
+    return kInfinity;
 }
 
 } // namespace
@@ -119,7 +119,7 @@ double rdpSubsampledGaussian(double q, double sigma, double alpha) {
     if (!(alpha > 1.0))
         throw std::invalid_argument("RDP accountant: orders must be > 1");
     if (std::isinf(alpha) || sigma == 0.0)
-        return kInf;
+        return kInfinity;
     if (q == 0.0)
         return 0.0;
     if (q == 1.0)
@@ -138,7 +138,7 @@ double epsilonAtOrder(double a, double r, double delta) {
         return 0.0; // the KL bound δ ≤ √(1 − e^{−RDP}) already holds
     if (a > 1.01)
         return r + std::log1p(-1.0 / a) - std::log(delta * a) / (a - 1.0);
-    return kInf;
+    return kInfinity;
 }
 
 } // namespace
@@ -148,7 +148,7 @@ RdpConversion rdpToEpsilon(const std::vector<double>& orders, const std::vector<
         throw std::invalid_argument("RDP accountant: δ must lie in (0, 1)");
     if (orders.size() != rdp.size() || orders.empty())
         throw std::invalid_argument("RDP accountant: one RDP value per order is needed");
-    RdpConversion best{kInf, orders.front()};
+    RdpConversion best{kInfinity, orders.front()};
     for (std::size_t i = 0; i < orders.size(); ++i) {
         const double a = orders[i];
         const double r = rdp[i];
@@ -227,7 +227,7 @@ std::vector<RdpConversion> rdpEpsilons(double sigma, double q, const std::vector
     // log((α−1)/α) − log(δα)/(α−1), unless the KL bound could make it 0. Skipped orders lose to
     // an order already summed by a margin far above rounding, so the result equals the
     // exhaustive search's bit for bit (a test compares the two).
-    std::vector<double> oneStep(orders.size(), kInf);
+    std::vector<double> oneStep(orders.size(), kInfinity);
     std::vector<std::size_t> cheap, costly;
     for (std::size_t i = 0; i < orders.size(); ++i)
         (isFractional(orders[i]) ? costly : cheap).push_back(i);
@@ -245,7 +245,8 @@ std::vector<RdpConversion> rdpEpsilons(double sigma, double q, const std::vector
             const double lowerRdp = static_cast<double>(steps[j]) * lowerStep;
             const double best = bestCheap[j].epsilon;
             const bool klPossible = delta * delta + std::expm1(-lowerRdp * (1.0 - 1e-6)) > 0.0;
-            const double lowerEps = a > 1.01 ? lowerRdp + std::log1p(-1.0 / a) - std::log(delta * a) / (a - 1.0) : kInf;
+            const double lowerEps =
+                a > 1.01 ? lowerRdp + std::log1p(-1.0 / a) - std::log(delta * a) / (a - 1.0) : kInfinity;
             need = klPossible || lowerEps <= best + 1e-6 * (1.0 + best);
         }
         if (need)

@@ -2,6 +2,7 @@
 
 #include "core/scale/cell_stage.h"
 #include "core/scale/cell_text.h"
+#include "core/util/elapsed.h"
 #include "core/util/parallel_grid.h"
 #include "core/util/random.h"
 
@@ -16,8 +17,6 @@ namespace elab::core {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
 constexpr std::uint64_t kFullStream = 0x66756C6C64617461ULL; // "fulldata": full-data fits' masks
 constexpr std::uint64_t kCvStream = 0x6376;                  // CV folds on all the data
@@ -155,7 +154,7 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
         ++fits;
         runner.unitDone();
     });
-    result.secondsBaseline = seconds(start);
+    result.secondsBaseline = secondsSince(start);
     if (stop.stop_requested()) {
         result.cancelled = true;
         result.fits = fits;
@@ -273,7 +272,7 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
         record(k, err, isSeparable, in.integer() != 0);
         ++fits;
     }
-    result.secondsSweep = seconds(start);
+    result.secondsSweep = secondsSince(start);
     for (std::size_t g = 0; g < G; ++g)
         for (std::size_t m = 0; m < M; ++m)
             if (done[g * M + m] == needed(m))
@@ -321,7 +320,7 @@ StabilityResult runStabilitySweep(const StabilityData& data, const StabilitySpec
             distances[k] = in.real();
             ++fits;
         }
-    result.secondsStability = seconds(start);
+    result.secondsStability = secondsSince(start);
     result.cancelled = stop.stop_requested();
     result.fits = fits;
     if (result.cancelled)

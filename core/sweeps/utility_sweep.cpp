@@ -4,6 +4,7 @@
 #include "core/scale/cell_stage.h"
 #include "core/scale/cell_text.h"
 
+#include "core/util/elapsed.h"
 #include "core/util/grid_text.h"
 #include "core/util/noise.h"
 #include "core/util/parallel_grid.h"
@@ -19,8 +20,6 @@ namespace elab::core {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
 void meanAndSd(const std::vector<double>& v, double& mean, double& sd) {
     double sum = 0.0;
@@ -239,7 +238,7 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
             ++done[g];
         }
     }
-    result.secondsMeasured = seconds(start);
+    result.secondsMeasured = secondsSince(start);
     result.cancelled = stop.stop_requested();
     for (const SolverSummary& slot : solverSlots)
         result.solver.merge(slot);
@@ -310,7 +309,7 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
         }
         result.measuring.push_back(std::move(fit));
     }
-    result.secondsEstimates = seconds(estimatesStart);
+    result.secondsEstimates = secondsSince(estimatesStart);
     return result;
 }
 

@@ -135,7 +135,7 @@ private slots:
         s.runs = 400000; // a step takes longer than a frame
         c.setSettings(s);
         c.setDataset(blobs());
-        QVERIFY(waitIdle(c));
+        QVERIFY(waitIdle(c, 120000)); // 400,000 runs: long on a loaded machine
         QSignalSpy started(c.jobSlots().front(), &ui::JobSlot::started);
         QSignalSpy dropped(c.jobSlots().front(), &ui::JobSlot::staleResultDropped);
         QSignalSpy finished(c.jobSlots().front(), &ui::JobSlot::finished);

@@ -21,7 +21,7 @@ void appendRow(QString& out, const QString& prefix, const QString& x, const QStr
     out += QLatin1Char('\n');
 }
 
-QString number(double value) { return csvNumber(value); }
+QString csvCell(double value) { return csvNumber(value); }
 QString field(const QString& text) { return csvField(text); }
 
 } // namespace
@@ -54,17 +54,17 @@ QString chartCsv(const ChartData& data) {
         const QString prefix =
             field(s.key) + QLatin1Char(',') + field(s.name) + QLatin1Char(',') + csvKindName(s.kind) + QLatin1Char(',');
         switch (s.kind) {
-        case SeriesKind::HorizontalLine: appendRow(out, prefix, QString(), number(s.value), QString()); break;
-        case SeriesKind::VerticalLine: appendRow(out, prefix, number(s.value), QString(), QString()); break;
+        case SeriesKind::HorizontalLine: appendRow(out, prefix, QString(), csvCell(s.value), QString()); break;
+        case SeriesKind::VerticalLine: appendRow(out, prefix, csvCell(s.value), QString(), QString()); break;
         case SeriesKind::Band:
             for (qsizetype i = 0; i < s.points.size(); ++i)
-                appendRow(out, prefix, number(s.points[i].x()), number(s.points[i].y()),
-                          i < s.upper.size() ? number(s.upper[i].y()) : QString());
+                appendRow(out, prefix, csvCell(s.points[i].x()), csvCell(s.points[i].y()),
+                          i < s.upper.size() ? csvCell(s.upper[i].y()) : QString());
             break;
         case SeriesKind::Line:
         case SeriesKind::Points:
             for (const QPointF& p : s.points)
-                appendRow(out, prefix, number(p.x()), number(p.y()), QString());
+                appendRow(out, prefix, csvCell(p.x()), csvCell(p.y()), QString());
             break;
         }
     }

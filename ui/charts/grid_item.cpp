@@ -19,7 +19,7 @@ constexpr double kGridZ = 2.0;
 const QColor kGrid(0xd9, 0xd9, 0xd9);
 const QColor kMinorGrid(0xef, 0xef, 0xef);
 
-enum ItemType { GridType = QGraphicsItem::UserType + 713 };
+enum GridItemType { GridType = QGraphicsItem::UserType + 713 };
 
 /// Ticks of a value axis, as Qt Charts places them.
 void valueTicks(const QValueAxis* axis, QList<double>& out) {

@@ -23,12 +23,12 @@ constexpr double kColorBarZ = 3.0;
 constexpr double kBarGap = 14.0; // plot area → bar
 constexpr double kBarWidth = 14.0;
 constexpr double kLabelGap = 4.0; // bar → tick labels → title
-const QColor kText(0x20, 0x20, 0x20);
+const QColor kTickText(0x20, 0x20, 0x20);
 const QColor kBarBorder(0x80, 0x80, 0x80);
 
-enum ItemType { RasterType = QGraphicsItem::UserType + 711, ColorBarType };
+enum RasterItemType { RasterType = QGraphicsItem::UserType + 711, ColorBarType };
 
-QString tickText(double v) { return QString::number(v, 'g', 2); }
+QString tickTickText(double v) { return QString::number(v, 'g', 2); }
 
 class RasterItem : public PlotAreaItem {
 public:
@@ -88,12 +88,12 @@ public:
         painter->setBrush(gradient);
         painter->drawRect(bar);
         painter->setFont(font);
-        painter->setPen(kText);
+        painter->setPen(kTickText);
         double labelWidth = 0.0;
         for (int k = 0; k <= 2; ++k) {
             const double v = m_scale.min + 0.5 * k * (m_scale.max - m_scale.min);
             const double y = bar.bottom() - 0.5 * k * bar.height();
-            const QString text = tickText(v);
+            const QString text = tickTickText(v);
             labelWidth = std::max(labelWidth, metrics.horizontalAdvance(text));
             painter->drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3.0, y));
             painter->drawText(QPointF(bar.right() + kLabelGap + 1.0, y + 0.35 * metrics.ascent()), text);
@@ -114,8 +114,8 @@ public:
         const QFontMetricsF metrics(font);
         double labels = 0.0;
         for (int k = 0; k <= 2; ++k)
-            labels =
-                std::max(labels, metrics.horizontalAdvance(tickText(scale.min + 0.5 * k * (scale.max - scale.min))));
+            labels = std::max(labels,
+                              metrics.horizontalAdvance(tickTickText(scale.min + 0.5 * k * (scale.max - scale.min))));
         const double width = kBarGap + kBarWidth + 2.0 * kLabelGap + labels + metrics.height() + kLabelGap;
         return QMargins(0, 0, static_cast<int>(std::ceil(width)), 0);
     }

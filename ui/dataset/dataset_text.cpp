@@ -13,7 +13,7 @@ namespace {
 
 QString count(qint64 n) { return QLocale().toString(n); }
 
-QString number(double v) { return formatNumber(v, 4, NumberForm::Locale); }
+QString statNumber(double v) { return formatNumber(v, 4, NumberForm::Locale); }
 
 } // namespace
 
@@ -32,10 +32,10 @@ QString shapeText(const core::Dataset& data, const core::DatasetSummary& summary
     parts << QString::fromUtf8(core::toString(summary.task));
     if (summary.task == core::TaskKind::Regression)
         parts << QObject::tr("target %1 … %2, mean %3")
-                     .arg(number(summary.targetMin), number(summary.targetMax), number(summary.targetMean));
+                     .arg(statNumber(summary.targetMin), statNumber(summary.targetMax), statNumber(summary.targetMean));
     parts << QObject::tr("%1 missing cells").arg(count(static_cast<qint64>(summary.missingCells)));
     parts << QObject::tr("norms %1 / %2 / %3 (min / median / max)")
-                 .arg(number(summary.normMin), number(summary.normMedian), number(summary.normMax));
+                 .arg(statNumber(summary.normMin), statNumber(summary.normMedian), statNumber(summary.normMax));
     parts << (seconds < 1.0 ? QObject::tr("loaded in %1 ms").arg(std::lround(seconds * 1000.0))
                             : QObject::tr("loaded in %1 s").arg(seconds, 0, 'f', 1));
     return parts.join(QStringLiteral(" · "));

@@ -15,6 +15,11 @@ QString withSuffix(const QString& figurePath, const char* suffix) {
     return info.dir().filePath(info.completeBaseName() + QLatin1String(suffix));
 }
 
+} // namespace
+
+QString csvPathFor(const QString& figurePath) { return withSuffix(figurePath, ".csv"); }
+QString sidecarPathFor(const QString& figurePath) { return withSuffix(figurePath, ".json"); }
+
 bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
@@ -24,11 +29,6 @@ bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
     }
     return true;
 }
-
-} // namespace
-
-QString csvPathFor(const QString& figurePath) { return withSuffix(figurePath, ".csv"); }
-QString sidecarPathFor(const QString& figurePath) { return withSuffix(figurePath, ".json"); }
 
 QStringList writeFigure(const charts::ChartData& chart, const QByteArray& sidecar, const FigureExport& request,
                         QString* error, const std::function<QByteArray()>& csvText) {

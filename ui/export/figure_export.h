@@ -27,6 +27,8 @@ struct FigureExport {
 /// "<dir>/<base>.csv" and "<dir>/<base>.json" for a figure path "<dir>/<base>.<ext>".
 QString csvPathFor(const QString& figurePath);
 QString sidecarPathFor(const QString& figurePath);
+/// Writes bytes to path atomically (QSaveFile); on failure, "path: reason" into *error (when given).
+bool writeBytes(const QString& path, const QByteArray& bytes, QString* error);
 
 /// Writes the figure and, as asked, the CSV (csv() if given, else the chart's series) and the
 /// sidecar (bytes as given). Returns the files written; on failure sets *error (naming the

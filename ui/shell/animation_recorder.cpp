@@ -16,15 +16,6 @@ namespace elab::ui {
 
 namespace {
 
-bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
-}
-
 QString rangeText(const std::vector<double>& grid) {
     if (grid.empty())
         return QStringLiteral("empty");

@@ -16,7 +16,7 @@ namespace elab::ui {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("elab::ui::SettingsText", text); }
+QString settingsTr(const char* text) { return QCoreApplication::translate("elab::ui::SettingsText", text); }
 
 // Core messages start in lower case to fit inside sentences; shown alone they start a line.
 QString sentence(const std::string& message) {
@@ -26,10 +26,10 @@ QString sentence(const std::string& message) {
     return text;
 }
 
-const QString kRed = QStringLiteral("#b01e1e");
+const QString kWarningRed = QStringLiteral("#b01e1e");
 
 QString red(const QString& text) {
-    return QStringLiteral("<span style='color:%1'>%2</span>").arg(kRed, text.toHtmlEscaped());
+    return QStringLiteral("<span style='color:%1'>%2</span>").arg(kWarningRed, text.toHtmlEscaped());
 }
 
 } // namespace
@@ -40,29 +40,29 @@ QString mechanismToolTip(core::MechanismKind kind) { return QString::fromUtf8(co
 
 QString lossName(core::LossKind kind) {
     switch (kind) {
-    case core::LossKind::Logistic: return tr("Logistic");
-    case core::LossKind::HuberSvm: return tr("Huber SVM");
-    case core::LossKind::SmoothHinge: return tr("Smoothed hinge");
-    case core::LossKind::Squared: return tr("Squared (regression)");
+    case core::LossKind::Logistic: return settingsTr("Logistic");
+    case core::LossKind::HuberSvm: return settingsTr("Huber SVM");
+    case core::LossKind::SmoothHinge: return settingsTr("Smoothed hinge");
+    case core::LossKind::Squared: return settingsTr("Squared (regression)");
     }
     return {};
 }
 
 QString metricName(core::UtilityMetric metric) {
     switch (metric) {
-    case core::UtilityMetric::TrainLoss: return tr("Training loss");
-    case core::UtilityMetric::TestLoss: return tr("Test loss");
-    case core::UtilityMetric::TrainAccuracy: return tr("Training accuracy");
-    case core::UtilityMetric::TestAccuracy: return tr("Test accuracy");
+    case core::UtilityMetric::TrainLoss: return settingsTr("Training loss");
+    case core::UtilityMetric::TestLoss: return settingsTr("Test loss");
+    case core::UtilityMetric::TrainAccuracy: return settingsTr("Training accuracy");
+    case core::UtilityMetric::TestAccuracy: return settingsTr("Test accuracy");
     }
     return {};
 }
 
 QString normPolicyName(core::NormPolicy policy) {
     switch (policy) {
-    case core::NormPolicy::ClipRows: return tr("Clip rows to ‖x‖ ≤ 1");
-    case core::NormPolicy::ScaleByMaxNorm: return tr("Scale by max norm");
-    case core::NormPolicy::None: return tr("None");
+    case core::NormPolicy::ClipRows: return settingsTr("Clip rows to ‖x‖ ≤ 1");
+    case core::NormPolicy::ScaleByMaxNorm: return settingsTr("Scale by max norm");
+    case core::NormPolicy::None: return settingsTr("None");
     }
     return {};
 }
@@ -90,42 +90,43 @@ GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const Gu
         // The warning state: the mechanism ran, but a step before it read the private data.
         QStringList warnings, details;
         for (const std::string& step : g.assumptionsNotMet)
-            warnings << tr("Not met: %1").arg(sentence(step));
+            warnings << settingsTr("Not met: %1").arg(sentence(step));
         warnings << context.leaks;
-        details << tr("The mechanism's own ε holds only for the training rows as they reached it; a step that reads "
-                      "the private data outside a mechanism can reveal any one person's row, so nothing is guaranteed "
-                      "about the file. Use public bounds, a public schema and row clipping to get the guarantee back.");
-        details << tr("Mechanism: %1").arg(QString::fromStdString(g.source));
+        details << settingsTr(
+            "The mechanism's own ε holds only for the training rows as they reached it; a step that reads "
+            "the private data outside a mechanism can reveal any one person's row, so nothing is guaranteed "
+            "about the file. Use public bounds, a public schema and row clipping to get the guarantee back.");
+        details << settingsTr("Mechanism: %1").arg(QString::fromStdString(g.source));
         for (const std::string& note : g.notes)
             details << QStringLiteral("• ") + sentence(note);
         for (const std::string& c : g.conditions)
-            details << QStringLiteral("• ") + tr("Condition: %1").arg(QString::fromStdString(c));
-        return textOf(tr("No privacy guarantee: assumptions not met"), warnings, details, true);
+            details << QStringLiteral("• ") + settingsTr("Condition: %1").arg(QString::fromStdString(c));
+        return textOf(settingsTr("No privacy guarantee: assumptions not met"), warnings, details, true);
     }
     if (!g.isPrivate && context.leaks.isEmpty())
-        return textOf(tr("No privacy"), {}, {tr("ε = ∞ is the non-private end: the model is fitted without noise.")},
-                      false);
+        return textOf(settingsTr("No privacy"), {},
+                      {settingsTr("ε = ∞ is the non-private end: the model is fitted without noise.")}, false);
     if (!g.isPrivate)
-        return textOf(tr("No privacy guarantee: assumptions not met"), context.leaks, {}, true);
+        return textOf(settingsTr("No privacy guarantee: assumptions not met"), context.leaks, {}, true);
     QString headline = QString::fromStdString(g.notion) + QStringLiteral(": ε = ") + formatNumber(g.epsilon);
     if (g.delta > 0.0)
         headline += QStringLiteral(", δ = ") + formatNumber(g.delta);
     QStringList warnings, details;
     if (g.delta > 0.0 && n > 0 && g.delta >= 1.0 / static_cast<double>(n))
-        warnings << tr("δ = %1 is not below 1/n = %2: a δ that large allows publishing a "
-                       "few rows outright.")
+        warnings << settingsTr("δ = %1 is not below 1/n = %2: a δ that large allows publishing a "
+                               "few rows outright.")
                         .arg(formatNumber(g.delta), formatNumber(1.0 / static_cast<double>(n)));
     warnings << context.leaks;
     for (const std::string& sentence : core::plainLanguage(g, n))
         details << QString::fromStdString(sentence);
-    details << tr("Source: %1").arg(QString::fromStdString(g.source));
+    details << settingsTr("Source: %1").arg(QString::fromStdString(g.source));
     if (!context.formula.isEmpty())
-        details << tr("Formula: %1").arg(context.formula);
-    details << (n > 0 ? tr("n = %1 training rows").arg(n) : tr("No dataset loaded: n unknown."));
+        details << settingsTr("Formula: %1").arg(context.formula);
+    details << (n > 0 ? settingsTr("n = %1 training rows").arg(n) : settingsTr("No dataset loaded: n unknown."));
     for (const std::string& a : g.assumptions)
-        details << QStringLiteral("• ") + tr("Assumes %1").arg(QString::fromStdString(a));
+        details << QStringLiteral("• ") + settingsTr("Assumes %1").arg(QString::fromStdString(a));
     if (n <= 0 && !g.branch.empty())
-        details << QStringLiteral("• ") + tr("The branch taken (extra ridge or not) depends on n.");
+        details << QStringLiteral("• ") + settingsTr("The branch taken (extra ridge or not) depends on n.");
     else
         for (const std::string& note : g.notes)
             details << QStringLiteral("• ") + sentence(note);
@@ -134,23 +135,24 @@ GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const Gu
         for (const core::MechanismParameter& p : g.parameters)
             if (std::isfinite(p.value))
                 constants << QString::fromStdString(p.symbol) + QStringLiteral(" = ") + formatNumber(p.value);
-        details << QStringLiteral("• ") + tr("Constants: %1").arg(constants.join(QStringLiteral(", ")));
+        details << QStringLiteral("• ") + settingsTr("Constants: %1").arg(constants.join(QStringLiteral(", ")));
     }
     // A view's own leak (context.leaks) turns the guarantee off as a leaking step does.
     const bool broken = !context.leaks.isEmpty();
     if (broken)
-        headline = tr("No privacy guarantee: assumptions not met (the mechanism alone: %1)").arg(headline);
+        headline = settingsTr("No privacy guarantee: assumptions not met (the mechanism alone: %1)").arg(headline);
     return textOf(headline, warnings, details, broken);
 }
 
 GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape& shape, double eps) {
     const core::MechanismSpec& spec = settings.mechanism;
     if (!core::mechanismInfo(spec.kind).isPrivate)
-        return textOf(tr("No privacy"), {}, {tr("Non-private reference: the model is fitted without noise.")}, false);
+        return textOf(settingsTr("No privacy"), {},
+                      {settingsTr("Non-private reference: the model is fitted without noise.")}, false);
     if (std::isinf(eps))
         return describePrivacyGuarantee(core::PrivacyGuarantee{}, {});
     if (const std::string problem = spec.validate(); !problem.empty())
-        return textOf(tr("No guarantee"), {}, {sentence(problem)}, false);
+        return textOf(settingsTr("No guarantee"), {}, {sentence(problem)}, false);
     try {
         // K classes unless a positive class binarises the labels.
         const int classes = shape.multiclass && !settings.preprocess.positiveClass
@@ -173,7 +175,7 @@ GuaranteeText describeGuarantee(const UtilitySettings& settings, const DataShape
         return describePrivacyGuarantee(
             g, {shape.trainRows, {}, false, QString::fromUtf8(core::mechanismInfo(spec.kind).formula)});
     } catch (const std::exception& e) {
-        return textOf(tr("No guarantee"), {}, {sentence(e.what())}, false);
+        return textOf(settingsTr("No guarantee"), {}, {sentence(e.what())}, false);
     }
 }
 
@@ -189,15 +191,15 @@ QStringList settingsProblems(const UtilitySettings& settings, const DataShape& s
         problems << p;
     };
     if (shape.regression)
-        add(tr("Regression is not supported yet: the engine fits margin losses (logistic, "
-               "Huber SVM, smoothed hinge) on binary labels only."));
+        add(settingsTr("Regression is not supported yet: the engine fits margin losses (logistic, "
+                       "Huber SVM, smoothed hinge) on binary labels only."));
     else if (settings.mechanism.model.loss.kind() == core::LossKind::Squared)
-        add(tr("Squared loss is for regression datasets: pick a margin loss."));
+        add(settingsTr("Squared loss is for regression datasets: pick a margin loss."));
     if (settings.mechanism.usesDelta() &&
         !(settings.mechanism.privacy.delta > 0.0 && settings.mechanism.privacy.delta < 1.0))
-        add(tr("δ must be in (0, 1), and well below 1/n (e.g. 1e-5)."));
+        add(settingsTr("δ must be in (0, 1), and well below 1/n (e.g. 1e-5)."));
     if (core::mechanismInfo(settings.mechanism.kind).needsPositiveLambda && !(settings.mechanism.model.lambda > 0.0))
-        add(tr("Output perturbation needs Λ > 0: its sensitivity 2ζ/(nΛ) is infinite at Λ = 0."));
+        add(settingsTr("Output perturbation needs Λ > 0: its sensitivity 2ζ/(nΛ) is infinite at Λ = 0."));
     add(sentence(settings.mechanism.validate()));
     add(sentence(settings.preprocess.validate()));
     add(sentence(settings.validate()));
@@ -213,8 +215,8 @@ QString estimatesUnavailableReason(const UtilitySettings& settings) {
     if (const auto& info = core::mechanismInfo(settings.mechanism.kind); !info.taylor)
         return QString::fromUtf8(info.noTaylorReason);
     if (!core::isLossMetric(settings.metric))
-        return tr("Taylor estimates need a loss metric: accuracy is a step function of the model, "
-                  "with no derivative in ε.");
+        return settingsTr("Taylor estimates need a loss metric: accuracy is a step function of the model, "
+                          "with no derivative in ε.");
     return {};
 }
 

@@ -17,7 +17,7 @@ namespace {
 
 /// The products split over slices of kSingleUnitSlice units (core/learners/dpsgd/unit_slices.h).
 template <typename F>
-void forUnitSlices(Index units, F&& f) {
+void forSingleUnitSlices(Index units, F&& f) {
     detail::forUnitSlices(units, std::forward<F>(f), detail::kSingleUnitSlice);
 }
 
@@ -138,7 +138,7 @@ void clippedGradientSumSingle(const Network& net, const SingleRows& X, const std
     w.partialDelta.resize(ld, slices);
     const auto slice = [](Index begin) { return begin / detail::kSingleUnitSlice; };
     // Forward: the large product in float, the bias, ReLU and mask in double.
-    forUnitSlices(H, [&](Index begin, Index count) {
+    forSingleUnitSlices(H, [&](Index begin, Index count) {
         roundSlice(h.W, begin, count, w.hiddenW);
         forwardSlice(w, b, begin, count, w.product);
         double* sq = w.partialHidden.col(slice(begin)).data();
@@ -167,7 +167,7 @@ void clippedGradientSumSingle(const Network& net, const SingleRows& X, const std
     for (Index k = 0; k < K; ++k)
         w.logits.col(k).head(b).array() += o.b(k);
     softmaxMinusOneHot(w.logits, b, y, batch, w.deltaOut);
-    forUnitSlices(H, [&](Index begin, Index count) { // Δ_h[:, units] = Δ_o · W_o[:, units], then mask and ReLU
+    forSingleUnitSlices(H, [&](Index begin, Index count) { // Δ_h[:, units] = Δ_o · W_o[:, units], then mask and ReLU
         denseProduct(false, false, b, count, K, 1.0, w.deltaOut.data(), ld, o.W.data() + begin * K, K, 0.0,
                      w.deltaHidden.data() + begin * ld, ld);
         double* sq = w.partialDelta.col(slice(begin)).data();
@@ -212,7 +212,7 @@ void clippedGradientSumSingle(const Network& net, const SingleRows& X, const std
         w.deltaOut.col(k).head(b).array() *= w.factor1.head(b).array();
     // The hidden layer's clipped sum: Σ_i c_i δ_i x_iᵀ in float, its bias Σ_i c_i δ_i in double.
     DenseLayer& g0 = sum.layers[0];
-    forUnitSlices(H, [&](Index begin, Index count) {
+    forSingleUnitSlices(H, [&](Index begin, Index count) {
         const double* factor = w.factor0.data();
         for (Index u = begin; u < begin + count; ++u) {
             const double* delta = w.deltaHidden.col(u).data();
@@ -244,7 +244,7 @@ Eigen::MatrixXd networkLogitsSingle(const Network& net, const SingleRows& X) {
     const Index n = X.rows(), p = X.cols(), H = h.W.rows();
     Eigen::MatrixXf hiddenW(H, p);
     Eigen::MatrixXf product(n, H);
-    forUnitSlices(H, [&](Index begin, Index count) {
+    forSingleUnitSlices(H, [&](Index begin, Index count) {
         roundSlice(h.W, begin, count, hiddenW);
         denseProduct(true, true, n, count, p, 1.0f, X.columns.data(), p, hiddenW.data() + begin, H, 0.0f,
                      product.data() + begin * n, n);

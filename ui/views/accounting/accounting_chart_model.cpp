@@ -15,7 +15,7 @@ using charts::SeriesKind;
 
 namespace {
 
-QString num(double v, int digits = 4) { return formatNumber(v, digits, NumberForm::Printf); }
+QString accountingNumber(double v, int digits = 4) { return formatNumber(v, digits, NumberForm::Printf); }
 
 QString title(core::AccountantKind kind) { return QString::fromStdString(core::accountantTitle(kind)); }
 
@@ -24,8 +24,8 @@ QString shortTitle(core::AccountantKind kind) { return QString::fromStdString(co
 
 QString setting(const core::AccountingCurves& c) {
     return QStringLiteral("q = %1 (S = %2, N = %3), T = %4 steps (%5 epochs), δ = %6")
-        .arg(num(c.inputs.q()), num(c.inputs.batchSize), QString::number(c.inputs.rows),
-             QString::number(c.inputs.steps()), QString::number(c.inputs.epochs), num(c.inputs.delta, 3));
+        .arg(accountingNumber(c.inputs.q()), accountingNumber(c.inputs.batchSize), QString::number(c.inputs.rows),
+             QString::number(c.inputs.steps()), QString::number(c.inputs.epochs), accountingNumber(c.inputs.delta, 3));
 }
 
 /// The calibration's largest σ, as the texts write it.
@@ -47,16 +47,17 @@ double niceCeiling(double v) {
 QString ratio(double sigma, double rdpSigma) {
     if (!std::isfinite(sigma) || !std::isfinite(rdpSigma))
         return QStringLiteral("—");
-    return num(sigma / rdpSigma, 3) + QStringLiteral("×");
+    return accountingNumber(sigma / rdpSigma, 3) + QStringLiteral("×");
 }
 
 Qt::PenStyle penOf(core::AccountantKind kind) { return core::accountantIsProof(kind) ? Qt::SolidLine : Qt::DashLine; }
 
 /// The current ε as a dotted horizontal line (held: its legend without the number).
 SeriesData targetLine(double eps, bool held) {
-    SeriesData line = charts::makeSeries(QStringLiteral("target"),
-                                         held ? QStringLiteral("target ε") : QStringLiteral("ε = %1").arg(num(eps)),
-                                         SeriesKind::HorizontalLine, QColor(40, 40, 40));
+    SeriesData line =
+        charts::makeSeries(QStringLiteral("target"),
+                           held ? QStringLiteral("target ε") : QStringLiteral("ε = %1").arg(accountingNumber(eps)),
+                           SeriesKind::HorizontalLine, QColor(40, 40, 40));
     line.value = eps;
     line.width = 1.0;
     line.style = Qt::DotLine;
@@ -131,11 +132,11 @@ charts::ChartData buildSigmaChart(const AccountingSettings& s, const core::Accou
     chart.series << targetLine(s.currentEps, held);
     if (std::isfinite(c->currentSigma)) { // +∞: no σ within the calibration's limit (the status line says so)
         const QString accountant = QString::fromLatin1(core::toString(s.accountant));
-        SeriesData sigma =
-            charts::makeSeries(QStringLiteral("current"),
-                               held ? QStringLiteral("current σ (%1)").arg(accountant)
-                                    : QStringLiteral("current σ = %1 (%2)").arg(num(c->currentSigma), accountant),
-                               SeriesKind::VerticalLine, QColor(200, 30, 30));
+        SeriesData sigma = charts::makeSeries(
+            QStringLiteral("current"),
+            held ? QStringLiteral("current σ (%1)").arg(accountant)
+                 : QStringLiteral("current σ = %1 (%2)").arg(accountingNumber(c->currentSigma), accountant),
+            SeriesKind::VerticalLine, QColor(200, 30, 30));
         sigma.value = c->currentSigma;
         sigma.width = 1.5;
         chart.series << sigma;
@@ -157,9 +158,9 @@ charts::ChartData buildEpochChart(const AccountingSettings& s, const core::Accou
     charts::ChartData chart;
     chart.title = !c || held ? QStringLiteral("ε spent during training")
                   : std::isfinite(c->currentSigma)
-                      ? QStringLiteral("ε spent during training at σ = %1").arg(num(c->currentSigma))
+                      ? QStringLiteral("ε spent during training at σ = %1").arg(accountingNumber(c->currentSigma))
                       : QStringLiteral("ε spent during training: no σ ≤ %1 reaches ε = %2 (%3)")
-                            .arg(sigmaLimit(), num(c->inputs.eps), shortTitle(c->inputs.accountant));
+                            .arg(sigmaLimit(), accountingNumber(c->inputs.eps), shortTitle(c->inputs.accountant));
     chart.xTitle = QStringLiteral("epoch");
     chart.yTitle = QStringLiteral("ε spent");
     chart.logX = false;
@@ -204,19 +205,20 @@ QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost*
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='3'><tr><th align='left'>accountant</th>"
                                   "<th align='right'>σ for ε = %1</th><th align='right'>noise vs RDP</th>"
                                   "<th align='right'>ε RDP proves for that σ</th>%2</tr>")
-                       .arg(num(c->inputs.eps),
+                       .arg(accountingNumber(c->inputs.eps),
                             sweep ? QStringLiteral("<th align='right'>%1 in the sweep (cost)</th>").arg(sweep->metric)
                                   : QString());
     for (std::size_t k = 0; k < core::kAccountants.size(); ++k) {
         const core::AccountantKind kind = core::kAccountants[k];
         const core::Calibration& cal = c->needed[k];
-        QString sigma = num(cal.sigma);
+        QString sigma = accountingNumber(cal.sigma);
         if (!c->reached(k))
             sigma = QStringLiteral("none ≤ %1").arg(sigmaLimit());
         else if (!cal.reachedTarget)
             // ε(σ) jumps past the target (AC: ε_it reaches 1; RDP: ε drops to 0 past the KL bound):
             // the smallest σ meeting it certifies a smaller ε, a stronger guarantee.
-            sigma += QStringLiteral(" (ε jumps past the target: certifies ε = %1)").arg(num(cal.result.epsilon));
+            sigma += QStringLiteral(" (ε jumps past the target: certifies ε = %1)")
+                         .arg(accountingNumber(cal.result.epsilon));
         QString cost;
         if (sweep) {
             const core::UtilityCost& u = (*costs)[k];
@@ -225,14 +227,15 @@ QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost*
                                    .arg(QString::number(*u.value, 'f', 3),
                                         u.cost && *u.cost > 0.0005 ? QStringLiteral("−") : QStringLiteral("±"),
                                         u.cost ? QString::number(std::abs(*u.cost), 'f', 3) : QStringLiteral("?"))
-                             : QStringLiteral("outside the sweep (ε' = %1)").arg(num(u.equivalentEps, 3));
+                             : QStringLiteral("outside the sweep (ε' = %1)").arg(accountingNumber(u.equivalentEps, 3));
             cost = QStringLiteral("<td align='right'>%1</td>").arg(cost);
         }
         html += QStringLiteral("<tr><td><span style='color:%1'>■</span> %2%3</td><td align='right'>%4</td>"
                                "<td align='right'>%5</td><td align='right'>%6</td>%7</tr>")
                     .arg(accountantColor(kind).name(), title(kind),
                          cal.result.proven ? QString() : QStringLiteral(" ⚠"), sigma, ratio(cal.sigma, rdpSigma),
-                         std::isfinite(c->rdpOfNeeded[k]) ? num(c->rdpOfNeeded[k]) : QStringLiteral("—"), cost);
+                         std::isfinite(c->rdpOfNeeded[k]) ? accountingNumber(c->rdpOfNeeded[k]) : QStringLiteral("—"),
+                         cost);
     }
     html += QStringLiteral("</table>");
     if (sweep)
@@ -241,7 +244,7 @@ QString accountingTableHtml(const core::AccountingCurves* c, const SweepForCost*
                     "accountant needs for ε = %2 at the sweep's own schedule, against its value at ε "
                     "(− is worse). ⚠: not a proof. The RDP column is what RDP proves for each σ: more than ε "
                     "for a tighter accountant's σ (PLD proves ε with less noise).</p>")
-                    .arg(sweep->description, num(c->inputs.eps));
+                    .arg(sweep->description, accountingNumber(c->inputs.eps));
     else
         html += QStringLiteral(
             "<p style='color:#555'>More noise for the same ε costs accuracy: run the Utility tab's sweep "
@@ -258,7 +261,7 @@ QString accountingUnreached(const core::AccountingCurves& c) {
     if (names.isEmpty())
         return {};
     return QStringLiteral("No noise multiplier σ ≤ %1 reaches ε = %2 under %3 at these settings: %4. ")
-        .arg(sigmaLimit(), num(c.inputs.eps), names.join(QStringLiteral(", ")),
+        .arg(sigmaLimit(), accountingNumber(c.inputs.eps), names.join(QStringLiteral(", ")),
              c.reached(core::accountantIndex(c.inputs.accountant))
                  ? QStringLiteral("the others are shown")
                  : QStringLiteral(
@@ -267,7 +270,7 @@ QString accountingUnreached(const core::AccountingCurves& c) {
 
 QString accountingReadout(const core::AccountingCurves& c, double sigma) {
     QStringList lines;
-    lines << QStringLiteral("σ = %1:").arg(num(sigma, 5));
+    lines << QStringLiteral("σ = %1:").arg(accountingNumber(sigma, 5));
     const core::SgdPrivacyParams p{sigma, c.inputs.q(), c.inputs.steps(), c.inputs.delta};
     // At the current σ the worker has accounted every step already: the spending curves' last
     // epoch (the same computation; up to 30 ms of RDP at a small σ, kept off this thread).
@@ -278,7 +281,7 @@ QString accountingReadout(const core::AccountingCurves& c, double sigma) {
                            : c.inputs.nPublic ? core::accountEpsilon(kind, p).epsilon
                                               : core::replaceOneEpsilon(kind, p).epsilon;
         lines << QStringLiteral("  %1: ε = %2%3")
-                     .arg(QString::fromLatin1(core::toString(kind)), num(eps, 6),
+                     .arg(QString::fromLatin1(core::toString(kind)), accountingNumber(eps, 6),
                           core::accountantIsProof(kind) ? QString() : QStringLiteral(" (not a proof)"));
     }
     return lines.join(QLatin1Char('\n'));

@@ -8,7 +8,7 @@
 namespace elab::ui {
 
 namespace {
-const QString kId = QStringLiteral("accounting");
+const QString kAccountingId = QStringLiteral("accounting");
 }
 
 core::AccountingInputs AccountingSettings::inputs(long long datasetRows) const {
@@ -57,12 +57,12 @@ AccountingSettings accountingSettingsFromJson(const nlohmann::json& j) {
 } // namespace detail
 
 std::optional<AccountingSettings> accountingSettingsOf(const Session& session) {
-    const nlohmann::json block = session.settingsBlock(kId);
+    const nlohmann::json block = session.settingsBlock(kAccountingId);
     return block.is_null() ? std::nullopt : std::optional(detail::accountingSettingsFromJson(block));
 }
 
 void storeAccountingSettings(Session& session, const AccountingSettings& settings) {
-    session.setSettingsBlock(kId, detail::toJson(settings));
+    session.setSettingsBlock(kAccountingId, detail::toJson(settings));
 }
 
 } // namespace elab::ui

@@ -27,7 +27,7 @@ const QColor kColorDPrime(0xff, 0x7f, 0x0e);
 const QColor kClaim(0xb0, 0x1e, 0x1e);
 const QColor kConsistent(0x2c, 0x8a, 0x3c);
 
-QString num(double v, int digits = 3) { return auditNumber(v, digits); }
+QString chartNumber(double v, int digits = 3) { return auditNumber(v, digits); }
 
 /// The step outline of the finite scores in [lo, hi] over kBins bins: (lo,0) (lo,c0) (lo+w,c0) …
 QVector<QPointF> outline(const std::vector<double>& scores, double lo, double hi) {
@@ -82,7 +82,7 @@ charts::ChartData buildOneRunScoreChart(const AuditSettings& s, const AuditState
     const core::OneRunAuditResult* r = state.oneRun.get();
     chart.title = QStringLiteral("One run: %1 canaries' scores, ε = %2")
                       .arg(r ? static_cast<long long>(r->canaries.size()) : static_cast<long long>(s.canaries))
-                      .arg(num(state.eps > 0 ? state.eps : s.currentEps));
+                      .arg(chartNumber(state.eps > 0 ? state.eps : s.currentEps));
     chart.xTitle = QStringLiteral("score: the canary's margin under the released model");
     chart.yTitle = QStringLiteral("canaries");
     chart.logX = false;
@@ -135,7 +135,7 @@ charts::ChartData buildWhiteboxScoreChart(const AuditSettings& s, const AuditSta
     chart.title = QStringLiteral("White-box: %1 runs × %2 canary weights, ε = %3")
                       .arg(r ? r->runs : s.whiteboxRuns)
                       .arg(r ? QString::number(static_cast<long long>(r->canaries.size())) : QStringLiteral("…"))
-                      .arg(num(state.eps > 0 ? state.eps : s.currentEps));
+                      .arg(chartNumber(state.eps > 0 ? state.eps : s.currentEps));
     chart.xTitle = QStringLiteral("score: the weight's log-likelihood ratio, in against out");
     chart.yTitle = QStringLiteral("trials");
     chart.logX = false;
@@ -158,9 +158,9 @@ charts::ChartData buildWhiteboxScoreChart(const AuditSettings& s, const AuditSta
     i.points = outline(r->scoresIn, chart.xMin, chart.xMax);
     chart.series = {o, i};
     if (std::isfinite(r->bound.threshold)) {
-        SeriesData tau =
-            charts::makeSeries(QStringLiteral("threshold"), QStringLiteral("τ = %1").arg(num(r->bound.threshold, 4)),
-                               SeriesKind::VerticalLine, QColor(40, 40, 40));
+        SeriesData tau = charts::makeSeries(QStringLiteral("threshold"),
+                                            QStringLiteral("τ = %1").arg(chartNumber(r->bound.threshold, 4)),
+                                            SeriesKind::VerticalLine, QColor(40, 40, 40));
         tau.value = r->bound.threshold;
         tau.style = Qt::DashLine;
         tau.width = 1.5;
@@ -179,7 +179,7 @@ charts::ChartData buildScoreChart(const AuditSettings& s, const AuditState& stat
     charts::ChartData chart;
     chart.title = QStringLiteral("Canary's score, %1 runs per neighbour, ε = %2") // fits half a 1280-px window
                       .arg(s.runs)
-                      .arg(num(state.eps > 0 ? state.eps : s.currentEps));
+                      .arg(chartNumber(state.eps > 0 ? state.eps : s.currentEps));
     chart.xTitle = QStringLiteral("score: the canary's margin under the released model");
     chart.yTitle = QStringLiteral("runs");
     chart.logX = false;
@@ -207,7 +207,7 @@ charts::ChartData buildScoreChart(const AuditSettings& s, const AuditState& stat
     chart.series = {d, dPrime};
     if (state.result && std::isfinite(state.result->bound.threshold)) {
         SeriesData tau = charts::makeSeries(QStringLiteral("threshold"),
-                                            QStringLiteral("τ = %1").arg(num(state.result->bound.threshold, 4)),
+                                            QStringLiteral("τ = %1").arg(chartNumber(state.result->bound.threshold, 4)),
                                             SeriesKind::VerticalLine, QColor(40, 40, 40));
         tau.value = state.result->bound.threshold;
         tau.style = Qt::DashLine;
@@ -222,7 +222,7 @@ charts::ChartData buildScoreChart(const AuditSettings& s, const AuditState& stat
 charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& state) {
     charts::ChartData chart;
     const double claim = state.eps > 0 ? state.eps : s.currentEps;
-    chart.title = QStringLiteral("Audited lower bound ε_LB against the claimed ε = %1").arg(num(claim));
+    chart.title = QStringLiteral("Audited lower bound ε_LB against the claimed ε = %1").arg(chartNumber(claim));
     chart.xTitle = QStringLiteral("ε");
     chart.yTitle = QString(); // the rows are named on the axis: mechanism and its ε_LB
     chart.logX = false;
@@ -248,8 +248,8 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
             !row.audited() ? QStringLiteral("%1: %2").arg(mechanismName(row.kind), row.error.isEmpty()
                                                                                        ? QStringLiteral("…")
                                                                                        : QStringLiteral("not audited"))
-            : row.whitebox ? QStringLiteral("white-box: %1").arg(num(row.epsLB())) // DP-SGD's; a short axis
-                           : QStringLiteral("%1: %2").arg(mechanismName(row.kind), num(row.epsLB()));
+            : row.whitebox ? QStringLiteral("white-box: %1").arg(chartNumber(row.epsLB())) // DP-SGD's; a short axis
+                           : QStringLiteral("%1: %2").arg(mechanismName(row.kind), chartNumber(row.epsLB()));
         chart.yCategories.prepend(label); // category k is drawn at y = k: the last row first
         if (row.audited() && row.epsLB() > 0.0) {
             const double lb = row.epsLB();
@@ -276,14 +276,15 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
             observed.points.append({b->pointEstimate, static_cast<double>(rows.size() - 1 - i)});
     if (!observed.points.isEmpty())
         chart.series.append(observed);
-    SeriesData claimed = charts::makeSeries(QStringLiteral("claim"), QStringLiteral("claimed ε = %1").arg(num(claim)),
-                                            SeriesKind::VerticalLine, kClaim);
+    SeriesData claimed =
+        charts::makeSeries(QStringLiteral("claim"), QStringLiteral("claimed ε = %1").arg(chartNumber(claim)),
+                           SeriesKind::VerticalLine, kClaim);
     claimed.value = claim;
     claimed.style = Qt::DashLine;
     chart.series.append(claimed);
     if (std::isfinite(certifiable)) {
         SeriesData most = charts::makeSeries(QStringLiteral("certifiable"),
-                                             QStringLiteral("at most %1 with these runs").arg(num(certifiable)),
+                                             QStringLiteral("at most %1 with these runs").arg(chartNumber(certifiable)),
                                              SeriesKind::VerticalLine, QColor(120, 120, 120));
         most.value = certifiable;
         most.style = Qt::DotLine;

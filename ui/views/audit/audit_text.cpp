@@ -13,7 +13,7 @@ QString auditNumber(double v, int digits) { return formatNumber(v, digits, Numbe
 
 namespace {
 
-QString num(double v, int digits = 3) { return auditNumber(v, digits); }
+QString textNumber(double v, int digits = 3) { return auditNumber(v, digits); }
 
 } // namespace
 
@@ -66,10 +66,10 @@ QString oneRunDetailsHtml(const AuditSettings& s, const core::OneRunAuditResult&
                  .arg(std::count_if(r.canaries.begin(), r.canaries.end(),
                                     [](const core::OneRunCanary& c) { return c.included; }));
     lines << QStringLiteral("<b>Neighbours:</b> %1 per canary; δ = %2; one private fit on %3 rows; seed %4; %5 s")
-                 .arg(QString::fromLatin1(core::toString(r.adjacency)), num(r.delta))
+                 .arg(QString::fromLatin1(core::toString(r.adjacency)), textNumber(r.delta))
                  .arg(static_cast<long long>(r.trainingRows))
                  .arg(s.seed)
-                 .arg(num(r.seconds));
+                 .arg(textNumber(r.seconds));
     lines << QStringLiteral("<b>Guess:</b> the %1 highest scores in, the %2 lowest out: %3 of %4 right (the best of "
                             "%5 guess sizes, each at α/%5)")
                  .arg(b.best.kIn)
@@ -78,7 +78,7 @@ QString oneRunDetailsHtml(const AuditSettings& s, const core::OneRunAuditResult&
                  .arg(b.best.guesses)
                  .arg(static_cast<long long>(b.grid.size()));
     lines << QStringLiteral("<b>ε_LB = %1</b> (claimed ε = %2; at most %3 can be shown with %4 canaries)")
-                 .arg(num(b.epsLB), num(r.claimedEps), num(b.maxCertifiable))
+                 .arg(textNumber(b.epsLB), textNumber(r.claimedEps), textNumber(b.maxCertifiable))
                  .arg(b.canaries);
     return lines.join(QStringLiteral("<br>"));
 }
@@ -94,21 +94,22 @@ QString whiteboxDetailsHtml(const AuditSettings& s, const core::WhiteboxAuditRes
                                 .arg(static_cast<long long>(r.zeroFeatures.size()))
                           : QStringLiteral("every weight, the sampled rows' sum taken off"));
     lines << QStringLiteral("<b>Training:</b> σ = %1, q = %2, %3 steps, C = %4; %5 per canary; δ = %6")
-                 .arg(num(r.sigma, 4), num(r.q, 3))
+                 .arg(textNumber(r.sigma, 4), textNumber(r.q, 3))
                  .arg(r.steps)
-                 .arg(num(r.canaryNorm))
-                 .arg(QString::fromLatin1(core::toString(r.adjacency)), num(r.delta));
+                 .arg(textNumber(r.canaryNorm))
+                 .arg(QString::fromLatin1(core::toString(r.adjacency)), textNumber(r.delta));
     lines << QStringLiteral("<b>Runs:</b> %1 trainings; %2 trials per side (%3 evaluate); seed %4; %5 s")
                  .arg(r.runs)
                  .arg(static_cast<long long>(r.scoresOut.size()))
                  .arg(b.evaluated)
                  .arg(s.seed)
-                 .arg(num(r.seconds));
+                 .arg(textNumber(r.seconds));
     lines << QStringLiteral("<b>Attack:</b> say in when the score ≥ τ = %1: false positives %2 (≤ %3), false "
                             "negatives %4 (≤ %5)")
-                 .arg(num(b.threshold, 4), num(b.fpr), num(b.fprUpper), num(b.fnr), num(b.fnrUpper));
+                 .arg(textNumber(b.threshold, 4), textNumber(b.fpr), textNumber(b.fprUpper), textNumber(b.fnr),
+                      textNumber(b.fnrUpper));
     lines << QStringLiteral("<b>ε_LB = %1</b> (claimed ε = %2; at most %3 can be shown with these trials)")
-                 .arg(num(b.epsLB), num(r.claimedEps), num(b.maxCertifiable));
+                 .arg(textNumber(b.epsLB), textNumber(r.claimedEps), textNumber(b.maxCertifiable));
     return lines.join(QStringLiteral("<br>"));
 }
 
@@ -127,20 +128,20 @@ QString auditDetailsHtml(const AuditSettings& s, const AuditState& state) {
     QStringList lines;
     lines << QStringLiteral("<b>Canary:</b> %1").arg(QString::fromStdString(r.canary.description).toHtmlEscaped());
     lines << QStringLiteral("<b>Neighbours:</b> %1; δ = %2")
-                 .arg(QString::fromLatin1(core::toString(r.adjacency)), num(r.delta));
+                 .arg(QString::fromLatin1(core::toString(r.adjacency)), textNumber(r.delta));
     lines << QStringLiteral("<b>Runs:</b> %1 per neighbour (%2 choose τ, %3 evaluate); seed %4; %5 s")
                  .arg(r.runs)
                  .arg(r.runs - b.evaluated)
                  .arg(b.evaluated)
                  .arg(s.seed)
-                 .arg(num(r.seconds));
+                 .arg(textNumber(r.seconds));
     lines << QStringLiteral(
                  "<b>Attack:</b> say D′ when the score ≥ τ = %1: false positives %2 (≤ %3), false negatives %4 "
                  "(≤ %5), bounds at %6 % confidence each")
-                 .arg(num(b.threshold, 4), num(b.fpr), num(b.fprUpper), num(b.fnr), num(b.fnrUpper),
-                      num(100.0 * (1.0 - r.alpha / 2.0)));
+                 .arg(textNumber(b.threshold, 4), textNumber(b.fpr), textNumber(b.fprUpper), textNumber(b.fnr),
+                      textNumber(b.fnrUpper), textNumber(100.0 * (1.0 - r.alpha / 2.0)));
     lines << QStringLiteral("<b>ε_LB = %1</b> (claimed ε = %2; at most %3 can be shown with these runs)")
-                 .arg(num(b.epsLB), num(r.claimedEps), num(b.maxCertifiable));
+                 .arg(textNumber(b.epsLB), textNumber(r.claimedEps), textNumber(b.maxCertifiable));
     return lines.join(QStringLiteral("<br>"));
 }
 
@@ -158,8 +159,8 @@ QString auditTableHtml(const AuditState& state) {
         return QStringLiteral(
                    "<td align='right'>%1</td><td align='right'>%2</td><td>%3</td><td align='right'><b>%4</b></td>"
                    "<td align='right'>%5</td><td>%6</td><td align='right'>%7 s</td></tr>")
-            .arg(num(claimed), num(delta), QString::fromLatin1(core::toString(adjacency)), num(epsLB), num(certifiable),
-                 verdict, num(seconds, 2));
+            .arg(textNumber(claimed), textNumber(delta), QString::fromLatin1(core::toString(adjacency)),
+                 textNumber(epsLB), textNumber(certifiable), verdict, textNumber(seconds, 2));
     };
     for (const AuditRow& row : state.rows) {
         html += QStringLiteral("<tr><td>%1</td>").arg(mechanismName(row.kind).toHtmlEscaped());

@@ -23,14 +23,14 @@ const QColor kMeasured(213, 94, 0);
 const QColor kCurrent(120, 120, 120);
 const QColor kLambda(0, 158, 115);
 
-QString num(double v, int digits = 3) { return formatNumber(v, digits, NumberForm::Printf); }
+QString ptrNumber(double v, int digits = 3) { return formatNumber(v, digits, NumberForm::Printf); }
 
 double sampleEps(int k) { return kEpsMin * std::pow(kEpsMax / kEpsMin, static_cast<double>(k) / (kSamples - 1)); }
 
 SeriesData currentLine(double eps, bool held) {
-    SeriesData line = charts::makeSeries(QStringLiteral("current"),
-                                         held ? QStringLiteral("slider's ε") : QStringLiteral("ε = %1").arg(num(eps)),
-                                         SeriesKind::VerticalLine, kCurrent);
+    SeriesData line = charts::makeSeries(
+        QStringLiteral("current"), held ? QStringLiteral("slider's ε") : QStringLiteral("ε = %1").arg(ptrNumber(eps)),
+        SeriesKind::VerticalLine, kCurrent);
     line.value = eps;
     line.width = 1.0;
     return line;
@@ -61,13 +61,14 @@ charts::ChartData buildPassChart(const PtrSettings& s, const PtrState& state, bo
         SeriesData measured = charts::makeSeries(
             QStringLiteral("measured"),
             held ? QStringLiteral("passed in %1 runs").arg(state.runs)
-                 : QStringLiteral("passed in %1 runs: %2").arg(state.runs).arg(num(state.passFraction)),
+                 : QStringLiteral("passed in %1 runs: %2").arg(state.runs).arg(ptrNumber(state.passFraction)),
             SeriesKind::Points, kMeasured);
         measured.points = {{state.eps, state.passFraction}};
         measured.width = 10.0;
         chart.series << measured;
     }
-    chart.footnote = QStringLiteral("n = %1, Λ = %2, δ = %3").arg(st.rows).arg(num(st.lambda, 4), num(s.delta));
+    chart.footnote =
+        QStringLiteral("n = %1, Λ = %2, δ = %3").arg(st.rows).arg(ptrNumber(st.lambda, 4), ptrNumber(s.delta));
     return chart;
 }
 
@@ -88,15 +89,16 @@ charts::ChartData buildThresholdChart(const PtrSettings& s, const PtrState& stat
         const double eps = sampleEps(k);
         threshold.points.append({eps, core::ptrThreshold(eps, s.delta, st.rows)});
     }
-    SeriesData lambda = charts::makeSeries(QStringLiteral("lambda"), QStringLiteral("Λ = %1").arg(num(st.lambda, 4)),
-                                           SeriesKind::HorizontalLine, kLambda);
+    SeriesData lambda =
+        charts::makeSeries(QStringLiteral("lambda"), QStringLiteral("Λ = %1").arg(ptrNumber(st.lambda, 4)),
+                           SeriesKind::HorizontalLine, kLambda);
     lambda.value = st.lambda;
     chart.series << threshold << lambda << currentLine(s.currentEps, held);
     if (state.release && state.release->noisyLambda > 0.0) {
         SeriesData noisy =
             charts::makeSeries(QStringLiteral("noisy"),
                                held ? QStringLiteral("one run's Λ̂")
-                                    : QStringLiteral("one run's Λ̂ = %1").arg(num(state.release->noisyLambda, 3)),
+                                    : QStringLiteral("one run's Λ̂ = %1").arg(ptrNumber(state.release->noisyLambda, 3)),
                                SeriesKind::Points, kMeasured);
         noisy.points = {{state.eps, state.release->noisyLambda}};
         noisy.width = 10.0;
@@ -120,7 +122,7 @@ QString ptrReadoutHtml(const PtrSettings& s, const PtrState& state,
         lines << QStringLiteral(
                      "<b>Λ = %1</b>: every feature's count of ones stays at least Λ·n = %2 rows above what one "
                      "row could change (the tightest: %3).")
-                     .arg(num(st.lambda, 4), num(st.lambda * static_cast<double>(st.rows), 6),
+                     .arg(ptrNumber(st.lambda, 4), ptrNumber(st.lambda * static_cast<double>(st.rows), 6),
                           featureName(st.argmin).toHtmlEscaped());
     else
         lines << QStringLiteral(
@@ -144,7 +146,7 @@ QString ptrReadoutHtml(const PtrSettings& s, const PtrState& state,
                      "data is on one side of it, so what the test decides depends on no one and passing shows "
                      "nothing about this data. Binarise at a public threshold inside the features' range to see "
                      "the test at work.")
-                     .arg(num(s.binariseAt))
+                     .arg(ptrNumber(s.binariseAt))
                      .arg(allOnes)
                      .arg(features);
     else if (allOnes + allZeros > 0)
@@ -152,13 +154,13 @@ QString ptrReadoutHtml(const PtrSettings& s, const PtrState& state,
                                 "never).")
                      .arg(allOnes + allZeros)
                      .arg(features)
-                     .arg(num(s.binariseAt))
+                     .arg(ptrNumber(s.binariseAt))
                      .arg(allOnes)
                      .arg(allZeros);
     if (state.release) {
         const core::PtrRelease& r = *state.release;
         lines << QStringLiteral("At ε = %1 the threshold is %2; one run drew <b>Λ̂ = %3</b>: %4.")
-                     .arg(num(state.eps), num(r.threshold, 4), num(r.noisyLambda, 4),
+                     .arg(ptrNumber(state.eps), ptrNumber(r.threshold, 4), ptrNumber(r.noisyLambda, 4),
                           r.passed ? QStringLiteral("the test <b>passes</b> and dropout releases feature “%1”")
                                          .arg(featureName(r.feature).toHtmlEscaped())
                                    : QStringLiteral("the test <b>fails</b> and nothing is released (⊥)"));
@@ -166,18 +168,18 @@ QString ptrReadoutHtml(const PtrSettings& s, const PtrState& state,
         lines << QStringLiteral("Passed in %1 of %2 runs (%3); the Laplace formula says %4.")
                      .arg(std::lround(state.passFraction * state.runs))
                      .arg(state.runs)
-                     .arg(num(state.passFraction), num(p));
+                     .arg(ptrNumber(state.passFraction), ptrNumber(p));
         const core::PrivacyGuarantee g = core::ptrGuarantee(state.eps, s.delta);
         if (g.voided())
             lines << QStringLiteral("<b>Guarantee: none</b> — ε = %1 is not below 1, the condition of Jain et al.'s "
                                     "analysis.")
-                         .arg(num(state.eps));
+                         .arg(ptrNumber(state.eps));
         else
             lines << QStringLiteral("<b>Guarantee:</b> (2ε = %1, δ)-DP for the whole procedure (test and release), as "
                                     "Jain et al. state it for ε < 1; δ is not established numerically (the test's "
                                     "threshold uses δ = %2). Replace-one adjacency; the binarisation threshold %3 is "
                                     "public.")
-                         .arg(num(g.epsilon), num(s.delta), num(s.binariseAt));
+                         .arg(ptrNumber(g.epsilon), ptrNumber(s.delta), ptrNumber(s.binariseAt));
         for (const std::string& line : core::plainLanguage(g, st.rows))
             lines << QString::fromStdString(line).toHtmlEscaped();
     }

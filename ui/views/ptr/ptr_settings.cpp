@@ -8,7 +8,7 @@
 namespace elab::ui {
 
 namespace {
-const QString kId = QStringLiteral("ptr");
+const QString kPtrId = QStringLiteral("ptr");
 }
 
 std::string PtrSettings::validate() const {
@@ -46,12 +46,12 @@ PtrSettings ptrSettingsFromJson(const nlohmann::json& j) {
 } // namespace detail
 
 std::optional<PtrSettings> ptrSettingsOf(const Session& session) {
-    const nlohmann::json block = session.settingsBlock(kId);
+    const nlohmann::json block = session.settingsBlock(kPtrId);
     return block.is_null() ? std::nullopt : std::optional(detail::ptrSettingsFromJson(block));
 }
 
 void storePtrSettings(Session& session, const PtrSettings& settings) {
-    session.setSettingsBlock(kId, detail::toJson(settings));
+    session.setSettingsBlock(kPtrId, detail::toJson(settings));
 }
 
 } // namespace elab::ui

@@ -14,7 +14,7 @@ namespace elab::ui {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("elab::ui::RegionsText", text); }
+QString regionsTr(const char* text) { return QCoreApplication::translate("elab::ui::RegionsText", text); }
 
 QString accuracy(double v) { return std::isfinite(v) ? QString::number(v, 'f', 3) : QStringLiteral("—"); }
 
@@ -27,15 +27,15 @@ int mostlyMisclassified(const Eigen::VectorXd& fractions) {
 
 QString regionsFillTitle(RegionsFill fill) {
     switch (fill) {
-    case RegionsFill::Majority: return tr("Agreement-shaded majority");
-    case RegionsFill::Draw: return tr("Draw k");
-    case RegionsFill::Agreement: return tr("Agreement map");
+    case RegionsFill::Majority: return regionsTr("Agreement-shaded majority");
+    case RegionsFill::Draw: return regionsTr("Draw k");
+    case RegionsFill::Agreement: return regionsTr("Agreement map");
     }
     return {};
 }
 
 QString regionsEpsText(double eps) {
-    return std::isinf(eps) ? tr("ε = ∞ (non-private)") : tr("ε = %1").arg(formatNumber(eps));
+    return std::isinf(eps) ? regionsTr("ε = ∞ (non-private)") : regionsTr("ε = %1").arg(formatNumber(eps));
 }
 
 GuaranteeText regionsGuarantee(const RegionsSettings& settings, const RegionsState& state) {
@@ -45,8 +45,9 @@ GuaranteeText regionsGuarantee(const RegionsSettings& settings, const RegionsSta
     context.trainRows = static_cast<long long>(state.resultProblem->trainPoints().rows());
     context.formula = QString::fromUtf8(core::mechanismInfo(settings.mechanism.kind).formula);
     if (settings.plane == core::PlaneKind::Pca)
-        context.leaks << tr("The PCA plane is computed from the training rows: it leaks privacy, and the leak is "
-                            "not counted in ε.");
+        context.leaks << regionsTr(
+            "The PCA plane is computed from the training rows: it leaks privacy, and the leak is "
+            "not counted in ε.");
     return describePrivacyGuarantee(state.result->guarantee, context);
 }
 
@@ -56,28 +57,32 @@ QStringList regionsReadoutLines(const RegionsSettings& settings, const RegionsSt
     if (!r)
         return lines;
     const int draws = static_cast<int>(r->draws.size());
-    QString grid = tr("grid %1 × %1").arg(state.shownGrid());
+    QString grid = regionsTr("grid %1 × %1").arg(state.shownGrid());
     if (state.preview())
-        grid = tr("grid %1 × %1 while dragging (%2 × %2 on release)").arg(state.shownGrid()).arg(settings.gridSize);
-    lines << (draws > 0 ? tr("%1 · %2 draws · %3").arg(regionsEpsText(r->eps)).arg(draws).arg(grid)
-                        : tr("%1 · %2").arg(regionsEpsText(r->eps), grid));
+        grid =
+            regionsTr("grid %1 × %1 while dragging (%2 × %2 on release)").arg(state.shownGrid()).arg(settings.gridSize);
+    lines << (draws > 0 ? regionsTr("%1 · %2 draws · %3").arg(regionsEpsText(r->eps)).arg(draws).arg(grid)
+                        : regionsTr("%1 · %2").arg(regionsEpsText(r->eps), grid));
     const bool test = std::isfinite(r->nonPrivate.testAccuracy);
     if (draws > 0) {
-        lines << tr("Train accuracy: %1 ± %2").arg(accuracy(r->trainAccuracyMean), accuracy(r->trainAccuracySd));
+        lines << regionsTr("Train accuracy: %1 ± %2").arg(accuracy(r->trainAccuracyMean), accuracy(r->trainAccuracySd));
         if (test)
-            lines << tr("Test accuracy: %1 ± %2").arg(accuracy(r->testAccuracyMean), accuracy(r->testAccuracySd));
-        lines << tr("(mean ± sd over the %1 draws)").arg(draws);
+            lines
+                << regionsTr("Test accuracy: %1 ± %2").arg(accuracy(r->testAccuracyMean), accuracy(r->testAccuracySd));
+        lines << regionsTr("(mean ± sd over the %1 draws)").arg(draws);
         if (settings.fill == RegionsFill::Draw && settings.fillDraw < draws) {
             const core::RegionsModel& shown = r->draws[static_cast<std::size_t>(settings.fillDraw)];
-            lines << (test ? tr("Draw %1: train %2, test %3")
-                                 .arg(settings.fillDraw + 1)
-                                 .arg(accuracy(shown.trainAccuracy), accuracy(shown.testAccuracy))
-                           : tr("Draw %1: train %2").arg(settings.fillDraw + 1).arg(accuracy(shown.trainAccuracy)));
+            lines
+                << (test
+                        ? regionsTr("Draw %1: train %2, test %3")
+                              .arg(settings.fillDraw + 1)
+                              .arg(accuracy(shown.trainAccuracy), accuracy(shown.testAccuracy))
+                        : regionsTr("Draw %1: train %2").arg(settings.fillDraw + 1).arg(accuracy(shown.trainAccuracy)));
         }
     }
-    lines << (test ? tr("Non-private: train %1, test %2")
+    lines << (test ? regionsTr("Non-private: train %1, test %2")
                          .arg(accuracy(r->nonPrivate.trainAccuracy), accuracy(r->nonPrivate.testAccuracy))
-                   : tr("Non-private: train %1").arg(accuracy(r->nonPrivate.trainAccuracy)));
+                   : regionsTr("Non-private: train %1").arg(accuracy(r->nonPrivate.trainAccuracy)));
     // A plane on which even the non-private model only answers the largest class shows nothing
     // about privacy (digits' always-blank corner pixel): say so, and what to change.
     if (const Eigen::VectorXi& classOf = state.resultProblem->trainClass(); classOf.size() > 0) {
@@ -89,18 +94,19 @@ QStringList regionsReadoutLines(const RegionsSettings& settings, const RegionsSt
         const double rate = static_cast<double>(*top) / static_cast<double>(classOf.size());
         const auto k = static_cast<std::size_t>(top - counts.begin());
         if (r->nonPrivate.trainAccuracy <= rate + 0.01 && k < state.resultProblem->classNames().size())
-            lines << tr("⚠ On this plane the non-private model is no better than always answering '%1' (%2 of the "
-                        "training rows): choose axes that separate the classes.")
+            lines << regionsTr(
+                         "⚠ On this plane the non-private model is no better than always answering '%1' (%2 of the "
+                         "training rows): choose axes that separate the classes.")
                          .arg(QString::fromStdString(state.resultProblem->classNames()[k]), accuracy(rate));
     }
     {
         const auto& trainPoints = state.resultProblem->trainPoints();
-        QString wrong = (draws > 0 ? tr("Misclassified by most draws: %1 of %2 training rows")
-                                   : tr("Misclassified: %1 of %2 training rows"))
+        QString wrong = (draws > 0 ? regionsTr("Misclassified by most draws: %1 of %2 training rows")
+                                   : regionsTr("Misclassified: %1 of %2 training rows"))
                             .arg(mostlyMisclassified(r->trainMisclassified))
                             .arg(trainPoints.rows());
         if (test)
-            wrong += tr(", %1 of %2 test rows")
+            wrong += regionsTr(", %1 of %2 test rows")
                          .arg(mostlyMisclassified(r->testMisclassified))
                          .arg(state.resultProblem->testPoints().rows());
         lines << wrong;
@@ -108,7 +114,7 @@ QStringList regionsReadoutLines(const RegionsSettings& settings, const RegionsSt
     // A large dataset is pictured on a subsample (core RegionsSpec::maxRows): say so, and what it means.
     for (const core::ProcessingStep& step : state.resultProblem->log())
         if (step.name == "subsample for the picture")
-            lines << tr("Pictured on a seeded subsample: %1").arg(QString::fromStdString(step.detail));
+            lines << regionsTr("Pictured on a seeded subsample: %1").arg(QString::fromStdString(step.detail));
     return lines;
 }
 

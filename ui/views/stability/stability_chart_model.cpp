@@ -16,7 +16,7 @@ namespace {
 
 QString methodKey(core::StabilityMethod method) { return QString::fromLatin1(core::toString(method)); }
 
-QString number(double v) { return formatNumber(v, 3, NumberForm::Printf); }
+QString chartNumber(double v) { return formatNumber(v, 3, NumberForm::Printf); }
 
 /// Legend names short enough for two charts side by side.
 QString shortMethodTitle(core::StabilityMethod method) {
@@ -52,9 +52,9 @@ QString stabilitySummary(const StabilitySettings& settings, const StabilityState
                                                             : QStringLiteral("linear regression"));
     parts << QStringLiteral("%1 removal").arg(QString::fromLatin1(core::toString(settings.removal)));
     parts << QStringLiteral("dropout rate %1 (q = %2)")
-                 .arg(number(settings.dropoutRate), number(1.0 - settings.dropoutRate));
+                 .arg(chartNumber(settings.dropoutRate), chartNumber(1.0 - settings.dropoutRate));
     parts << QStringLiteral("%1 repetitions, seed %2").arg(settings.repeats).arg(settings.seed);
-    parts << QStringLiteral("test fraction %1").arg(number(settings.testFraction));
+    parts << QStringLiteral("test fraction %1").arg(chartNumber(settings.testFraction));
     if (const core::MethodBaseline* l2 = state.baseline(core::StabilityMethod::L2))
         parts << QStringLiteral("L2: λ = %1 (%2-fold CV)").arg(QString::number(l2->mu, 'g', 2)).arg(l2->cv.folds);
     return parts.join(QStringLiteral(" · "));

@@ -37,7 +37,9 @@ using core::StabilityMethod;
 constexpr StabilityMethod kMethods[] = {StabilityMethod::None, StabilityMethod::L2, StabilityMethod::Dropout,
                                         StabilityMethod::DeterministicDropout};
 
-QString number(double v) { return std::isfinite(v) ? formatNumber(v, 3, NumberForm::Printf) : QStringLiteral("—"); }
+QString tableNumber(double v) {
+    return std::isfinite(v) ? formatNumber(v, 3, NumberForm::Printf) : QStringLiteral("—");
+}
 
 QDoubleSpinBox* fractionSpin(const QString& name, double lo, double hi, double step, QWidget* parent) {
     auto* spin = new QDoubleSpinBox(parent);
@@ -365,13 +367,14 @@ void StabilityView::refreshTable() {
         const core::ModelStability* stab = m < st.stability.size() ? &st.stability[m] : nullptr;
         const QString pending = st.cancelled ? tr("—") : tr("…");
         const QStringList cells{
-            base ? (base->fullError.sd > 0.0
-                        ? QStringLiteral("%1 ± %2").arg(number(base->fullError.mean), number(base->fullError.sd))
-                        : number(base->fullError.mean))
+            base ? (base->fullError.sd > 0.0 ? QStringLiteral("%1 ± %2").arg(tableNumber(base->fullError.mean),
+                                                                             tableNumber(base->fullError.sd))
+                                             : tableNumber(base->fullError.mean))
                  : pending,
-            method == StabilityMethod::L2 ? (base ? number(base->mu) : pending) : tr("—"), separable,
-            stab ? QStringLiteral("%1 ± %2").arg(number(stab->distance.mean), number(stab->distance.sd)) : pending,
-            stab ? number(stab->relativeMean) : pending};
+            method == StabilityMethod::L2 ? (base ? tableNumber(base->mu) : pending) : tr("—"), separable,
+            stab ? QStringLiteral("%1 ± %2").arg(tableNumber(stab->distance.mean), tableNumber(stab->distance.sd))
+                 : pending,
+            stab ? tableNumber(stab->relativeMean) : pending};
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(static_cast<int>(m), c, new QTableWidgetItem(cells[c]));
     }

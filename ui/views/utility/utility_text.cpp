@@ -16,9 +16,9 @@ namespace elab::ui {
 namespace {
 
 // The view's translation context: the texts were the view's before they were functions.
-QString tr(const char* text) { return QCoreApplication::translate("elab::ui::UtilityView", text); }
+QString utilityTr(const char* text) { return QCoreApplication::translate("elab::ui::UtilityView", text); }
 
-QString number(double v) { return formatNumber(v, 4, NumberForm::Printf); }
+QString readoutNumber(double v) { return formatNumber(v, 4, NumberForm::Printf); }
 
 } // namespace
 
@@ -37,43 +37,47 @@ double trainLossBoundAt(const UtilityState& state, double eps) {
 QStringList utilityReadoutLines(const UtilitySettings& s, const UtilityState& state,
                                 const UtilityReadoutContext& context) {
     QStringList lines;
-    lines << tr("ε = %1").arg(formatEps(s.currentEps));
+    lines << utilityTr("ε = %1").arg(formatEps(s.currentEps));
     const auto& probe = state.probe;
     // While the handle is held the latest measurement is shown at its own ε (it follows the drag).
     const bool held = context.dragging && probe && std::isfinite(probe->eps);
     if (probe && (probe->eps == s.currentEps || held))
-        lines << tr("measured%1: %2 ± %3 (%4%5)")
-                     .arg(probe->eps == s.currentEps ? QString() : tr(" at ε = %1").arg(formatEps(probe->eps)))
-                     .arg(number(probe->mean), number(probe->sd))
-                     .arg(probe->repeats == 1 ? tr("1 repetition") : tr("%1 repetitions").arg(probe->repeats))
-                     .arg(probe->full ? QString() : tr(", preview while dragging; all %1 on release").arg(s.repeats));
+        lines << utilityTr("measured%1: %2 ± %3 (%4%5)")
+                     .arg(probe->eps == s.currentEps ? QString() : utilityTr(" at ε = %1").arg(formatEps(probe->eps)))
+                     .arg(readoutNumber(probe->mean), readoutNumber(probe->sd))
+                     .arg(probe->repeats == 1 ? utilityTr("1 repetition")
+                                              : utilityTr("%1 repetitions").arg(probe->repeats))
+                     .arg(probe->full ? QString()
+                                      : utilityTr(", preview while dragging; all %1 on release").arg(s.repeats));
     else if (context.hasDataset)
-        lines << tr("measured: computing…");
+        lines << utilityTr("measured: computing…");
     if (s.estimatesApply()) {
         for (const core::MeasuringFit& fit : state.measuring)
             for (core::Estimator e : s.estimators) {
                 const double v = core::meanEstimate(fit, e, s.currentEps);
                 // The line past the non-private level is its extrapolation leaving its model: held there.
                 const bool atLevel = core::unboundedEstimate(fit, e, s.currentEps) < v;
-                lines << tr("%1 (measured at ε = %2): %3%4")
+                lines << utilityTr("%1 (measured at ε = %2): %3%4")
                              .arg(estimatorTitle(e), formatEps(fit.measureAt))
-                             .arg(number(v))
-                             .arg(atLevel ? tr(" — held at the non-private level (the line passes it)") : QString());
+                             .arg(readoutNumber(v))
+                             .arg(atLevel ? utilityTr(" — held at the non-private level (the line passes it)")
+                                          : QString());
             }
     } else {
-        lines << tr("Taylor estimates: only for Gaussian objective perturbation with a loss metric.");
+        lines << utilityTr("Taylor estimates: only for Gaussian objective perturbation with a loss metric.");
     }
     if (state.nonPrivate)
-        lines << tr("non-private: %1").arg(number(*state.nonPrivate));
+        lines << utilityTr("non-private: %1").arg(readoutNumber(*state.nonPrivate));
     if (const double bound = trainLossBoundAt(state, s.currentEps);
         s.metric == core::UtilityMetric::TrainLoss && std::isfinite(bound))
-        lines << tr("theory's bound on the expected loss (MATH.md §4.5): %1").arg(number(bound));
+        lines << utilityTr("theory's bound on the expected loss (MATH.md §4.5): %1").arg(readoutNumber(bound));
     const core::MonotonicityCheck check = state.monotonicity(s.metric);
     std::string note; // one (the last violation's): the box has room for a few lines only
     for (const core::MonotonicityViolation& v : check.violations) {
-        lines << tr("⚠ worse as ε grows: %1 at ε = %2 against %3 at ε = %4 (%5 standard errors) — "
-                    "the first sign of a broken mechanism")
-                     .arg(number(v.meanWorse), formatEps(v.epsWorse), number(v.meanBetter), formatEps(v.epsBetter))
+        lines << utilityTr("⚠ worse as ε grows: %1 at ε = %2 against %3 at ε = %4 (%5 standard errors) — "
+                           "the first sign of a broken mechanism")
+                     .arg(readoutNumber(v.meanWorse), formatEps(v.epsWorse), readoutNumber(v.meanBetter),
+                          formatEps(v.epsBetter))
                      .arg(v.zScore(), 0, 'f', 1);
         note = v.note;
     }
@@ -87,7 +91,7 @@ QStringList utilityReadoutLines(const UtilitySettings& s, const UtilityState& st
     if (state.dominance)
         lines << QStringLiteral("⚠ ") + QString::fromStdString(core::dominanceNote(*state.dominance));
     if (!context.lastError.isEmpty())
-        lines << tr("Problem: %1").arg(context.lastError);
+        lines << utilityTr("Problem: %1").arg(context.lastError);
     return lines;
 }
 
@@ -96,33 +100,34 @@ ProposalText utilityProposalText(const UtilitySettings& s, const UtilityState& s
     ProposalText text;
     const bool setAside = proposal.setAside.has_value();
     if (!s.target) {
-        text.proposal = tr("Enter a target to see the smallest ε that meets it.");
+        text.proposal = utilityTr("Enter a target to see the smallest ε that meets it.");
         return text;
     }
     if (setAside)
         text.warning = QString::fromStdString(core::doubtText(proposal, core::isLossMetric(s.metric)));
     if (!proposal.eps && setAside && !state.sweepComplete) {
-        text.proposal = tr("Measuring before proposing: the estimate is in doubt.");
+        text.proposal = utilityTr("Measuring before proposing: the estimate is in doubt.");
     } else if (!proposal.eps) {
-        text.proposal = tr("No ε between %1 and %2 meets %3, by the estimate or the measured curve.")
+        text.proposal = utilityTr("No ε between %1 and %2 meets %3, by the estimate or the measured curve.")
                             .arg(formatEps(s.epsMin), formatEps(s.epsMax))
-                            .arg(number(*s.target));
+                            .arg(readoutNumber(*s.target));
     } else {
-        text.proposal = tr("Proposed ε = %1 (%2)")
-                            .arg(formatEps(*proposal.eps))
-                            .arg(proposal.fromEstimate
-                                     ? tr("%1 measured at ε = %2")
-                                           .arg(estimatorTitle(s.estimators.front()), formatEps(proposal.measureAt))
-                                 : setAside ? tr("interpolated on the measured curve; the estimate is set aside")
-                                 : estimatesAvailable
-                                     ? tr("the estimate never reaches the target; interpolated on the measured curve")
-                                     : tr("interpolated on the measured curve"));
+        text.proposal =
+            utilityTr("Proposed ε = %1 (%2)")
+                .arg(formatEps(*proposal.eps))
+                .arg(proposal.fromEstimate
+                         ? utilityTr("%1 measured at ε = %2")
+                               .arg(estimatorTitle(s.estimators.front()), formatEps(proposal.measureAt))
+                     : setAside ? utilityTr("interpolated on the measured curve; the estimate is set aside")
+                     : estimatesAvailable
+                         ? utilityTr("the estimate never reaches the target; interpolated on the measured curve")
+                         : utilityTr("interpolated on the measured curve"));
     }
     return text;
 }
 
 QStringList verificationStepCells(const core::ChooseEpsStep& step) {
-    return {formatEps(step.eps), number(step.measured), step.meets ? tr("yes") : tr("no"),
+    return {formatEps(step.eps), readoutNumber(step.measured), step.meets ? utilityTr("yes") : utilityTr("no"),
             QString::number(step.trainings)};
 }
 
@@ -130,14 +135,14 @@ QString verificationSummary(const core::ChooseEpsResult& v, double target) {
     const int trainings = v.steps.empty() ? 0 : v.steps.back().trainings;
     const int bisection = v.bisection.empty() ? 0 : v.bisection.back().trainings;
     if (!v.reachable)
-        return tr("Even the non-private model misses the target %1.").arg(number(target));
+        return utilityTr("Even the non-private model misses the target %1.").arg(readoutNumber(target));
     if (std::isfinite(v.chosenEps))
-        return tr("Target %1 met at ε = %2 after %3 trainings (bisection: ε = %4 after %5).")
-            .arg(number(target), formatEps(v.chosenEps))
+        return utilityTr("Target %1 met at ε = %2 after %3 trainings (bisection: ε = %4 after %5).")
+            .arg(readoutNumber(target), formatEps(v.chosenEps))
             .arg(trainings)
             .arg(formatEps(v.bisectionEps))
             .arg(bisection);
-    return tr("Not met within %1 steps.").arg(v.steps.size());
+    return utilityTr("Not met within %1 steps.").arg(v.steps.size());
 }
 
 } // namespace elab::ui
@@ -194,34 +199,36 @@ QStringList comparisonLines(const UtilitySettings& s, const UtilityState& state,
         }
     }
     QStringList lines;
-    lines << tr("Compared at ε = %1 (best first):").arg(formatEps(eps));
+    lines << utilityTr("Compared at ε = %1 (best first):").arg(formatEps(eps));
     int rank = 0;
     for (std::size_t i : core::rankByUtility(values, s.metric)) {
         const Compared& c = all[i];
         if (std::isnan(values[i]))
-            lines << tr("–  %1: %2").arg(c.name, c.pending ? tr("computing…") : tr("not measured here"));
+            lines << utilityTr("–  %1: %2")
+                         .arg(c.name, c.pending ? utilityTr("computing…") : utilityTr("not measured here"));
         else
-            lines << tr("%1. %2: %3%4 ± %5")
+            lines << utilityTr("%1. %2: %3%4 ± %5")
                          .arg(++rank)
-                         .arg(c.name, measured[i] ? QString() : tr("≈ "), number(values[i]), number(sds[i]));
+                         .arg(c.name, measured[i] ? QString() : utilityTr("≈ "), readoutNumber(values[i]),
+                              readoutNumber(sds[i]));
     }
     if (!s.target)
         return lines;
-    lines << tr("ε each needs for the target %1:").arg(number(*s.target));
+    lines << utilityTr("ε each needs for the target %1:").arg(readoutNumber(*s.target));
     const bool verified = state.targetEps.size() == all.size() && state.targetEpsTarget == *s.target;
     std::vector<std::optional<double>> needs;
     for (std::size_t i = 0; i < all.size(); ++i) {
         const std::optional<double> onCurve = core::measuredTargetEps(all[i].points, *s.target, s.metric);
-        QString line = tr("%1: ").arg(all[i].name);
+        QString line = utilityTr("%1: ").arg(all[i].name);
         if (all[i].pending)
-            line += tr("computing…");
+            line += utilityTr("computing…");
         else if (!onCurve)
-            line += tr("not met on the grid");
+            line += utilityTr("not met on the grid");
         else
-            line += tr("%1 on the measured curve").arg(formatEps(*onCurve));
+            line += utilityTr("%1 on the measured curve").arg(formatEps(*onCurve));
         if (verified) {
             const auto& v = state.targetEps[i].verified;
-            line += v ? tr(", verified %1").arg(formatEps(*v)) : tr(", not verified");
+            line += v ? utilityTr(", verified %1").arg(formatEps(*v)) : utilityTr(", not verified");
             needs.push_back(v);
         } else {
             needs.push_back(all[i].pending ? std::nullopt : onCurve);
@@ -229,11 +236,11 @@ QStringList comparisonLines(const UtilitySettings& s, const UtilityState& state,
         lines << line;
     }
     if (const auto least = core::leastEps(needs))
-        lines << tr("Least ε: %1 at ε = %2 (%3)")
+        lines << utilityTr("Least ε: %1 at ε = %2 (%3)")
                      .arg(all[*least].name, formatEps(*needs[*least]),
-                          verified ? tr("verified") : tr("on the measured curve; Verify to confirm"));
+                          verified ? utilityTr("verified") : utilityTr("on the measured curve; Verify to confirm"));
     else
-        lines << tr("No mechanism meets the target on the grid.");
+        lines << utilityTr("No mechanism meets the target on the grid.");
     return lines;
 }
 
