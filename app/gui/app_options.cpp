@@ -69,6 +69,12 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
                                                               "or builtin:NAME. Default: %1.")
                                       .arg(defaultSpec),
                                   QStringLiteral("SPEC"), defaultSpec);
+    const QCommandLineOption test(QStringLiteral("test"),
+                                  QCoreApplication::translate("main",
+                                                              "Test file (CSV/LIBSVM, optionally .gz) for every test "
+                                                              "metric, encoded with the dataset's schema; without it "
+                                                              "the views hold out a fraction."),
+                                  QStringLiteral("FILE"));
     const QCommandLineOption label({QStringLiteral("l"), QStringLiteral("label")},
                                    QCoreApplication::translate("main", "Label column of a CSV file, by name or 0-based "
                                                                        "index (-1 = last)."),
@@ -147,8 +153,8 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
         QCoreApplication::translate("main", "Estimate the ranges of the other numeric columns privately with this ε "
                                             "(added to every guarantee)."),
         QStringLiteral("EPS"));
-    parser.addOptions({data, label, missing, screenshot, size, mechanism, session, view, exportFile, dpi, eps, target,
-                       bounds, privateBounds, compare, epsRange, frameMs, frameSize});
+    parser.addOptions({data, test, label, missing, screenshot, size, mechanism, session, view, exportFile, dpi, eps,
+                       target, bounds, privateBounds, compare, epsRange, frameMs, frameSize});
 
     if (!parser.parse(arguments)) {
         std::fprintf(stderr, "epsilonlab: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
@@ -172,6 +178,7 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
     }
     AppOptions options;
     options.data = parser.value(data);
+    options.test = parser.value(test);
     options.label = parser.value(label);
     options.screenshot = parser.value(screenshot);
     const std::optional<QSize> parsedSize = parseSize(parser.value(size));

@@ -1,5 +1,5 @@
 #pragma once
-// Command line of the GUI: epsilonlab [--data SPEC] [--label COL] [--missing POLICY]
+// Command line of the GUI: epsilonlab [--data SPEC] [--test FILE] [--label COL] [--missing POLICY]
 // [--bounds FILE|builtin] [--private-bounds EPS] [--mechanism M] [--session FILE] [--view ID] [--eps E] [--target U]
 // [--screenshot FILE.png] [--export FILE.svg|.pdf|.png|.gif|FILE-%03d.png ...] [--dpi N] [--size WxH]
 // [--eps-range A:B] [--frame-ms N] [--frame-size WxH].
@@ -22,6 +22,7 @@ namespace elab::ui {
 
 struct AppOptions {
     QString data;  ///< spec: file path or "builtin:NAME"
+    QString test;  ///< test file spec (empty: none)
     QString label; ///< CSV label column (empty: the loader's default)
     core::MissingPolicy missing = core::MissingPolicy::DropRows;
     QString screenshot; ///< render the window to this PNG once loaded, then exit

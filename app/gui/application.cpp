@@ -63,6 +63,7 @@ int runApplication(const AppOptions& options) {
 
     LoadRequest request;
     request.spec = options.data;
+    request.testSpec = options.test;
     request.options.csv.labelColumn = options.label.toStdString();
     request.options.csv.missing = options.missing;
     request.bounds = options.bounds;

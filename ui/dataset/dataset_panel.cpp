@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
@@ -75,11 +76,27 @@ DatasetPanel::DatasetPanel(QWidget* parent) : QWidget(parent), m_lastDirectory(Q
     m_source = new NoteLabel(tr("nothing loaded"), this);
     m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    m_openTest = new QPushButton(tr("Test file…"), this);
+    m_openTest->setToolTip(tr("A separate test file (CSV or LIBSVM) for every test metric, encoded with the "
+                              "training file's schema; without one, the views hold out a fraction"));
+    connect(m_openTest, &QPushButton::clicked, this, &DatasetPanel::openTestFile);
+    m_clearTest = new QPushButton(tr("No test file"), this);
+    m_clearTest->setToolTip(tr("Hold out a fraction of the training data again"));
+    connect(m_clearTest, &QPushButton::clicked, this, [this] { chooseTestFile({}); });
+    m_testSource = new NoteLabel(this);
+    m_testSource->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* testButtons = new QHBoxLayout;
+    testButtons->setContentsMargins(0, 0, 0, 0);
+    testButtons->addWidget(m_openTest);
+    testButtons->addWidget(m_clearTest);
+
     auto* sourceBox = new QGroupBox(tr("Dataset"), this);
     auto* sourceLayout = new QVBoxLayout(sourceBox);
     sourceLayout->addWidget(m_builtin);
     sourceLayout->addWidget(m_open);
     sourceLayout->addWidget(m_source);
+    sourceLayout->addLayout(testButtons);
+    sourceLayout->addWidget(m_testSource);
 
     m_label = new QComboBox(this);
     m_label->setToolTip(tr("Column of the CSV file that holds the label; the other columns "
@@ -156,7 +173,7 @@ void DatasetPanel::requestFresh(const QString& spec) {
 
 void DatasetPanel::chooseBuiltin(const QString& name) { requestFresh(builtinSpec(name)); }
 
-void DatasetPanel::openFile() {
+QString DatasetPanel::askForDataFile(const QString& title) {
     const QStringList filters = {
         tr("Data files (*.csv *.tsv *.txt *.libsvm *.svm *.svmlight *.gz)"),
         tr("CSV (*.csv *.tsv *.csv.gz *.tsv.gz)"),
@@ -164,12 +181,31 @@ void DatasetPanel::openFile() {
         tr("gzip-compressed (*.gz)"),
         tr("All files (*)"),
     };
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open dataset"), m_lastDirectory, filters.join(QStringLiteral(";;")));
-    if (path.isEmpty())
+    const QString path = QFileDialog::getOpenFileName(this, title, m_lastDirectory, filters.join(QStringLiteral(";;")));
+    if (!path.isEmpty())
+        m_lastDirectory = QFileInfo(path).absolutePath();
+    return path;
+}
+
+void DatasetPanel::openFile() {
+    if (const QString path = askForDataFile(tr("Open dataset")); !path.isEmpty())
+        requestFresh(path);
+}
+
+void DatasetPanel::openTestFile() {
+    if (m_shown.spec.isEmpty())
         return;
-    m_lastDirectory = QFileInfo(path).absolutePath();
-    requestFresh(path);
+    if (const QString path = askForDataFile(tr("Open test file")); !path.isEmpty())
+        chooseTestFile(path);
+}
+
+void DatasetPanel::chooseTestFile(const QString& spec) {
+    if (m_shown.spec.isEmpty())
+        return;
+    LoadRequest request = m_shown;
+    request.testSpec = spec;
+    request.options.csv.missing = selectedPolicy();
+    emit loadRequested(request);
 }
 
 void DatasetPanel::reload() {
@@ -201,6 +237,7 @@ void DatasetPanel::chooseLabelColumn(const QString& column) {
 void DatasetPanel::setShown(const LoadedDataset& loaded) {
     m_shown = loaded.request;
     m_shownData = loaded.data;
+    m_shownTestData = loaded.test;
     revertToShown();
     describe(loaded);
 }
@@ -210,6 +247,18 @@ void DatasetPanel::revertToShown() {
     m_builtin->setCurrentIndex(name.isEmpty() ? -1 : m_builtin->findData(name));
     m_missing->setCurrentIndex(m_missing->findData(int(m_shown.options.csv.missing)));
     m_reload->setEnabled(!m_shown.spec.isEmpty());
+    m_openTest->setEnabled(!m_shown.spec.isEmpty());
+    m_clearTest->setEnabled(!m_shown.testSpec.isEmpty());
+    if (m_shown.testSpec.isEmpty()) {
+        m_testSource->setText(m_shown.spec.isEmpty() ? QString()
+                                                     : tr("Test: a held-out fraction (each view's setting)"));
+        m_testSource->setToolTip({});
+    } else {
+        const QString rows =
+            m_shownTestData ? tr(", %1 rows").arg(QLocale().toString(qlonglong(m_shownTestData->rows()))) : QString();
+        m_testSource->setText(tr("Test file: %1%2").arg(QFileInfo(m_shown.testSpec).fileName(), rows));
+        m_testSource->setToolTip(m_shown.testSpec);
+    }
     const bool generated = !name.isEmpty() && core::isGeneratorName(name.toStdString());
     m_rows->setEnabled(generated);
     qlonglong rows = 0;

@@ -44,6 +44,10 @@ public slots:
     /// Requests the displayed spec with this label column.
     void chooseLabelColumn(const QString& column);
     void chooseBuiltin(const QString& name);
+    /// File dialog, then a request for the displayed dataset with the chosen test file.
+    void openTestFile();
+    /// Requests the displayed dataset with this test file (empty: none, a held-out fraction).
+    void chooseTestFile(const QString& spec);
     /// Requests the displayed generated set with this many rows (0: its default size).
     void chooseRows(qlonglong rows);
 
@@ -53,12 +57,16 @@ signals:
 private:
     core::MissingPolicy selectedPolicy() const;
     void requestFresh(const QString& spec);
+    QString askForDataFile(const QString& title);
     void fillLabelColumns(const core::Dataset& dataset);
     void describe(const LoadedDataset& loaded);
 
     QComboBox* m_builtin = nullptr;
     QPushButton* m_open = nullptr;
     QLabel* m_source = nullptr;
+    QPushButton* m_openTest = nullptr;
+    QPushButton* m_clearTest = nullptr;
+    QLabel* m_testSource = nullptr;
     QComboBox* m_label = nullptr;
     QComboBox* m_missing = nullptr;
     QComboBox* m_rows = nullptr;
@@ -66,6 +74,7 @@ private:
     QLabel* m_about = nullptr;
     LoadRequest m_shown;
     std::shared_ptr<const core::Dataset> m_shownData;
+    std::shared_ptr<const core::Dataset> m_shownTestData;
     QString m_lastDirectory;
 };
 

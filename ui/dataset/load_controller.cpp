@@ -12,6 +12,34 @@
 
 namespace elab::ui {
 
+namespace {
+
+/// The request's test file, read with the training file's options except a LIBSVM width (its
+/// own; features beyond the training width are ignored when the views prepare the data).
+/// Failures name the test file.
+std::shared_ptr<core::Dataset> loadTestFile(const LoadRequest& request, const core::BuiltinBytes& bytes,
+                                            core::RunContext& ctx) {
+    const std::string spec = request.testSpec.toStdString();
+    core::LoadOptions options = request.options;
+    options.libsvm.featureCount = 0;
+    try {
+        auto test = std::make_shared<core::Dataset>(core::loadDataset(spec, options, bytes, &ctx));
+        if (const std::string problem = test->validate(); !problem.empty())
+            throw core::LoadError(spec, 0, 0, problem);
+        return test;
+    } catch (const core::LoadError&) {
+        throw;
+    } catch (const core::Cancelled&) {
+        throw;
+    } catch (const std::bad_alloc&) {
+        throw core::LoadError(spec, 0, 0, "out of memory while loading the test file");
+    } catch (const std::exception& e) {
+        throw core::LoadError(spec, 0, 0, std::string("test file: ") + e.what());
+    }
+}
+
+} // namespace
+
 LoadController::LoadController(QObject* parent) : LoadController(resources::builtinBytesProvider(), parent) {}
 
 LoadController::LoadController(core::BuiltinBytes builtinBytes, QObject* parent)
@@ -47,9 +75,12 @@ void LoadController::load(const LoadRequest& request) {
             ctx.throwIfStopped();
             if (const std::string problem = data->validate(); !problem.empty())
                 throw core::LoadError(request.spec.toStdString(), 0, 0, problem);
+            std::shared_ptr<core::Dataset> test;
+            if (!request.testSpec.isEmpty())
+                test = loadTestFile(request, bytes, ctx);
             // Bounds map each value by a public rule (or privately estimated ranges whose ε the
             // dataset carries): applied once here, every view prepares the bounded values.
-            core::applyBounds(*data, nullptr, request.bounds, request.privateBounds);
+            core::applyBounds(*data, test.get(), request.bounds, request.privateBounds);
             if (!request.privateBounds)
                 result.boundsHint = core::boundsHint(*data, request.bounds);
             result.summary = core::summarize(*data);
@@ -57,6 +88,7 @@ void LoadController::load(const LoadRequest& request) {
             result.logNormHistogram = log10NormHistogram(data->features.rowNorms(), 30);
             ctx.throwIfStopped();
             result.data = std::move(data);
+            result.test = std::move(test);
         } catch (const core::Cancelled&) {
             throw;
         } catch (const core::LoadError& e) {

@@ -12,6 +12,10 @@ namespace elab::ui {
 
 struct LoadRequest {
     QString spec;
+    /// Optional test file (CSV or LIBSVM): read with the training file's options (a LIBSVM
+    /// file at its own width) and encoded with the training file's schema when the views
+    /// prepare the data, as the CLI's --test does. Empty: none.
+    QString testSpec;
     core::LoadOptions options;
     /// Public ranges of numeric columns (the Data tab's column table, a bounds file, a
     /// session), applied right after loading so that every view prepares the same values.

@@ -15,6 +15,9 @@ namespace elab::ui {
 
 struct LoadedDataset {
     std::shared_ptr<const core::Dataset> data;
+    /// The test file (LoadRequest::testSpec), loaded with the same options and bounds; the
+    /// views measure their test metrics on it instead of a held-out fraction. Null: none.
+    std::shared_ptr<const core::Dataset> test;
     core::DatasetSummary summary;
     /// Regression: histogram of the target values (empty counts for classification).
     core::Histogram targetHistogram;

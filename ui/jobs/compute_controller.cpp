@@ -74,8 +74,10 @@ void ComputeControllerBase::updateBusy() {
         emit idle();
 }
 
-void ComputeControllerBase::setDataset(std::shared_ptr<const core::Dataset> dataset) {
+void ComputeControllerBase::setDataset(std::shared_ptr<const core::Dataset> dataset,
+                                       std::shared_ptr<const core::Dataset> test) {
     m_dataset = std::move(dataset);
+    m_test = std::move(test);
     m_needRerun = true;
     if (!m_havePending) {
         keepAppliedAsPending();

@@ -17,9 +17,16 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace elab::ui {
+
+/// The test file's dataset as core::prepareExperimentData takes it: a copy that shares the
+/// feature buffers; none without a test file.
+inline std::optional<core::Dataset> testCopy(const std::shared_ptr<const core::Dataset>& test) {
+    return test ? std::optional<core::Dataset>(*test) : std::nullopt;
+}
 
 class ComputeControllerBase : public QObject {
     Q_OBJECT
@@ -29,10 +36,13 @@ public:
     /// while the state its handlers touch still exists.
     ~ComputeControllerBase() override;
 
-    /// A newly loaded dataset (null: none): everything is recomputed after one frame.
-    void setDataset(std::shared_ptr<const core::Dataset> dataset);
+    /// A newly loaded dataset (null: none) and its test file (null: none; the views then hold
+    /// out a fraction of the dataset instead): everything is recomputed after one frame.
+    void setDataset(std::shared_ptr<const core::Dataset> dataset, std::shared_ptr<const core::Dataset> test = nullptr);
     bool hasDataset() const { return m_dataset != nullptr; }
     std::shared_ptr<const core::Dataset> dataset() const { return m_dataset; }
+    /// The test file's dataset, encoded with the training file's schema when prepared.
+    std::shared_ptr<const core::Dataset> testDataset() const { return m_test; }
 
     /// Stops every running job and drops a pending change; finished results are kept.
     virtual void cancel();
@@ -112,6 +122,7 @@ private:
     QList<JobSlot*> m_indicated;
     QTimer m_coalesce;
     std::shared_ptr<const core::Dataset> m_dataset;
+    std::shared_ptr<const core::Dataset> m_test;
     bool m_havePending = false;
     const JobSlot* m_heldFor = nullptr; ///< the slot whose running job a step waits for
     bool m_needRerun = false;

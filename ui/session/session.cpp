@@ -70,6 +70,10 @@ Ordered sessionJson(const Session& session) {
                     {"sha256", session.sha256.toStdString()},
                     {"bounds", boundsJson(session.dataset.bounds)},
                     {"private_bounds", privateBoundsJson(session.dataset.privateBounds)}};
+    if (!session.dataset.testSpec.isEmpty()) {
+        j["dataset"]["test"] = session.dataset.testSpec.toStdString();
+        j["dataset"]["test_sha256"] = session.testSha256.toStdString();
+    }
     j["view"] = session.view.toStdString();
     for (const ViewType& type : viewCatalog())
         if (type.writeSettings)
@@ -212,6 +216,13 @@ std::optional<Session> sessionFromJson(const QByteArray& json, QString* error) {
                     throw std::runtime_error("dataset.ignore: expected a list of column names");
                 s.dataset.options.csv.ignoredColumns.push_back(name.get<std::string>());
             }
+        }
+        if (d.contains("test")) { // the test file, when one was loaded
+            s.dataset.testSpec = QString::fromStdString(detail::value<std::string>(d, "dataset", "test"));
+            if (s.dataset.testSpec.isEmpty())
+                throw std::runtime_error("dataset.test: empty (leave the key out for no test file)");
+            if (d.contains("test_sha256"))
+                s.testSha256 = QString::fromStdString(detail::value<std::string>(d, "dataset", "test_sha256"));
         }
         detail::readBounds(d, s.dataset);
         s.view = QString::fromStdString(detail::value<std::string>(j, "", "view"));

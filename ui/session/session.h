@@ -2,8 +2,8 @@
 // A saved session: the dataset (spec, loader options, checksum), the view shown and every
 // view's settings — everything needed to reproduce the views' numbers. JSON on disk:
 //   {"format": "epsilonlab-session", "version": 1, "app_version": …,
-//    "dataset": {"spec", "label", "missing", "sha256"}, "view": "utility", "utility": {…},
-//    "stability": {…}, …one block per view with settings (ui/views/view_catalog.h)}
+//    "dataset": {"spec", "label", "missing", "sha256", optional "test" and "test_sha256"}, "view": "utility",
+//    "utility": {…}, "stability": {…}, …one block per view with settings (ui/views/view_catalog.h)}
 // Export sidecars carry the same object (plus what was exported), so a sidecar opens as a
 // session. Any thread (plain values).
 
@@ -22,6 +22,7 @@ namespace elab::ui {
 struct Session {
     LoadRequest dataset;
     QString sha256;                           ///< of the dataset's stored bytes when saved ("" if unknown)
+    QString testSha256;                       ///< of the test file's bytes (dataset.testSpec), likewise
     QString view = QStringLiteral("utility"); ///< a registered view's id
     /// Every view's settings block, by view id, as JSON text (each view reads and writes its own
     /// through settingsBlock / setSettingsBlock; ui/views/view_catalog.h: keepSettingsInSession).

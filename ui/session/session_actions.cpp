@@ -61,6 +61,8 @@ Session SessionActions::currentSession() const {
     if (current.isValid()) {
         s.dataset = current.request;
         s.sha256 = QString::fromStdString(current.data->provenance.sha256);
+        if (current.test)
+            s.testSha256 = QString::fromStdString(current.test->provenance.sha256);
     }
     s.view = m_window->currentView();
     for (const auto& view : m_window->views())
@@ -102,10 +104,12 @@ void SessionActions::onDatasetShown(const LoadedDataset& loaded) {
         view->restoreSettings(session);
     m_window->showView(session.view);
     const QString sha = QString::fromStdString(loaded.data->provenance.sha256);
-    if (!session.sha256.isEmpty() && sha != session.sha256)
+    const QString testSha = loaded.test ? QString::fromStdString(loaded.test->provenance.sha256) : QString();
+    const bool testChanged = !session.testSha256.isEmpty() && testSha != session.testSha256;
+    if ((!session.sha256.isEmpty() && sha != session.sha256) || testChanged)
         m_window->statusBar()->showMessage(
             tr("Note: %1 has changed since the session was saved (checksum differs); numbers may differ.")
-                .arg(session.dataset.spec),
+                .arg(testChanged ? session.dataset.testSpec : session.dataset.spec),
             15000);
     emit applied(m_pendingOrigin);
 }

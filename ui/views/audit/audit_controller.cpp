@@ -123,11 +123,12 @@ void AuditController::start() {
     setLastError({});
     emit stateChanged();
     auto dataset = this->dataset();
-    m_job->start(tr("Privacy audit"), [this, dataset, s, kinds](JobContext& job) -> std::function<void()> {
+    auto test = testDataset();
+    m_job->start(tr("Privacy audit"), [this, dataset, test, s, kinds](JobContext& job) -> std::function<void()> {
         core::DataPreparation preparation;
         preparation.testFraction = s.testFraction;
         preparation.preprocess = s.preprocess;
-        const core::PreparedData prepared = core::prepareExperimentData(*dataset, std::nullopt, preparation, s.seed);
+        const core::PreparedData prepared = core::prepareExperimentData(*dataset, testCopy(test), preparation, s.seed);
         if (prepared.train.targets.kind == core::TaskKind::Regression)
             throw std::invalid_argument(
                 "regression targets: the private mechanisms here need a classification dataset");

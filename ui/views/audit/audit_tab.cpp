@@ -29,18 +29,22 @@ ComputeControllerBase* AuditTab::controller() { return m_controller; }
 
 void AuditTab::prepareDataset(const LoadedDataset& loaded) {
     m_shown = loaded.data; // a session may show this tab before setDataset()
+    m_shownTest = loaded.test;
     m_panel->setDataset(*loaded.data);
 }
 
-void AuditTab::setDataset(const LoadedDataset& loaded) { m_shown = loaded.data; }
+void AuditTab::setDataset(const LoadedDataset& loaded) {
+    m_shown = loaded.data;
+    m_shownTest = loaded.test;
+}
 
 void AuditTab::becameCurrent() {
     if (!std::exchange(m_mechanismChosen, true)) // the first showing: from the Utility tab's mechanism
         startFromUtilityMechanism(m_shared, *m_view);
-    if (!m_shown || m_controller->dataset() == m_shown)
+    if (!m_shown || (m_controller->dataset() == m_shown && m_controller->testDataset() == m_shownTest))
         return;
     m_controller->setSettings(m_view->composedSettings());
-    m_controller->setDataset(m_shown);
+    m_controller->setDataset(m_shown, m_shownTest);
 }
 
 void AuditTab::applyStartOptions(const StartOptions& options) {

@@ -43,6 +43,7 @@ private:
     SharedState* m_shared;          ///< null: no other view to read
     bool m_mechanismChosen = false; ///< shown once, or a session or --mechanism chose the mechanism
     std::shared_ptr<const core::Dataset> m_shown;
+    std::shared_ptr<const core::Dataset> m_shownTest; ///< its test file (null: none)
     AuditController* m_controller;
     AuditPanel* m_panel;
     AuditView* m_view;

@@ -89,22 +89,24 @@ void RegionsController::startPreparation() {
     setLastError({});
     emit stateChanged();
     const RegionsSettings s = m_applied;
-    m_prepare->start(tr("Decision regions"), [this, dataset = dataset(), s](JobContext& job) -> std::function<void()> {
-        job.run().progress(0.0, "preparing the plane");
-        auto problem = std::make_shared<const core::RegionsProblem>(*dataset, std::nullopt, s.toSpec());
-        job.run().throwIfStopped();
-        job.run().progress(0.5, "training the draws");
-        double ms = 0.0;
-        auto result = evaluate(*problem, s.currentEps, nullptr, job, &ms);
-        return [this, problem, result, s, ms] {
-            m_state.problem = problem;
-            m_state.problemSettings = s;
-            m_state.show(result, problem);
-            m_state.evaluationMs = ms;
-            emit stateChanged();
-            requestEvaluation(); // the slider may have moved meanwhile
-        };
-    });
+    m_prepare->start(tr("Decision regions"),
+                     [this, dataset = dataset(), test = testDataset(), s](JobContext& job) -> std::function<void()> {
+                         job.run().progress(0.0, "preparing the plane");
+                         auto problem =
+                             std::make_shared<const core::RegionsProblem>(*dataset, testCopy(test), s.toSpec());
+                         job.run().throwIfStopped();
+                         job.run().progress(0.5, "training the draws");
+                         double ms = 0.0;
+                         auto result = evaluate(*problem, s.currentEps, nullptr, job, &ms);
+                         return [this, problem, result, s, ms] {
+                             m_state.problem = problem;
+                             m_state.problemSettings = s;
+                             m_state.show(result, problem);
+                             m_state.evaluationMs = ms;
+                             emit stateChanged();
+                             requestEvaluation(); // the slider may have moved meanwhile
+                         };
+                     });
 }
 
 bool RegionsController::evaluationNeeded() const {
@@ -127,29 +129,29 @@ void RegionsController::startEvaluation() {
     std::shared_ptr<const core::RegionsResult> warm =
         problem && m_state.resultProblem == problem ? m_state.result : nullptr;
     const RegionsSettings s = m_applied;
-    m_evaluate->start(
-        tr("Decision regions at ε = %1").arg(eps, 0, 'g', 3),
-        [this, dataset = dataset(), problem, warm, s, eps, coarse](JobContext& job) -> std::function<void()> {
-            auto p = problem;
-            if (!p) { // the drag grid, prepared on first use
-                core::RegionsSpec spec = s.toSpec();
-                spec.gridSize = kDragGrid;
-                p = std::make_shared<const core::RegionsProblem>(*dataset, std::nullopt, spec);
-            }
-            double ms = 0.0;
-            auto result = evaluate(*p, eps, warm, job, &ms);
-            return [this, p, result, ms, coarse] {
-                if (coarse)
-                    m_state.dragProblem = p;
-                else
-                    m_state.evaluationMs = ms;
-                m_state.show(result, p);
-                emit stateChanged();
-                // The latest step, or the full grid after a preview (released).
-                if ((takeHeld() || !dragging()) && evaluationNeeded())
-                    startEvaluation();
-            };
-        });
+    m_evaluate->start(tr("Decision regions at ε = %1").arg(eps, 0, 'g', 3),
+                      [this, dataset = dataset(), test = testDataset(), problem, warm, s, eps,
+                       coarse](JobContext& job) -> std::function<void()> {
+                          auto p = problem;
+                          if (!p) { // the drag grid, prepared on first use
+                              core::RegionsSpec spec = s.toSpec();
+                              spec.gridSize = kDragGrid;
+                              p = std::make_shared<const core::RegionsProblem>(*dataset, testCopy(test), spec);
+                          }
+                          double ms = 0.0;
+                          auto result = evaluate(*p, eps, warm, job, &ms);
+                          return [this, p, result, ms, coarse] {
+                              if (coarse)
+                                  m_state.dragProblem = p;
+                              else
+                                  m_state.evaluationMs = ms;
+                              m_state.show(result, p);
+                              emit stateChanged();
+                              // The latest step, or the full grid after a preview (released).
+                              if ((takeHeld() || !dragging()) && evaluationNeeded())
+                                  startEvaluation();
+                          };
+                      });
 }
 
 } // namespace elab::ui

@@ -15,7 +15,7 @@
 namespace elab::ui {
 
 namespace {
-const QString kId = QStringLiteral("regions");
+const QString kRegionsId = QStringLiteral("regions");
 }
 
 RegionsTab::RegionsTab(QWidget* parent, ViewHost& host)
@@ -33,19 +33,23 @@ ComputeControllerBase* RegionsTab::controller() { return m_controller; }
 void RegionsTab::prepareDataset(const LoadedDataset& loaded) {
     // Kept now: a session shows this tab (becameCurrent) before setDataset() is called.
     m_shown = loaded.data;
+    m_shownTest = loaded.test;
     m_panel->setDataset(*loaded.data); // its teaching plane; a session's settings come after
     m_view->setDatasetName(QString::fromStdString(loaded.data->name));
 }
 
-void RegionsTab::setDataset(const LoadedDataset& loaded) { m_shown = loaded.data; }
+void RegionsTab::setDataset(const LoadedDataset& loaded) {
+    m_shown = loaded.data;
+    m_shownTest = loaded.test;
+}
 
 void RegionsTab::becameCurrent() {
     if (!std::exchange(m_mechanismChosen, true)) // the first showing: from the Utility tab's mechanism
         startFromUtilityMechanism(m_shared, *m_view);
-    if (!m_shown || m_controller->dataset() == m_shown)
+    if (!m_shown || (m_controller->dataset() == m_shown && m_controller->testDataset() == m_shownTest))
         return;
     m_view->pushSettingsNow(); // the new dataset's plane, before the controller applies any
-    m_controller->setDataset(m_shown);
+    m_controller->setDataset(m_shown, m_shownTest);
 }
 
 void RegionsTab::applyStartOptions(const StartOptions& options) {
@@ -84,7 +88,7 @@ bool RegionsTab::complete() const { return m_controller->upToDate(); }
 
 ViewType regionsViewType() {
     ViewType type;
-    type.id = kId;
+    type.id = kRegionsId;
     type.title = QObject::tr("Decision regions");
     type.hasFigures = true;
     type.create = [](QWidget* parent, ViewHost& host) { return std::make_unique<RegionsTab>(parent, host); };

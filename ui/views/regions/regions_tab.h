@@ -46,7 +46,8 @@ private:
     RegionsController* m_controller;
     RegionsPanel* m_panel;
     RegionsView* m_view;
-    std::shared_ptr<const core::Dataset> m_shown; ///< the window's dataset, handed over when current
+    std::shared_ptr<const core::Dataset> m_shown;     ///< the window's dataset, handed over when current
+    std::shared_ptr<const core::Dataset> m_shownTest; ///< its test file (null: none)
 };
 
 /// The registry entry (ui/views/view_catalog.cpp).

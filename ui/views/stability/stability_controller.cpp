@@ -10,14 +10,16 @@ namespace elab::ui {
 namespace {
 
 /// Prepares the data as the CLI does and checks that the model can be fitted on it.
-std::shared_ptr<const core::PreparedData> prepare(const core::Dataset& dataset, const StabilitySettings& s,
-                                                  core::StabilityModel model) {
+std::shared_ptr<const core::PreparedData> prepare(const core::Dataset& dataset,
+                                                  const std::shared_ptr<const core::Dataset>& test,
+                                                  const StabilitySettings& s, core::StabilityModel model) {
     if (const std::string problem = s.checkTask(dataset.targets.kind); !problem.empty())
         throw std::invalid_argument(problem);
     auto prepared = std::make_shared<const core::PreparedData>(core::prepareExperimentData(
-        dataset, std::nullopt, s.toPreparation(model, dataset.features.isSparse()), s.seed));
+        dataset, testCopy(test), s.toPreparation(model, dataset.features.isSparse()), s.seed));
     if (!prepared->test || prepared->test->rows() < 1)
-        throw std::invalid_argument("the held-out test fraction left no test rows");
+        throw std::invalid_argument(test ? "the test file has no rows"
+                                         : "the held-out test fraction left no test rows");
     const core::TaskKind task = prepared->train.targets.kind;
     if (model == core::StabilityModel::Logistic && task != core::TaskKind::Binary)
         throw std::invalid_argument("logistic regression needs a binary label");
@@ -81,37 +83,38 @@ void StabilityController::startSweep() {
     setLastError({});
     m_progress = 0.0;
     emit stateChanged();
-    m_sweep->start(tr("Stability study"), [this, dataset, s, model](JobContext& job) -> std::function<void()> {
-        auto prepared = prepare(*dataset, s, model);
-        job.post([this, prepared] {
-            m_state.data = prepared;
-            emit stateChanged();
-        });
-        job.run().throwIfStopped();
-        const core::StabilitySpec spec = s.toSpec(model, prepared->train.features.isSparse());
-        const core::StabilityData data{prepared->train.features, prepared->train.targets.values,
-                                       prepared->test->features, prepared->test->targets.values};
-        auto sink = [&job, this](const core::StabilityCell& cell) {
-            job.post([this, cell] {
-                const std::size_t k = cell.rhoIndex * m_state.methods.size() + cell.methodIndex;
-                if (k < m_state.cells.size())
-                    m_state.cells[k] = cell;
-                emit stateChanged();
-            });
-        };
-        core::StabilityResult result = core::runStabilitySweep(data, spec, &job.run(), sink);
-        return [this, result = std::move(result)] {
-            for (const auto& cell : result.cells) // also the ones whose post was still queued
-                m_state.cells[cell.rhoIndex * m_state.methods.size() + cell.methodIndex] = cell;
-            m_state.baselines = result.baselines;
-            m_state.stability = result.stability;
-            m_state.cancelled = result.cancelled;
-            m_state.complete = !result.cancelled;
-            m_state.fits = result.fits;
-            m_state.seconds = result.secondsBaseline + result.secondsSweep + result.secondsStability;
-            emit stateChanged();
-        };
-    });
+    m_sweep->start(tr("Stability study"),
+                   [this, dataset, test = testDataset(), s, model](JobContext& job) -> std::function<void()> {
+                       auto prepared = prepare(*dataset, test, s, model);
+                       job.post([this, prepared] {
+                           m_state.data = prepared;
+                           emit stateChanged();
+                       });
+                       job.run().throwIfStopped();
+                       const core::StabilitySpec spec = s.toSpec(model, prepared->train.features.isSparse());
+                       const core::StabilityData data{prepared->train.features, prepared->train.targets.values,
+                                                      prepared->test->features, prepared->test->targets.values};
+                       auto sink = [&job, this](const core::StabilityCell& cell) {
+                           job.post([this, cell] {
+                               const std::size_t k = cell.rhoIndex * m_state.methods.size() + cell.methodIndex;
+                               if (k < m_state.cells.size())
+                                   m_state.cells[k] = cell;
+                               emit stateChanged();
+                           });
+                       };
+                       core::StabilityResult result = core::runStabilitySweep(data, spec, &job.run(), sink);
+                       return [this, result = std::move(result)] {
+                           for (const auto& cell : result.cells) // also the ones whose post was still queued
+                               m_state.cells[cell.rhoIndex * m_state.methods.size() + cell.methodIndex] = cell;
+                           m_state.baselines = result.baselines;
+                           m_state.stability = result.stability;
+                           m_state.cancelled = result.cancelled;
+                           m_state.complete = !result.cancelled;
+                           m_state.fits = result.fits;
+                           m_state.seconds = result.secondsBaseline + result.secondsSweep + result.secondsStability;
+                           emit stateChanged();
+                       };
+                   });
 }
 
 } // namespace elab::ui

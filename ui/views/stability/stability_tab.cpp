@@ -18,11 +18,14 @@ void StabilityTab::prepareDataset(const LoadedDataset& loaded) {
     m_view->setDatasetName(QString::fromStdString(loaded.data->name));
 }
 
-void StabilityTab::setDataset(const LoadedDataset& loaded) { m_shown = loaded.data; }
+void StabilityTab::setDataset(const LoadedDataset& loaded) {
+    m_shown = loaded.data;
+    m_shownTest = loaded.test;
+}
 
 void StabilityTab::becameCurrent() {
-    if (m_shown && m_controller->dataset() != m_shown)
-        m_controller->setDataset(m_shown);
+    if (m_shown && (m_controller->dataset() != m_shown || m_controller->testDataset() != m_shownTest))
+        m_controller->setDataset(m_shown, m_shownTest);
 }
 
 void StabilityTab::saveSettings(Session& session) const { storeStabilitySettings(session, m_view->settings()); }

@@ -38,7 +38,8 @@ public:
 private:
     StabilityController* m_controller;
     StabilityView* m_view;
-    std::shared_ptr<const core::Dataset> m_shown; ///< the window's dataset, handed over when current
+    std::shared_ptr<const core::Dataset> m_shown;     ///< the window's dataset, handed over when current
+    std::shared_ptr<const core::Dataset> m_shownTest; ///< its test file (null: none)
 };
 
 /// The registry entry (ui/views/view_catalog.cpp).

@@ -147,13 +147,14 @@ void UtilityController::startSweep() {
     setLastError({});
     emit stateChanged();
     auto dataset = this->dataset();
+    auto test = testDataset();
     const UtilitySettings s = m_applied;
-    m_sweep->start(tr("Utility sweep"), [this, dataset, s](JobContext& job) -> std::function<void()> {
+    m_sweep->start(tr("Utility sweep"), [this, dataset, test, s](JobContext& job) -> std::function<void()> {
         core::DataPreparation preparation;
         preparation.testFraction = s.testFraction;
         preparation.preprocess = s.preprocess;
         auto prepared = std::make_shared<const core::PreparedData>(
-            core::prepareExperimentData(*dataset, std::nullopt, preparation, s.seed));
+            core::prepareExperimentData(*dataset, testCopy(test), preparation, s.seed));
         checkSupported(*prepared, s);
         auto problem = core::prepareProblem(sweepData(*prepared), s.mechanism, s.metric, prepared);
         auto dominance = core::dominantFeature(prepared->train);

@@ -88,7 +88,9 @@ void UtilityTab::prepareDataset(const LoadedDataset& loaded) {
     for (const auto& name : d.targets.classNames)
         classes << QString::fromStdString(name);
     const UtilitySettings settings = m_view->composedSettings();
-    const auto trainRows = static_cast<long long>(static_cast<double>(d.rows()) * (1.0 - settings.testFraction));
+    // With a test file every row of the dataset trains; else the held-out fraction does not.
+    const double heldOut = loaded.test ? 0.0 : settings.testFraction;
+    const auto trainRows = static_cast<long long>(static_cast<double>(d.rows()) * (1.0 - heldOut));
     m_panel->setDataShape(trainRows, d.featureCount(), d.targets.kind == core::TaskKind::Multiclass, classes,
                           regression, core::pipelineFacts(d));
     m_view->setDatasetName(QString::fromStdString(d.name));
@@ -96,7 +98,7 @@ void UtilityTab::prepareDataset(const LoadedDataset& loaded) {
 
 void UtilityTab::setDataset(const LoadedDataset& loaded) {
     m_view->pushSettingsNow();
-    m_controller->setDataset(loaded.data);
+    m_controller->setDataset(loaded.data, loaded.test);
 }
 
 void UtilityTab::applyStartOptions(const StartOptions& options) {
