@@ -9,6 +9,7 @@
 #include "ui/jobs/compute_controller.h"
 #include "ui/lessons/lesson_player.h"
 #include "ui/session/session_actions.h"
+#include "ui/shell/decision_report_action.h"
 #include "ui/shell/job_indicator.h"
 #include "ui/shell/presentation_mode.h"
 #include "ui/views/shared_state.h"
@@ -210,6 +211,8 @@ void MainWindow::buildMenus() {
         if (View* shown = currentViewObject(); shown && !shown->figures().isEmpty())
             charts::copyChartToClipboard(shown->figures().constFirst().chart);
     });
+    file->addAction(tr("&Decision report…"), this, [this] { writeDecisionReportInteractively(*this); })
+        ->setObjectName(QStringLiteral("decisionReportAction"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
