@@ -8,6 +8,7 @@
 #include "app/cli/merge_command.h"
 #include "app/cli/ptr_command.h"
 #include "app/cli/regions_command.h"
+#include "app/cli/report_command.h"
 #include "app/cli/stability_command.h"
 #include "app/cli/train_command.h"
 #include "app/cli/utility_command.h"
@@ -175,6 +176,8 @@ int runCli(int argc, char** argv) {
     app::AuditCommand audit;
     app::MergeCommand merge;
     app::PtrCommand ptr;
+    app::ReportCommand report;
+    report.commandLine = app::shellCommandLine(argc, argv);
     const Subcommand subcommands[] = {
         subcommand("datasets", "List the built-in datasets", "epsilonlab-cli datasets --json", datasets),
         subcommand("info", "Rows, features, task, class balance, missing values and norms",
@@ -187,6 +190,15 @@ int runCli(int argc, char** argv) {
                    "  epsilonlab-cli utility --data adult_train.csv --label income --test adult_test.csv "
                    "--bounds adult-bounds.csv --ignore fnlwgt --metric test-acc",
                    utility),
+        subcommand("report",
+                   "The ε decision report: one self-contained HTML file (and PDF) with the dataset and its SHA-256, "
+                   "the pipeline's privacy ledger, the mechanisms compared, the utility chart with the target and the "
+                   "chosen ε, the guarantee in numbers and words, what the choice assumed, the audit's verdict and "
+                   "how to reproduce it",
+                   "epsilonlab-cli report --data builtin:breast_cancer --bounds builtin --mechanism "
+                   "objpert-gauss,outpert-gauss --grid 0.1:10:8 --eps 1 --target 0.9 --metric test-acc --split 0.3 "
+                   "-o report.html --pdf report.pdf",
+                   report),
         subcommand("choose-eps", "Smallest ε whose measured utility meets a target",
                    "epsilonlab-cli choose-eps --data builtin:breast_cancer --target 0.3", chooseEps),
         subcommand("stability",

@@ -63,7 +63,8 @@ void UtilityCommand::addTo(CLI::App& command, bool utilityOnly) {
     command.add_option("--eps", eps, "ε grid: A:B:K (K log-spaced from A to B) or a list a,b,c");
     command.add_option("--repeats", repeats, "Repetitions (noise draws) per ε")->check(CLI::PositiveNumber);
     command.add_option("--measure-at", measureAt, "Measuring points ε̄ for the Taylor estimates, e.g. 0.1,0.25");
-    command.add_option("--estimators", estimators, "first-order,second-order,inverse-eps,anchored");
+    command.add_option("--estimators", estimators,
+                       "first-order,second-order,inverse-eps,anchored,variance, or all (every one)");
     command.add_option("--metric", metric, "Utility")
         ->check(CLI::IsMember(core::optionNameList(core::utilityMetricNames())));
     seed.addTo(command, "every random stream (noise, split)");
@@ -96,15 +97,6 @@ core::MechanismSpec UtilityCommand::mechanismSpec() const { return mech.spec(); 
 
 namespace {
 
-/// One mechanism's sweep: its options, spec, result and self-check (and, comparing, its problem).
-struct MechanismRun {
-    MechanismOptions mech;
-    core::UtilitySweepSpec spec;
-    core::UtilitySweepResult result;
-    core::MonotonicityCheck monotonicity;
-    std::shared_ptr<const core::PreparedProblem> problem; ///< comparing only: for the target and ranking
-};
-
 core::UtilitySweepSpec sweepSpecOf(const UtilityCommand& c, const MechanismOptions& mech, core::CellExecutor* cells) {
     core::UtilitySweepSpec spec;
     spec.mechanism = mech.spec();
@@ -114,8 +106,12 @@ core::UtilitySweepSpec sweepSpecOf(const UtilityCommand& c, const MechanismOptio
     for (const auto& e : splitList(c.measureAt))
         spec.measureAt.push_back(core::parseEpsGrid(e).front());
     spec.estimators.clear();
-    for (const auto& e : splitList(c.estimators))
-        spec.estimators.push_back(core::estimatorFromString(e));
+    if (c.estimators == "all")
+        for (const auto& [estimator, name] : core::estimatorNames())
+            spec.estimators.push_back(estimator);
+    else
+        for (const auto& e : splitList(c.estimators))
+            spec.estimators.push_back(core::estimatorFromString(e));
     spec.seed = c.seed.value();
     spec.threads = c.threads;
     spec.solverOptions.maxIterations = c.maxIterations;
@@ -231,6 +227,8 @@ nlohmann::ordered_json reportHeader(const UtilityCommand& c, const ExperimentDat
     return j;
 }
 
+} // namespace
+
 /// The measured mean and sd at eps with every repetition (a grid point's when eps is on the grid).
 core::SweepPoint measuredAt(const MechanismRun& run, double eps) {
     for (const core::SweepPoint& p : run.result.points)
@@ -245,6 +243,8 @@ core::SweepPoint measuredAt(const MechanismRun& run, double eps) {
     const core::UtilitySweepResult r = core::runUtilitySweep(*run.problem, spec);
     return r.points.front();
 }
+
+namespace {
 
 // Long format: one row per mechanism and grid ε; the estimate columns are every mechanism's
 // (empty where one has none), the branch and the constants ("name=value;…") as each has them.
@@ -320,14 +320,10 @@ int UtilityCommand::run() const {
     return 0;
 }
 
-int UtilityCommand::runComparison(const std::vector<std::string>& names) const {
-    if (scale.executor())
-        throw std::invalid_argument("--checkpoint, --shard and MPI runs sweep one mechanism; compare several (" +
-                                    mech.mechanism + ") in one process");
-    const ExperimentData prepared = data.prepare(seed.value());
+std::vector<MechanismRun> UtilityCommand::sweepMechanisms(const ExperimentData& prepared) const {
     const core::UtilityMetric utilityMetric = core::utilityMetricFromString(metric);
     std::vector<MechanismRun> runs;
-    for (const std::string& name : names) { // one after another, each on every core
+    for (const std::string& name : mech.names()) { // one after another, each on every core
         MechanismRun& run = runs.emplace_back();
         run.mech = mech.with(name);
         run.spec = sweepSpecOf(*this, run.mech, nullptr);
@@ -345,6 +341,27 @@ int UtilityCommand::runComparison(const std::vector<std::string>& names) const {
         }
         checkMonotonicity(run, name + ": ");
     }
+    return runs;
+}
+
+core::TargetEps UtilityCommand::targetEps(const MechanismRun& run) const {
+    core::TargetEpsSpec t;
+    t.target = target.value_or(0.0);
+    t.metric = core::utilityMetricFromString(metric);
+    t.repeats = repeats;
+    t.seed = seed.value();
+    t.threads = threads;
+    t.solverOptions = run.spec.solverOptions;
+    return core::verifyTargetEps(*run.problem, run.result.points, t);
+}
+
+int UtilityCommand::runComparison(const std::vector<std::string>& /*names: mech.names()*/) const {
+    if (scale.executor())
+        throw std::invalid_argument("--checkpoint, --shard and MPI runs sweep one mechanism; compare several (" +
+                                    mech.mechanism + ") in one process");
+    const ExperimentData prepared = data.prepare(seed.value());
+    const core::UtilityMetric utilityMetric = core::utilityMetricFromString(metric);
+    const std::vector<MechanismRun> runs = sweepMechanisms(prepared);
     if (csv) {
         writeOutput(out, comparisonCsv(runs));
         return 0;
@@ -368,14 +385,7 @@ int UtilityCommand::runComparison(const std::vector<std::string>& names) const {
                                       ? "Taylor estimates need a loss metric"
                                       : core::mechanismInfo(run.spec.mechanism.kind).noTaylorReason;
         if (target) {
-            core::TargetEpsSpec t;
-            t.target = *target;
-            t.metric = utilityMetric;
-            t.repeats = repeats;
-            t.seed = seed.value();
-            t.threads = threads;
-            t.solverOptions = run.spec.solverOptions;
-            const core::TargetEps found = core::verifyTargetEps(*run.problem, run.result.points, t);
+            const core::TargetEps found = targetEps(run);
             nlohmann::ordered_json steps = nlohmann::ordered_json::array();
             for (const core::TargetEpsStep& s : found.steps)
                 steps.push_back({{"eps", s.eps}, {"mean", s.mean}, {"std", s.sd}, {"meets", s.meets}});

@@ -9,14 +9,27 @@
 #include "app/cli/scale_options.h"
 #include "app/cli/seed_option.h"
 #include "core/learner/mechanism.h"
+#include "core/sweeps/mechanism_comparison.h"
+#include "core/sweeps/monotonicity.h"
+#include "core/sweeps/utility_sweep.h"
 
 #include <CLI/CLI.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace elab::app {
+
+/// One mechanism's sweep: its options, spec, result and self-check (and, comparing, its problem).
+struct MechanismRun {
+    MechanismOptions mech;
+    core::UtilitySweepSpec spec;
+    core::UtilitySweepResult result;
+    core::MonotonicityCheck monotonicity;
+    std::shared_ptr<const core::PreparedProblem> problem; ///< comparing only: for the target and ranking
+};
 
 struct UtilityCommand {
     ExperimentDataOptions data = ExperimentDataOptions::withIntercept();
@@ -46,7 +59,16 @@ struct UtilityCommand {
     int runComparison(const std::vector<std::string>& names) const;
     /// The sweep spec and prepared data shared with choose-eps.
     core::MechanismSpec mechanismSpec() const;
+    /// Each mechanism named (--mechanism a,b,c) swept on prepared, one after another on the same grid
+    /// and seeds, each with its problem (as runComparison does; the decision report reuses it).
+    std::vector<MechanismRun> sweepMechanisms(const ExperimentData& prepared) const;
+    /// The ε run needs for --target, measured on its curve and verified (core::verifyTargetEps).
+    core::TargetEps targetEps(const MechanismRun& run) const;
 };
+
+/// The measured mean and sd of run at eps with every repetition (a grid point's when eps is on the
+/// grid; else measured there on run.problem with the sweep's seeds).
+core::SweepPoint measuredAt(const MechanismRun& run, double eps);
 
 /// `epsilonlab-cli choose-eps --target U ...same options as utility...`
 struct ChooseEpsCommand {

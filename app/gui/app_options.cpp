@@ -1,5 +1,6 @@
 #include "app/gui/app_options.h"
 
+#include "ui/lessons/lesson.h"
 #include "ui/views/view_catalog.h"
 
 #include "core/data/builtin_catalog.h"
@@ -153,8 +154,22 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
         QCoreApplication::translate("main", "Estimate the ranges of the other numeric columns privately with this ε "
                                             "(added to every guarantee)."),
         QStringLiteral("EPS"));
-    parser.addOptions({data, test, label, missing, screenshot, size, mechanism, session, view, exportFile, dpi, eps,
-                       target, bounds, privateBounds, compare, epsRange, frameMs, frameSize});
+    const QCommandLineOption lesson(
+        QStringLiteral("lesson"),
+        QCoreApplication::translate("main", "Open a lesson: a lesson file or builtin:NAME (%1); its step replaces "
+                                            "--data and --session.")
+            .arg(builtinLessonNames().join(QStringLiteral(", "))),
+        QStringLiteral("FILE"));
+    const QCommandLineOption step(QStringLiteral("step"),
+                                  QCoreApplication::translate("main", "The lesson's step to show (from 1; default 1)."),
+                                  QStringLiteral("K"), QStringLiteral("1"));
+    const QCommandLineOption presentation(
+        QStringLiteral("presentation"),
+        QCoreApplication::translate("main", "Start in presentation mode (with --screenshot: at --size, not full "
+                                            "screen)."));
+    parser.addOptions({data,     test,       label,     missing, screenshot, size,        mechanism,     session,
+                       view,     exportFile, dpi,       eps,     target,     bounds,      privateBounds, compare,
+                       epsRange, frameMs,    frameSize, lesson,  step,       presentation});
 
     if (!parser.parse(arguments)) {
         std::fprintf(stderr, "epsilonlab: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
@@ -286,6 +301,13 @@ std::optional<AppOptions> parseAppOptions(const QStringList& arguments, int* exi
             return reject(QStringLiteral("bad --private-bounds '%1' (an ε > 0)").arg(parser.value(privateBounds)));
         options.privateBounds = value;
     }
+    options.lesson = parser.value(lesson);
+    options.step = parser.value(step).toInt(&ok);
+    if (!ok || options.step < 1)
+        return reject(QStringLiteral("bad --step '%1' (a step number from 1)").arg(parser.value(step)));
+    if (parser.isSet(step) && options.lesson.isEmpty())
+        return reject(QStringLiteral("--step needs --lesson"));
+    options.presentation = parser.isSet(presentation);
     *exitCode = 0;
     return options;
 }

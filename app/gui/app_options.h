@@ -2,7 +2,7 @@
 // Command line of the GUI: epsilonlab [--data SPEC] [--test FILE] [--label COL] [--missing POLICY]
 // [--bounds FILE|builtin] [--private-bounds EPS] [--mechanism M] [--session FILE] [--view ID] [--eps E] [--target U]
 // [--screenshot FILE.png] [--export FILE.svg|.pdf|.png|.gif|FILE-%03d.png ...] [--dpi N] [--size WxH]
-// [--eps-range A:B] [--frame-ms N] [--frame-size WxH].
+// [--eps-range A:B] [--frame-ms N] [--frame-size WxH] [--lesson FILE|builtin:NAME [--step K]] [--presentation].
 // With --screenshot or --export the view's computation runs to completion, the files are
 // written and the program exits (batch mode); a .gif or a numbered .png export plays the view
 // over the grid ε of --eps-range first. GUI thread, before the window exists.
@@ -39,6 +39,9 @@ struct AppOptions {
     QStringList compare;                 ///< --compare a,b: the Utility view's compared mechanisms
     core::PublicBounds bounds;           ///< --bounds FILE|builtin: public ranges applied on loading
     std::optional<double> privateBounds; ///< --private-bounds EPS: estimate the other numeric columns' ranges
+    QString lesson;                      ///< --lesson FILE|builtin:NAME: open it (its step replaces --data)
+    int step = 1;                        ///< --step K: the lesson's step shown first (from 1)
+    bool presentation = false;           ///< --presentation: start in presentation mode
 
     bool screenshotMode() const { return !screenshot.isEmpty(); }
     /// Run to completion, write files, exit.

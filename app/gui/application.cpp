@@ -3,12 +3,15 @@
 #include "app/gui/batch_runner.h"
 #include "core/util/vector_state.h"
 #include "ui/dataset/load_request.h"
+#include "ui/lessons/lesson_player.h"
 #include "ui/session/session_actions.h"
 #include "ui/shell/main_window.h"
+#include "ui/shell/presentation_mode.h"
 
 #include <QApplication>
 #include <QStyleFactory>
 
+#include <cstdio>
 #include <memory>
 
 namespace elab::ui {
@@ -45,6 +48,26 @@ int runApplication(const AppOptions& options) {
     }
     window.show();
     window.showView(options.view);
+    if (options.presentation)
+        window.presentationMode()->enter(!batch); // batch: at --size, as on a screen of that size
+
+    if (!options.lesson.isEmpty()) {
+        QString error;
+        const auto lesson = readLesson(options.lesson, &error);
+        if (lesson && static_cast<std::size_t>(options.step) > lesson->steps.size())
+            error = QStringLiteral("%1: no step %2 (the lesson has %3)")
+                        .arg(options.lesson)
+                        .arg(options.step)
+                        .arg(lesson->steps.size());
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "epsilonlab: %s\n", qPrintable(error));
+            return 2;
+        }
+        if (window.lessons()->openLesson(*lesson, options.lesson, options.step - 1))
+            return QApplication::exec();
+        if (batch)
+            return 1; // the step was rejected (message printed)
+    }
 
     if (!options.session.isEmpty() && window.sessionActions()->open(options.session))
         return QApplication::exec();

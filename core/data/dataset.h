@@ -72,6 +72,9 @@ struct ProcessingStep {
     /// input can replace one row of the output (a fixed-size subsample). An add/remove guarantee
     /// after it holds as its replace-one equivalent.
     bool replaceOneOnly = false;
+    /// ε this step spent on the training rows (privately estimated bounds; 0: none). The
+    /// dataset's preparationEpsilon is what guarantees add; this names the step that spent it.
+    double epsilon = 0.0;
 };
 
 struct Dataset {

@@ -163,7 +163,9 @@ void applyPublicBounds(Dataset& train, Dataset* test, const PublicBounds& bounds
     if (test)
         testDetail += "; " + std::to_string(testClipped) + " test values";
     // Public ranges read nothing private; estimated ones spend their own ε (not a leak, a cost).
-    detail::appendStep(train, test, {estimated ? "private bounds" : "public bounds", detail, false}, testDetail);
+    ProcessingStep step{estimated ? "private bounds" : "public bounds", detail, false};
+    step.epsilon = bounds.estimateEpsilon;
+    detail::appendStep(train, test, std::move(step), testDetail);
 }
 
 std::string boundsHint(const Dataset& data, const PublicBounds& bounds) {

@@ -13,6 +13,10 @@ TaylorAnchor PrivateLearner::taylorAnchor(const LearnerNoise&, const TrainedMode
     throw std::logic_error("this learner has no Taylor estimates (capabilities().taylor is false)");
 }
 
+std::vector<NoiseExpansion> PrivateLearner::noiseExpansions(const TrainedModel&) const {
+    throw std::logic_error("this learner has no Taylor estimates (capabilities().taylor is false)");
+}
+
 std::vector<EpochMetrics> PrivateLearner::trainEpochs(double, std::uint64_t, int, std::stop_token,
                                                       const std::function<void(const EpochMetrics&)>&) const {
     throw std::logic_error("this learner does not train in epochs (capabilities().epochs is false)");

@@ -96,6 +96,10 @@ public:
     /// capabilities().taylor only: the anchor at ε = ∞ from the non-private model; perModel as above.
     virtual TaylorAnchor taylorAnchor(const LearnerNoise& noise, const TrainedModel& nonPrivate,
                                       std::vector<TaylorAnchor>* perModel = nullptr) const;
+    /// capabilities().taylor only: the variance estimator's expansion of each model (in class order;
+    /// one for a binary classifier; model k is trained at ε/K) around the non-private model, from
+    /// the training data alone (no noise draw; MATH.md §4.7).
+    virtual std::vector<NoiseExpansion> noiseExpansions(const TrainedModel& nonPrivate) const;
 };
 
 } // namespace elab::core

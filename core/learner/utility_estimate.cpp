@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace elab::core {
 
@@ -9,7 +10,8 @@ const OptionNames<Estimator>& estimatorNames() {
     static const OptionNames<Estimator> names{{Estimator::FirstOrder, "first-order"},
                                               {Estimator::SecondOrder, "second-order"},
                                               {Estimator::InverseEps, "inverse-eps"},
-                                              {Estimator::Anchored, "anchored"}};
+                                              {Estimator::Anchored, "anchored"},
+                                              {Estimator::Variance, "variance"}};
     return names;
 }
 
@@ -40,8 +42,25 @@ double estimateUtility(const TaylorPoint& p, Estimator estimator, double epsTarg
         const double h01 = -2 * t * t * t + 3 * t * t, h11 = t * t * t - t * t;
         return h00 * anchor->value + h10 * m0 + h01 * p.value + h11 * m1;
     }
+    case Estimator::Variance:
+        throw std::invalid_argument("the variance estimator needs the non-private expansion, not a measuring point");
     }
     return std::numeric_limits<double>::quiet_NaN();
+}
+
+double varianceEstimate(const NoiseExpansion& e, double eps) {
+    if (std::isinf(eps))
+        return e.value;
+    const double n = e.rows, extra = e.extraRidge(eps) / n, mu = e.ridge / n + extra, s = e.noiseScale(eps);
+    const Eigen::ArrayXd w = (e.curvatures.array() + mu).inverse(); // W_ε⁻¹ in the eigenbasis
+    const Eigen::VectorXd m = (-extra * w * e.theta.array()).matrix();
+    const double noise = s * s / (2.0 * n * n) * (e.hessian.diagonal().array() * w.square()).sum();
+    double shift = 0.0; // ∇Fᵀ E[δ₂], E[δ₂] = −½ W⁻¹ E[∇³L[δ₁, δ₁]]
+    if (e.third.size() > 0) {
+        const Eigen::VectorXd third = (s * s / (n * n)) * (e.third * w.square().matrix());
+        shift = -0.5 * (e.gradient.array() * w * third.array()).sum();
+    }
+    return e.value + e.gradient.dot(m) + 0.5 * m.dot(e.hessian * m) + noise + shift;
 }
 
 double epsilonForTarget(const TaylorPoint& p, double targetUtility) {

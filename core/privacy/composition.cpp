@@ -7,12 +7,36 @@
 
 namespace elab::core {
 
+std::string LedgerEntry::effect() const {
+    if (leaks)
+        return "leaks: read the private rows outside a mechanism, so no ε holds for the release";
+    std::string out;
+    if (epsilon > 0.0)
+        out = "spends ε = " + formatNumber(epsilon) + " (added to the model's ε by basic composition)";
+    if (replaceOneOnly)
+        out += std::string(out.empty() ? "" : "; ") +
+               "stable under replace-one only: an add/remove guarantee holds as its replace-one equivalent";
+    if (dropsRows)
+        out += std::string(out.empty() ? "" : "; ") +
+               "drops rows by their own content: a replace-one guarantee assumes the neighbour drops them too";
+    return out.empty() ? "none: reads nothing private beyond the row it changes" : out;
+}
+
+std::vector<LedgerEntry> pipelineLedger(const std::vector<ProcessingStep>& log) {
+    std::vector<LedgerEntry> ledger;
+    ledger.reserve(log.size());
+    for (const ProcessingStep& step : log)
+        ledger.push_back(
+            {step.name, step.detail, step.epsilon, step.leaksPrivacy, step.replaceOneOnly, step.name == "drop rows"});
+    return ledger;
+}
+
 PipelineFacts pipelineFacts(const std::vector<ProcessingStep>& log, double preparationEpsilon) {
     PipelineFacts facts;
     facts.preparationEpsilon = preparationEpsilon;
-    for (const ProcessingStep& step : log) {
-        if (step.leaksPrivacy) {
-            std::string named = step.name + ": " + step.detail;
+    for (const LedgerEntry& entry : pipelineLedger(log)) {
+        if (entry.leaks) {
+            std::string named = entry.step + ": " + entry.detail;
             // One entry per step, even when the log holds the step for several columns.
             bool seen = false;
             for (const std::string& s : facts.leakingSteps)
@@ -20,8 +44,8 @@ PipelineFacts pipelineFacts(const std::vector<ProcessingStep>& log, double prepa
             if (!seen)
                 facts.leakingSteps.push_back(std::move(named));
         }
-        facts.replaceOneOnly = facts.replaceOneOnly || step.replaceOneOnly;
-        facts.droppedRows = facts.droppedRows || step.name == "drop rows";
+        facts.replaceOneOnly = facts.replaceOneOnly || entry.replaceOneOnly;
+        facts.droppedRows = facts.droppedRows || entry.dropsRows;
     }
     return facts;
 }

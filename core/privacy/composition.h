@@ -33,7 +33,25 @@ struct PipelineFacts {
     bool operator==(const PipelineFacts&) const = default;
 };
 
-/// The facts of a dataset's processing log and preparation ε.
+/// One step of the pipeline as the guarantee sees it: the privacy ledger's row.
+struct LedgerEntry {
+    std::string step;            ///< the processing step's name ("clip rows")
+    std::string detail;          ///< what it did, with numbers
+    double epsilon = 0.0;        ///< ε it spent on the training rows (added by basic composition)
+    bool leaks = false;          ///< read the private data outside a mechanism: the guarantee is off
+    bool replaceOneOnly = false; ///< an add/remove guarantee after it holds as its replace-one equivalent
+    bool dropsRows = false;      ///< dropped rows by their own content (an assumption under replace-one)
+    /// What it does to the guarantee, in words ("none: …", "spends ε = 0.5", "leaks: …").
+    std::string effect() const;
+
+    bool operator==(const LedgerEntry&) const = default;
+};
+
+/// The privacy ledger of a processing log: one entry per step, in order. pipelineFacts reads the
+/// guarantee's facts from it, so the ledger a report shows is what the guarantee was built from.
+std::vector<LedgerEntry> pipelineLedger(const std::vector<ProcessingStep>& log);
+
+/// The facts of a dataset's processing log (through its ledger) and preparation ε.
 PipelineFacts pipelineFacts(const std::vector<ProcessingStep>& log, double preparationEpsilon = 0.0);
 /// pipelineFacts(d.log, d.preparationEpsilon).
 PipelineFacts pipelineFacts(const Dataset& d);

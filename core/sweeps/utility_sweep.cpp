@@ -114,6 +114,14 @@ double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps) {
 }
 
 double unboundedEstimate(const MeasuringFit& fit, Estimator estimator, double eps) {
+    if (estimator == Estimator::Variance) { // one curve per model, no repetitions: (1/K) Σ_k F̂_k(ε/K)
+        if (!fit.expansions || fit.expansions->empty())
+            return NAN;
+        double sum = 0.0;
+        for (const NoiseExpansion& e : *fit.expansions)
+            sum += varianceEstimate(e, eps / static_cast<double>(fit.expansions->size()));
+        return sum / static_cast<double>(fit.expansions->size());
+    }
     const bool anchored = estimator == Estimator::Anchored;
     if (fit.points.empty() || (anchored && fit.anchors.size() != fit.points.size()))
         return NAN;
@@ -257,6 +265,8 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
         std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::SecondOrder) != spec.estimators.end();
     const bool needAnchor =
         std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::Anchored) != spec.estimators.end();
+    const bool needExpansion =
+        std::find(spec.estimators.begin(), spec.estimators.end(), Estimator::Variance) != spec.estimators.end();
     const bool several = learner.models() > 1;
     const auto M = spec.measureAt.size();
     std::vector<MeasuringFit> measuring(M);
@@ -285,8 +295,12 @@ UtilitySweepResult runUtilitySweep(const PreparedProblem& prepared, const Utilit
     result.cancelled = stop.stop_requested();
     if (result.cancelled)
         return result;
+    std::shared_ptr<const std::vector<NoiseExpansion>> expansions;
+    if (needExpansion)
+        expansions = std::make_shared<const std::vector<NoiseExpansion>>(learner.noiseExpansions(*reference));
     for (MeasuringFit& fit : measuring) {
         fit.nonPrivate = result.nonPrivate;
+        fit.expansions = expansions;
         if (needAnchor) {
             fit.anchors = anchors;
             fit.modelAnchors = modelAnchors;

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -86,12 +87,15 @@ struct MeasuringFit {
     /// A mechanism that adds noise does not do better in expectation; an estimate past this level is
     /// its line extrapolated outside its model, so meanEstimate holds it there.
     double nonPrivate = NAN;
+    /// The variance estimator's expansion of each model around the non-private fit (MATH.md §4.7), the
+    /// same for every measuring point (it reads none of them); null unless Variance was asked for.
+    std::shared_ptr<const std::vector<NoiseExpansion>> expansions;
 };
 
 /// Mean over repetitions of the estimator's value at eps (eps = +∞: the non-private limit), held
 /// at fit.nonPrivate when it passes it (estimates exist for losses only: never below it).
 /// One-vs-rest: (1/R) Σ_r (1/K) Σ_k F̂_k(eps/K), each model's estimator at eps/K.
-/// Anchored needs anchors; NaN if they are missing. Thread: any (reads fit only).
+/// Anchored needs anchors and Variance its expansions; NaN if they are missing. Thread: any (reads fit only).
 double meanEstimate(const MeasuringFit& fit, Estimator estimator, double eps);
 /// The same, not held at the non-private level: the estimator's own line (to see where it passes it).
 double unboundedEstimate(const MeasuringFit& fit, Estimator estimator, double eps);

@@ -2,6 +2,7 @@
 
 #include "ui/charts/chart_geometry.h"
 #include "ui/charts/chart_style.h"
+#include "ui/charts/chart_theme.h"
 #include "ui/charts/grid_item.h"
 #include "ui/charts/points_item.h"
 #include "ui/charts/raster_item.h"
@@ -28,8 +29,6 @@ namespace elab::ui::charts {
 
 namespace {
 
-const QColor kAxisLine(0x80, 0x80, 0x80);
-const QColor kText(0x20, 0x20, 0x20);
 // A marker of two pixels is invisible; SeriesData::width defaults to a pen width.
 constexpr double kMinMarkerSize = 5.0;
 constexpr double kRingWidth = 1.6;
@@ -46,9 +45,9 @@ QString tickFormat(const ValueTicks& ticks, AxisRange range) {
 
 void styleAxis(QAbstractAxis* axis, const QString& title) {
     axis->setTitleText(chartText(title));
-    axis->setTitleBrush(kText);
-    axis->setLabelsBrush(kText);
-    axis->setLinePenColor(kAxisLine);
+    axis->setTitleBrush(themeTextColor());
+    axis->setLabelsBrush(themeTextColor());
+    axis->setLinePenColor(themeAxisColor());
 }
 
 void setValueAxis(QValueAxis* axis, AxisRange range) {
@@ -162,7 +161,7 @@ QVector<PointLayer> pointLayers(const ChartData& data, MarkerPainting markers, A
         const SeriesData& series = data.series[i];
         if (!drawnByPointsItem(series, markers))
             continue;
-        const double size = std::max(series.width, kMinMarkerSize);
+        const double size = std::max(series.width, kMinMarkerSize) * chartTheme().markerScale;
         layers.append({drawnPoints(series, data.logX, xr, yr, data.logY),
                        cachedLightMarker(seriesColor(series, static_cast<int>(i)), size, series.hollow), size});
     }
@@ -178,7 +177,7 @@ void applyLook(const SeriesItems& items, const SeriesData& series, int index, Ma
         area->setBrush(bandFillColor(series, index));
     } else if (auto* scatter = qobject_cast<QScatterSeries*>(items.series)) {
         scatter->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-        scatter->setMarkerSize(std::max(series.width, kMinMarkerSize));
+        scatter->setMarkerSize(std::max(series.width, kMinMarkerSize) * chartTheme().markerScale);
         const bool light = markers == MarkerPainting::Light;
         scatter->setPointsVisible(
             !light); // Light: no points here (the points item draws them); the look is the legend's
@@ -196,7 +195,7 @@ void applyLook(const SeriesItems& items, const SeriesData& series, int index, Ma
         }
     } else if (auto* line = qobject_cast<QLineSeries*>(items.series)) {
         QPen pen(colour);
-        pen.setWidthF(series.width);
+        pen.setWidthF(series.width * chartTheme().lineScale);
         pen.setStyle(series.style);
         pen.setCapStyle(Qt::FlatCap);
         pen.setJoinStyle(Qt::RoundJoin);
@@ -279,10 +278,10 @@ QVector<SeriesItems> buildChart(QChart* chart, const ChartData& data, const QFon
     applyChartStyle(chart);
     chart->setMargins(chart->margins() + overlayMargins(data, font));
     chart->setDropShadowEnabled(false);
-    chart->setTitleBrush(kText);
+    chart->setTitleBrush(themeTextColor());
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    chart->legend()->setLabelColor(kText);
+    chart->legend()->setLabelColor(themeTextColor());
 
     QAbstractAxis* x = nullptr;
     if (data.logX) {

@@ -1,5 +1,7 @@
 #include "ui/charts/chart_geometry.h"
 
+#include "ui/charts/palettes.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -10,9 +12,8 @@ namespace elab::ui::charts {
 
 namespace {
 
-// Okabe & Ito (2008), "Color Universal Design"; yellow last, it is faint on white.
-constexpr std::array<QRgb, 8> kPalette = {0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7,
-                                          0xE69F00, 0x56B4E9, 0x000000, 0xF0E442};
+// Okabe & Ito (2008), "Color Universal Design"; yellow last, it is faint on white (palettes.h).
+constexpr const auto& kPalette = palette::kOkabeIto;
 // Viridis (van der Walt & Smith, matplotlib) at t = 0, 1/8, …, 1.
 constexpr std::array<QRgb, 9> kViridis = {0x440154, 0x472D7B, 0x3B528B, 0x2C728E, 0x21918C,
                                           0x28AE80, 0x5EC962, 0xADDC30, 0xFDE725};

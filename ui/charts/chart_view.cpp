@@ -55,6 +55,11 @@ void ChartView::setData(const ChartData& data) {
     m_data = data;
 }
 
+void ChartView::restyle() {
+    m_items = buildChart(m_chart, m_data, font(), MarkerPainting::Light);
+    ++m_rebuilds;
+}
+
 std::optional<QPointF> ChartView::valueAt(const QPoint& viewportPos) const {
     const QPointF pos = m_chart->mapFromScene(m_view->mapToScene(viewportPos));
     const QRectF plot = m_chart->plotArea();

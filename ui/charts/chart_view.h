@@ -32,6 +32,9 @@ public:
     /// replace()d (cheap enough for every slider step); otherwise the chart is rebuilt.
     void setData(const ChartData& data);
     const ChartData& data() const { return m_data; }
+    /// Rebuilds the chart from the data shown, with the current chart theme (chart_theme.h) and
+    /// the widget's font: after presentation mode is entered or left.
+    void restyle();
 
     /// Data coordinates of a position in viewport() coordinates (x in data units on the log
     /// axis too); nothing outside the plot area.

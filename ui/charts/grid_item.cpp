@@ -1,5 +1,6 @@
 #include "ui/charts/grid_item.h"
 
+#include "ui/charts/chart_theme.h"
 #include "ui/charts/plot_area_item.h"
 
 #include <QChart>
@@ -16,8 +17,6 @@ namespace {
 
 // Qt Charts stacks its items by z: plot area 0, shades 1, grid 2, axes 3, series 4.
 constexpr double kGridZ = 2.0;
-const QColor kGrid(0xd9, 0xd9, 0xd9);
-const QColor kMinorGrid(0xef, 0xef, 0xef);
 
 enum GridItemType { GridType = QGraphicsItem::UserType + 713 };
 
@@ -129,7 +128,7 @@ public:
                     lines << QLineF(m_plot.left(), py, m_plot.right(), py);
                 }
         };
-        const QPen minorPen(kMinorGrid, 0.0), majorPen(kGrid, 0.0);
+        const QPen minorPen(themeGridColor(true), 0.0), majorPen(themeGridColor(false), 0.0);
         for (const auto& [pen, values, isX] :
              {std::tuple{minorPen, &m_lines.minorX, true}, std::tuple{minorPen, &m_lines.minorY, false},
               std::tuple{majorPen, &m_lines.x, true}, std::tuple{majorPen, &m_lines.y, false}}) {

@@ -1,6 +1,7 @@
 #include "ui/charts/norm_histogram_chart.h"
 
 #include "ui/charts/chart_style.h"
+#include "ui/charts/palettes.h"
 
 #include <QAreaSeries>
 #include <QCategoryAxis>
@@ -16,9 +17,9 @@
 namespace elab::ui {
 
 namespace {
-const QColor kFill(0x9e, 0xc5, 0xe8);
-const QColor kBorder(0x4c, 0x78, 0xa8);
-const QColor kMarker(0xd6, 0x27, 0x28);
+const QColor kFill = QColor::fromRgb(charts::palette::kHistogramFill);
+const QColor kBorder = QColor::fromRgb(charts::palette::kHistogramBorder);
+const QColor kMarker = QColor::fromRgb(charts::palette::kHistogramMarker);
 // Past this norm a linear axis squeezes the marker at 1 against the left edge.
 constexpr double kLogAbove = 10.0;
 

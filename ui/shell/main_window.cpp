@@ -7,8 +7,11 @@
 #include "ui/jobs/background_priority.h"
 #include "ui/jobs/background_release.h"
 #include "ui/jobs/compute_controller.h"
+#include "ui/lessons/lesson_player.h"
 #include "ui/session/session_actions.h"
+#include "ui/shell/decision_report_action.h"
 #include "ui/shell/job_indicator.h"
+#include "ui/shell/presentation_mode.h"
 #include "ui/views/shared_state.h"
 #include "ui/views/view_catalog.h"
 
@@ -91,6 +94,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_splitter->setStretchFactor(1, 1);
     m_splitter->setSizes({330, 1070});
     setCentralWidget(m_splitter);
+    m_lessons = new LessonPlayer(this);
+    m_presentation = new PresentationMode(this, m_splitter);
 
     m_datasetStatus = new QLabel(tr("No dataset"), this);
     m_jobs = new JobIndicator(this);
@@ -197,6 +202,8 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     m_sessions->addActionsTo(file);
     file->addSeparator();
+    m_lessons->addActionsTo(file);
+    file->addSeparator();
     QAction* exportFigure = file->addAction(tr("&Export figure…"), this, &MainWindow::exportFigureInteractively);
     exportFigure->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addAction(tr("Export &animation…"), this, &MainWindow::exportAnimationInteractively);
@@ -204,9 +211,12 @@ void MainWindow::buildMenus() {
         if (View* shown = currentViewObject(); shown && !shown->figures().isEmpty())
             charts::copyChartToClipboard(shown->figures().constFirst().chart);
     });
+    file->addAction(tr("&Decision report…"), this, [this] { writeDecisionReportInteractively(*this); })
+        ->setObjectName(QStringLiteral("decisionReportAction"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+    m_presentation->addActionsTo(menuBar()->addMenu(tr("&View")));
 }
 
 void MainWindow::load(const LoadRequest& request) { m_controller->load(request); }

@@ -30,6 +30,8 @@ class JobIndicator;
 class JobSlot;
 class LoadController;
 class MechanismPanel;
+class LessonPlayer;
+class PresentationMode;
 class SessionActions;
 class StabilityController;
 class StabilityView;
@@ -58,6 +60,11 @@ public:
     LoadController* loadController() const { return m_controller; }
     DatasetPanel* datasetPanel() const { return m_panel; }
     SessionActions* sessionActions() const { return m_sessions; }
+    /// File ▸ Open lesson…, stepping, captions (ui/lessons/lesson_player.h).
+    LessonPlayer* lessons() const { return m_lessons; }
+    /// View ▸ Presentation mode (ui/shell/presentation_mode.h).
+    PresentationMode* presentationMode() const { return m_presentation; }
+    QSplitter* splitter() const { return m_splitter; }
 
     /// The views in tab order (the catalog's order) and their types.
     const std::vector<std::unique_ptr<View>>& views() const { return m_views; }
@@ -130,6 +137,8 @@ private:
     std::vector<std::unique_ptr<View>> m_views;
     std::vector<const ViewType*> m_types;
     SessionActions* m_sessions = nullptr;
+    LessonPlayer* m_lessons = nullptr;
+    PresentationMode* m_presentation = nullptr;
     QSplitter* m_splitter = nullptr;
     QLabel* m_datasetStatus = nullptr;
     JobIndicator* m_jobs = nullptr;

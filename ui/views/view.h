@@ -19,6 +19,10 @@ QT_BEGIN_NAMESPACE
 class QWidget;
 QT_END_NAMESPACE
 
+namespace elab::core {
+struct DecisionInputs;
+}
+
 namespace elab::ui {
 
 class ComputeControllerBase;
@@ -95,6 +99,9 @@ public:
     virtual QList<ViewFigure> figures() const { return {}; }
     /// Batch mode: the computation has run to completion (with controller() idle).
     virtual bool complete() const { return true; }
+    /// File ▸ Decision report…: what this view adds to the report (core/report/decision_report.h) —
+    /// the Utility view its data, curves, chosen ε and target, the Audit view its verdicts.
+    virtual void addToReport(core::DecisionInputs& report) const { (void)report; }
 };
 
 } // namespace elab::ui

@@ -154,4 +154,10 @@ TaylorAnchor LinearErmLearner::taylorAnchor(const LearnerNoise& noise, const Tra
     return m_problem.taylorAnchor(draws(noise), linearModel(nonPrivate).fits(), perModel);
 }
 
+std::vector<NoiseExpansion> LinearErmLearner::noiseExpansions(const TrainedModel& nonPrivate) const {
+    if (!capabilities().taylor)
+        return PrivateLearner::noiseExpansions(nonPrivate);
+    return m_problem.noiseExpansions(linearModel(nonPrivate).fits());
+}
+
 } // namespace elab::core

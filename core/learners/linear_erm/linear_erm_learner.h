@@ -66,6 +66,7 @@ public:
                             std::vector<TaylorPoint>* perModel = nullptr) const override;
     TaylorAnchor taylorAnchor(const LearnerNoise& noise, const TrainedModel& nonPrivate,
                               std::vector<TaylorAnchor>* perModel = nullptr) const override;
+    std::vector<NoiseExpansion> noiseExpansions(const TrainedModel& nonPrivate) const override;
 
     const OneVsRest& oneVsRest() const { return m_problem; }
 

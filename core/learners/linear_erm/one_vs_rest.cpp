@@ -286,6 +286,15 @@ TaylorAnchor OneVsRest::taylorAnchor(const std::vector<NoiseDraw>& noise, const 
     return combined;
 }
 
+std::vector<NoiseExpansion> OneVsRest::noiseExpansions(const Models& nonPrivate) const {
+    std::vector<NoiseExpansion> expansions;
+    for (int k = 0; k < m_models; ++k)
+        expansions.push_back(core::noiseExpansion(m_data.trainX, trainLabels(k), m_modelSpec,
+                                                  nonPrivate[static_cast<std::size_t>(k)].minimiser,
+                                                  UtilityData{metricX(), metricLabels(k)}));
+    return expansions;
+}
+
 void OneVsRest::record(SolverSummary& summary, const Models& fits, double eps, int repetition) const {
     for (int k = 0; k < m_models; ++k)
         summary.add(solverRecord(fits[static_cast<std::size_t>(k)].solver, eps, repetition, m_models == 1 ? -1 : k));

@@ -88,6 +88,8 @@ public:
     /// The classifier's anchor at ε = ∞ from the non-private models; perModel as above.
     TaylorAnchor taylorAnchor(const std::vector<NoiseDraw>& noise, const Models& nonPrivate,
                               std::vector<TaylorAnchor>* perModel = nullptr) const;
+    /// The variance estimator's expansion of each model (at ε/K and δ/K) around its non-private fit.
+    std::vector<NoiseExpansion> noiseExpansions(const Models& nonPrivate) const;
 
     /// Adds the fits' solver outcomes to summary (model −1 when there is one model).
     void record(SolverSummary& summary, const Models& fits, double eps, int repetition) const;

@@ -4,6 +4,8 @@
 #include "core/model/linear_objective.h"
 #include "core/optim/conjugate_gradient.h"
 
+#include <Eigen/Eigenvalues>
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -92,6 +94,74 @@ TaylorAnchor taylorAnchor(const FeatureMatrix& X, Labels y, const MechanismSpec&
     metric.gradient(gradF);
     anchor.slopeV = gradF.dot(cg.x);
     return anchor;
+}
+
+namespace {
+// The p × p matrix of an objective's Hessian at its last evaluated θ, column by column.
+Eigen::MatrixXd denseHessian(const LinearObjective& objective, Eigen::Index p) {
+    Eigen::MatrixXd H(p, p);
+    Eigen::VectorXd unit = Eigen::VectorXd::Zero(p), column;
+    for (Eigen::Index j = 0; j < p; ++j) {
+        unit[j] = 1.0;
+        objective.hessianVector(unit, column);
+        H.col(j) = column;
+        unit[j] = 0.0;
+    }
+    return 0.5 * (H + H.transpose());
+}
+} // namespace
+
+NoiseExpansion noiseExpansion(const FeatureMatrix& X, Labels y, const Loss& loss, double lambda,
+                              const Eigen::VectorXd& thetaNonPrivate, const UtilityData& utility,
+                              std::function<double(double)> noiseScale, std::function<double(double)> extraRidge) {
+    const Eigen::Index p = X.cols();
+    LinearObjective training(X, y, loss, 0.0);
+    training.evaluate(thetaNonPrivate);
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(denseHessian(training, p));
+    if (eigen.info() != Eigen::Success)
+        throw std::runtime_error(
+            "the variance estimator: the Hessian of the non-private fit has no eigendecomposition");
+    const Eigen::MatrixXd& Q = eigen.eigenvectors();
+    LinearObjective metric(utility.X, utility.y, loss, 0.0);
+    NoiseExpansion e;
+    e.value = metric.evaluate(thetaNonPrivate);
+    Eigen::VectorXd gradF;
+    metric.gradient(gradF);
+    e.rows = static_cast<double>(X.rows());
+    e.ridge = lambda;
+    e.curvatures = eigen.eigenvalues().cwiseMax(0.0);
+    e.theta = Q.transpose() * thetaNonPrivate;
+    e.gradient = Q.transpose() * gradF;
+    e.hessian = Q.transpose() * denseHessian(metric, p) * Q;
+    // third = Aᵀ diag(ℓ‴/n) (A∘A), A = XQ (n × p), formed one eigenvector at a time.
+    const Eigen::Index n = X.rows();
+    Eigen::MatrixXd A(n, p);
+    Eigen::VectorXd column;
+    for (Eigen::Index k = 0; k < p; ++k) {
+        multiply(X, Q.col(k), column);
+        A.col(k) = column;
+    }
+    Eigen::VectorXd predictions;
+    multiply(X, thetaNonPrivate, predictions);
+    Eigen::VectorXd d3(n);
+    for (Eigen::Index i = 0; i < n; ++i)
+        d3[i] = loss.d3(predictions[i], y[i]) / static_cast<double>(n);
+    e.third = A.transpose() * (d3.asDiagonal() * A.array().square().matrix());
+    e.noiseScale = std::move(noiseScale);
+    e.extraRidge = std::move(extraRidge);
+    return e;
+}
+
+NoiseExpansion noiseExpansion(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
+                              const Eigen::VectorXd& thetaNonPrivate, const UtilityData& utility) {
+    if (spec.kind != MechanismKind::ObjPertGauss)
+        throw std::invalid_argument("the variance estimator is derived for Gaussian objective perturbation");
+    const double delta = spec.privacy.delta, zeta = spec.model.loss.gradientBound();
+    const double curvature = spec.model.loss.curvatureBound();
+    return noiseExpansion(
+        X, y, spec.model.loss, spec.model.lambda, thetaNonPrivate, utility,
+        [delta, zeta](double eps) { return mc::gaussNoiseScale(eps, delta, zeta); },
+        [curvature](double eps) { return mc::gaussExtraRidge(eps, curvature); });
 }
 
 } // namespace elab::core

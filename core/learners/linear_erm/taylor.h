@@ -30,4 +30,15 @@ TaylorAnchor taylorAnchor(const FeatureMatrix& X, Labels y, const MechanismSpec&
                           const Eigen::VectorXd& thetaNonPrivate, const Eigen::VectorXd& z, const UtilityData& utility,
                           const Eigen::MatrixXd* gram = nullptr, const Eigen::VectorXd* rowScale = nullptr);
 
+/// The variance estimator's expansion (docs/MATH.md §4.7) around the non-private minimiser θ̂ of
+/// L + (Λ/2n)‖θ‖² on (X, y), for a mechanism whose objective adds ((Δ(ε)/2n)‖θ‖² + (s(ε)/n)zᵀθ),
+/// z ~ N(0, I). Forms the p × p Hessians by p Hessian-vector products each and diagonalises ∇²L(θ̂):
+/// O(p·nnz + p³), once per model. F: the mean loss on utility's rows.
+NoiseExpansion noiseExpansion(const FeatureMatrix& X, Labels y, const Loss& loss, double lambda,
+                              const Eigen::VectorXd& thetaNonPrivate, const UtilityData& utility,
+                              std::function<double(double)> noiseScale, std::function<double(double)> extraRidge);
+/// The same for spec (ObjPertGauss: s(ε) = ζ√(8 log(2/δ) + 4ε)/ε, Δ = 2λ/ε, §3.1).
+NoiseExpansion noiseExpansion(const FeatureMatrix& X, Labels y, const MechanismSpec& spec,
+                              const Eigen::VectorXd& thetaNonPrivate, const UtilityData& utility);
+
 } // namespace elab::core

@@ -1,6 +1,7 @@
 #include "ui/views/accounting/accounting_chart_model.h"
 
 #include "ui/charts/chart_geometry.h"
+#include "ui/charts/palettes.h"
 #include "ui/widgets/eps_text.h"
 
 #include <QStringList>
@@ -68,8 +69,8 @@ SeriesData targetLine(double eps, bool held) {
 
 QColor accountantColor(core::AccountantKind kind) {
     if (!core::accountantIsProof(kind))
-        return QColor(110, 110, 110);
-    int proofsBefore = 0; // the palette's colours in list order, for the proofs only
+        return QColor::fromRgb(charts::palette::kReference); // shown, not proved
+    int proofsBefore = 0;                                    // the palette's colours in list order, for the proofs only
     for (core::AccountantKind other : core::kAccountants) {
         if (other == kind)
             break;
@@ -136,7 +137,7 @@ charts::ChartData buildSigmaChart(const AccountingSettings& s, const core::Accou
             QStringLiteral("current"),
             held ? QStringLiteral("current σ (%1)").arg(accountant)
                  : QStringLiteral("current σ = %1 (%2)").arg(accountingNumber(c->currentSigma), accountant),
-            SeriesKind::VerticalLine, QColor(200, 30, 30));
+            SeriesKind::VerticalLine, QColor::fromRgb(charts::palette::kReddishPurple));
         sigma.value = c->currentSigma;
         sigma.width = 1.5;
         chart.series << sigma;

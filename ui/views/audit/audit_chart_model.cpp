@@ -1,6 +1,7 @@
 #include "ui/views/audit/audit_chart_model.h"
 
 #include "ui/charts/chart_geometry.h"
+#include "ui/charts/palettes.h"
 #include "ui/views/audit/audit_text.h"
 #include "ui/widgets/eps_text.h"
 #include "ui/widgets/settings_text.h"
@@ -22,10 +23,11 @@ using charts::SeriesKind;
 namespace {
 
 constexpr int kBins = 40;
-const QColor kColorD(0x1f, 0x77, 0xb4);
-const QColor kColorDPrime(0xff, 0x7f, 0x0e);
-const QColor kClaim(0xb0, 0x1e, 0x1e);
-const QColor kConsistent(0x2c, 0x8a, 0x3c);
+const QColor kColorD = QColor::fromRgb(charts::palette::kAuditOut);
+const QColor kColorDPrime = QColor::fromRgb(charts::palette::kAuditIn);
+// Vermillion and blue, not red and green: told apart with every colour deficiency (palettes.h).
+const QColor kClaim = QColor::fromRgb(charts::palette::kViolated);
+const QColor kConsistent = QColor::fromRgb(charts::palette::kConsistent);
 
 QString chartNumber(double v, int digits = 3) { return auditNumber(v, digits); }
 
@@ -242,7 +244,9 @@ charts::ChartData buildBoundChart(const AuditSettings& s, const AuditState& stat
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const AuditRow& row = rows[i];
         const double y = static_cast<double>(rows.size() - 1 - i); // the first row on top
-        const QColor colour = !row.audited() ? QColor(150, 150, 150) : row.violated() ? kClaim : kConsistent;
+        const QColor colour = !row.audited()   ? QColor::fromRgb(charts::palette::kNeutral)
+                              : row.violated() ? kClaim
+                                               : kConsistent;
         const QString key = QStringLiteral("bar:%1").arg(i);
         const QString label =
             !row.audited() ? QStringLiteral("%1: %2").arg(mechanismName(row.kind), row.error.isEmpty()

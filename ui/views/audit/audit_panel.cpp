@@ -104,6 +104,17 @@ void AuditPanel::buildForm() {
     m_compareAll->setToolTip(tr("After the chosen mechanism, every other private mechanism of the catalog with the "
                                 "same data, runs and seed: one bar and one table row each"));
     m_form->addRow(m_compareAll);
+    m_broken = new QDoubleSpinBox(box);
+    m_broken->setObjectName(QStringLiteral("auditNoiseDivisorSpin"));
+    m_broken->setDecimals(1);
+    m_broken->setRange(1.0, AuditSettings::kMaxNoiseDivisor);
+    m_broken->setKeyboardTracking(false);
+    m_broken->setSpecialValueText(tr("no (correct)"));
+    m_broken->setPrefix(tr("noise ÷ "));
+    m_broken->setToolTip(tr("For teaching: break the mechanism on purpose — train it at ε × this factor (its noise "
+                            "divided by about as much) while ε is still claimed, and see whether the audit catches "
+                            "it. 'no': the mechanism as it is"));
+    m_form->addRow(tr("Broken on purpose"), m_broken);
 
     m_mechanism = new MechanismPanel(this, MechanismFormParts::AtOneEps);
     auto* layout = new QVBoxLayout(this);
@@ -145,6 +156,8 @@ void AuditPanel::connectEdits() {
                 if (s.canaryRow >= 0)
                     s.canaryRow = m_canaryRow->value();
             }));
+    connect(m_broken, &QDoubleSpinBox::valueChanged, this,
+            apply([this](AuditSettings& s) { s.noiseDivisor = m_broken->value(); }));
     connect(m_compareAll, &QCheckBox::toggled, this,
             apply([this](AuditSettings& s) { s.compareAll = m_compareAll->isChecked(); }));
     connect(m_mechanism, &MechanismPanel::settingsChanged, this, [this] {
@@ -205,6 +218,7 @@ void AuditPanel::showSettings() {
         m_canaryRow->setValue(static_cast<int>(s.canaryRow));
     m_form->setRowVisible(m_canaryRow, twoDatasets && s.canaryRow >= 0);
     m_compareAll->setChecked(s.compareAll);
+    m_broken->setValue(s.noiseDivisor);
     m_applying = false;
 }
 

@@ -56,6 +56,7 @@ private:
     QComboBox* m_method = nullptr;
     QSpinBox* m_canaries = nullptr;
     QSpinBox* m_runs = nullptr;
+    QDoubleSpinBox* m_broken = nullptr;
     QSpinBox* m_whiteboxRuns = nullptr;
     QComboBox* m_whiteboxView = nullptr;
     QDoubleSpinBox* m_alpha = nullptr;

@@ -42,6 +42,8 @@ std::string AuditSettings::validate() const {
         return "α must be in (0, 0.5): the bound holds with confidence 1 − α";
     if (!(currentEps > 0.0) || !std::isfinite(currentEps))
         return "the audited ε must be finite (ε = ∞ claims nothing): move the slider below ∞";
+    if (!(noiseDivisor >= 1.0 && noiseDivisor <= kMaxNoiseDivisor))
+        return "the noise divisor of a mechanism broken on purpose must be between 1 (correct) and 1000";
     if (canaryRow < -1)
         return "the canary row must be a row number ≥ 0, or −1 for the default canary";
     return {};
@@ -54,6 +56,7 @@ core::AuditSpec AuditSettings::toSpec() const {
     spec.runs = runs;
     spec.alpha = alpha;
     spec.seed = seed;
+    spec.noiseDivisor = noiseDivisor;
     if (canaryRow >= 0)
         spec.canaryRow = static_cast<core::Index>(canaryRow);
     return spec;
@@ -66,6 +69,7 @@ core::OneRunAuditSpec AuditSettings::toOneRunSpec() const {
     spec.canaries = canaries;
     spec.alpha = alpha;
     spec.seed = seed;
+    spec.noiseDivisor = noiseDivisor;
     return spec;
 }
 
@@ -76,6 +80,7 @@ core::WhiteboxAuditSpec AuditSettings::toWhiteboxSpec() const {
     spec.runs = whiteboxRuns;
     spec.alpha = alpha;
     spec.seed = seed;
+    spec.noiseDivisor = noiseDivisor;
     spec.view = whiteboxView;
     return spec;
 }

@@ -37,6 +37,10 @@ struct AuditSettings : TrainingChoice {
     long long canaryRow = -1; ///< ≥ 0: this training row (label flipped against the model)
     double currentEps = 1.0;  ///< the audited claim (finite)
     bool compareAll = false;  ///< also audit every other private mechanism at this ε
+    /// Teaching: a mechanism broken on purpose — trained at ε·noiseDivisor (its noise divided by
+    /// about this factor) while ε is claimed, so that an audit can be seen to catch it. 1: correct.
+    double noiseDivisor = 1.0;
+    static constexpr double kMaxNoiseDivisor = 1000.0;
 
     static constexpr int kMinRuns = 20;
     static constexpr int kMaxRuns = 1000000;

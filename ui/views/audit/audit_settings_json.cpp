@@ -20,6 +20,8 @@ Ordered toJson(const AuditSettings& s) {
     j["canary_row"] = s.canaryRow;
     j["current_eps"] = s.currentEps;
     j["compare_all"] = s.compareAll;
+    if (s.noiseDivisor != 1.0) // a correct mechanism writes no key: sessions read as before
+        j["noise_divisor"] = s.noiseDivisor;
     return j;
 }
 
@@ -46,6 +48,8 @@ AuditSettings auditSettingsFromJson(const Json& j) {
     s.canaryRow = value<long long>(j, a, "canary_row");
     s.currentEps = value<double>(j, a, "current_eps");
     s.compareAll = value<bool>(j, a, "compare_all");
+    if (j.contains("noise_divisor"))
+        s.noiseDivisor = value<double>(j, a, "noise_divisor");
     if (const std::string problem = s.validate(); !problem.empty())
         fail(a, problem);
     return s;

@@ -35,6 +35,8 @@ public:
     void restoreSettings(const Session& session) override;
     QList<ViewFigure> figures() const override;
     bool complete() const override;
+    /// The report's part of this view (its own file: audit_report.cpp).
+    void addToReport(core::DecisionInputs& report) const override;
 
     AuditView* view() const { return m_view; }
     AuditController* auditController() const { return m_controller; }

@@ -1,6 +1,7 @@
 #include "ui/views/ptr/ptr_chart_model.h"
 
 #include "ui/charts/chart_geometry.h"
+#include "ui/charts/palettes.h"
 #include "ui/widgets/eps_text.h"
 
 #include "core/privacy/plain_language.h"
@@ -20,7 +21,7 @@ constexpr double kEpsMin = 1e-3, kEpsMax = 1e2;
 constexpr int kSamples = 241;
 const QColor kFormula(0, 114, 178);
 const QColor kMeasured(213, 94, 0);
-const QColor kCurrent(120, 120, 120);
+const QColor kCurrent = QColor::fromRgb(charts::palette::kReference);
 const QColor kLambda(0, 158, 115);
 
 QString ptrNumber(double v, int digits = 3) { return formatNumber(v, digits, NumberForm::Printf); }

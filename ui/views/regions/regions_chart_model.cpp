@@ -1,6 +1,7 @@
 #include "ui/views/regions/regions_chart_model.h"
 
 #include "ui/charts/chart_geometry.h"
+#include "ui/charts/palettes.h"
 #include "ui/views/regions/regions_text.h"
 #include "ui/widgets/settings_text.h"
 
@@ -153,11 +154,9 @@ QString footnote(const RegionsSettings& s, const RegionsState& state, const QStr
 QColor regionsClassColor(int k, int classes) {
     if (classes <= 8)
         return charts::paletteColor(k);
-    static constexpr std::array<QRgb, 10> kMuted = {0x332288, 0x88CCEE, 0x44AA99, 0x117733, 0x999933,
-                                                    0xDDCC77, 0xCC6677, 0x882255, 0xAA4499, 0xDDDDDD};
-    return QColor::fromRgb(kMuted[static_cast<std::size_t>(((k % 10) + 10) % 10)]);
+    return QColor::fromRgb(charts::palette::kTolMuted[static_cast<std::size_t>(((k % 10) + 10) % 10)]);
 }
-QColor misclassifiedColor() { return QColor(215, 25, 28); }
+QColor misclassifiedColor() { return QColor::fromRgb(charts::palette::kMisclassified); }
 
 double agreementOpacity(double agreement, int classes) {
     const double t = agreementLevel(agreement, classes);

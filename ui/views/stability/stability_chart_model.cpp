@@ -1,5 +1,6 @@
 #include "ui/views/stability/stability_chart_model.h"
 
+#include "ui/charts/palettes.h"
 #include "ui/widgets/eps_text.h"
 
 #include <QStringList>
@@ -33,10 +34,10 @@ QString shortMethodTitle(core::StabilityMethod method) {
 
 QColor methodColor(core::StabilityMethod method) {
     switch (method) {
-    case core::StabilityMethod::None: return QColor(90, 90, 90);
-    case core::StabilityMethod::L2: return QColor(0, 114, 178);
-    case core::StabilityMethod::Dropout: return QColor(213, 94, 0);
-    case core::StabilityMethod::DeterministicDropout: return QColor(0, 158, 115);
+    case core::StabilityMethod::None: return QColor::fromRgb(charts::palette::kDarkGrey);
+    case core::StabilityMethod::L2: return QColor::fromRgb(charts::palette::kBlue);
+    case core::StabilityMethod::Dropout: return QColor::fromRgb(charts::palette::kVermillion);
+    case core::StabilityMethod::DeterministicDropout: return QColor::fromRgb(charts::palette::kBluishGreen);
     }
     return QColor(Qt::black);
 }

@@ -1,5 +1,7 @@
 #include "ui/views/utility/utility_chart_model.h"
 
+#include "ui/charts/palettes.h"
+
 #include <QStringList>
 
 #include <iterator>
@@ -19,10 +21,10 @@ namespace {
 const QColor kMeasured(0, 114, 178);
 const QColor kNonPrivate(0, 0, 0);
 const QColor kTarget(213, 94, 0);
-const QColor kCurrent(120, 120, 120);
+const QColor kCurrent = QColor::fromRgb(charts::palette::kReference);
 const QColor kVerify(204, 121, 167);
-const QColor kWarning(200, 0, 0);
-const QColor kBound(120, 70, 150);
+const QColor kWarning = QColor::fromRgb(charts::palette::kMagenta);
+const QColor kBound = QColor::fromRgb(charts::palette::kDarkRed);
 const QColor kEstimateColours[] = {QColor(230, 159, 0), QColor(0, 158, 115), QColor(86, 180, 233),
                                    QColor(240, 228, 66)};
 /// The compared mechanisms: a colour and a dash style each (the main curve is solid blue), so
@@ -35,7 +37,7 @@ const ComparedStyle kComparedStyles[] = {{QColor(0, 158, 115), Qt::DashLine},
                                          {QColor(204, 121, 167), Qt::DashDotLine},
                                          {QColor(230, 159, 0), Qt::DotLine},
                                          {QColor(86, 180, 233), Qt::DashDotDotLine},
-                                         {QColor(86, 60, 20), Qt::DashLine}};
+                                         {QColor::fromRgb(charts::palette::kBrown), Qt::DashLine}};
 
 /// The y range follows what was measured (band, non-private level, target, probe), not the
 /// estimates: an estimate far from its measuring point can run off to huge values and would

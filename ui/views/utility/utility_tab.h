@@ -27,6 +27,8 @@ public:
     void restoreSettings(const Session& session) override;
     QList<ViewFigure> figures() const override;
     bool complete() const override;
+    /// The report's part of this view (its own file: utility_report.cpp).
+    void addToReport(core::DecisionInputs& report) const override;
 
     UtilityView* view() const { return m_view; }
     UtilityController* utilityController() const { return m_controller; }
