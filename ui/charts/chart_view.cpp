@@ -41,6 +41,7 @@ ChartView::ChartView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
     m_items = buildChart(m_chart, m_data, font(), MarkerPainting::Light);
+    describeForAccessibility();
 }
 
 ChartView::~ChartView() = default;
@@ -53,6 +54,26 @@ void ChartView::setData(const ChartData& data) {
         ++m_rebuilds;
     }
     m_data = data;
+    describeForAccessibility();
+}
+
+void ChartView::describeForAccessibility() {
+    // Screen readers read the chart's title as its name and its axes and series as its
+    // description; set only on a change (a slider drag redraws without changing them).
+    const QString name = m_data.title.isEmpty() ? tr("Chart") : m_data.title;
+    QStringList series;
+    for (const SeriesData& s : m_data.series)
+        if (!s.name.isEmpty())
+            series << s.name;
+    QString description = tr("%1 against %2").arg(m_data.yTitle, m_data.xTitle);
+    if (!series.isEmpty())
+        description += QStringLiteral("; ") + series.join(QStringLiteral(", "));
+    if (m_data.xTitle.isEmpty() && m_data.yTitle.isEmpty())
+        description = series.isEmpty() ? name : series.join(QStringLiteral(", "));
+    if (m_view->accessibleName() != name)
+        m_view->setAccessibleName(name);
+    if (m_view->accessibleDescription() != description)
+        m_view->setAccessibleDescription(description);
 }
 
 void ChartView::restyle() {

@@ -66,6 +66,8 @@ protected:
 
 private:
     qsizetype indexOf(const QString& key) const;
+    /// The chart's accessible name (its title) and description (its axes and series).
+    void describeForAccessibility();
 
     QChartView* m_view = nullptr;
     QChart* m_chart = nullptr;

@@ -3,6 +3,7 @@
 #include "ui/lessons/lesson_bar.h"
 #include "ui/session/session_actions.h"
 #include "ui/shell/main_window.h"
+#include "ui/widgets/documented_keys.h"
 
 #include <QAbstractItemView>
 #include <QAbstractSlider>
@@ -42,6 +43,8 @@ LessonPlayer::LessonPlayer(MainWindow* window) : QObject(window), m_window(windo
     m_dock->setWidget(m_bar);
     m_dock->setTitleBarWidget(new QWidget(m_dock)); // the bar carries its own title and Close
     m_dock->setFeatures(QDockWidget::NoDockWidgetFeatures);
+    documentKeys(m_dock,
+                 {{tr("PgDn, →"), tr("Lesson: the next step")}, {tr("PgUp, ←"), tr("Lesson: the step before")}});
     m_dock->setAllowedAreas(Qt::BottomDockWidgetArea);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
     m_dock->hide();

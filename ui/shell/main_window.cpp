@@ -11,9 +11,11 @@
 #include "ui/session/session_actions.h"
 #include "ui/shell/decision_report_action.h"
 #include "ui/shell/job_indicator.h"
+#include "ui/shell/keyboard_help.h"
 #include "ui/shell/presentation_mode.h"
 #include "ui/views/shared_state.h"
 #include "ui/views/view_catalog.h"
+#include "ui/widgets/form_names.h"
 
 #include <QAction>
 #include <QApplication>
@@ -82,6 +84,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         page->setWidget(m_views[i]->widget());
         page->setWidgetResizable(true);
         page->setFrameShape(QFrame::NoFrame);
+        page->setFocusPolicy(Qt::NoFocus); // Tab goes to the page's controls, not to the frame around them
         m_tabs->addTab(page, m_types[i]->title);
     }
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::syncCurrentView);
@@ -107,6 +110,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildMenus();
     connectJobs();
     connectPlayback();
+    // Screen readers and Tab: names for controls of form rows without a buddy label and for
+    // nameless controls in titled boxes; Tab leaves tables and lists (arrows move inside).
+    nameFormFields(this);
+    nameFromGroupBoxes(this);
+    tabLeavesItemViews(this);
 
     connect(m_panel, &DatasetPanel::loadRequested, this, &MainWindow::load);
     connect(m_controller, &LoadController::loaded, this, &MainWindow::showDataset);
@@ -135,6 +143,7 @@ QWidget* MainWindow::buildLeftColumn() {
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setFocusPolicy(Qt::NoFocus);
     scroll->setMinimumWidth(310);
     return scroll;
 }
@@ -217,6 +226,7 @@ void MainWindow::buildMenus() {
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     m_presentation->addActionsTo(menuBar()->addMenu(tr("&View")));
+    addKeyboardHelp(menuBar()->addMenu(tr("&Help")), *this);
 }
 
 void MainWindow::load(const LoadRequest& request) { m_controller->load(request); }

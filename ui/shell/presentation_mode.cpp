@@ -16,6 +16,7 @@ PresentationMode::PresentationMode(QMainWindow* window, QSplitter* splitter)
     : QObject(window), m_window(window), m_splitter(splitter) {
     m_escape = new QShortcut(QKeySequence(Qt::Key_Escape), window, [this] { leave(); });
     m_escape->setEnabled(false);
+    m_escape->setWhatsThis(tr("Leave presentation mode"));
 }
 
 void PresentationMode::addActionsTo(QMenu* menu) {

@@ -2,6 +2,7 @@
 
 #include "ui/widgets/note_label.h"
 
+#include "ui/widgets/documented_keys.h"
 #include "ui/widgets/eps_player.h"
 #include "ui/widgets/eps_text.h"
 #include "ui/widgets/utility_settings.h"
@@ -106,6 +107,7 @@ EpsSlider::EpsSlider(QWidget* parent) : QWidget(parent), m_grid(UtilitySettings{
 
     m_field = new QLineEdit(this);
     m_field->setObjectName(QStringLiteral("epsField"));
+    m_field->setAccessibleName(tr("ε value"));
     m_field->setToolTip(tr("Type ε (e.g. 0.5 or 1e-2) or \"inf\" for the non-private end, then Enter"));
     m_field->setMaximumWidth(m_field->fontMetrics().horizontalAdvance(QStringLiteral("0.000000")) + 16);
     connect(m_field, &QLineEdit::editingFinished, this, &EpsSlider::commitField);
@@ -119,6 +121,12 @@ EpsSlider::EpsSlider(QWidget* parent) : QWidget(parent), m_grid(UtilitySettings{
     m_slider->setToolTip(tr("Privacy parameter ε on a log scale; the right end is ∞ (non-private).\n"
                             "←/→ step along the sweep grid, PgUp/PgDn by several grid points,\n"
                             "Home: first grid ε, End: ∞, Space: play or pause."));
+    m_slider->setAccessibleName(tr("Privacy parameter ε"));
+    documentKeys(m_slider, {{tr("← / →, ↓ / ↑"), tr("ε slider: one grid point down / up")},
+                            {tr("PgDn / PgUp"), tr("ε slider: several grid points down / up")},
+                            {tr("Home"), tr("ε slider: the first grid ε")},
+                            {tr("End"), tr("ε slider: ∞ (non-private)")},
+                            {tr("Space"), tr("ε slider: play or pause ε")}});
     m_slider->installEventFilter(this);
     connect(m_slider, &QSlider::valueChanged, this, &EpsSlider::onSliderValue);
     connect(m_slider, &QSlider::sliderReleased, this, &EpsSlider::onSliderReleased);

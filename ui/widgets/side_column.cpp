@@ -11,6 +11,7 @@ QScrollArea* scrollingColumn(QWidget* content, int width, QWidget* parent) {
     area->setWidget(content);
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
+    area->setFocusPolicy(Qt::NoFocus); // Tab goes to the column's controls, not to the frame around them
     area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     area->setFixedWidth(width + area->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2);
     return area;

@@ -71,6 +71,7 @@ StabilityView::StabilityView(StabilityController* controller, QWidget* parent)
     m_status->setObjectName(QStringLiteral("statusLabel"));
     m_table = new QTableWidget(0, 5, this);
     m_table->setObjectName(QStringLiteral("summaryTable"));
+    m_table->setAccessibleName(tr("Stability by method"));
     m_table->setHorizontalHeaderLabels(
         {tr("err(0), all data"), tr("λ (CV)"), tr("separable"), tr("‖θ(D) − θ(D∖i)‖"), tr("relative")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
