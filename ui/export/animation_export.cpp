@@ -21,7 +21,7 @@ namespace elab::ui {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using SidecarJson = nlohmann::ordered_json;
 
 // One printf-style frame number: %d or %0Nd.
 const QRegularExpression& numberPattern() {
@@ -29,11 +29,11 @@ const QRegularExpression& numberPattern() {
     return pattern;
 }
 
-void flatten(const Json& j, const QString& prefix, QList<QPair<QString, double>>* out) {
+void flatten(const SidecarJson& j, const QString& prefix, QList<QPair<QString, double>>* out) {
     for (auto it = j.begin(); it != j.end(); ++it) {
         const QString key = prefix.isEmpty() ? QString::fromStdString(it.key())
                                              : prefix + QLatin1Char('.') + QString::fromStdString(it.key());
-        const Json& v = it.value();
+        const SidecarJson& v = it.value();
         if (v.is_number())
             out->append({key, v.get<double>()});
         else if (v.is_boolean())
@@ -175,10 +175,10 @@ QImage renderAnimationFrame(const charts::ChartData& chart, double eps, QSize si
 
 QList<QPair<QString, double>> AnimationSidecars::headlineNumbers(const QByteArray& sidecar) {
     QList<QPair<QString, double>> numbers;
-    const Json j = Json::parse(sidecar.begin(), sidecar.end(), nullptr, false);
+    const SidecarJson j = SidecarJson::parse(sidecar.begin(), sidecar.end(), nullptr, false);
     if (!j.is_object() || !j.contains("export") || !j["export"].is_object())
         return numbers;
-    const Json& e = j["export"];
+    const SidecarJson& e = j["export"];
     if (e.contains("guarantee") && e["guarantee"].is_object())
         for (const char* key : {"epsilon", "delta"})
             if (e["guarantee"].contains(key) && e["guarantee"][key].is_number())
@@ -187,7 +187,7 @@ QList<QPair<QString, double>> AnimationSidecars::headlineNumbers(const QByteArra
         flatten(e["results"], QString(), &numbers);
         return numbers;
     }
-    Json rest = e;
+    SidecarJson rest = e;
     for (const char* key : {"data", "plane", "guarantee", "created_utc", "figure"})
         rest.erase(key);
     flatten(rest, QString(), &numbers);
@@ -225,12 +225,12 @@ QByteArray AnimationSidecars::csv() const {
 }
 
 QByteArray AnimationSidecars::json(const AnimationRequest& request) const {
-    Json j = Json::parse(m_lastSidecar.begin(), m_lastSidecar.end(), nullptr, false);
+    SidecarJson j = SidecarJson::parse(m_lastSidecar.begin(), m_lastSidecar.end(), nullptr, false);
     if (!j.is_object())
-        j = Json::object();
-    Json frames = Json::array();
+        j = SidecarJson::object();
+    SidecarJson frames = SidecarJson::array();
     for (std::size_t i = 0; i < m_frames.size(); ++i) {
-        Json numbers = Json::object();
+        SidecarJson numbers = SidecarJson::object();
         for (const auto& [key, value] : m_frames[i].numbers)
             numbers[key.toStdString()] = value;
         frames.push_back({{"frame", i + 1},
@@ -239,7 +239,7 @@ QByteArray AnimationSidecars::json(const AnimationRequest& request) const {
                           {"numbers", std::move(numbers)}});
     }
     const bool gif = animationFormat(request.path) == AnimationFormat::Gif;
-    Json animation = {{"file", QFileInfo(request.path).fileName().toStdString()},
+    SidecarJson animation = {{"file", QFileInfo(request.path).fileName().toStdString()},
                       {"format", gif ? "gif" : "png-sequence"},
                       {"eps_range", {request.epsMin, request.epsMax}},
                       {"frame_ms", request.frameMs},
