@@ -240,11 +240,11 @@ QByteArray AnimationSidecars::json(const AnimationRequest& request) const {
     }
     const bool gif = animationFormat(request.path) == AnimationFormat::Gif;
     SidecarJson animation = {{"file", QFileInfo(request.path).fileName().toStdString()},
-                      {"format", gif ? "gif" : "png-sequence"},
-                      {"eps_range", {request.epsMin, request.epsMax}},
-                      {"frame_ms", request.frameMs},
-                      {"size", {request.size.width(), request.size.height()}},
-                      {"frames", std::move(frames)}};
+                             {"format", gif ? "gif" : "png-sequence"},
+                             {"eps_range", {request.epsMin, request.epsMax}},
+                             {"frame_ms", request.frameMs},
+                             {"size", {request.size.width(), request.size.height()}},
+                             {"frames", std::move(frames)}};
     j["export"]["animation"] = std::move(animation);
     return QByteArray::fromStdString(j.dump(2) + "\n");
 }
