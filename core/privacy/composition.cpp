@@ -77,7 +77,17 @@ PrivacyGuarantee withPipeline(PrivacyGuarantee g, const PipelineFacts& facts) {
             "the rows dropped for their own content (see the processing log) are dropped in the "
             "neighbouring file too: a replaced row dropped in one file and kept in the other changes "
             "n, which the replace-one analysis at fixed n does not cover");
-    if (!facts.leakingSteps.empty()) {
+    if (!facts.brokenMechanism.empty()) {
+        g.notes.push_back("the mechanism is broken on purpose: it adds less noise than the claimed ε = " +
+                          formatNumber(g.epsilon) + " needs, so the claim is false; audit it, do not use it");
+        g.isPrivate = false;
+        g.brokenOnPurpose = true;
+        g.epsilon = INFINITY;
+        g.delta = NAN;
+        g.notion = "none (broken on purpose)";
+        g.assumptionsNotMet.push_back(facts.brokenMechanism);
+        g.assumptionsNotMet.insert(g.assumptionsNotMet.end(), facts.leakingSteps.begin(), facts.leakingSteps.end());
+    } else if (!facts.leakingSteps.empty()) {
         g.parameters.push_back({"mechanism_eps", "ε (mechanism on the training rows)", g.epsilon});
         g.notes.push_back("the mechanism alone is " + g.notion + " with ε = " + formatNumber(g.epsilon) +
                           " on the training rows as they reached it, but the pipeline read the private data outside "

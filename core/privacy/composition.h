@@ -29,6 +29,9 @@ struct PipelineFacts {
     /// per-row and stable, but a replaced row dropped in one file and kept in the other makes the
     /// training sets add/remove neighbours, which a replace-one guarantee at fixed n does not cover.
     bool droppedRows = false;
+    /// Not empty: the mechanism is broken on purpose (less noise than its ε needs, for an audit to
+    /// catch), in words. No guarantee then, whatever the other steps did.
+    std::string brokenMechanism;
 
     bool operator==(const PipelineFacts&) const = default;
 };

@@ -32,6 +32,8 @@ struct PrivacyGuarantee {
     /// Pipeline steps that read the private data outside a mechanism (core/privacy/composition.h):
     /// non-empty only when they turned the guarantee off (isPrivate false, ε = ∞).
     std::vector<std::string> assumptionsNotMet;
+    /// The mechanism itself was broken on purpose (the audit's teaching mode): its claim is false.
+    bool brokenOnPurpose = false;
     /// Conditions on the release, not on the data: the seed's mode, what a composite output is.
     std::vector<std::string> conditions;
     /// True when a mechanism's guarantee was voided by the pipeline (not a non-private mechanism).

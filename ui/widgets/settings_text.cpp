@@ -92,10 +92,14 @@ GuaranteeText describePrivacyGuarantee(const core::PrivacyGuarantee& g, const Gu
         for (const std::string& step : g.assumptionsNotMet)
             warnings << settingsTr("Not met: %1").arg(sentence(step));
         warnings << context.leaks;
-        details << settingsTr(
-            "The mechanism's own ε holds only for the training rows as they reached it; a step that reads "
-            "the private data outside a mechanism can reveal any one person's row, so nothing is guaranteed "
-            "about the file. Use public bounds, a public schema and row clipping to get the guarantee back.");
+        if (g.brokenOnPurpose)
+            details << settingsTr("This mechanism adds less noise than its ε needs, on purpose: an audit should "
+                                  "catch it. Nothing is guaranteed; set \"Broken on purpose\" back to no.");
+        else
+            details << settingsTr(
+                "The mechanism's own ε holds only for the training rows as they reached it; a step that reads "
+                "the private data outside a mechanism can reveal any one person's row, so nothing is guaranteed "
+                "about the file. Use public bounds, a public schema and row clipping to get the guarantee back.");
         details << settingsTr("Mechanism: %1").arg(QString::fromStdString(g.source));
         for (const std::string& note : g.notes)
             details << QStringLiteral("• ") + sentence(note);

@@ -156,8 +156,10 @@ void AuditPanel::connectEdits() {
                 if (s.canaryRow >= 0)
                     s.canaryRow = m_canaryRow->value();
             }));
-    connect(m_broken, &QDoubleSpinBox::valueChanged, this,
-            apply([this](AuditSettings& s) { s.noiseDivisor = m_broken->value(); }));
+    connect(m_broken, &QDoubleSpinBox::valueChanged, this, apply([this](AuditSettings& s) {
+                s.noiseDivisor = m_broken->value();
+                showDataShape();
+            }));
     connect(m_compareAll, &QCheckBox::toggled, this,
             apply([this](AuditSettings& s) { s.compareAll = m_compareAll->isChecked(); }));
     connect(m_mechanism, &MechanismPanel::settingsChanged, this, [this] {
@@ -172,6 +174,7 @@ void AuditPanel::setSettings(const AuditSettings& settings) {
     m_settings = settings;
     m_mechanism->setSettings(mechanismPart(settings));
     showSettings();
+    showDataShape();
 }
 
 void AuditPanel::setCurrentEps(double eps) {
@@ -184,8 +187,13 @@ void AuditPanel::setDataset(const core::Dataset& d) {
     for (const std::string& name : d.targets.classNames)
         classes << QString::fromStdString(name);
     const auto trainRows = static_cast<long long>(static_cast<double>(d.rows()) * (1.0 - m_settings.testFraction));
-    m_mechanism->setDataShape(trainRows, d.featureCount(), d.targets.kind == core::TaskKind::Multiclass, classes,
-                              d.targets.kind == core::TaskKind::Regression, core::pipelineFacts(d));
+    m_shape = DataShape{trainRows,
+                        d.featureCount(),
+                        d.targets.kind == core::TaskKind::Multiclass,
+                        d.targets.kind == core::TaskKind::Regression,
+                        classes,
+                        core::pipelineFacts(d)};
+    showDataShape();
     takeMechanism(); // the panel adapts the class and loss to the data
     m_applying = true;
     m_canaryRow->setRange(0, static_cast<int>(std::max<long long>(0, std::min<long long>(trainRows - 1, 1 << 30))));
@@ -193,6 +201,20 @@ void AuditPanel::setDataset(const core::Dataset& d) {
     if (m_settings.canaryRow > m_canaryRow->maximum())
         m_settings.canaryRow = -1;
     showSettings();
+}
+
+void AuditPanel::showDataShape() {
+    if (!m_shape)
+        return;
+    core::PipelineFacts facts = m_shape->facts;
+    if (m_settings.noiseDivisor > 1.0) // trained at about ε × k while ε is claimed: the claim is false
+        facts.brokenMechanism =
+            tr("broken on purpose: noise ÷ %1, so about ε × %1 is spent while ε is claimed (a mechanism to audit, "
+               "not to use)")
+                .arg(m_settings.noiseDivisor, 0, 'g', 4)
+                .toStdString();
+    m_mechanism->setDataShape(m_shape->trainRows, m_shape->features, m_shape->multiclass, m_shape->classes,
+                              m_shape->regression, facts);
 }
 
 void AuditPanel::showSettings() {

@@ -3,14 +3,20 @@
 // (one run), trainings and what the attacker sees (white-box), the confidence α, the canary (the
 // default strongest unit row, or a training row), "compare every mechanism"; under it the
 // mechanism panel reused with the parts that apply at one ε (mechanism, loss, Λ, δ, data
-// preparation, seed; the guarantee shown is the claim being audited). It edits the AuditSettings
+// preparation, seed; the guarantee shown is the claim being audited — "not met" for a mechanism
+// broken on purpose, "auditNoiseDivisorSpin"). It edits the AuditSettings
 // minus the slider's ε, which the view adds. objectNames: "auditMethodCombo", "auditCanariesSpin",
 // "auditWhiteboxRunsSpin", "auditWhiteboxViewCombo", "auditRunsSpin", "auditAlphaSpin",
 // "auditCanaryCombo", "auditCanaryRowSpin", "auditCompareAllCheck". GUI thread only.
 
 #include "ui/views/audit/audit_settings.h"
 
+#include "core/privacy/composition.h"
+
+#include <QStringList>
 #include <QWidget>
+
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
@@ -49,6 +55,9 @@ private:
     void connectEdits();
     void showSettings();
     void takeMechanism();
+    /// The dataset's shape and pipeline facts to the mechanism panel; a mechanism broken on
+    /// purpose adds a leaking step, so its guarantee reads "not met" instead of the claim.
+    void showDataShape();
 
     AuditSettings m_settings;
     bool m_applying = false;
@@ -64,6 +73,15 @@ private:
     QSpinBox* m_canaryRow = nullptr;
     QCheckBox* m_compareAll = nullptr;
     MechanismPanel* m_mechanism = nullptr;
+    struct DataShape {
+        long long trainRows = 0;
+        long long features = 0;
+        bool multiclass = false;
+        bool regression = false;
+        QStringList classes;
+        core::PipelineFacts facts;
+    };
+    std::optional<DataShape> m_shape; ///< the dataset's, once one is set
 };
 
 } // namespace elab::ui
