@@ -49,38 +49,40 @@ std::string AuditSettings::validate() const {
     return {};
 }
 
+namespace {
+
+/// The fields every audit method's spec takes from the settings: mechanism, claimed ε, α, seed
+/// and the noise divisor of a mechanism broken on purpose.
+template <typename Spec>
+Spec commonSpec(const AuditSettings& s) {
+    Spec spec;
+    spec.mechanism = s.mechanism;
+    spec.eps = s.currentEps;
+    spec.alpha = s.alpha;
+    spec.seed = s.seed;
+    spec.noiseDivisor = s.noiseDivisor;
+    return spec;
+}
+
+} // namespace
+
 core::AuditSpec AuditSettings::toSpec() const {
-    core::AuditSpec spec;
-    spec.mechanism = mechanism;
-    spec.eps = currentEps;
+    auto spec = commonSpec<core::AuditSpec>(*this);
     spec.runs = runs;
-    spec.alpha = alpha;
-    spec.seed = seed;
-    spec.noiseDivisor = noiseDivisor;
     if (canaryRow >= 0)
         spec.canaryRow = static_cast<core::Index>(canaryRow);
     return spec;
 }
 
 core::OneRunAuditSpec AuditSettings::toOneRunSpec() const {
-    core::OneRunAuditSpec spec;
-    spec.mechanism = mechanism;
-    spec.eps = currentEps;
+    auto spec = commonSpec<core::OneRunAuditSpec>(*this);
     spec.canaries = canaries;
-    spec.alpha = alpha;
-    spec.seed = seed;
-    spec.noiseDivisor = noiseDivisor;
     return spec;
 }
 
 core::WhiteboxAuditSpec AuditSettings::toWhiteboxSpec() const {
-    core::WhiteboxAuditSpec spec;
-    spec.mechanism = mechanism;
-    spec.eps = currentEps;
+    auto spec = commonSpec<core::WhiteboxAuditSpec>(*this);
     spec.runs = whiteboxRuns;
-    spec.alpha = alpha;
-    spec.seed = seed;
-    spec.noiseDivisor = noiseDivisor;
     spec.view = whiteboxView;
     return spec;
 }
